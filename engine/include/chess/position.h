@@ -1,0 +1,85 @@
+/*
+ * A chess position: bitboards plus a square-indexed board, side to move, castling rights (with
+ * the rook square of each right, so Chess960 needs nothing special), en passant square, clocks,
+ * the incremental Zobrist key and the pieces giving check.
+ *
+ * Positions are plain values: copy one to keep it (copy-make). chess_position_make_move() changes
+ * a position in place; callers that need to go back keep the copy they made before. Every
+ * function here is reentrant and touches nothing but its arguments.
+ */
+#ifndef CHESS_POSITION_H
+#define CHESS_POSITION_H
+
+#include "chess/types.h"
+
+struct chess_position {
+    chess_bitboard by_type[7]; /* [0]: all pieces; [CHESS_PAWN..CHESS_KING]: both colours */
+    chess_bitboard by_color[2];
+    chess_bitboard checkers; /* pieces of the side not to move that attack the mover's king */
+    uint64_t key;            /* Zobrist key of placement, side, castling and en passant */
+    uint8_t board[64];       /* piece on each square, CHESS_NO_PIECE when empty */
+    uint8_t side;            /* enum chess_color to move */
+    uint8_t castling;        /* enum chess_castling bits */
+    uint8_t castle_rook[4];  /* rook square per right, indexed by bit number of the right */
+    uint8_t ep_square; /* set only when an en passant capture is legal, else CHESS_NO_SQUARE */
+    bool chess960;     /* castling moves are written king-takes-rook in UCI */
+    uint16_t halfmove_clock;
+    uint16_t fullmove_number;
+};
+
+/* The standard starting position. */
+void chess_position_startpos(struct chess_position *pos);
+
+/*
+ * Sets up Chess960 start position number 0..959 (Scharnagl numbering; 518 is the standard
+ * array). Returns 0 or -CHESS_ERR_FEN_FIELDS when the number is out of range.
+ */
+int chess_position_chess960(struct chess_position *pos, int number);
+
+/* Plays a legal move (as produced by the move generator). Behaviour is undefined otherwise. */
+void chess_position_make_move(struct chess_position *pos, chess_move move);
+
+/* Passes the turn (search's null move). The side to move must not be in check. */
+void chess_position_make_null_move(struct chess_position *pos);
+
+/* True when the move is legal in the position; safe for any 16-bit value. */
+bool chess_position_is_legal(const struct chess_position *pos, chess_move move);
+
+/* True when the move would give check. The move must be legal. */
+bool chess_position_gives_check(const struct chess_position *pos, chess_move move);
+
+static inline bool chess_position_in_check(const struct chess_position *pos) {
+    return pos->checkers != 0;
+}
+
+static inline chess_bitboard chess_position_pieces(const struct chess_position *pos, int color,
+                                                   int type) {
+    return pos->by_color[color] & pos->by_type[type];
+}
+
+/* Square of the king of the given colour. */
+int chess_position_king_square(const struct chess_position *pos, int color);
+
+/* All pieces of either colour attacking the square, with the given occupancy. */
+chess_bitboard chess_position_attackers(const struct chess_position *pos, int square,
+                                        chess_bitboard occupied);
+
+/* The piece a move captures (CHESS_NO_PIECE for none; the pawn for en passant). */
+int chess_position_captured_piece(const struct chess_position *pos, chess_move move);
+
+static inline bool chess_position_is_capture(const struct chess_position *pos, chess_move move) {
+    return chess_move_kind(move) != CHESS_MOVE_CASTLING &&
+           (pos->board[chess_move_to(move)] != CHESS_NO_PIECE ||
+            chess_move_kind(move) == CHESS_MOVE_EN_PASSANT);
+}
+
+/* True when neither side can ever mate: K v K, K+minor v K, and bishops all on one colour. */
+bool chess_position_insufficient_material(const struct chess_position *pos);
+
+/* True when the given side has no mating material at all (for a timeout against it). */
+bool chess_position_side_cannot_mate(const struct chess_position *pos, int color);
+
+/* Recomputes the Zobrist key from scratch; equal to pos->key in any consistent position. */
+uint64_t chess_position_compute_key(const struct chess_position *pos);
+
+#endif

@@ -1,0 +1,34 @@
+/*
+ * Functions shared between the engine's source files and no further: the public headers are the
+ * contract for everyone else.
+ */
+#ifndef CHESS_INTERNAL_H
+#define CHESS_INTERNAL_H
+
+#include "bitboard.h"
+#include "chess/position.h"
+#include "tables.h"
+
+/* Empties the position: no pieces, white to move, no rights, clocks 0 and 1. */
+void position_clear(struct chess_position *pos);
+
+/* Puts a piece on an empty square, updating bitboards and key. */
+void position_put_piece(struct chess_position *pos, int piece, int sq);
+
+/* Attackers of the square belonging to one colour, with the given occupancy. */
+chess_bitboard position_attackers_by(const struct chess_position *pos, int sq, int color,
+                                     chess_bitboard occ);
+
+/* Where king and rook end up when castling with the rook on rook_sq. */
+void position_castling_squares(int color, int king_sq, int rook_sq, int *king_to, int *rook_to);
+
+/* True when the side to move has a legal en passant capture onto ep_sq. */
+bool position_ep_capture_legal(const struct chess_position *pos, int ep_sq);
+
+/* Sets pos->checkers for the side to move. */
+void position_update_checkers(struct chess_position *pos);
+
+/* Grants the castling right with the rook on rook_sq (the king must be on the board). */
+void position_set_castling_right(struct chess_position *pos, int color, int rook_sq);
+
+#endif
