@@ -25,6 +25,7 @@ static const char *const error_names[CHESS_ERR_COUNT] = {
     [CHESS_ERR_GAME_OVER] = "GAME_OVER",
     [CHESS_ERR_GAME_TOO_LONG] = "GAME_TOO_LONG",
     [CHESS_ERR_BUFFER] = "BUFFER",
+    [CHESS_ERR_NO_MEMORY] = "NO_MEMORY",
 };
 
 static const char *const error_messages[CHESS_ERR_COUNT] = {
@@ -49,6 +50,7 @@ static const char *const error_messages[CHESS_ERR_COUNT] = {
     [CHESS_ERR_GAME_OVER] = "the game is over",
     [CHESS_ERR_GAME_TOO_LONG] = "the game is too long",
     [CHESS_ERR_BUFFER] = "output buffer too small",
+    [CHESS_ERR_NO_MEMORY] = "out of memory",
 };
 
 static int normalise(int code) {

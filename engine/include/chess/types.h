@@ -121,6 +121,7 @@ enum chess_error {
     CHESS_ERR_GAME_OVER,          /* the game has ended; no more moves */
     CHESS_ERR_GAME_TOO_LONG,      /* the game has reached the engine's ply limit */
     CHESS_ERR_BUFFER,             /* the output buffer is too small */
+    CHESS_ERR_NO_MEMORY,          /* an allocation failed */
     CHESS_ERR_COUNT
 };
 

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs what the project needs on Debian 12, skipping what is already there.
+#   scripts/setup.sh run    packages to build and run the server
+#   scripts/setup.sh test   also what the tests and benchmarks use
+set -euo pipefail
+
+mode=${1:-run}
+run_packages=(build-essential cmake pkg-config git
+    libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libhiredis-dev
+    libuv1-dev libsodium-dev nodejs npm)
+test_packages=(clang-format stockfish redis-server python3 python3-websockets chromium sqlite3)
+
+packages=("${run_packages[@]}")
+if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
+
+missing=()
+for p in "${packages[@]}"; do
+    status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+    [ "$status" = "install ok installed" ] || missing+=("$p")
+done
+
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}"
+    sudo=""
+    if [ "$(id -u)" -ne 0 ]; then sudo="sudo"; fi
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq --no-install-recommends "${missing[@]}"
+else
+    echo "setup: all Debian packages present"
+fi
