@@ -57,6 +57,8 @@ static int parse_board(struct chess_position *pos, const char *s, size_t len) {
         } else if (c >= '1' && c <= '8') {
             file += c - '0';
             if (file > 8) return -CHESS_ERR_FEN_RANK;
+        } else if (c == '0' || c == '9') {
+            return -CHESS_ERR_FEN_RANK;
         } else {
             int piece = piece_from_char(c);
             if (piece == CHESS_NO_PIECE) return -CHESS_ERR_FEN_PIECE;

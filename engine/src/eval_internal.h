@@ -1,0 +1,111 @@
+/*
+ * The evaluation's weights and its trace, shared by eval.c, the weight table (eval_weights.c)
+ * and the Texel tuner (tools/tune.c), which includes this private header.
+ *
+ * Every weight is a (middlegame, endgame) pair in one flat array, laid out by EVAL_GROUPS. The
+ * evaluation is linear in every weight except the king-danger group (EVAL_KS_*, middlegame value
+ * only): those add up to a danger count per king which is then squared. A trace records, for
+ * one position, the coefficient of each linear weight (white's count minus black's), the
+ * danger coefficients per king, and the game phase and endgame scale, which is all the tuner
+ * needs to recompute the evaluation for any weights.
+ */
+#ifndef CHESS_EVAL_INTERNAL_H
+#define CHESS_EVAL_INTERNAL_H
+
+#include "chess/position.h"
+
+/* name, number of weights */
+#define EVAL_GROUPS(X)                                                                             \
+    X(MATERIAL, 6) /* by piece type; [0] and [KING] unused */                                      \
+    X(PST_PAWN, 64)                                                                                \
+    X(PST_KNIGHT, 64)                                                                              \
+    X(PST_BISHOP, 64)                                                                              \
+    X(PST_ROOK, 64)                                                                                \
+    X(PST_QUEEN, 64)                                                                               \
+    X(PST_KING, 64)                                                                                \
+    X(MOB_KNIGHT, 9)                                                                               \
+    X(MOB_BISHOP, 14)                                                                              \
+    X(MOB_ROOK, 15)                                                                                \
+    X(MOB_QUEEN, 28)                                                                               \
+    X(BISHOP_PAIR, 1)                                                                              \
+    X(BISHOP_PAWNS, 1) /* per own pawn on the bishop's square colour */                            \
+    X(OUTPOST_KNIGHT, 1)                                                                           \
+    X(OUTPOST_BISHOP, 1)                                                                           \
+    X(MINOR_BEHIND_PAWN, 1)                                                                        \
+    X(ROOK_OPEN, 1)                                                                                \
+    X(ROOK_SEMI_OPEN, 1)                                                                           \
+    X(DOUBLED, 1)                                                                                  \
+    X(ISOLATED, 1)                                                                                 \
+    X(BACKWARD, 1)                                                                                 \
+    X(CONNECTED, 8) /* by relative rank */                                                         \
+    X(PASSED, 8)    /* by relative rank */                                                         \
+    X(PASSED_BLOCKED, 8)                                                                           \
+    X(PASSED_FREE, 8)       /* path to promotion empty and not attacked */                         \
+    X(PASSED_OWN_KING, 8)   /* times own king's distance to the stop square */                     \
+    X(PASSED_THEIR_KING, 8) /* times enemy king's distance to the stop square */                   \
+    X(SHELTER, 32)          /* [edge distance of file 0-3][relative rank of own pawn, 0 = none] */ \
+    X(STORM, 32) /* [edge distance of file 0-3][relative rank of enemy pawn, 0 = none] */          \
+    X(KING_OPEN_FILE, 1)                                                                           \
+    X(THREAT_PAWN, 6)  /* enemy piece attacked by a pawn, by type */                               \
+    X(THREAT_MINOR, 6) /* weak enemy piece attacked by a knight or bishop, by type */              \
+    X(THREAT_ROOK, 6)  /* weak enemy piece attacked by a rook, by type */                          \
+    X(THREAT_KING, 1)                                                                              \
+    X(HANGING, 1)                                                                                  \
+    X(PAWN_PUSH_THREAT, 1)                                                                         \
+    X(TEMPO, 1)                                                                                    \
+    X(KS_ATTACKER, 6) /* king danger per attacking piece, by type */                               \
+    X(KS_ZONE_ATTACKS, 1)                                                                          \
+    X(KS_SAFE_CHECK, 6) /* by checking piece type */                                               \
+    X(KS_WEAK_ZONE, 1)                                                                             \
+    X(KS_NO_QUEEN, 1)                                                                              \
+    X(KS_BIAS, 1)
+
+enum eval_param {
+#define EVAL_ENUM(name, n) EVAL_##name, EVAL_##name##_LAST_ = EVAL_##name + (n)-1,
+    EVAL_GROUPS(EVAL_ENUM)
+#undef EVAL_ENUM
+        EVAL_PARAM_COUNT
+};
+
+/* The first king-danger weight; the danger group runs to the end of the array. */
+#define EVAL_KS_FIRST EVAL_KS_ATTACKER
+
+struct eval_weight {
+    int mg, eg;
+};
+
+/* The tuned weights (eval_weights.c, written by the tuner). */
+extern const struct eval_weight eval_weights[EVAL_PARAM_COUNT];
+
+/* Full phase (all pieces on the board); phase 0 is a bare endgame. */
+#define EVAL_PHASE_MAX 24
+/* Endgame scale 64 means unscaled. */
+#define EVAL_SCALE_MAX 64
+
+/* King danger d becomes a penalty of d*d/EVAL_KS_MG_DIV (mg) and d/EVAL_KS_EG_DIV (eg). */
+#define EVAL_KS_MG_DIV 256
+#define EVAL_KS_EG_DIV 8
+
+struct eval_trace {
+    int coef[EVAL_PARAM_COUNT];                  /* linear weights: white's count minus black's */
+    int ks[2][EVAL_PARAM_COUNT - EVAL_KS_FIRST]; /* danger terms against each colour's king */
+    int phase;                                   /* 0 .. EVAL_PHASE_MAX */
+    int scale;                                   /* 0 .. EVAL_SCALE_MAX */
+};
+
+/*
+ * Evaluates with the given weights, from white's point of view, filling the trace (cleared
+ * first). For the tuner; the search uses chess_evaluate().
+ */
+int eval_trace_position(const struct chess_position *pos, const struct eval_weight *weights,
+                        struct eval_trace *trace);
+
+/* The names of the groups, for the tuner's output. */
+struct eval_group {
+    const char *name;
+    int first, count;
+};
+extern const struct eval_group eval_groups[];
+extern const int eval_group_count;
+
+#endif

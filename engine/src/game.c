@@ -1,0 +1,146 @@
+/*
+ * Games: moves and keys in growing arrays, and the endings that depend on history.
+ *
+ * Repetitions are counted over the keys since the last irreversible move (the halfmove clock
+ * bounds the search), every second ply, since only positions with the same side to move can be
+ * equal. Takebacks replay the game from its start, which is cheap next to anything a server does
+ * with a move.
+ */
+#include "chess/game.h"
+#include "chess/movegen.h"
+#include "chess/san.h"
+
+#include <stdlib.h>
+
+static int reserve(struct chess_game *game, int plies) {
+    if (plies <= game->capacity) return 0;
+    int capacity = game->capacity ? game->capacity : 64;
+    while (capacity < plies) capacity *= 2;
+    chess_move *moves = realloc(game->moves, sizeof *moves * (size_t)capacity);
+    if (!moves) return -CHESS_ERR_NO_MEMORY;
+    game->moves = moves;
+    /* keys holds one more entry than moves: the start position's. */
+    uint64_t *keys = realloc(game->keys, sizeof *keys * (size_t)(capacity + 1));
+    if (!keys) return -CHESS_ERR_NO_MEMORY;
+    game->keys = keys;
+    game->capacity = capacity;
+    return 0;
+}
+
+int chess_game_init(struct chess_game *game, const struct chess_position *start) {
+    *game = (struct chess_game){0};
+    if (start) {
+        game->start = *start;
+    } else {
+        chess_position_startpos(&game->start);
+    }
+    game->current = game->start;
+    if (reserve(game, 64) < 0) {
+        chess_game_free(game);
+        return -CHESS_ERR_NO_MEMORY;
+    }
+    game->keys[0] = game->start.key;
+    return 0;
+}
+
+void chess_game_free(struct chess_game *game) {
+    free(game->moves);
+    free(game->keys);
+    game->moves = NULL;
+    game->keys = NULL;
+    game->capacity = 0;
+    game->ply_count = 0;
+}
+
+int chess_game_repetitions(const struct chess_game *game) {
+    int ply = game->ply_count;
+    int oldest = ply - game->current.halfmove_clock;
+    if (oldest < 0) oldest = 0;
+    int count = 1;
+    for (int i = ply - 2; i >= oldest; i -= 2) {
+        if (game->keys[i] == game->keys[ply]) count++;
+    }
+    return count;
+}
+
+/* Endings the rules apply without anyone asking, in order of precedence. */
+static void apply_automatic_endings(struct chess_game *game) {
+    const struct chess_position *pos = &game->current;
+    if (chess_count_legal_moves(pos) == 0) {
+        if (pos->checkers) {
+            game->result =
+                pos->side == CHESS_WHITE ? CHESS_RESULT_BLACK_WINS : CHESS_RESULT_WHITE_WINS;
+            game->termination = CHESS_TERM_CHECKMATE;
+        } else {
+            game->result = CHESS_RESULT_DRAW;
+            game->termination = CHESS_TERM_STALEMATE;
+        }
+        return;
+    }
+    enum chess_termination draw = CHESS_TERM_NONE;
+    if (chess_position_insufficient_material(pos)) {
+        draw = CHESS_TERM_INSUFFICIENT_MATERIAL;
+    } else if (chess_game_repetitions(game) >= 5) {
+        draw = CHESS_TERM_FIVEFOLD_REPETITION;
+    } else if (pos->halfmove_clock >= 150) {
+        draw = CHESS_TERM_SEVENTY_FIVE_MOVES;
+    }
+    if (draw != CHESS_TERM_NONE) {
+        game->result = CHESS_RESULT_DRAW;
+        game->termination = draw;
+    }
+}
+
+int chess_game_play(struct chess_game *game, chess_move move) {
+    if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
+    if (game->ply_count >= CHESS_GAME_MAX_PLIES) return -CHESS_ERR_GAME_TOO_LONG;
+    if (!chess_position_is_legal(&game->current, move)) return -CHESS_ERR_MOVE_ILLEGAL;
+    int rc = reserve(game, game->ply_count + 1);
+    if (rc < 0) return rc;
+    chess_position_make_move(&game->current, move);
+    game->moves[game->ply_count++] = move;
+    game->keys[game->ply_count] = game->current.key;
+    apply_automatic_endings(game);
+    return 0;
+}
+
+int chess_game_play_text(struct chess_game *game, const char *text, chess_move *move) {
+    if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
+    chess_move m;
+    int rc = chess_move_parse(&game->current, text, &m);
+    if (rc < 0) return rc;
+    rc = chess_game_play(game, m);
+    if (rc == 0 && move) *move = m;
+    return rc;
+}
+
+int chess_game_position_at(const struct chess_game *game, int ply, struct chess_position *out) {
+    if (ply < 0 || ply > game->ply_count) return -CHESS_ERR_MOVE_ILLEGAL;
+    struct chess_position pos = game->start;
+    for (int i = 0; i < ply; i++) chess_position_make_move(&pos, game->moves[i]);
+    *out = pos;
+    return 0;
+}
+
+int chess_game_undo(struct chess_game *game) {
+    if (game->ply_count == 0) return -CHESS_ERR_MOVE_ILLEGAL;
+    int rc = chess_game_position_at(game, game->ply_count - 1, &game->current);
+    if (rc < 0) return rc;
+    game->ply_count--;
+    game->result = CHESS_RESULT_NONE;
+    game->termination = CHESS_TERM_NONE;
+    return 0;
+}
+
+enum chess_termination chess_game_claimable_draw(const struct chess_game *game) {
+    if (game->result != CHESS_RESULT_NONE) return CHESS_TERM_NONE;
+    if (chess_game_repetitions(game) >= 3) return CHESS_TERM_THREEFOLD_REPETITION;
+    if (game->current.halfmove_clock >= 100) return CHESS_TERM_FIFTY_MOVES;
+    return CHESS_TERM_NONE;
+}
+
+void chess_game_end(struct chess_game *game, enum chess_result result,
+                    enum chess_termination termination) {
+    game->result = result;
+    game->termination = termination;
+}
