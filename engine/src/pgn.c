@@ -179,26 +179,20 @@ static bool is_blank(char c) {
 
 /* Comments are written word by word so they wrap too; '}' cannot appear inside one. */
 static void write_comment(struct text_buf *b, const char *comment) {
-    char word[256];
-    size_t n = 0;
-    word[n++] = '{';
+    write_token(b, "{", 1);
     const char *p = comment;
     for (;;) {
         while (*p && is_blank(*p)) p++;
-        while (*p && !is_blank(*p) && n < sizeof word - 2) {
+        if (!*p) break;
+        char word[80];
+        size_t n = 0;
+        while (*p && !is_blank(*p) && n < sizeof word) {
             word[n++] = *p == '}' ? ')' : *p;
             p++;
         }
-        const char *rest = p;
-        while (*rest && is_blank(*rest)) rest++;
-        if (!*rest) {
-            word[n++] = '}';
-            write_token(b, word, n);
-            return;
-        }
-        if (n > 0) write_token(b, word, n);
-        n = 0;
+        write_token(b, word, n);
     }
+    write_token(b, "}", 1);
 }
 
 static const char *comment_at(const struct chess_pgn *pgn, int ply) {
@@ -210,13 +204,16 @@ static void write_movetext(struct text_buf *b, const struct chess_pgn *pgn, cons
     bool need_number = true;
     if (comment_at(pgn, 0)) write_comment(b, comment_at(pgn, 0));
     for (int i = 0; i < pgn->game.ply_count; i++) {
-        char token[32];
+        /* A move number and its move stay on one line. */
+        char token[32], san[CHESS_SAN_MAX];
+        chess_san_write(&pos, pgn->game.moves[i], san);
+        int n;
         if (pos.side == CHESS_WHITE || need_number) {
-            int n = snprintf(token, sizeof token, "%u.%s", (unsigned)pos.fullmove_number,
-                             pos.side == CHESS_WHITE ? "" : "..");
-            write_token(b, token, (size_t)n);
+            n = snprintf(token, sizeof token, "%u.%s %s", (unsigned)pos.fullmove_number,
+                         pos.side == CHESS_WHITE ? "" : "..", san);
+        } else {
+            n = snprintf(token, sizeof token, "%s", san);
         }
-        int n = chess_san_write(&pos, pgn->game.moves[i], token);
         write_token(b, token, (size_t)n);
         chess_position_make_move(&pos, pgn->game.moves[i]);
         const char *comment = comment_at(pgn, i + 1);
@@ -407,8 +404,10 @@ static int read_movetext(struct lexer *lx, struct chess_pgn *pgn, size_t *error_
             size_t start = ++lx->pos;
             while (lx->pos < lx->len && lx->text[lx->pos] != '}') lx->pos++;
             if (lx->pos >= lx->len) return -CHESS_ERR_PGN_SYNTAX;
-            rc = put_comment(pgn, pgn->game.ply_count, lx->text + start, lx->pos - start, true);
-            lx->pos++;
+            size_t end = lx->pos++;
+            while (start < end && lex_space(lx->text[start])) start++;
+            while (end > start && lex_space(lx->text[end - 1])) end--;
+            rc = put_comment(pgn, pgn->game.ply_count, lx->text + start, end - start, true);
         } else if (c == ';') {
             while (lx->pos < lx->len && lx->text[lx->pos] != '\n') lx->pos++;
         } else if (c == '(') {
@@ -463,6 +462,7 @@ int chess_pgn_read(const char *text, size_t len, size_t *consumed, struct chess_
     if ((rc = start_position(&pgn, &start)) < 0) goto fail;
     if ((rc = chess_game_init(&pgn.game, &start)) < 0) goto fail;
     if ((rc = read_movetext(&lx, &pgn, &error_at)) < 0) goto fail;
+    skip_space(&lx);
     *consumed = lx.pos;
     *out = pgn;
     return 0;

@@ -1,0 +1,212 @@
+/*
+ * Game tests: checkmate, stalemate, threefold (claimable) and fivefold (automatic) repetition,
+ * fifty (claimable) and seventy-five (automatic) move rules with mate taking precedence,
+ * insufficient material, takebacks, and bad moves leaving the game as it was.
+ */
+#include <chess/fen.h>
+#include <chess/game.h>
+
+#include "check.h"
+
+static void start_from(struct chess_game *game, const char *fen) {
+    struct chess_position pos;
+    CHECK_EQ_INT(chess_fen_parse(&pos, fen), 0);
+    CHECK_EQ_INT(chess_game_init(game, &pos), 0);
+}
+
+static void play_all(struct chess_game *game, const char *const *moves, int count) {
+    for (int i = 0; i < count; i++) {
+        int rc = chess_game_play_text(game, moves[i], NULL);
+        if (rc < 0) printf("     move %s: %s\n", moves[i], chess_error_name(rc));
+        CHECK_EQ_INT(rc, 0);
+    }
+}
+
+static void test_checkmate(void) {
+    struct chess_game game;
+    CHECK_EQ_INT(chess_game_init(&game, NULL), 0);
+    const char *moves[] = {"f3", "e5", "g4", "Qh4#"};
+    play_all(&game, moves, 4);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_BLACK_WINS);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_CHECKMATE);
+    CHECK_EQ_STR(chess_termination_name(game.termination), "checkmate");
+    CHECK_EQ_STR(chess_result_name(game.result), "0-1");
+    CHECK_EQ_INT(chess_game_play_text(&game, "a3", NULL), -CHESS_ERR_GAME_OVER);
+    CHECK_EQ_INT(game.ply_count, 4);
+    /* Taking the mate back reopens the game. */
+    CHECK_EQ_INT(chess_game_undo(&game), 0);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_NONE);
+    CHECK_EQ_INT(game.ply_count, 3);
+    struct chess_position pos;
+    CHECK_EQ_INT(chess_game_position_at(&game, 3, &pos), 0);
+    CHECK_EQ_INT(pos.key, game.current.key);
+    CHECK_EQ_INT(chess_game_position_at(&game, 4, &pos), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_game_position_at(&game, -1, &pos), -CHESS_ERR_MOVE_ILLEGAL);
+    chess_game_free(&game);
+}
+
+static void test_stalemate(void) {
+    struct chess_game game;
+    start_from(&game, "7k/8/6K1/8/8/8/8/5Q2 w - - 0 1");
+    CHECK_EQ_INT(chess_game_play_text(&game, "Qf7", NULL), 0);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_DRAW);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_STALEMATE);
+    chess_game_free(&game);
+}
+
+static void test_repetitions(void) {
+    struct chess_game game;
+    CHECK_EQ_INT(chess_game_init(&game, NULL), 0);
+    const char *cycle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    play_all(&game, cycle, 4);
+    CHECK_EQ_INT(chess_game_repetitions(&game), 2);
+    CHECK_EQ_INT(chess_game_claimable_draw(&game), CHESS_TERM_NONE);
+    play_all(&game, cycle, 4);
+    CHECK_EQ_INT(chess_game_repetitions(&game), 3);
+    CHECK_EQ_INT(chess_game_claimable_draw(&game), CHESS_TERM_THREEFOLD_REPETITION);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_NONE); /* claimable, not automatic */
+    play_all(&game, cycle, 4);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_NONE);
+    play_all(&game, cycle, 4);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_DRAW);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_FIVEFOLD_REPETITION);
+    CHECK_EQ_INT(chess_game_claimable_draw(&game), CHESS_TERM_NONE);
+    chess_game_free(&game);
+
+    /* A lost castling right makes the position different: no repetition. */
+    start_from(&game, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
+    const char *rook_moves[] = {"Rb1", "Rb8", "Ra1", "Ra8"};
+    play_all(&game, rook_moves, 4);
+    CHECK_EQ_INT(chess_game_repetitions(&game), 1);
+    play_all(&game, rook_moves, 4);
+    CHECK_EQ_INT(chess_game_repetitions(&game), 2);
+    chess_game_free(&game);
+}
+
+static void test_move_count_rules(void) {
+    struct chess_game game;
+    start_from(&game, "7k/8/6K1/8/8/8/8/R7 w - - 98 80");
+    CHECK_EQ_INT(chess_game_play_text(&game, "Ra2", NULL), 0);
+    CHECK_EQ_INT(chess_game_claimable_draw(&game), CHESS_TERM_NONE);
+    CHECK_EQ_INT(chess_game_play_text(&game, "Kg8", NULL), 0);
+    CHECK_EQ_INT(chess_game_claimable_draw(&game), CHESS_TERM_FIFTY_MOVES);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_NONE);
+    chess_game_free(&game);
+
+    start_from(&game, "7k/8/6K1/8/8/8/8/R7 w - - 149 100");
+    CHECK_EQ_INT(chess_game_play_text(&game, "Ra2", NULL), 0);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_DRAW);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_SEVENTY_FIVE_MOVES);
+    chess_game_free(&game);
+
+    /* Mate on the move that reaches 75 moves counts as mate. */
+    start_from(&game, "7k/8/6K1/8/8/8/8/R7 w - - 149 100");
+    CHECK_EQ_INT(chess_game_play_text(&game, "Ra8#", NULL), 0);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_WHITE_WINS);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_CHECKMATE);
+    chess_game_free(&game);
+}
+
+static void test_insufficient_material(void) {
+    struct chess_game game;
+    start_from(&game, "4k3/8/8/8/8/8/r7/1B2K3 w - - 0 1");
+    CHECK_EQ_INT(chess_game_play_text(&game, "Bxa2", NULL), 0);
+    CHECK_EQ_INT(game.result, CHESS_RESULT_DRAW);
+    CHECK_EQ_INT(game.termination, CHESS_TERM_INSUFFICIENT_MATERIAL);
+    chess_game_free(&game);
+
+    static const struct {
+        const char *fen;
+        bool dead;
+    } cases[] = {
+        {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},
+        {"4k3/8/8/8/8/8/8/3NK3 w - - 0 1", true},
+        {"4k3/8/8/8/8/8/8/3BK3 w - - 0 1", true},
+        {"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},   /* bishops on dark squares both */
+        {"4k1b1/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, /* opposite colours */
+        {"4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", false},
+        {"4kn2/8/8/8/8/8/8/3NK3 w - - 0 1", false},
+        {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},
+        {"4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct chess_position pos;
+        CHECK_EQ_INT(chess_fen_parse(&pos, cases[i].fen), 0);
+        if (chess_position_insufficient_material(&pos) != cases[i].dead)
+            printf("     %s\n", cases[i].fen);
+        CHECK_EQ_INT(chess_position_insufficient_material(&pos), cases[i].dead);
+    }
+}
+
+static void test_side_cannot_mate(void) {
+    static const struct {
+        const char *fen;
+        bool white_cannot;
+    } cases[] = {
+        {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},
+        {"4k3/pppp4/8/8/8/8/8/4K3 w - - 0 1", true}, /* a lone king never mates */
+        {"4k3/8/8/8/8/8/8/3NK3 w - - 0 1", true},
+        {"4k3/p7/8/8/8/8/8/3NK3 w - - 0 1", false}, /* the pawn can box its king in */
+        {"4k3/8/8/8/8/8/8/3BK3 w - - 0 1", true},
+        {"4kr2/8/8/8/8/8/8/3BK3 w - - 0 1", false},
+        {"4k3/8/8/8/8/8/8/2NNK3 w - - 0 1", false},
+        {"4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false},
+        {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+        struct chess_position pos;
+        CHECK_EQ_INT(chess_fen_parse(&pos, cases[i].fen), 0);
+        bool got = chess_position_side_cannot_mate(&pos, CHESS_WHITE);
+        if (got != cases[i].white_cannot) printf("     %s\n", cases[i].fen);
+        CHECK_EQ_INT(got, cases[i].white_cannot);
+    }
+}
+
+static void test_bad_moves_leave_game_intact(void) {
+    struct chess_game game;
+    CHECK_EQ_INT(chess_game_init(&game, NULL), 0);
+    uint64_t key = game.current.key;
+    CHECK_EQ_INT(chess_game_play_text(&game, "e5", NULL), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_game_play_text(&game, "hello", NULL), -CHESS_ERR_MOVE_SYNTAX);
+    CHECK_EQ_INT(chess_game_play_text(&game, "e2e5", NULL), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_game_play(&game, CHESS_MOVE_NONE), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_game_play(&game, 0xFFFF), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_game_undo(&game), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(game.ply_count, 0);
+    CHECK_EQ_INT(game.current.key, key);
+    chess_move m;
+    CHECK_EQ_INT(chess_game_play_text(&game, "e2e4", &m), 0);
+    CHECK_EQ_INT(game.moves[0], m);
+    chess_game_end(&game, CHESS_RESULT_WHITE_WINS, CHESS_TERM_RESIGNATION);
+    CHECK_EQ_INT(chess_game_play_text(&game, "e5", NULL), -CHESS_ERR_GAME_OVER);
+    CHECK_EQ_STR(chess_termination_name(game.termination), "resignation");
+    chess_game_free(&game);
+}
+
+static void test_long_game_grows(void) {
+    /* Knights shuffle, three times between pawn moves, so no position occurs five times. */
+    struct chess_game game;
+    CHECK_EQ_INT(chess_game_init(&game, NULL), 0);
+    const char *pawns[] = {"a3", "a6", "a4", "a5", "b3", "b6", "b4", "b5", "c3", "c6", "c4", "c5"};
+    const char *cycle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
+    for (int p = 0; p < 12; p += 2) {
+        play_all(&game, &pawns[p], 2);
+        for (int c = 0; c < 3; c++) play_all(&game, cycle, 4);
+    }
+    CHECK_EQ_INT(game.result, CHESS_RESULT_NONE);
+    CHECK_EQ_INT(game.ply_count, 12 + 6 * 12);
+    CHECK(game.capacity >= game.ply_count);
+    chess_game_free(&game);
+}
+
+int main(void) {
+    RUN(test_checkmate);
+    RUN(test_stalemate);
+    RUN(test_repetitions);
+    RUN(test_move_count_rules);
+    RUN(test_insufficient_material);
+    RUN(test_side_cannot_mate);
+    RUN(test_bad_moves_leave_game_intact);
+    RUN(test_long_game_grows);
+    return check_finish();
+}
