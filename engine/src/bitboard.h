@@ -21,7 +21,15 @@ static inline chess_bitboard bb_square(int sq) {
 }
 
 static inline int bb_count(chess_bitboard b) {
+#if defined(__POPCNT__)
     return __builtin_popcountll(b);
+#else
+    /* Without the POPCNT instruction GCC calls a library routine; this inline version is faster. */
+    b = b - ((b >> 1) & 0x5555555555555555ull);
+    b = (b & 0x3333333333333333ull) + ((b >> 2) & 0x3333333333333333ull);
+    b = (b + (b >> 4)) & 0x0F0F0F0F0F0F0F0Full;
+    return (int)((b * 0x0101010101010101ull) >> 56);
+#endif
 }
 
 static inline int bb_first(chess_bitboard b) {

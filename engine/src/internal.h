@@ -20,7 +20,13 @@ chess_bitboard position_attackers_by(const struct chess_position *pos, int sq, i
                                      chess_bitboard occ);
 
 /* Where king and rook end up when castling with the rook on rook_sq. */
-void position_castling_squares(int color, int king_sq, int rook_sq, int *king_to, int *rook_to);
+static inline void position_castling_squares(int color, int king_sq, int rook_sq, int *king_to,
+                                             int *rook_to) {
+    int rank_base = color == CHESS_WHITE ? 0 : 56;
+    bool king_side = rook_sq > king_sq;
+    *king_to = rank_base + (king_side ? 6 : 2);
+    *rook_to = rank_base + (king_side ? 5 : 3);
+}
 
 /* True when the side to move has a legal en passant capture onto ep_sq. */
 bool position_ep_capture_legal(const struct chess_position *pos, int ep_sq);

@@ -76,13 +76,6 @@ chess_bitboard position_attackers_by(const struct chess_position *pos, int sq, i
            (chess_rook_attacks(sq, occ) & rooks) | (chess_bishop_attacks(sq, occ) & bishops);
 }
 
-void position_castling_squares(int color, int king_sq, int rook_sq, int *king_to, int *rook_to) {
-    int rank = color == CHESS_WHITE ? 0 : 7;
-    bool king_side = rook_sq > king_sq;
-    *king_to = CHESS_SQUARE(king_side ? 6 : 2, rank);
-    *rook_to = CHESS_SQUARE(king_side ? 5 : 3, rank);
-}
-
 bool position_ep_capture_legal(const struct chess_position *pos, int ep_sq) {
     int us = pos->side, them = us ^ 1;
     int captured_sq = ep_sq ^ 8;
@@ -130,7 +123,9 @@ void chess_position_make_move(struct chess_position *pos, chess_move move) {
         pos->key ^= chess_zobrist_ep_file[CHESS_FILE_OF(pos->ep_square)];
         pos->ep_square = CHESS_NO_SQUARE;
     }
-    if (pos->castling) {
+    /* Only a king or rook move, or a capture on a rook's square, can cost a castling right. */
+    if (pos->castling && ((pos->by_type[CHESS_KING] | pos->by_type[CHESS_ROOK]) &
+                          (bb_square(from) | bb_square(to)))) {
         uint8_t lost = rights_lost(pos, from, to);
         if (lost) {
             pos->key ^= chess_zobrist_castling[pos->castling];
