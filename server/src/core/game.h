@@ -1,0 +1,142 @@
+/*
+ * One game between two players: the authoritative position and history (struct chess_game from
+ * the engine), the clock, pending offers, chat, and the rules the engine does not know: turn and
+ * seat checks, clocks starting with Black's first move, the first-move timeout, timeouts
+ * (a draw when the winner has no mating material), draw claims, takebacks, abort.
+ *
+ * The functions here change one game and report what happened through their return value and
+ * output parameters; struct world turns that into events. Times are monotonic milliseconds
+ * (now_ms) and wall-clock milliseconds (wall_ms), both passed in.
+ *
+ * Owned by the world (loop thread).
+ */
+#ifndef SERVER_CORE_GAME_H
+#define SERVER_CORE_GAME_H
+
+#include "chess/game.h"
+#include "chess/move.h"
+#include "chess/san.h"
+#include "core/chat.h"
+#include "core/gclock.h"
+#include "core/types.h"
+#include "util/heap.h"
+
+struct player;
+
+enum game_offer { GAME_OFFER_DRAW = 0, GAME_OFFER_TAKEBACK, GAME_OFFER_REMATCH, GAME_OFFER_COUNT };
+
+struct game {
+    char id[GAME_ID_LEN + 1];
+    struct player *players[2]; /* by enum chess_color; each holds a reference */
+    struct time_control tc;
+    struct chess_game chess;
+    struct gclock clock;
+    int64_t *clock_after; /* clock_after[i]: mover's remaining ms after ply i+1 */
+    int clock_capacity;
+    bool ended;
+    int offers[GAME_OFFER_COUNT]; /* colour of the pending offer's maker, or -1 */
+    uint32_t version;             /* bumped by every event about this game */
+    int64_t created_wall_ms;
+    int64_t ended_wall_ms;
+    int64_t first_move_ms;       /* time allowed for each side's first move; 0 = unlimited */
+    int64_t first_move_deadline; /* monotonic; GCLOCK_NEVER when not waiting for a first move */
+    struct chat_log chat[2];     /* by enum chat_room */
+    char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it started, else "" */
+
+    /* Bookkeeping for struct world (not used by this module). */
+    struct heap_node deadline;
+    struct game *list_prev, *list_next; /* live list while playing, ended list after */
+};
+
+/* What a successful move did, for the move event. */
+struct game_move_info {
+    int ply; /* the ply the move made (1 = White's first move) */
+    chess_move move;
+    char uci[CHESS_UCI_MAX];
+    char san[CHESS_SAN_MAX];
+    int64_t clock_ms[2]; /* both clocks after the move */
+};
+
+/*
+ * Sets up a game from the standard start with clocks stopped (they start with Black's first
+ * move). Does not take player references: the world does. Returns 0 or -CORE_ERR_NO_MEMORY.
+ */
+int game_init(struct game *game, const char *id, struct player *white, struct player *black,
+              const struct time_control *tc, int64_t lag_comp_ms, int64_t first_move_ms,
+              int64_t now_ms, int64_t wall_ms);
+
+void game_free(struct game *game);
+
+/* The seat of a player in this game (CHESS_WHITE/CHESS_BLACK), or -1 when not playing. */
+int game_color_of(const struct game *game, const struct player *player);
+
+/* The side to move. */
+static inline int game_turn(const struct game *game) {
+    return game->chess.current.side;
+}
+
+static inline int game_ply(const struct game *game) {
+    return game->chess.ply_count;
+}
+
+/* Both clocks at now (unlimited games: 0). */
+void game_clocks(const struct game *game, int64_t now_ms, int64_t out[2]);
+
+/* The next instant at which game_on_deadline() has something to do; GCLOCK_NEVER for none. */
+int64_t game_deadline(const struct game *game);
+
+/*
+ * Applies timers due at now: a first move not made in time aborts the game, a flag ends it on
+ * time. Returns true when the game ended.
+ */
+bool game_on_deadline(struct game *game, int64_t now_ms, int64_t wall_ms);
+
+/*
+ * Plays a move (UCI or SAN) for the given colour. expected_ply (or -1) is the number of plies
+ * the client believes were played before its move. Returns 0 and fills *info, or
+ * -CORE_ERR_GAME_OVER, -NOT_YOUR_TURN, -STALE_PLY, -MOVE_SYNTAX, -ILLEGAL_MOVE, -AMBIGUOUS_MOVE,
+ * -NO_MEMORY. After a successful move game->ended tells whether it ended the game.
+ */
+int game_move(struct game *game, int color, const char *text, int expected_ply, int64_t now_ms,
+              int64_t wall_ms, struct game_move_info *info);
+
+/* Ends the game with a result and reason, stopping the clock and clearing offers. */
+void game_finish(struct game *game, enum chess_result result, enum chess_termination why,
+                 int64_t now_ms, int64_t wall_ms);
+
+/* Resignation by colour. Returns 0 or -CORE_ERR_GAME_OVER. */
+int game_resign(struct game *game, int color, int64_t now_ms, int64_t wall_ms);
+
+/* Abort by either player before both sides have moved. Returns 0, -GAME_OVER or
+ * -TOO_LATE_TO_ABORT. */
+int game_abort(struct game *game, int64_t now_ms, int64_t wall_ms);
+
+/* Claims threefold repetition or the fifty-move rule. Returns 0, -GAME_OVER or
+ * -NO_DRAW_TO_CLAIM. */
+int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms);
+
+/*
+ * Makes an offer by colour. A draw or takeback needs a game in progress (a takeback also a move
+ * of the offerer's to take back); a rematch needs an ended game. Returns 0, -GAME_OVER,
+ * -GAME_NOT_OVER, -OFFER_PENDING or -NOTHING_TO_TAKE_BACK.
+ */
+int game_offer(struct game *game, enum game_offer kind, int color);
+
+/* Clears the opponent's pending offer for colour `color`. Returns 0 or -CORE_ERR_NO_OFFER. */
+int game_decline(struct game *game, enum game_offer kind, int color);
+
+/*
+ * Accepts the opponent's pending offer. A draw ends the game by agreement; a takeback undoes the
+ * offerer's last move (and the reply after it, if any), *undone receiving the number of plies;
+ * a rematch only clears the offer (the world starts the new game). Returns 0, -NO_OFFER,
+ * -GAME_OVER (draw/takeback on an ended game).
+ */
+int game_accept(struct game *game, enum game_offer kind, int color, int64_t now_ms, int64_t wall_ms,
+                int *undone);
+
+/* The colour of a pending offer's maker, or -1. */
+static inline int game_offer_by(const struct game *game, enum game_offer kind) {
+    return game->offers[kind];
+}
+
+#endif

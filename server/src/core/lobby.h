@@ -1,0 +1,48 @@
+/*
+ * The lobby: open seeks (listed for everyone, first come first served) and challenges by link
+ * (the same thing, but unlisted, with a longer id: whoever has the link may accept). Kept in
+ * creation order and by id. A seek whose owner has left is removed after a grace period; the
+ * expiry heap itself lives in struct world.
+ *
+ * Owned by the world (loop thread).
+ */
+#ifndef SERVER_CORE_LOBBY_H
+#define SERVER_CORE_LOBBY_H
+
+#include "core/types.h"
+#include "util/heap.h"
+#include "util/strmap.h"
+
+struct player;
+
+struct seek {
+    char id[CHALLENGE_ID_LEN + 1];
+    struct player *owner;
+    struct time_control tc;
+    enum color_choice color; /* the colour the owner asked for */
+    bool is_challenge;       /* unlisted, accepted through its link */
+    int64_t created_wall_ms;
+    struct heap_node expiry; /* set while the owner is away */
+    struct seek *prev, *next;
+};
+
+struct lobby {
+    struct strmap by_id;
+    struct seek *head, *tail; /* creation order */
+    int listed;               /* public seeks */
+    int total;
+};
+
+/* Adds a seek (the lobby takes ownership). Returns 0 or -CORE_ERR_NO_MEMORY. */
+int lobby_add(struct lobby *lobby, struct seek *seek);
+
+/* Unlinks a seek; the caller frees it. */
+void lobby_remove(struct lobby *lobby, struct seek *seek);
+
+/* The seek or challenge with this id, or NULL. */
+struct seek *lobby_find(const struct lobby *lobby, const char *id);
+
+/* Frees every seek. */
+void lobby_free(struct lobby *lobby);
+
+#endif

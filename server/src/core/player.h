@@ -1,0 +1,30 @@
+/*
+ * A player: a guest identity (id, display name, secret token) with its presence (how many
+ * connections it has, since when it is away), the games it is playing and its chat allowance.
+ * Registered accounts and bots (later issues) are players too.
+ *
+ * Owned by the world (loop thread). Games hold references (refs) to their players.
+ */
+#ifndef SERVER_CORE_PLAYER_H
+#define SERVER_CORE_PLAYER_H
+
+#include "core/ratelimit.h"
+#include "core/types.h"
+
+struct game;
+
+struct player {
+    char id[PLAYER_ID_LEN + 1];
+    char name[PLAYER_NAME_MAX + 1];
+    char token[PLAYER_TOKEN_LEN + 1]; /* the secret that proves the identity */
+    int online;                       /* open connections identified as this player */
+    int64_t offline_since_ms;         /* monotonic; meaningful while online == 0 */
+    int refs;                         /* games (live or kept) that name this player */
+    struct game **games;              /* games in progress, in start order */
+    int game_count;
+    int game_capacity;
+    int open_seeks; /* seeks and challenges */
+    struct ratelimit chat_limit;
+};
+
+#endif

@@ -1,0 +1,711 @@
+/*
+ * The world's bookkeeping and command handlers. Games in progress sit in a list (newest first)
+ * and in a deadline heap (flag or first-move timer); ended games move to a FIFO and are dropped
+ * oldest first beyond max_finished_games. Seeks sit in the lobby and, while their owner is away,
+ * in an expiry heap. Every handler checks its preconditions first and changes state only once
+ * nothing can fail, so an error leaves the world as it was.
+ */
+#include "core/world.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/str.h"
+
+struct world {
+    struct world_config cfg;
+    int64_t wall_offset_ms;
+    struct strmap players_by_id;
+    struct strmap players_by_token;
+    struct strmap games;
+    struct lobby lobby;
+    struct game *live_head;
+    int live_count;
+    struct game *ended_oldest, *ended_newest;
+    int ended_count;
+    struct heap game_timers;
+    struct heap seek_timers;
+    int players_online;
+    uint64_t moves_total;
+    uint64_t games_started_total;
+    uint64_t games_ended_total;
+};
+
+#define CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
+
+void world_config_defaults(struct world_config *cfg) {
+    *cfg = (struct world_config){
+        .lag_comp_ms = 100,
+        .first_move_ms = 30000,
+        .abandon_ms = 60000,
+        .seek_grace_ms = 10000,
+        .max_seeks_per_player = 10,
+        .max_games_per_player = 50,
+        .max_finished_games = 10000,
+        .chat_burst = 5,
+        .chat_per_second = 1,
+    };
+}
+
+/* ---- events ---- */
+
+void core_events_reset(struct core_events *events) {
+    events->count = 0;
+    events->reply = -1;
+}
+
+void core_events_free(struct core_events *events) {
+    free(events->items);
+    *events = (struct core_events){.reply = -1};
+}
+
+/* Appends a zeroed event. When memory runs out the event is lost; NULL is returned and callers
+ * skip filling it (the state change itself has happened and is visible on the next full state). */
+static struct core_event *push_event(struct core_events *out, enum core_event_type type,
+                                     enum core_target target) {
+    if (out->count == out->capacity) {
+        int capacity = out->capacity ? out->capacity * 2 : 16;
+        struct core_event *items = realloc(out->items, sizeof *items * (size_t)capacity);
+        if (!items) return NULL;
+        out->items = items;
+        out->capacity = capacity;
+    }
+    struct core_event *ev = &out->items[out->count++];
+    memset(ev, 0, sizeof *ev);
+    ev->type = type;
+    ev->target = target;
+    return ev;
+}
+
+static struct core_event *push_game_event(struct core_events *out, enum core_event_type type,
+                                          enum core_target target, struct game *game) {
+    game->version++;
+    struct core_event *ev = push_event(out, type, target);
+    if (ev) ev->game = game;
+    return ev;
+}
+
+static void mark_reply(struct core_events *out) {
+    if (out->count > 0) out->reply = out->count - 1;
+}
+
+/* ---- world ---- */
+
+struct world *world_create(const struct world_config *cfg) {
+    struct world *world = calloc(1, sizeof *world);
+    if (!world) return NULL;
+    world->cfg = *cfg;
+    if (world->cfg.max_finished_games < 1) world->cfg.max_finished_games = 1;
+    return world;
+}
+
+static void free_game(struct game *game) {
+    for (int c = 0; c < 2; c++) {
+        if (game->players[c]) game->players[c]->refs--;
+    }
+    game_free(game);
+    free(game);
+}
+
+void world_destroy(struct world *world) {
+    if (!world) return;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&world->games, &i, &key, &value);) free_game(value);
+    for (size_t i = 0; strmap_next(&world->players_by_id, &i, &key, &value);) {
+        struct player *p = value;
+        free(p->games);
+        free(p);
+    }
+    strmap_free(&world->games);
+    strmap_free(&world->players_by_id);
+    strmap_free(&world->players_by_token);
+    lobby_free(&world->lobby);
+    heap_free(&world->game_timers);
+    heap_free(&world->seek_timers);
+    free(world);
+}
+
+void world_set_wall_offset(struct world *world, int64_t wall_minus_mono_ms) {
+    world->wall_offset_ms = wall_minus_mono_ms;
+}
+
+static int64_t wall(const struct world *world, int64_t now_ms) {
+    return now_ms + world->wall_offset_ms;
+}
+
+static const char base62[] = "0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ";
+
+static int random_text(struct world *world, char *out, size_t len) {
+    unsigned char bytes[64];
+    if (len > sizeof bytes || world->cfg.random(world->cfg.random_ctx, bytes, (unsigned)len) < 0)
+        return -1;
+    /* 256 % 62 != 0: a slight bias toward the first characters, harmless for ids; tokens have
+     * 32 characters, enough entropy either way. */
+    for (size_t i = 0; i < len; i++) out[i] = base62[bytes[i] % 62];
+    out[len] = '\0';
+    return 0;
+}
+
+/* A fresh id of len characters that `map` does not hold yet. */
+static int unique_id(struct world *world, const struct strmap *map, char *out, size_t len) {
+    for (int attempt = 0; attempt < 8; attempt++) {
+        if (random_text(world, out, len) < 0) return -1;
+        if (!strmap_get(map, out)) return 0;
+    }
+    return -1;
+}
+
+static int random_bit(struct world *world) {
+    unsigned char b = 0;
+    if (world->cfg.random(world->cfg.random_ctx, &b, 1) < 0) return 0;
+    return b & 1;
+}
+
+/* ---- players ---- */
+
+struct player *world_player_create(struct world *world, const char *name, int64_t now_ms) {
+    struct player *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    if (unique_id(world, &world->players_by_id, p->id, PLAYER_ID_LEN) < 0 ||
+        unique_id(world, &world->players_by_token, p->token, PLAYER_TOKEN_LEN) < 0)
+        goto fail;
+    if (name) {
+        str_copy(p->name, sizeof p->name, name);
+    } else {
+        unsigned char r[3];
+        if (world->cfg.random(world->cfg.random_ctx, r, sizeof r) < 0) goto fail;
+        snprintf(p->name, sizeof p->name, "Guest%05u",
+                 (unsigned)((r[0] << 16 | r[1] << 8 | r[2]) % 100000));
+    }
+    p->offline_since_ms = now_ms;
+    ratelimit_init(&p->chat_limit, world->cfg.chat_burst, world->cfg.chat_per_second, now_ms);
+    if (strmap_put(&world->players_by_id, p->id, p) < 0) goto fail;
+    if (strmap_put(&world->players_by_token, p->token, p) < 0) {
+        strmap_remove(&world->players_by_id, p->id);
+        goto fail;
+    }
+    return p;
+fail:
+    free(p);
+    return NULL;
+}
+
+struct player *world_player_by_token(const struct world *world, const char *token) {
+    return strmap_get(&world->players_by_token, token);
+}
+
+struct player *world_player_by_id(const struct world *world, const char *id) {
+    return strmap_get(&world->players_by_id, id);
+}
+
+static void seek_expiry_set(struct world *world, struct player *owner, int64_t when) {
+    for (struct seek *s = world->lobby.head; s; s = s->next) {
+        if (s->owner != owner) continue;
+        if (when == GCLOCK_NEVER)
+            heap_remove(&world->seek_timers, &s->expiry);
+        else if (heap_set(&world->seek_timers, &s->expiry, when) < 0)
+            continue; /* out of memory: the seek stays until its owner cancels it */
+    }
+}
+
+static void presence_events(struct player *player, bool connected, struct core_events *out) {
+    for (int i = 0; i < player->game_count; i++) {
+        struct game *g = player->games[i];
+        struct core_event *ev = push_game_event(out, CORE_EV_PRESENCE, CORE_TO_GAME, g);
+        if (!ev) continue;
+        ev->player = player;
+        ev->color = game_color_of(g, player);
+        ev->connected = connected;
+    }
+}
+
+void world_player_attach(struct world *world, struct player *player, int64_t now_ms,
+                         struct core_events *out) {
+    (void)now_ms;
+    core_events_reset(out);
+    if (player->online++ > 0) return;
+    world->players_online++;
+    seek_expiry_set(world, player, GCLOCK_NEVER);
+    presence_events(player, true, out);
+}
+
+void world_player_detach(struct world *world, struct player *player, int64_t now_ms,
+                         struct core_events *out) {
+    core_events_reset(out);
+    if (player->online <= 0 || --player->online > 0) return;
+    world->players_online--;
+    player->offline_since_ms = now_ms;
+    seek_expiry_set(world, player, now_ms + world->cfg.seek_grace_ms);
+    presence_events(player, false, out);
+}
+
+static int player_add_game(struct player *p, struct game *g) {
+    if (p->game_count == p->game_capacity) {
+        int capacity = p->game_capacity ? p->game_capacity * 2 : 4;
+        struct game **games = realloc(p->games, sizeof *games * (size_t)capacity);
+        if (!games) return -CORE_ERR_NO_MEMORY;
+        p->games = games;
+        p->game_capacity = capacity;
+    }
+    p->games[p->game_count++] = g;
+    return 0;
+}
+
+static void player_remove_game(struct player *p, struct game *g) {
+    for (int i = 0; i < p->game_count; i++) {
+        if (p->games[i] == g) {
+            memmove(&p->games[i], &p->games[i + 1],
+                    sizeof *p->games * (size_t)(p->game_count - i - 1));
+            p->game_count--;
+            return;
+        }
+    }
+}
+
+/* ---- games ---- */
+
+static void live_unlink(struct world *world, struct game *g) {
+    if (g->list_prev)
+        g->list_prev->list_next = g->list_next;
+    else
+        world->live_head = g->list_next;
+    if (g->list_next) g->list_next->list_prev = g->list_prev;
+    g->list_prev = g->list_next = NULL;
+    world->live_count--;
+}
+
+static void schedule_game(struct world *world, struct game *g) {
+    int64_t when = game_deadline(g);
+    if (when == GCLOCK_NEVER)
+        heap_remove(&world->game_timers, &g->deadline);
+    else if (heap_set(&world->game_timers, &g->deadline, when) < 0) {
+        /* Out of memory: the flag will be noticed when the next move arrives. */
+    }
+}
+
+/* Bookkeeping after a game ended (by any path): lists, timers, players, the end event. */
+static void game_ended(struct world *world, struct game *g, struct core_events *out) {
+    heap_remove(&world->game_timers, &g->deadline);
+    live_unlink(world, g);
+    for (int c = 0; c < 2; c++) {
+        if (g->players[c]) player_remove_game(g->players[c], g);
+    }
+    g->list_prev = world->ended_newest;
+    g->list_next = NULL;
+    if (world->ended_newest)
+        world->ended_newest->list_next = g;
+    else
+        world->ended_oldest = g;
+    world->ended_newest = g;
+    world->ended_count++;
+    world->games_ended_total++;
+    push_game_event(out, CORE_EV_GAME_ENDED, CORE_TO_GAME, g);
+}
+
+static void drop_old_games(struct world *world) {
+    while (world->ended_count > world->cfg.max_finished_games) {
+        struct game *g = world->ended_oldest;
+        world->ended_oldest = g->list_next;
+        if (world->ended_oldest)
+            world->ended_oldest->list_prev = NULL;
+        else
+            world->ended_newest = NULL;
+        world->ended_count--;
+        strmap_remove(&world->games, g->id);
+        free_game(g);
+    }
+}
+
+static int check_can_play(const struct world *world, const struct player *p) {
+    return p->game_count >= world->cfg.max_games_per_player ? -CORE_ERR_TOO_MANY_GAMES : 0;
+}
+
+/* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). */
+static int start_game(struct world *world, struct player *white, struct player *black,
+                      const struct time_control *tc, int64_t now_ms, struct core_events *out,
+                      struct game **started) {
+    int rc = check_can_play(world, white);
+    if (rc == 0) rc = check_can_play(world, black);
+    if (rc < 0) return rc;
+    struct game *g = malloc(sizeof *g);
+    if (!g) return -CORE_ERR_NO_MEMORY;
+    char id[GAME_ID_LEN + 1];
+    if (unique_id(world, &world->games, id, GAME_ID_LEN) < 0) {
+        free(g);
+        return -CORE_ERR_NO_MEMORY;
+    }
+    rc = game_init(g, id, white, black, tc, world->cfg.lag_comp_ms, world->cfg.first_move_ms,
+                   now_ms, wall(world, now_ms));
+    if (rc < 0) goto fail_init;
+    rc = -CORE_ERR_NO_MEMORY;
+    if (strmap_put(&world->games, g->id, g) < 0) goto fail_init;
+    if (player_add_game(white, g) < 0) goto fail_map;
+    if (player_add_game(black, g) < 0) goto fail_white;
+    white->refs++;
+    black->refs++;
+    g->list_next = world->live_head;
+    if (world->live_head) world->live_head->list_prev = g;
+    world->live_head = g;
+    world->live_count++;
+    world->games_started_total++;
+    schedule_game(world, g);
+    push_game_event(out, CORE_EV_GAME_STARTED, CORE_TO_GAME_PLAYERS, g);
+    mark_reply(out);
+    if (started) *started = g;
+    return 0;
+fail_white:
+    player_remove_game(white, g);
+fail_map:
+    strmap_remove(&world->games, g->id);
+fail_init:
+    game_free(g);
+    free(g);
+    return rc;
+}
+
+/* Runs a game's due timers before anything else looks at it, so a flag that fell just before
+ * this command counts first. */
+static void settle_game(struct world *world, struct game *g, int64_t now_ms,
+                        struct core_events *out) {
+    if (!g->ended && game_on_deadline(g, now_ms, wall(world, now_ms))) game_ended(world, g, out);
+}
+
+/* ---- seeks and challenges ---- */
+
+static void free_seek(struct world *world, struct seek *s) {
+    heap_remove(&world->seek_timers, &s->expiry);
+    lobby_remove(&world->lobby, s);
+    if (s->owner) s->owner->open_seeks--;
+    free(s);
+}
+
+/* Emits the removal event for a seek (to the lobby, or to a challenge's owner), then frees it. */
+static void remove_seek(struct world *world, struct seek *s, struct core_events *out) {
+    struct core_event *ev = s->is_challenge
+                                ? push_event(out, CORE_EV_CHALLENGE_REMOVED, CORE_TO_PLAYER)
+                                : push_event(out, CORE_EV_SEEK_REMOVED, CORE_TO_LOBBY);
+    if (ev) {
+        ev->seek = *s;
+        ev->seek.prev = ev->seek.next = NULL;
+        ev->player = s->owner;
+    }
+    free_seek(world, s);
+}
+
+static int create_seek(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                       bool challenge, int64_t now_ms, struct core_events *out) {
+    if (actor->open_seeks >= world->cfg.max_seeks_per_player) return -CORE_ERR_TOO_MANY_SEEKS;
+    struct seek *s = calloc(1, sizeof *s);
+    if (!s) return -CORE_ERR_NO_MEMORY;
+    size_t id_len = challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
+    s->owner = actor;
+    s->tc = cmd->tc;
+    s->color = cmd->color;
+    s->is_challenge = challenge;
+    s->created_wall_ms = wall(world, now_ms);
+    if (unique_id(world, &world->lobby.by_id, s->id, id_len) < 0 ||
+        lobby_add(&world->lobby, s) < 0) {
+        free(s);
+        return -CORE_ERR_NO_MEMORY;
+    }
+    actor->open_seeks++;
+    struct core_event *ev = challenge ? push_event(out, CORE_EV_CHALLENGE_CREATED, CORE_TO_PLAYER)
+                                      : push_event(out, CORE_EV_SEEK_ADDED, CORE_TO_LOBBY);
+    if (ev) {
+        ev->seek = *s;
+        ev->player = actor;
+        mark_reply(out);
+    }
+    return 0;
+}
+
+static struct seek *find_seek(struct world *world, const char *id, bool challenge) {
+    struct seek *s = lobby_find(&world->lobby, id);
+    return s && s->is_challenge == challenge ? s : NULL;
+}
+
+static int cancel_seek(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                       bool challenge, struct core_events *out) {
+    struct seek *s = find_seek(world, cmd->target, challenge);
+    if (!s) return challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND : -CORE_ERR_SEEK_NOT_FOUND;
+    if (s->owner != actor) return -CORE_ERR_NOT_OWNER;
+    remove_seek(world, s, out);
+    mark_reply(out);
+    return 0;
+}
+
+static int accept_seek(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                       bool challenge, int64_t now_ms, struct core_events *out) {
+    struct seek *s = find_seek(world, cmd->target, challenge);
+    if (!s) return challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND : -CORE_ERR_SEEK_NOT_FOUND;
+    if (s->owner == actor) return challenge ? -CORE_ERR_OWN_CHALLENGE : -CORE_ERR_OWN_SEEK;
+    int owner_color = s->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)s->color;
+    struct player *white = owner_color == CHESS_WHITE ? s->owner : actor;
+    struct player *black = owner_color == CHESS_WHITE ? actor : s->owner;
+    struct time_control tc = s->tc;
+    /* Start first (it fails without side effects), then remove the seek. */
+    int rc = start_game(world, white, black, &tc, now_ms, out, NULL);
+    if (rc < 0) return rc;
+    remove_seek(world, s, out);
+    return 0;
+}
+
+/* ---- game commands ---- */
+
+static int find_player_game(struct world *world, struct player *actor, const char *id,
+                            int64_t now_ms, struct core_events *out, struct game **game,
+                            int *color) {
+    struct game *g = world_game(world, id);
+    if (!g) return -CORE_ERR_GAME_NOT_FOUND;
+    settle_game(world, g, now_ms, out);
+    *game = g;
+    *color = game_color_of(g, actor);
+    return 0;
+}
+
+static int apply_move(struct world *world, struct game *g, int color, const struct core_cmd *cmd,
+                      int64_t now_ms, struct core_events *out) {
+    struct game_move_info info;
+    int rc = game_move(g, color, cmd->text, cmd->expected_ply, now_ms, wall(world, now_ms), &info);
+    if (rc < 0) return rc;
+    world->moves_total++;
+    struct core_event *ev = push_game_event(out, CORE_EV_MOVE, CORE_TO_GAME, g);
+    if (ev) {
+        ev->move = info;
+        ev->color = color;
+        mark_reply(out);
+    }
+    if (g->ended)
+        game_ended(world, g, out);
+    else
+        schedule_game(world, g);
+    return 0;
+}
+
+static enum game_offer offer_of(enum core_cmd_type type) {
+    switch (type) {
+        case CORE_CMD_TAKEBACK_OFFER:
+        case CORE_CMD_TAKEBACK_ACCEPT:
+        case CORE_CMD_TAKEBACK_DECLINE: return GAME_OFFER_TAKEBACK;
+        case CORE_CMD_REMATCH_OFFER:
+        case CORE_CMD_REMATCH_DECLINE: return GAME_OFFER_REMATCH;
+        default: return GAME_OFFER_DRAW;
+    }
+}
+
+static int accept_offer(struct world *world, struct game *g, int color, enum game_offer kind,
+                        int64_t now_ms, struct core_events *out) {
+    if (kind == GAME_OFFER_REMATCH) {
+        if (g->rematch_id[0]) return -CORE_ERR_REMATCH_DONE;
+        if (game_offer_by(g, kind) != !color) return -CORE_ERR_NO_OFFER;
+        struct game *next = NULL;
+        /* Colours swap. */
+        int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc, now_ms,
+                            out, &next);
+        if (rc < 0) return rc;
+        int undone;
+        game_accept(g, kind, color, now_ms, wall(world, now_ms), &undone);
+        str_copy(g->rematch_id, sizeof g->rematch_id, next->id);
+        push_game_event(out, CORE_EV_REMATCH, CORE_TO_GAME, g);
+        return 0;
+    }
+    int undone = 0;
+    int rc = game_accept(g, kind, color, now_ms, wall(world, now_ms), &undone);
+    if (rc < 0) return rc;
+    if (kind == GAME_OFFER_DRAW) {
+        game_ended(world, g, out);
+    } else {
+        struct core_event *ev = push_game_event(out, CORE_EV_TAKEBACK, CORE_TO_GAME, g);
+        if (ev) ev->undone = undone;
+        schedule_game(world, g);
+    }
+    mark_reply(out);
+    return 0;
+}
+
+/* An offer made or declined by colour: the reply, to everyone in the game. */
+static void push_offer_event(struct core_events *out, enum core_event_type type, struct game *g,
+                             enum game_offer kind, int color) {
+    struct core_event *ev = push_game_event(out, type, CORE_TO_GAME, g);
+    if (!ev) return;
+    ev->offer = kind;
+    ev->color = color;
+    mark_reply(out);
+}
+
+static int apply_offer(struct world *world, struct game *g, int color, enum game_offer kind,
+                       int64_t now_ms, struct core_events *out) {
+    /* Offering what the opponent already offers accepts it (draws and rematches). */
+    if (kind != GAME_OFFER_TAKEBACK && game_offer_by(g, kind) == !color && !g->rematch_id[0])
+        return accept_offer(world, g, color, kind, now_ms, out);
+    if (kind == GAME_OFFER_REMATCH && g->rematch_id[0]) return -CORE_ERR_REMATCH_DONE;
+    int rc = game_offer(g, kind, color);
+    if (rc < 0) return rc;
+    push_offer_event(out, CORE_EV_OFFER, g, kind, color);
+    return 0;
+}
+
+static int apply_decline(struct game *g, int color, enum game_offer kind, struct core_events *out) {
+    int rc = game_decline(g, kind, color);
+    if (rc < 0) return rc;
+    push_offer_event(out, CORE_EV_OFFER_DECLINED, g, kind, color);
+    return 0;
+}
+
+static int apply_abandon_claim(struct world *world, struct game *g, int color, bool win,
+                               int64_t now_ms, struct core_events *out) {
+    if (g->ended) return -CORE_ERR_GAME_OVER;
+    const struct player *opponent = g->players[!color];
+    if (opponent->online > 0) return -CORE_ERR_OPPONENT_CONNECTED;
+    if (now_ms - opponent->offline_since_ms < world->cfg.abandon_ms)
+        return -CORE_ERR_CLAIM_TOO_EARLY;
+    enum chess_result r = !win                   ? CHESS_RESULT_DRAW
+                          : color == CHESS_WHITE ? CHESS_RESULT_WHITE_WINS
+                                                 : CHESS_RESULT_BLACK_WINS;
+    game_finish(g, r, CHESS_TERM_ABANDONED, now_ms, wall(world, now_ms));
+    game_ended(world, g, out);
+    mark_reply(out);
+    return 0;
+}
+
+static int apply_chat(struct world *world, struct player *actor, struct game *g, int color,
+                      const struct core_cmd *cmd, int64_t now_ms, struct core_events *out) {
+    bool player = color >= 0;
+    if (player != (cmd->room == CHAT_ROOM_PLAYERS)) return -CORE_ERR_CHAT_NOT_ALLOWED;
+    char clean[CHAT_MAX_BYTES + 1];
+    int rc = chat_clean_text(cmd->text, clean);
+    if (rc < 0) return rc;
+    if (!ratelimit_take(&actor->chat_limit, 1, now_ms)) return -CORE_ERR_CHAT_RATE_LIMITED;
+    struct chat_line *line =
+        chat_log_append(&g->chat[cmd->room], wall(world, now_ms), actor->id, actor->name, clean);
+    if (!line) return -CORE_ERR_NO_MEMORY;
+    struct core_event *ev = push_game_event(
+        out, CORE_EV_CHAT, player ? CORE_TO_GAME_PLAYERS : CORE_TO_GAME_SPECTATORS, g);
+    if (ev) {
+        ev->room = cmd->room;
+        ev->chat = line;
+        ev->player = actor;
+        mark_reply(out);
+    }
+    return 0;
+}
+
+static int apply_game_command(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                              int64_t now_ms, struct core_events *out) {
+    struct game *g;
+    int color;
+    int rc = find_player_game(world, actor, cmd->target, now_ms, out, &g, &color);
+    if (rc < 0) return rc;
+    if (cmd->type == CORE_CMD_CHAT) return apply_chat(world, actor, g, color, cmd, now_ms, out);
+    if (color < 0) return -CORE_ERR_NOT_A_PLAYER;
+    int64_t wall_ms = wall(world, now_ms);
+    switch (cmd->type) {
+        case CORE_CMD_MOVE: return apply_move(world, g, color, cmd, now_ms, out);
+        case CORE_CMD_RESIGN:
+        case CORE_CMD_ABORT:
+        case CORE_CMD_DRAW_CLAIM:
+            rc = cmd->type == CORE_CMD_RESIGN  ? game_resign(g, color, now_ms, wall_ms)
+                 : cmd->type == CORE_CMD_ABORT ? game_abort(g, now_ms, wall_ms)
+                                               : game_claim_draw(g, now_ms, wall_ms);
+            if (rc < 0) return rc;
+            game_ended(world, g, out);
+            mark_reply(out);
+            return 0;
+        case CORE_CMD_DRAW_OFFER:
+        case CORE_CMD_TAKEBACK_OFFER:
+        case CORE_CMD_REMATCH_OFFER:
+            return apply_offer(world, g, color, offer_of(cmd->type), now_ms, out);
+        case CORE_CMD_DRAW_ACCEPT:
+        case CORE_CMD_TAKEBACK_ACCEPT:
+            return accept_offer(world, g, color, offer_of(cmd->type), now_ms, out);
+        case CORE_CMD_DRAW_DECLINE:
+        case CORE_CMD_TAKEBACK_DECLINE:
+        case CORE_CMD_REMATCH_DECLINE: return apply_decline(g, color, offer_of(cmd->type), out);
+        case CORE_CMD_ABANDON_CLAIM:
+            return apply_abandon_claim(world, g, color, cmd->claim_win, now_ms, out);
+        default: return -CORE_ERR_GAME_NOT_FOUND;
+    }
+}
+
+int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                int64_t now_ms, struct core_events *out) {
+    core_events_reset(out);
+    switch (cmd->type) {
+        case CORE_CMD_SEEK_CREATE:
+        case CORE_CMD_CHALLENGE_CREATE:
+            return create_seek(world, actor, cmd, cmd->type == CORE_CMD_CHALLENGE_CREATE, now_ms,
+                               out);
+        case CORE_CMD_SEEK_CANCEL:
+        case CORE_CMD_CHALLENGE_CANCEL:
+            return cancel_seek(world, actor, cmd, cmd->type == CORE_CMD_CHALLENGE_CANCEL, out);
+        case CORE_CMD_SEEK_ACCEPT:
+        case CORE_CMD_CHALLENGE_ACCEPT:
+            return accept_seek(world, actor, cmd, cmd->type == CORE_CMD_CHALLENGE_ACCEPT, now_ms,
+                               out);
+        case CORE_CMD_COMPUTER_PLAY:
+            /* The engine worker pool (a later issue) will take these; refuse, do not fake. */
+            return -CORE_ERR_COMPUTER_UNAVAILABLE;
+        default: return apply_game_command(world, actor, cmd, now_ms, out);
+    }
+}
+
+/* ---- timers ---- */
+
+int64_t world_next_deadline(const struct world *world) {
+    const struct heap_node *g = heap_peek(&world->game_timers);
+    const struct heap_node *s = heap_peek(&world->seek_timers);
+    int64_t next = GCLOCK_NEVER;
+    if (g && g->key < next) next = g->key;
+    if (s && s->key < next) next = s->key;
+    return next;
+}
+
+void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
+    core_events_reset(out);
+    drop_old_games(world);
+    struct heap_node *node;
+    while ((node = heap_peek(&world->game_timers)) && node->key <= now_ms) {
+        struct game *g = CONTAINER_OF(node, struct game, deadline);
+        if (game_on_deadline(g, now_ms, wall(world, now_ms)))
+            game_ended(world, g, out);
+        else
+            schedule_game(world, g); /* not due after all (the deadline moved) */
+    }
+    while ((node = heap_peek(&world->seek_timers)) && node->key <= now_ms) {
+        remove_seek(world, CONTAINER_OF(node, struct seek, expiry), out);
+    }
+}
+
+/* ---- lookups ---- */
+
+struct game *world_game(const struct world *world, const char *id) {
+    return strmap_get(&world->games, id);
+}
+
+struct seek *world_seek(const struct world *world, const char *id) {
+    return lobby_find(&world->lobby, id);
+}
+
+struct game *world_live_first(const struct world *world) {
+    return world->live_head;
+}
+
+struct seek *world_seek_first(const struct world *world) {
+    return world->lobby.head;
+}
+
+void world_stats(const struct world *world, struct world_stats *out) {
+    *out = (struct world_stats){
+        .players = (int)world->players_by_id.count,
+        .players_online = world->players_online,
+        .games_live = world->live_count,
+        .games_ended_kept = world->ended_count,
+        .seeks = world->lobby.listed,
+        .challenges = world->lobby.total - world->lobby.listed,
+        .moves_total = world->moves_total,
+        .games_started_total = world->games_started_total,
+        .games_ended_total = world->games_ended_total,
+    };
+}

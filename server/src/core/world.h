@@ -1,0 +1,196 @@
+/*
+ * The world: every player, seek, challenge and game of this server, and the commands that change
+ * them. It is the pure core's entry point: the network layer decodes a client message into a
+ * struct core_cmd, calls world_apply() with the acting player and the time, and delivers the
+ * events it gets back (struct core_events) to the connections each event targets. Timers work
+ * the same way: world_next_deadline() says when to call world_tick() next.
+ *
+ * No I/O, no threads, no JSON: time comes in as arguments and randomness through the
+ * configured core_random_fn, so tests replay exactly.
+ *
+ * Loop thread only. Pointers in events (games, players, chat lines) stay valid until the next
+ * call into the world.
+ */
+#ifndef SERVER_CORE_WORLD_H
+#define SERVER_CORE_WORLD_H
+
+#include "core/chat.h"
+#include "core/errors.h"
+#include "core/game.h"
+#include "core/lobby.h"
+#include "core/player.h"
+#include "core/types.h"
+
+struct world_config {
+    int64_t lag_comp_ms;      /* clock allowance per move (gclock.h) */
+    int64_t first_move_ms;    /* time for each side's first move before the game aborts */
+    int64_t abandon_ms;       /* time away before the opponent may claim the game */
+    int64_t seek_grace_ms;    /* time away before an owner's seeks and challenges go */
+    int max_seeks_per_player; /* seeks and challenges together */
+    int max_games_per_player; /* games in progress */
+    int max_finished_games;   /* ended games kept in memory (oldest dropped first), >= 1 */
+    double chat_burst;        /* chat lines a player may send at once */
+    double chat_per_second;   /* and their refill rate */
+    core_random_fn random;    /* randomness for ids, tokens, guest names and colours */
+    void *random_ctx;
+};
+
+/* Defaults used by the server (and tests that do not care). */
+void world_config_defaults(struct world_config *cfg);
+
+enum core_cmd_type {
+    CORE_CMD_SEEK_CREATE,
+    CORE_CMD_SEEK_CANCEL,
+    CORE_CMD_SEEK_ACCEPT,
+    CORE_CMD_CHALLENGE_CREATE,
+    CORE_CMD_CHALLENGE_CANCEL,
+    CORE_CMD_CHALLENGE_ACCEPT,
+    CORE_CMD_COMPUTER_PLAY,
+    CORE_CMD_MOVE,
+    CORE_CMD_RESIGN,
+    CORE_CMD_ABORT,
+    CORE_CMD_DRAW_OFFER,
+    CORE_CMD_DRAW_ACCEPT,
+    CORE_CMD_DRAW_DECLINE,
+    CORE_CMD_DRAW_CLAIM,
+    CORE_CMD_TAKEBACK_OFFER,
+    CORE_CMD_TAKEBACK_ACCEPT,
+    CORE_CMD_TAKEBACK_DECLINE,
+    CORE_CMD_REMATCH_OFFER,
+    CORE_CMD_REMATCH_DECLINE,
+    CORE_CMD_ABANDON_CLAIM,
+    CORE_CMD_CHAT,
+    CORE_CMD_COUNT
+};
+
+/* A decoded request. Strings are borrowed from the caller for the duration of the call. */
+struct core_cmd {
+    enum core_cmd_type type;
+    const char *target;      /* game, seek or challenge id */
+    const char *text;        /* move (UCI or SAN) or chat text */
+    struct time_control tc;  /* seeks, challenges, computer games */
+    enum color_choice color; /* seeks, challenges, computer games */
+    int level;               /* computer games: 1..8 */
+    int expected_ply;        /* moves: plies played before this move as the client saw it, -1 */
+    enum chat_room room;     /* chat */
+    bool claim_win;          /* abandon claim: the win (true) or a draw */
+};
+
+enum core_event_type {
+    CORE_EV_GAME_STARTED,      /* game: full state to its players */
+    CORE_EV_MOVE,              /* game, move */
+    CORE_EV_GAME_ENDED,        /* game (result and reason are in it) */
+    CORE_EV_OFFER,             /* game, offer, color (the maker) */
+    CORE_EV_OFFER_DECLINED,    /* game, offer, color (the one declining) */
+    CORE_EV_TAKEBACK,          /* game, undone plies */
+    CORE_EV_PRESENCE,          /* game, color, player (connected or away) */
+    CORE_EV_CHAT,              /* game, room, chat */
+    CORE_EV_REMATCH,           /* game (the old one; rematch_id names the new one) */
+    CORE_EV_SEEK_ADDED,        /* seek */
+    CORE_EV_SEEK_REMOVED,      /* seek */
+    CORE_EV_CHALLENGE_CREATED, /* seek */
+    CORE_EV_CHALLENGE_REMOVED, /* seek */
+};
+
+/* Who receives an event. */
+enum core_target {
+    CORE_TO_GAME,            /* the game's players and spectators */
+    CORE_TO_GAME_PLAYERS,    /* the game's two players */
+    CORE_TO_GAME_SPECTATORS, /* spectators who are not players */
+    CORE_TO_PLAYER,          /* every connection of event.player */
+    CORE_TO_LOBBY,           /* connections subscribed to the seek list */
+};
+
+struct core_event {
+    enum core_event_type type;
+    enum core_target target;
+    struct game *game;
+    struct player *player; /* CORE_TO_PLAYER's recipient; PRESENCE: whose presence */
+    int color;
+    enum game_offer offer;
+    int undone;          /* TAKEBACK: plies taken back */
+    bool connected;      /* PRESENCE */
+    enum chat_room room; /* CHAT */
+    const struct chat_line *chat;
+    struct game_move_info move;
+    struct seek seek; /* a copy: the seek itself may be gone */
+};
+
+/* Events produced by one call. `reply` is the index of the event that answers the request (it
+ * also goes to the requesting connection, with its request id), or -1. */
+struct core_events {
+    struct core_event *items;
+    int count;
+    int capacity;
+    int reply;
+};
+
+void core_events_reset(struct core_events *events);
+void core_events_free(struct core_events *events);
+
+struct world;
+
+/* Returns NULL when memory runs out. The config is copied. */
+struct world *world_create(const struct world_config *cfg);
+void world_destroy(struct world *world);
+
+/* A new guest with a random id, name ("Guest" and digits, or `name` when given) and token.
+ * Returns NULL when memory runs out. */
+struct player *world_player_create(struct world *world, const char *name, int64_t now_ms);
+
+struct player *world_player_by_token(const struct world *world, const char *token);
+struct player *world_player_by_id(const struct world *world, const char *id);
+
+/* A connection identified as the player opened or closed. The first connection back emits
+ * presence events to the player's games and keeps their seeks; the last one going schedules
+ * the seeks' removal and tells the opponents. */
+void world_player_attach(struct world *world, struct player *player, int64_t now_ms,
+                         struct core_events *out);
+void world_player_detach(struct world *world, struct player *player, int64_t now_ms,
+                         struct core_events *out);
+
+/*
+ * Applies a player's command at now. Returns 0 or a negative enum core_error. Events (for
+ * example a game ended on time just before the command) may be produced even when an error is
+ * returned: deliver them either way. out is reset first.
+ */
+int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                int64_t now_ms, struct core_events *out);
+
+/* The next instant world_tick() has work, or GCLOCK_NEVER. */
+int64_t world_next_deadline(const struct world *world);
+
+/* Runs everything due at now: flags, first-move aborts, seek expiry; drops the oldest ended
+ * games beyond the limit. out is reset first. */
+void world_tick(struct world *world, int64_t now_ms, struct core_events *out);
+
+/* Sets the offset from monotonic to wall-clock milliseconds (for dates people read). */
+void world_set_wall_offset(struct world *world, int64_t wall_minus_mono_ms);
+
+struct game *world_game(const struct world *world, const char *id);
+struct seek *world_seek(const struct world *world, const char *id);
+
+/* Live games, newest first: the first, and the one after g. */
+struct game *world_live_first(const struct world *world);
+static inline struct game *world_live_next(const struct game *game) {
+    return game->list_next;
+}
+
+/* Open seeks and challenges in creation order. */
+struct seek *world_seek_first(const struct world *world);
+
+struct world_stats {
+    int players;
+    int players_online;
+    int games_live;
+    int games_ended_kept;
+    int seeks; /* listed seeks */
+    int challenges;
+    uint64_t moves_total;
+    uint64_t games_started_total;
+    uint64_t games_ended_total;
+};
+
+void world_stats(const struct world *world, struct world_stats *out);
+
+#endif

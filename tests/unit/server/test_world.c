@@ -1,0 +1,359 @@
+/*
+ * Tests of the world: seeks and challenges into games, events and their targets, timers through
+ * world_tick, presence and abandonment, chat rooms, rematch, ended-game retention.
+ */
+#include <string.h>
+
+#include "check.h"
+#include "core/world.h"
+
+/* Deterministic randomness: splitmix64. */
+static int test_random(void *ctx, void *buf, unsigned n) {
+    uint64_t *state = ctx;
+    unsigned char *out = buf;
+    for (unsigned i = 0; i < n; i++) {
+        uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+        out[i] = (unsigned char)(z ^ (z >> 31));
+    }
+    return 0;
+}
+
+static uint64_t seed = 42;
+static struct core_events ev = {.reply = -1};
+
+static struct world *make_world(void) {
+    struct world_config cfg;
+    world_config_defaults(&cfg);
+    cfg.random = test_random;
+    cfg.random_ctx = &seed;
+    cfg.max_finished_games = 3;
+    return world_create(&cfg);
+}
+
+static const struct core_event *find_event(enum core_event_type type) {
+    for (int i = 0; i < ev.count; i++) {
+        if (ev.items[i].type == type) return &ev.items[i];
+    }
+    return NULL;
+}
+
+static int apply(struct world *w, struct player *p, enum core_cmd_type type, const char *target,
+                 const char *text, int64_t now) {
+    struct core_cmd cmd = {.type = type, .target = target, .text = text, .expected_ply = -1};
+    return world_apply(w, p, &cmd, now, &ev);
+}
+
+/* Starts a game between a and b through a seek by a for white. */
+static struct game *start(struct world *w, struct player *a, struct player *b,
+                          struct time_control tc, int64_t now) {
+    struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE, .tc = tc, .color = COLOR_CHOICE_WHITE};
+    CHECK_EQ_INT(world_apply(w, a, &seek, now, &ev), 0);
+    const struct core_event *added = find_event(CORE_EV_SEEK_ADDED);
+    CHECK(added && added->target == CORE_TO_LOBBY && ev.reply == 0);
+    char id[CHALLENGE_ID_LEN + 1];
+    strcpy(id, added->seek.id);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, now), 0);
+    CHECK(find_event(CORE_EV_SEEK_REMOVED) != NULL);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->target == CORE_TO_GAME_PLAYERS);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].type == CORE_EV_GAME_STARTED);
+    struct game *g = started ? started->game : NULL;
+    if (g) {
+        CHECK(g->players[CHESS_WHITE] == a);
+        CHECK(g->players[CHESS_BLACK] == b);
+    }
+    return g;
+}
+
+/* A one-minute game with 1. e4 e5 played at `at`: White's clock runs from there. */
+static struct game *start_bullet(struct world *w, struct player *a, struct player *b, int64_t at) {
+    struct time_control bullet = {.initial_ms = 60000};
+    struct game *g = start(w, a, b, bullet, 0);
+    if (!g) return NULL;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", at), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, g->id, "e5", at), 0);
+    return g;
+}
+
+static const struct time_control blitz = {.initial_ms = 180000, .increment_ms = 2000};
+
+static void test_players(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, NULL, 0);
+    struct player *b = world_player_create(w, "Bob", 0);
+    CHECK(a && b);
+    CHECK(strncmp(a->name, "Guest", 5) == 0);
+    CHECK_EQ_STR(b->name, "Bob");
+    CHECK_EQ_INT((int)strlen(a->token), PLAYER_TOKEN_LEN);
+    CHECK(world_player_by_token(w, a->token) == a);
+    CHECK(world_player_by_id(w, b->id) == b);
+    CHECK(world_player_by_token(w, "nope") == NULL);
+    world_destroy(w);
+}
+
+static void test_seek_to_mate(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct game *g = start(w, a, b, blitz, 0);
+    CHECK(g != NULL);
+    if (!g) goto out;
+    CHECK(world_live_first(w) == g);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, g->id, "e5", 10), -CORE_ERR_NOT_YOUR_TURN);
+    struct player *c = world_player_create(w, "C", 0);
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_MOVE, g->id, "e4", 10), -CORE_ERR_NOT_A_PLAYER);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, "zzzzzzzz", "e4", 10), -CORE_ERR_GAME_NOT_FOUND);
+    const char *moves[] = {"f3", "e5", "g4", "Qh4#"};
+    for (int i = 0; i < 4; i++) {
+        CHECK_EQ_INT(apply(w, i % 2 ? b : a, CORE_CMD_MOVE, g->id, moves[i], 100 + i), 0);
+        const struct core_event *mv = find_event(CORE_EV_MOVE);
+        CHECK(mv && mv->target == CORE_TO_GAME && ev.reply == 0);
+        if (mv) CHECK_EQ_INT(mv->move.ply, i + 1);
+    }
+    const struct core_event *end = find_event(CORE_EV_GAME_ENDED);
+    CHECK(end && end->game == g);
+    CHECK(g->ended);
+    CHECK_EQ_INT(g->chess.termination, CHESS_TERM_CHECKMATE);
+    CHECK(world_live_first(w) == NULL);
+    CHECK_EQ_INT(a->game_count, 0);
+    CHECK(world_game(w, g->id) == g); /* kept after the end */
+    struct world_stats st;
+    world_stats(w, &st);
+    CHECK_EQ_INT(st.moves_total, 4);
+    CHECK_EQ_INT(st.games_live, 0);
+    CHECK_EQ_INT(st.games_ended_kept, 1);
+out:
+    world_destroy(w);
+}
+
+static void test_seek_rules(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct core_cmd seek = {
+        .type = CORE_CMD_SEEK_CREATE, .tc = blitz, .color = COLOR_CHOICE_RANDOM};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    char id[CHALLENGE_ID_LEN + 1];
+    strcpy(id, ev.items[0].seek.id);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), -CORE_ERR_OWN_SEEK);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_CANCEL, id, NULL, 0), -CORE_ERR_NOT_OWNER);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_CHALLENGE_ACCEPT, id, NULL, 0),
+                 -CORE_ERR_CHALLENGE_NOT_FOUND);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_SEEK_CANCEL, id, NULL, 0), 0);
+    CHECK(find_event(CORE_EV_SEEK_REMOVED) != NULL);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), -CORE_ERR_SEEK_NOT_FOUND);
+    CHECK_EQ_INT(a->open_seeks, 0);
+    for (int i = 0; i < 10; i++) CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), -CORE_ERR_TOO_MANY_SEEKS);
+    struct core_cmd computer = {.type = CORE_CMD_COMPUTER_PLAY, .level = 3};
+    CHECK_EQ_INT(world_apply(w, a, &computer, 0, &ev), -CORE_ERR_COMPUTER_UNAVAILABLE);
+    world_destroy(w);
+}
+
+static void test_challenge_and_seek_expiry(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    world_player_attach(w, a, 0, &ev);
+    struct core_cmd ch = {
+        .type = CORE_CMD_CHALLENGE_CREATE, .tc = {.unlimited = true}, .color = COLOR_CHOICE_BLACK};
+    CHECK_EQ_INT(world_apply(w, a, &ch, 0, &ev), 0);
+    const struct core_event *created = find_event(CORE_EV_CHALLENGE_CREATED);
+    CHECK(created && created->target == CORE_TO_PLAYER && created->player == a);
+    char id[CHALLENGE_ID_LEN + 1];
+    strcpy(id, created->seek.id);
+    CHECK_EQ_INT((int)strlen(id), CHALLENGE_ID_LEN);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), -CORE_ERR_SEEK_NOT_FOUND);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_CHALLENGE_ACCEPT, id, NULL, 0), -CORE_ERR_OWN_CHALLENGE);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_CHALLENGE_ACCEPT, id, NULL, 0), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->game->players[CHESS_BLACK] == a);
+    CHECK(started && started->game->tc.unlimited);
+
+    /* A seek goes seek_grace_ms after its owner leaves, unless the owner comes back. */
+    struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE, .tc = blitz};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 1000, &ev), 0);
+    world_player_detach(w, a, 2000, &ev);
+    CHECK_EQ_INT(world_next_deadline(w) <= 12000, 1);
+    world_player_attach(w, a, 5000, &ev);
+    world_tick(w, 20000, &ev);
+    CHECK(find_event(CORE_EV_SEEK_REMOVED) == NULL);
+    world_player_detach(w, a, 30000, &ev);
+    world_tick(w, 39999, &ev);
+    CHECK(find_event(CORE_EV_SEEK_REMOVED) == NULL);
+    world_tick(w, 40000, &ev);
+    CHECK(find_event(CORE_EV_SEEK_REMOVED) != NULL);
+    struct world_stats st;
+    world_stats(w, &st);
+    CHECK_EQ_INT(st.seeks, 0);
+    world_destroy(w);
+}
+
+static void test_flag_by_timer(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct game *g = start_bullet(w, a, b, 2000);
+    if (!g) goto out;
+    int64_t deadline = world_next_deadline(w);
+    CHECK_EQ_INT(deadline, 2000 + 60000 + 100);
+    world_tick(w, deadline - 1, &ev);
+    CHECK_EQ_INT(ev.count, 0);
+    world_tick(w, deadline, &ev);
+    const struct core_event *end = find_event(CORE_EV_GAME_ENDED);
+    CHECK(end && end->game == g);
+    CHECK_EQ_INT(g->chess.result, CHESS_RESULT_BLACK_WINS);
+    CHECK_EQ_INT(g->chess.termination, CHESS_TERM_TIMEOUT);
+    CHECK_EQ_INT(world_next_deadline(w), GCLOCK_NEVER);
+out:
+    world_destroy(w);
+}
+
+static void test_late_move_sees_flag_first(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct game *g = start_bullet(w, a, b, 0);
+    if (!g) goto out;
+    /* The timer has not run yet, but the move comes after the deadline. */
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "Nf3", 70000), -CORE_ERR_GAME_OVER);
+    CHECK(find_event(CORE_EV_GAME_ENDED) != NULL);
+    CHECK_EQ_INT(g->chess.termination, CHESS_TERM_TIMEOUT);
+out:
+    world_destroy(w);
+}
+
+static void test_offers_takeback_rematch(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct game *g = start(w, a, b, blitz, 0);
+    if (!g) goto out;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", 0), 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_TAKEBACK_OFFER, g->id, NULL, 0), 0);
+    const struct core_event *offer = find_event(CORE_EV_OFFER);
+    CHECK(offer && offer->offer == GAME_OFFER_TAKEBACK && offer->color == CHESS_WHITE);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_TAKEBACK_ACCEPT, g->id, NULL, 0), -CORE_ERR_NO_OFFER);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_TAKEBACK_ACCEPT, g->id, NULL, 0), 0);
+    const struct core_event *tb = find_event(CORE_EV_TAKEBACK);
+    CHECK(tb && tb->undone == 1);
+    CHECK_EQ_INT(game_ply(g), 0);
+
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_DRAW_OFFER, g->id, NULL, 0), 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_DRAW_DECLINE, g->id, NULL, 0), 0);
+    CHECK(find_event(CORE_EV_OFFER_DECLINED) != NULL);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_DRAW_OFFER, g->id, NULL, 0), 0);
+    /* Offering back accepts. */
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_DRAW_OFFER, g->id, NULL, 0), 0);
+    CHECK(find_event(CORE_EV_GAME_ENDED) != NULL);
+    CHECK_EQ_INT(g->chess.termination, CHESS_TERM_AGREEMENT);
+
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_REMATCH_OFFER, g->id, NULL, 0), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_REMATCH_OFFER, g->id, NULL, 0), -CORE_ERR_OFFER_PENDING);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_REMATCH_OFFER, g->id, NULL, 0), 0);
+    CHECK(find_event(CORE_EV_REMATCH) != NULL);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->game->players[CHESS_WHITE] == b);
+    CHECK(started && strcmp(g->rematch_id, started->game->id) == 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_REMATCH_OFFER, g->id, NULL, 0), -CORE_ERR_REMATCH_DONE);
+out:
+    world_destroy(w);
+}
+
+static void test_presence_and_abandon(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    world_player_attach(w, a, 0, &ev);
+    world_player_attach(w, b, 0, &ev);
+    struct game *g = start(w, a, b, blitz, 0);
+    if (!g) goto out;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", 0), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, g->id, "e5", 0), 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_ABANDON_CLAIM, g->id, NULL, 0), -CORE_ERR_OPPONENT_CONNECTED);
+    world_player_detach(w, b, 1000, &ev);
+    const struct core_event *pr = find_event(CORE_EV_PRESENCE);
+    CHECK(pr && !pr->connected && pr->color == CHESS_BLACK && pr->game == g);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_ABANDON_CLAIM, g->id, NULL, 30000),
+                 -CORE_ERR_CLAIM_TOO_EARLY);
+    world_player_attach(w, b, 40000, &ev);
+    pr = find_event(CORE_EV_PRESENCE);
+    CHECK(pr && pr->connected);
+    world_player_detach(w, b, 50000, &ev);
+    struct core_cmd claim = {.type = CORE_CMD_ABANDON_CLAIM, .target = g->id, .claim_win = true};
+    CHECK_EQ_INT(world_apply(w, a, &claim, 110000, &ev), 0);
+    CHECK_EQ_INT(g->chess.result, CHESS_RESULT_WHITE_WINS);
+    CHECK_EQ_INT(g->chess.termination, CHESS_TERM_ABANDONED);
+out:
+    world_destroy(w);
+}
+
+static void test_chat(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct player *c = world_player_create(w, "C", 0);
+    struct game *g = start(w, a, b, blitz, 0);
+    if (!g) goto out;
+    struct core_cmd chat = {
+        .type = CORE_CMD_CHAT, .target = g->id, .text = "hi", .room = CHAT_ROOM_PLAYERS};
+    CHECK_EQ_INT(world_apply(w, a, &chat, 0, &ev), 0);
+    const struct core_event *line = find_event(CORE_EV_CHAT);
+    CHECK(line && line->target == CORE_TO_GAME_PLAYERS && strcmp(line->chat->text, "hi") == 0);
+    CHECK_EQ_INT(world_apply(w, c, &chat, 0, &ev), -CORE_ERR_CHAT_NOT_ALLOWED);
+    chat.room = CHAT_ROOM_SPECTATORS;
+    CHECK_EQ_INT(world_apply(w, a, &chat, 0, &ev), -CORE_ERR_CHAT_NOT_ALLOWED);
+    CHECK_EQ_INT(world_apply(w, c, &chat, 0, &ev), 0);
+    line = find_event(CORE_EV_CHAT);
+    CHECK(line && line->target == CORE_TO_GAME_SPECTATORS);
+    chat.text = "";
+    CHECK_EQ_INT(world_apply(w, c, &chat, 0, &ev), -CORE_ERR_CHAT_INVALID);
+    chat.text = "spam";
+    int limited = 0;
+    for (int i = 0; i < 10; i++) {
+        if (world_apply(w, c, &chat, 0, &ev) == -CORE_ERR_CHAT_RATE_LIMITED) limited++;
+    }
+    CHECK_EQ_INT(limited, 6); /* burst of 5, one used above */
+    CHECK_EQ_INT(g->chat[CHAT_ROOM_SPECTATORS].count, 5);
+out:
+    world_destroy(w);
+}
+
+static void test_first_move_abort_and_retention(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    char first_id[GAME_ID_LEN + 1] = "";
+    for (int i = 0; i < 5; i++) {
+        struct game *g = start(w, a, b, blitz, i * 100000);
+        if (!g) break;
+        if (i == 0) strcpy(first_id, g->id);
+        world_tick(w, i * 100000 + 30000, &ev);
+        const struct core_event *end = find_event(CORE_EV_GAME_ENDED);
+        CHECK(end && end->game->chess.termination == CHESS_TERM_ABORTED);
+    }
+    world_tick(w, 1000000, &ev);
+    struct world_stats st;
+    world_stats(w, &st);
+    CHECK_EQ_INT(st.games_ended_kept, 3);
+    CHECK(world_game(w, first_id) == NULL);
+    CHECK_EQ_INT(a->refs, 3);
+    world_destroy(w);
+}
+
+int main(void) {
+    RUN(test_players);
+    RUN(test_seek_to_mate);
+    RUN(test_seek_rules);
+    RUN(test_challenge_and_seek_expiry);
+    RUN(test_flag_by_timer);
+    RUN(test_late_move_sees_flag_first);
+    RUN(test_offers_takeback_rematch);
+    RUN(test_presence_and_abandon);
+    RUN(test_chat);
+    RUN(test_first_move_abort_and_retention);
+    core_events_free(&ev);
+    return check_finish();
+}
