@@ -2,17 +2,24 @@
 """Perft speed against Stockfish, measured in one run (a benchmark, not a test).
 
 Runs each position through the project's perft tool and through Stockfish's "go perft",
-alternating between the two for several rounds, checks that the node counts agree, and prints
-nodes per second of each (best round) and the ratio. Both are single-threaded; both are timed
-from outside the same way (wall clock around the request), Stockfish as one long-lived process so
-its start-up is not counted.
+alternating for several rounds, checks that the node counts agree, and prints nodes per second
+(best round) and the ratio to Stockfish. Single-threaded on both sides; both timed from outside
+the same way (wall clock around the request), Stockfish as one long-lived process so that its
+start-up is not counted.
 
-    tests/bench/perft_bench.py [--perft build/release/engine/perft] [--stockfish /usr/games/stockfish]
-                               [--rounds 3]
+Variants of the project's perft, each against the same Stockfish figures:
+  portable     build/release (default build, any x86-64 CPU; magic bitboards); the last ply is
+               counted without writing moves out (bulk counting)
+  leaf-lists   the same binary with --leaf-lists: every leaf's move list is generated, which is
+               how Stockfish's perft counts
+  native       build/native (-march=native, PEXT), when that build exists
+
+    tests/bench/perft_bench.py [--build-dir build] [--stockfish /usr/games/stockfish] [--rounds 3]
 
 Exit status is 1 only when a node count disagrees; speed never fails the run.
 """
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -63,9 +70,9 @@ class Stockfish:
         self.proc.wait(timeout=10)
 
 
-def own_perft(path, fen, depth):
+def own_perft(command, fen, depth):
     start = time.perf_counter()
-    out = subprocess.run([path, "--fen", fen, str(depth)], capture_output=True, text=True,
+    out = subprocess.run(command + ["--fen", fen, str(depth)], capture_output=True, text=True,
                          check=True)
     elapsed = time.perf_counter() - start
     return int(out.stdout.strip().splitlines()[-1]), elapsed
@@ -73,38 +80,51 @@ def own_perft(path, fen, depth):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--perft", default="build/release/engine/perft")
+    parser.add_argument("--build-dir", default="build")
     parser.add_argument("--stockfish", default="/usr/games/stockfish")
     parser.add_argument("--rounds", type=int, default=3)
     args = parser.parse_args()
 
+    portable = os.path.join(args.build_dir, "release", "engine", "perft")
+    native = os.path.join(args.build_dir, "native", "engine", "perft")
+    variants = [("portable", [portable]), ("leaf-lists", [portable, "--leaf-lists"])]
+    if os.path.exists(native):
+        variants.append(("native", [native]))
+
     sf = Stockfish(args.stockfish)
     failures = 0
-    print("%-12s %5s %12s %14s %14s %7s" % ("position", "depth", "nodes", "own nps", "stockfish nps",
-                                            "ratio"))
-    total_own = total_sf = 0.0
-    total_nodes = 0
+    best = {}  # (position, variant) -> seconds
+    nodes_of = {}
     for name, fen, depth in POSITIONS:
-        best_own = best_sf = float("inf")
-        nodes = None
         for _ in range(args.rounds):
-            own_nodes, own_time = own_perft(args.perft, fen, depth)
-            sf_nodes, sf_time = sf.perft(fen, depth)
-            if own_nodes != sf_nodes:
-                print("MISMATCH %s depth %d: own %d, stockfish %d" % (name, depth, own_nodes,
-                                                                      sf_nodes))
-                failures += 1
-            nodes = sf_nodes
-            best_own = min(best_own, own_time)
-            best_sf = min(best_sf, sf_time)
-        total_own += best_own
-        total_sf += best_sf
-        total_nodes += nodes
-        print("%-12s %5d %12d %14.0f %14.0f %6.2fx" % (name, depth, nodes, nodes / best_own,
-                                                       nodes / best_sf, best_sf / best_own))
-    print("%-12s %5s %12d %14.0f %14.0f %6.2fx" % ("all", "", total_nodes, total_nodes / total_own,
-                                                   total_nodes / total_sf, total_sf / total_own))
+            for label, command in variants + [("stockfish", None)]:
+                if command is None:
+                    nodes, seconds = sf.perft(fen, depth)
+                else:
+                    nodes, seconds = own_perft(command, fen, depth)
+                if nodes_of.setdefault(name, nodes) != nodes:
+                    print("MISMATCH %s depth %d: %s counted %d, expected %d" %
+                          (name, depth, label, nodes, nodes_of[name]))
+                    failures += 1
+                key = (name, label)
+                best[key] = min(best.get(key, float("inf")), seconds)
     sf.close()
+
+    labels = [label for label, _ in variants]
+    header = "%-11s %5s %11s %13s" % ("position", "depth", "nodes", "stockfish n/s")
+    for label in labels:
+        header += " %13s %6s" % (label + " n/s", "ratio")
+    print(header)
+    rows = [(name, depth) for name, _, depth in POSITIONS] + [("all", None)]
+    for name, depth in rows:
+        names = [p[0] for p in POSITIONS] if name == "all" else [name]
+        nodes = sum(nodes_of[n] for n in names)
+        sf_time = sum(best[(n, "stockfish")] for n in names)
+        line = "%-11s %5s %11d %13.0f" % (name, depth or "", nodes, nodes / sf_time)
+        for label in labels:
+            t = sum(best[(n, label)] for n in names)
+            line += " %13.0f %5.2fx" % (nodes / t, sf_time / t)
+        print(line)
     return 1 if failures else 0
 
 
