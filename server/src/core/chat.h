@@ -17,7 +17,8 @@
 #define CHAT_MAX_BYTES (CHAT_MAX_CHARS * 4)
 #define CHAT_LOG_LINES 50
 
-enum chat_room { CHAT_ROOM_PLAYERS = 0, CHAT_ROOM_SPECTATORS = 1 };
+/* AUTO (in commands only): the players' room for players, else the spectators'. */
+enum chat_room { CHAT_ROOM_AUTO = -1, CHAT_ROOM_PLAYERS = 0, CHAT_ROOM_SPECTATORS = 1 };
 
 struct chat_line {
     int64_t wall_ms;

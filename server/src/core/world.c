@@ -210,7 +210,8 @@ static void seek_expiry_set(struct world *world, struct player *owner, int64_t w
     }
 }
 
-static void presence_events(struct player *player, bool connected, struct core_events *out) {
+static void presence_events(struct player *player, bool connected, int64_t claim_after_ms,
+                            struct core_events *out) {
     for (int i = 0; i < player->game_count; i++) {
         struct game *g = player->games[i];
         struct core_event *ev = push_game_event(out, CORE_EV_PRESENCE, CORE_TO_GAME, g);
@@ -218,6 +219,7 @@ static void presence_events(struct player *player, bool connected, struct core_e
         ev->player = player;
         ev->color = game_color_of(g, player);
         ev->connected = connected;
+        ev->claim_after_ms = claim_after_ms;
     }
 }
 
@@ -228,7 +230,7 @@ void world_player_attach(struct world *world, struct player *player, int64_t now
     if (player->online++ > 0) return;
     world->players_online++;
     seek_expiry_set(world, player, GCLOCK_NEVER);
-    presence_events(player, true, out);
+    presence_events(player, true, 0, out);
 }
 
 void world_player_detach(struct world *world, struct player *player, int64_t now_ms,
@@ -238,7 +240,7 @@ void world_player_detach(struct world *world, struct player *player, int64_t now
     world->players_online--;
     player->offline_since_ms = now_ms;
     seek_expiry_set(world, player, now_ms + world->cfg.seek_grace_ms);
-    presence_events(player, false, out);
+    presence_events(player, false, world->cfg.abandon_ms, out);
 }
 
 static int player_add_game(struct player *p, struct game *g) {
@@ -490,6 +492,7 @@ static enum game_offer offer_of(enum core_cmd_type type) {
         case CORE_CMD_TAKEBACK_ACCEPT:
         case CORE_CMD_TAKEBACK_DECLINE: return GAME_OFFER_TAKEBACK;
         case CORE_CMD_REMATCH_OFFER:
+        case CORE_CMD_REMATCH_ACCEPT:
         case CORE_CMD_REMATCH_DECLINE: return GAME_OFFER_REMATCH;
         default: return GAME_OFFER_DRAW;
     }
@@ -573,18 +576,20 @@ static int apply_abandon_claim(struct world *world, struct game *g, int color, b
 static int apply_chat(struct world *world, struct player *actor, struct game *g, int color,
                       const struct core_cmd *cmd, int64_t now_ms, struct core_events *out) {
     bool player = color >= 0;
-    if (player != (cmd->room == CHAT_ROOM_PLAYERS)) return -CORE_ERR_CHAT_NOT_ALLOWED;
+    enum chat_room room = cmd->room;
+    if (room == CHAT_ROOM_AUTO) room = player ? CHAT_ROOM_PLAYERS : CHAT_ROOM_SPECTATORS;
+    if (player != (room == CHAT_ROOM_PLAYERS)) return -CORE_ERR_CHAT_NOT_ALLOWED;
     char clean[CHAT_MAX_BYTES + 1];
     int rc = chat_clean_text(cmd->text, clean);
     if (rc < 0) return rc;
     if (!ratelimit_take(&actor->chat_limit, 1, now_ms)) return -CORE_ERR_CHAT_RATE_LIMITED;
     struct chat_line *line =
-        chat_log_append(&g->chat[cmd->room], wall(world, now_ms), actor->id, actor->name, clean);
+        chat_log_append(&g->chat[room], wall(world, now_ms), actor->id, actor->name, clean);
     if (!line) return -CORE_ERR_NO_MEMORY;
     struct core_event *ev = push_game_event(
         out, CORE_EV_CHAT, player ? CORE_TO_GAME_PLAYERS : CORE_TO_GAME_SPECTATORS, g);
     if (ev) {
-        ev->room = cmd->room;
+        ev->room = room;
         ev->chat = line;
         ev->player = actor;
         mark_reply(out);
@@ -619,6 +624,7 @@ static int apply_game_command(struct world *world, struct player *actor, const s
             return apply_offer(world, g, color, offer_of(cmd->type), now_ms, out);
         case CORE_CMD_DRAW_ACCEPT:
         case CORE_CMD_TAKEBACK_ACCEPT:
+        case CORE_CMD_REMATCH_ACCEPT:
             return accept_offer(world, g, color, offer_of(cmd->type), now_ms, out);
         case CORE_CMD_DRAW_DECLINE:
         case CORE_CMD_TAKEBACK_DECLINE:

@@ -57,6 +57,7 @@ enum core_cmd_type {
     CORE_CMD_TAKEBACK_ACCEPT,
     CORE_CMD_TAKEBACK_DECLINE,
     CORE_CMD_REMATCH_OFFER,
+    CORE_CMD_REMATCH_ACCEPT,
     CORE_CMD_REMATCH_DECLINE,
     CORE_CMD_ABANDON_CLAIM,
     CORE_CMD_CHAT,
@@ -108,9 +109,10 @@ struct core_event {
     struct player *player; /* CORE_TO_PLAYER's recipient; PRESENCE: whose presence */
     int color;
     enum game_offer offer;
-    int undone;          /* TAKEBACK: plies taken back */
-    bool connected;      /* PRESENCE */
-    enum chat_room room; /* CHAT */
+    int undone;             /* TAKEBACK: plies taken back */
+    bool connected;         /* PRESENCE */
+    int64_t claim_after_ms; /* PRESENCE when away: ms until the opponent may claim */
+    enum chat_room room;    /* CHAT */
     const struct chat_line *chat;
     struct game_move_info move;
     struct seek seek; /* a copy: the seek itself may be gone */

@@ -1,0 +1,380 @@
+/*
+ * JSON encoding of the server's messages. The hot path (a move sent to both players and every
+ * spectator) builds one object per event; the network layer serialises it once and shares the
+ * bytes among all recipients.
+ */
+#include "proto/encode.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "chess/fen.h"
+#include "proto/proto.h"
+
+static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
+static const char *const color_words[] = {"white", "black", "random"};
+
+const char *proto_color_name(int color) {
+    return color == CHESS_BLACK ? "black" : "white";
+}
+
+/* Sets a key to a new value, stealing it; a NULL value (allocation failure) is skipped. */
+static void put(json_t *obj, const char *key, json_t *value) {
+    if (value) json_object_set_new_nocheck(obj, key, value);
+}
+
+static json_t *message(const char *type) {
+    json_t *msg = json_object();
+    if (msg) put(msg, "type", json_string_nocheck(type));
+    return msg;
+}
+
+static json_t *encode_player(const struct player *p) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "id", json_string_nocheck(p->id));
+    put(obj, "name", json_string_nocheck(p->name));
+    return obj;
+}
+
+static json_t *encode_time(const struct time_control *tc) {
+    if (tc->unlimited) return json_string_nocheck("unlimited");
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    if (tc->initial_ms % 60000 == 0)
+        put(obj, "minutes", json_integer(tc->initial_ms / 60000));
+    else
+        put(obj, "minutes", json_real((double)tc->initial_ms / 60000.0));
+    put(obj, "increment", json_integer(tc->increment_ms / 1000));
+    return obj;
+}
+
+static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
+    if (g->tc.unlimited) return json_null();
+    int64_t ms[2];
+    game_clocks(g, now_ms, ms);
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "white", json_integer(ms[CHESS_WHITE]));
+    put(obj, "black", json_integer(ms[CHESS_BLACK]));
+    return obj;
+}
+
+static json_t *encode_fen(const struct chess_position *pos) {
+    char fen[CHESS_FEN_MAX];
+    if (chess_fen_write(pos, CHESS_FEN_XFEN, fen, sizeof fen) < 0) return NULL;
+    return json_string_nocheck(fen);
+}
+
+static json_t *color_or_null(int color) {
+    return color < 0 ? json_null() : json_string_nocheck(proto_color_name(color));
+}
+
+/* "game", "v" and the type: the start of every game event. */
+static json_t *game_message(const char *type, const struct game *g) {
+    json_t *msg = message(type);
+    if (!msg) return NULL;
+    put(msg, "game", json_string_nocheck(g->id));
+    put(msg, "v", json_integer(g->version));
+    return msg;
+}
+
+static void put_result(json_t *obj, const struct game *g) {
+    enum chess_result r = g->chess.result;
+    put(obj, "result", json_string_nocheck(chess_result_name(r)));
+    put(obj, "reason", json_string_nocheck(chess_termination_name(g->chess.termination)));
+    put(obj, "winner",
+        r == CHESS_RESULT_WHITE_WINS   ? json_string_nocheck("white")
+        : r == CHESS_RESULT_BLACK_WINS ? json_string_nocheck("black")
+                                       : json_null());
+}
+
+static json_t *encode_chat_line(const struct chat_line *line, enum chat_room room) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "room", json_string_nocheck(room == CHAT_ROOM_PLAYERS ? "players" : "spectators"));
+    json_t *from = json_object();
+    if (from) {
+        put(from, "id", json_string_nocheck(line->from_id));
+        put(from, "name", json_string_nocheck(line->from_name));
+    }
+    put(obj, "from", from);
+    put(obj, "text", json_string(line->text));
+    put(obj, "time", json_integer(line->wall_ms));
+    return obj;
+}
+
+json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewer viewer) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "id", json_string_nocheck(g->id));
+    put(obj, "v", json_integer(g->version));
+    for (int c = 0; c < 2; c++) {
+        json_t *p = encode_player(g->players[c]);
+        if (p) put(p, "connected", json_boolean(g->players[c]->online > 0));
+        put(obj, proto_color_name(c), p);
+    }
+    put(obj, "time", encode_time(&g->tc));
+    put(obj, "status", json_string_nocheck(g->ended ? "ended" : "playing"));
+    put(obj, "initial_fen", encode_fen(&g->chess.start));
+    json_t *moves = json_array(), *sans = json_array();
+    struct chess_position pos = g->chess.start;
+    for (int i = 0; i < g->chess.ply_count && moves && sans; i++) {
+        char uci[CHESS_UCI_MAX], san[CHESS_SAN_MAX];
+        chess_move m = g->chess.moves[i];
+        chess_move_to_uci(&pos, m, uci);
+        chess_san_write(&pos, m, san);
+        json_array_append_new(moves, json_string_nocheck(uci));
+        json_array_append_new(sans, json_string_nocheck(san));
+        chess_position_make_move(&pos, m);
+    }
+    put(obj, "moves", moves);
+    put(obj, "san", sans);
+    put(obj, "ply", json_integer(g->chess.ply_count));
+    put(obj, "fen", encode_fen(&g->chess.current));
+    put(obj, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
+    put(obj, "clock", encode_clocks(g, now_ms));
+    put(obj, "clock_running", color_or_null(g->clock.running));
+    if (g->ended) put_result(obj, g);
+    json_t *offers = json_object();
+    for (int k = 0; offers && k < GAME_OFFER_COUNT; k++)
+        put(offers, offer_names[k], color_or_null(game_offer_by(g, (enum game_offer)k)));
+    put(obj, "offers", offers);
+    put(obj, "rematch", g->rematch_id[0] ? json_string_nocheck(g->rematch_id) : json_null());
+    enum chat_room room = viewer == PROTO_VIEWER_PLAYER ? CHAT_ROOM_PLAYERS : CHAT_ROOM_SPECTATORS;
+    json_t *chat = json_array();
+    for (int i = 0; chat && i < g->chat[room].count; i++)
+        json_array_append_new(chat, encode_chat_line(chat_log_line(&g->chat[room], i), room));
+    put(obj, "chat", chat);
+    return obj;
+}
+
+json_t *proto_encode_game_message(const char *type, const struct game *g, int64_t now_ms,
+                                  enum proto_viewer viewer) {
+    json_t *msg = message(type);
+    if (msg) put(msg, "game", proto_encode_game(g, now_ms, viewer));
+    return msg;
+}
+
+json_t *proto_encode_game_summary(const struct game *g, int64_t now_ms) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "id", json_string_nocheck(g->id));
+    put(obj, "white", encode_player(g->players[CHESS_WHITE]));
+    put(obj, "black", encode_player(g->players[CHESS_BLACK]));
+    put(obj, "time", encode_time(&g->tc));
+    put(obj, "ply", json_integer(g->chess.ply_count));
+    put(obj, "fen", encode_fen(&g->chess.current));
+    put(obj, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
+    put(obj, "clock", encode_clocks(g, now_ms));
+    return obj;
+}
+
+static json_t *encode_seek(const struct seek *s) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "id", json_string_nocheck(s->id));
+    put(obj, "player", encode_player(s->owner));
+    put(obj, "time", encode_time(&s->tc));
+    put(obj, "color", json_string_nocheck(color_words[s->color]));
+    put(obj, "created", json_integer(s->created_wall_ms));
+    if (s->is_challenge) {
+        char url[CHALLENGE_ID_LEN + 16];
+        snprintf(url, sizeof url, "/challenge/%s", s->id);
+        put(obj, "url", json_string_nocheck(url));
+    }
+    return obj;
+}
+
+static json_t *encode_move(const struct core_event *ev, int64_t now_ms) {
+    const struct game *g = ev->game;
+    json_t *msg = game_message("move", g);
+    if (!msg) return NULL;
+    put(msg, "ply", json_integer(ev->move.ply));
+    put(msg, "uci", json_string_nocheck(ev->move.uci));
+    put(msg, "san", json_string_nocheck(ev->move.san));
+    put(msg, "fen", encode_fen(&g->chess.current));
+    put(msg, "turn", json_string_nocheck(proto_color_name(!ev->color)));
+    if (g->tc.unlimited) {
+        put(msg, "clock", json_null());
+    } else {
+        json_t *clock = json_object();
+        if (clock) {
+            put(clock, "white", json_integer(ev->move.clock_ms[CHESS_WHITE]));
+            put(clock, "black", json_integer(ev->move.clock_ms[CHESS_BLACK]));
+        }
+        put(msg, "clock", clock);
+    }
+    (void)now_ms;
+    return msg;
+}
+
+json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
+    const struct game *g = ev->game;
+    json_t *msg = NULL;
+    switch (ev->type) {
+        case CORE_EV_GAME_STARTED:
+            return proto_encode_game_message("game_started", g, now_ms, PROTO_VIEWER_PLAYER);
+        case CORE_EV_MOVE: return encode_move(ev, now_ms);
+        case CORE_EV_GAME_ENDED:
+            if ((msg = game_message("game_end", g))) {
+                put_result(msg, g);
+                put(msg, "clock", encode_clocks(g, now_ms));
+            }
+            return msg;
+        case CORE_EV_OFFER:
+        case CORE_EV_OFFER_DECLINED:
+            if ((msg = game_message(ev->type == CORE_EV_OFFER ? "offer" : "offer_declined", g))) {
+                put(msg, "kind", json_string_nocheck(offer_names[ev->offer]));
+                put(msg, "by", json_string_nocheck(proto_color_name(ev->color)));
+            }
+            return msg;
+        case CORE_EV_TAKEBACK:
+            if ((msg = game_message("takeback", g))) {
+                put(msg, "undone", json_integer(ev->undone));
+                put(msg, "ply", json_integer(g->chess.ply_count));
+                put(msg, "fen", encode_fen(&g->chess.current));
+                put(msg, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
+                put(msg, "clock", encode_clocks(g, now_ms));
+            }
+            return msg;
+        case CORE_EV_PRESENCE:
+            if ((msg = game_message("presence", g))) {
+                put(msg, "color", json_string_nocheck(proto_color_name(ev->color)));
+                put(msg, "connected", json_boolean(ev->connected));
+                if (!ev->connected) put(msg, "claim_after_ms", json_integer(ev->claim_after_ms));
+            }
+            return msg;
+        case CORE_EV_CHAT:
+            if ((msg = encode_chat_line(ev->chat, ev->room))) {
+                put(msg, "type", json_string_nocheck("chat"));
+                put(msg, "game", json_string_nocheck(g->id));
+            }
+            return msg;
+        case CORE_EV_REMATCH:
+            if ((msg = game_message("rematch", g)))
+                put(msg, "next", json_string_nocheck(g->rematch_id));
+            return msg;
+        case CORE_EV_SEEK_ADDED:
+        case CORE_EV_CHALLENGE_CREATED:
+            msg = message(ev->type == CORE_EV_SEEK_ADDED ? "seek_added" : "challenge_created");
+            if (msg)
+                put(msg, ev->type == CORE_EV_SEEK_ADDED ? "seek" : "challenge",
+                    encode_seek(&ev->seek));
+            return msg;
+        case CORE_EV_SEEK_REMOVED:
+        case CORE_EV_CHALLENGE_REMOVED:
+            msg = message(ev->type == CORE_EV_SEEK_REMOVED ? "seek_removed" : "challenge_removed");
+            if (msg)
+                put(msg, ev->type == CORE_EV_SEEK_REMOVED ? "seek" : "challenge",
+                    json_string_nocheck(ev->seek.id));
+            return msg;
+    }
+    return NULL;
+}
+
+json_t *proto_encode_welcome(const struct player *p, int64_t now_ms) {
+    json_t *msg = message("welcome");
+    if (!msg) return NULL;
+    put(msg, "protocol", json_integer(PROTO_VERSION));
+    put(msg, "player", encode_player(p));
+    put(msg, "token", json_string_nocheck(p->token));
+    json_t *games = json_array();
+    for (int i = 0; games && i < p->game_count; i++)
+        json_array_append_new(games, proto_encode_game(p->games[i], now_ms, PROTO_VIEWER_PLAYER));
+    put(msg, "games", games);
+    return msg;
+}
+
+json_t *proto_encode_seeks(const struct world *world) {
+    json_t *msg = message("seeks");
+    json_t *list = json_array();
+    for (const struct seek *s = world_seek_first(world); s && list; s = s->next) {
+        if (!s->is_challenge) json_array_append_new(list, encode_seek(s));
+    }
+    if (msg)
+        put(msg, "seeks", list);
+    else
+        json_decref(list);
+    return msg;
+}
+
+json_t *proto_encode_challenge(const struct seek *challenge) {
+    json_t *msg = message("challenge");
+    if (msg) put(msg, "challenge", encode_seek(challenge));
+    return msg;
+}
+
+json_t *proto_encode_live_games(const struct world *world, int limit, int64_t now_ms) {
+    json_t *msg = message("live_games");
+    json_t *list = json_array();
+    int n = 0;
+    for (const struct game *g = world_live_first(world); g && list && n < limit;
+         g = world_live_next(g), n++)
+        json_array_append_new(list, proto_encode_game_summary(g, now_ms));
+    if (msg)
+        put(msg, "games", list);
+    else
+        json_decref(list);
+    return msg;
+}
+
+json_t *proto_encode_error(int code, const char *field) {
+    json_t *msg = message("error");
+    if (!msg) return NULL;
+    put(msg, "code", json_string_nocheck(proto_error_name(code)));
+    put(msg, "message", json_string_nocheck(proto_error_message(code)));
+    if (field) put(msg, "field", json_string_nocheck(field));
+    return msg;
+}
+
+json_t *proto_encode_simple(const char *type) {
+    return message(type);
+}
+
+int proto_set_id(json_t *msg, const json_t *id) {
+    if (!id) {
+        json_object_del(msg, "id"); /* absent already is fine */
+        return 0;
+    }
+    json_t *copy = json_copy((json_t *)id);
+    return copy && json_object_set_new_nocheck(msg, "id", copy) == 0 ? 0 : -1;
+}
+
+/* A growing buffer for json_dump_callback(). */
+struct dump_buf {
+    unsigned char *data;
+    size_t len; /* including the free front */
+    size_t cap;
+    int failed;
+};
+
+static int dump_chunk(const char *chunk, size_t size, void *data) {
+    struct dump_buf *b = data;
+    if (b->len + size > b->cap) {
+        size_t cap = b->cap * 2;
+        while (cap < b->len + size) cap *= 2;
+        unsigned char *grown = realloc(b->data, cap);
+        if (!grown) {
+            b->failed = 1;
+            return -1;
+        }
+        b->data = grown;
+        b->cap = cap;
+    }
+    memcpy(b->data + b->len, chunk, size);
+    b->len += size;
+    return 0;
+}
+
+unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
+    struct dump_buf b = {.cap = front + 256, .len = front};
+    b.data = malloc(b.cap);
+    if (!b.data) return NULL;
+    if (json_dump_callback(msg, dump_chunk, &b, JSON_COMPACT) < 0 || b.failed) {
+        free(b.data);
+        return NULL;
+    }
+    *len = b.len - front;
+    return b.data;
+}

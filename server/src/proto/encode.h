@@ -1,0 +1,63 @@
+/*
+ * Encoding the server's messages as JSON (jansson), and serialising them into buffers with
+ * room in front for the network layer's own header (so a frame is written without copying).
+ *
+ * Every proto_encode_* function returns a new reference (the caller decrefs) or NULL when memory
+ * runs out. Loop thread.
+ */
+#ifndef SERVER_PROTO_ENCODE_H
+#define SERVER_PROTO_ENCODE_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/world.h"
+
+/* Who looks at a game decides which chat room its full state carries. */
+enum proto_viewer { PROTO_VIEWER_PLAYER, PROTO_VIEWER_SPECTATOR };
+
+/* The message for a core event ("move", "game_end", "offer", ...). */
+json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms);
+
+/* The full state of a game (the object, not a message). */
+json_t *proto_encode_game(const struct game *game, int64_t now_ms, enum proto_viewer viewer);
+
+/* {"type": type, "game": full state}: "game" (watch replies) or "game_started". */
+json_t *proto_encode_game_message(const char *type, const struct game *game, int64_t now_ms,
+                                  enum proto_viewer viewer);
+
+/* A short summary for lists: players, time control, ply, position, clocks. */
+json_t *proto_encode_game_summary(const struct game *game, int64_t now_ms);
+
+/* welcome: protocol, the player, its token and the full state of its games in progress. */
+json_t *proto_encode_welcome(const struct player *player, int64_t now_ms);
+
+/* The seek list (listed seeks only) for lobby subscribers. */
+json_t *proto_encode_seeks(const struct world *world);
+
+/* One challenge for the invited friend ("challenge"). */
+json_t *proto_encode_challenge(const struct seek *challenge);
+
+/* The live games, newest first, at most limit. */
+json_t *proto_encode_live_games(const struct world *world, int limit, int64_t now_ms);
+
+/* {"type":"error","code","message"[,"field"]}. field may be NULL. */
+json_t *proto_encode_error(int code, const char *field);
+
+/* {"type": type} ("pong", "ok"). */
+json_t *proto_encode_simple(const char *type);
+
+/* Sets "id" (a copy of the request's id; NULL removes it). Returns 0 or -1. */
+int proto_set_id(json_t *msg, const json_t *id);
+
+/*
+ * Serialises msg compactly into a new malloc'd block: `front` bytes left free at the start,
+ * then the JSON text (no NUL). Returns the block (the caller frees it) and sets *len to the
+ * text's length, or NULL when memory runs out.
+ */
+unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len);
+
+/* Names for JSON: "white"/"black". */
+const char *proto_color_name(int color);
+
+#endif

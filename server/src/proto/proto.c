@@ -1,0 +1,294 @@
+/*
+ * The message table and the decoder. Each message lists the fields it takes; one function per
+ * field kind checks and converts it, so every message gets the same validation and the same
+ * error for the same mistake. Unknown fields are ignored (newer clients may send more).
+ */
+#include "proto/proto.h"
+
+#include <math.h>
+#include <string.h>
+
+enum {
+    PROTO_F_GAME = 1u << 0,      /* "game": id */
+    PROTO_F_SEEK = 1u << 1,      /* "seek": id */
+    PROTO_F_CHALLENGE = 1u << 2, /* "challenge": id */
+    PROTO_F_MOVE = 1u << 3,      /* "move": UCI or SAN */
+    PROTO_F_PLY = 1u << 4,       /* "ply": plies played before this move */
+    PROTO_F_TIME = 1u << 5,      /* "time": {"minutes", "increment"} or "unlimited" */
+    PROTO_F_COLOR = 1u << 6,     /* "color": white, black, random */
+    PROTO_F_LEVEL = 1u << 7,     /* "level": 1..8 */
+    PROTO_F_ROOM = 1u << 8,      /* "room": players, spectators */
+    PROTO_F_TEXT = 1u << 9,      /* "text": chat */
+    PROTO_F_RESULT = 1u << 10,   /* "result": win, draw */
+    PROTO_F_TOKEN = 1u << 11,    /* "token" */
+    PROTO_F_NAME = 1u << 12,     /* "name" */
+    PROTO_F_PROTOCOL = 1u << 13, /* "protocol": 1 */
+    PROTO_F_LIMIT = 1u << 14,    /* "limit": 1..100 */
+};
+
+#define GAME_ONLY PROTO_F_GAME, PROTO_F_GAME
+
+/* Messages up to PROTO_MSG_CORE_LAST are core commands in the same order. */
+_Static_assert((int)PROTO_MSG_CHAT == (int)CORE_CMD_CHAT, "proto and core command order");
+_Static_assert((int)PROTO_MSG_CORE_LAST + 1 == (int)CORE_CMD_COUNT, "every core command");
+
+const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
+    [PROTO_MSG_SEEK_CREATE] = {"seek_create", PROTO_MSG_SEEK_CREATE, 1,
+                               PROTO_F_TIME | PROTO_F_COLOR, PROTO_F_TIME},
+    [PROTO_MSG_SEEK_CANCEL] = {"seek_cancel", PROTO_MSG_SEEK_CANCEL, 1, PROTO_F_SEEK, PROTO_F_SEEK},
+    [PROTO_MSG_SEEK_ACCEPT] = {"seek_accept", PROTO_MSG_SEEK_ACCEPT, 1, PROTO_F_SEEK, PROTO_F_SEEK},
+    [PROTO_MSG_CHALLENGE_CREATE] = {"challenge_create", PROTO_MSG_CHALLENGE_CREATE, 1,
+                                    PROTO_F_TIME | PROTO_F_COLOR, PROTO_F_TIME},
+    [PROTO_MSG_CHALLENGE_CANCEL] = {"challenge_cancel", PROTO_MSG_CHALLENGE_CANCEL, 1,
+                                    PROTO_F_CHALLENGE, PROTO_F_CHALLENGE},
+    [PROTO_MSG_CHALLENGE_ACCEPT] = {"challenge_accept", PROTO_MSG_CHALLENGE_ACCEPT, 1,
+                                    PROTO_F_CHALLENGE, PROTO_F_CHALLENGE},
+    [PROTO_MSG_COMPUTER_PLAY] = {"computer_play", PROTO_MSG_COMPUTER_PLAY, 1,
+                                 PROTO_F_LEVEL | PROTO_F_TIME | PROTO_F_COLOR,
+                                 PROTO_F_LEVEL | PROTO_F_TIME},
+    [PROTO_MSG_MOVE] = {"move", PROTO_MSG_MOVE, 1, PROTO_F_GAME | PROTO_F_MOVE | PROTO_F_PLY,
+                        PROTO_F_GAME | PROTO_F_MOVE},
+    [PROTO_MSG_RESIGN] = {"resign", PROTO_MSG_RESIGN, 1, GAME_ONLY},
+    [PROTO_MSG_ABORT] = {"abort", PROTO_MSG_ABORT, 1, GAME_ONLY},
+    [PROTO_MSG_DRAW_OFFER] = {"draw_offer", PROTO_MSG_DRAW_OFFER, 1, GAME_ONLY},
+    [PROTO_MSG_DRAW_ACCEPT] = {"draw_accept", PROTO_MSG_DRAW_ACCEPT, 1, GAME_ONLY},
+    [PROTO_MSG_DRAW_DECLINE] = {"draw_decline", PROTO_MSG_DRAW_DECLINE, 1, GAME_ONLY},
+    [PROTO_MSG_DRAW_CLAIM] = {"draw_claim", PROTO_MSG_DRAW_CLAIM, 1, GAME_ONLY},
+    [PROTO_MSG_TAKEBACK_PROPOSE] = {"takeback_propose", PROTO_MSG_TAKEBACK_PROPOSE, 1, GAME_ONLY},
+    [PROTO_MSG_TAKEBACK_ACCEPT] = {"takeback_accept", PROTO_MSG_TAKEBACK_ACCEPT, 1, GAME_ONLY},
+    [PROTO_MSG_TAKEBACK_DECLINE] = {"takeback_decline", PROTO_MSG_TAKEBACK_DECLINE, 1, GAME_ONLY},
+    [PROTO_MSG_REMATCH_OFFER] = {"rematch_offer", PROTO_MSG_REMATCH_OFFER, 1, GAME_ONLY},
+    [PROTO_MSG_REMATCH_ACCEPT] = {"rematch_accept", PROTO_MSG_REMATCH_ACCEPT, 1, GAME_ONLY},
+    [PROTO_MSG_REMATCH_DECLINE] = {"rematch_decline", PROTO_MSG_REMATCH_DECLINE, 1, GAME_ONLY},
+    [PROTO_MSG_ABANDON_CLAIM] = {"abandon_claim", PROTO_MSG_ABANDON_CLAIM, 1,
+                                 PROTO_F_GAME | PROTO_F_RESULT, PROTO_F_GAME | PROTO_F_RESULT},
+    [PROTO_MSG_CHAT] = {"chat", PROTO_MSG_CHAT, 1, PROTO_F_GAME | PROTO_F_TEXT | PROTO_F_ROOM,
+                        PROTO_F_GAME | PROTO_F_TEXT},
+    [PROTO_MSG_HELLO] = {"hello", PROTO_MSG_HELLO, 0,
+                         PROTO_F_PROTOCOL | PROTO_F_TOKEN | PROTO_F_NAME, PROTO_F_PROTOCOL},
+    [PROTO_MSG_PING] = {"ping", PROTO_MSG_PING, 0, 0, 0},
+    [PROTO_MSG_LOBBY_SUBSCRIBE] = {"lobby_subscribe", PROTO_MSG_LOBBY_SUBSCRIBE, 1, 0, 0},
+    [PROTO_MSG_LOBBY_UNSUBSCRIBE] = {"lobby_unsubscribe", PROTO_MSG_LOBBY_UNSUBSCRIBE, 1, 0, 0},
+    [PROTO_MSG_CHALLENGE_GET] = {"challenge_get", PROTO_MSG_CHALLENGE_GET, 1, PROTO_F_CHALLENGE,
+                                 PROTO_F_CHALLENGE},
+    [PROTO_MSG_LIVE_GAMES] = {"live_games", PROTO_MSG_LIVE_GAMES, 1, PROTO_F_LIMIT, 0},
+    [PROTO_MSG_WATCH] = {"watch", PROTO_MSG_WATCH, 1, GAME_ONLY},
+    [PROTO_MSG_UNWATCH] = {"unwatch", PROTO_MSG_UNWATCH, 1, GAME_ONLY},
+};
+
+/* ---- errors ---- */
+
+static const char *const core_names[CORE_ERR_COUNT] = {[CORE_OK] = "OK",
+#define NAME(name, message) [CORE_ERR_##name] = #name,
+                                                       CORE_ERRORS(NAME)
+#undef NAME
+};
+
+static const char *const core_texts[CORE_ERR_COUNT] = {[CORE_OK] = "no error",
+#define TEXT(name, message) [CORE_ERR_##name] = message,
+                                                       CORE_ERRORS(TEXT)
+#undef TEXT
+};
+
+static const char *const proto_names[PROTO_ERR_END - PROTO_ERR_FIRST] = {
+#define NAME(name, message) [PROTO_ERR_##name - PROTO_ERR_FIRST] = #name,
+    PROTO_ERRORS(NAME)
+#undef NAME
+};
+
+static const char *const proto_texts[PROTO_ERR_END - PROTO_ERR_FIRST] = {
+#define TEXT(name, message) [PROTO_ERR_##name - PROTO_ERR_FIRST] = message,
+    PROTO_ERRORS(TEXT)
+#undef TEXT
+};
+
+static const char *error_lookup(int code, const char *const *core, const char *const *proto) {
+    if (code < 0) code = -code;
+    if (code < CORE_ERR_COUNT) return core[code];
+    if (code > PROTO_ERR_FIRST && code < PROTO_ERR_END) return proto[code - PROTO_ERR_FIRST];
+    return NULL;
+}
+
+const char *proto_error_name(int code) {
+    const char *name = error_lookup(code, core_names, proto_names);
+    return name ? name : "INTERNAL";
+}
+
+const char *proto_error_message(int code) {
+    const char *text = error_lookup(code, core_texts, proto_texts);
+    return text ? text : proto_texts[PROTO_ERR_INTERNAL - PROTO_ERR_FIRST];
+}
+
+/* ---- field decoders: each returns 0, or -PROTO_ERR_BAD_FIELD with req->field set ---- */
+
+static int bad_field(struct proto_request *req, const char *field) {
+    req->field = field;
+    return -PROTO_ERR_BAD_FIELD;
+}
+
+/* A string field of 1..max bytes; with ids_only, letters and digits only. */
+static int get_string(struct proto_request *req, const char *field, size_t max, bool ids_only,
+                      const char **out) {
+    const json_t *v = json_object_get(req->root, field);
+    if (!json_is_string(v)) return bad_field(req, field);
+    size_t len = json_string_length(v);
+    const char *s = json_string_value(v);
+    if (len == 0 || len > max || strlen(s) != len) return bad_field(req, field);
+    for (size_t i = 0; ids_only && i < len; i++) {
+        char c = s[i];
+        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
+            return bad_field(req, field);
+    }
+    *out = s;
+    return 0;
+}
+
+static int get_int(struct proto_request *req, const char *field, long long min, long long max,
+                   int *out) {
+    const json_t *v = json_object_get(req->root, field);
+    if (!json_is_integer(v)) return bad_field(req, field);
+    json_int_t n = json_integer_value(v);
+    if (n < min || n > max) return bad_field(req, field);
+    *out = (int)n;
+    return 0;
+}
+
+/* One of the given words; *out receives its index. */
+static int get_word(struct proto_request *req, const char *field, const char *const *words,
+                    int count, int *out) {
+    const json_t *v = json_object_get(req->root, field);
+    if (!json_is_string(v)) return bad_field(req, field);
+    for (int i = 0; i < count; i++) {
+        if (strcmp(json_string_value(v), words[i]) == 0) {
+            *out = i;
+            return 0;
+        }
+    }
+    return bad_field(req, field);
+}
+
+static int get_time(struct proto_request *req, struct time_control *tc) {
+    const json_t *v = json_object_get(req->root, "time");
+    if (json_is_string(v) && strcmp(json_string_value(v), "unlimited") == 0) {
+        *tc = (struct time_control){.unlimited = true};
+        return 0;
+    }
+    if (!json_is_object(v)) return bad_field(req, "time");
+    const json_t *minutes = json_object_get(v, "minutes");
+    const json_t *increment = json_object_get(v, "increment");
+    if (!json_is_number(minutes) || !json_is_integer(increment)) return bad_field(req, "time");
+    double initial_ms = json_number_value(minutes) * 60000.0;
+    json_int_t inc = json_integer_value(increment);
+    if (!isfinite(initial_ms) || initial_ms < (double)TC_MIN_INITIAL_MS ||
+        initial_ms > (double)TC_MAX_INITIAL_MS || inc < 0 || inc * 1000 > TC_MAX_INCREMENT_MS)
+        return bad_field(req, "time");
+    *tc = (struct time_control){.initial_ms = (int64_t)llround(initial_ms),
+                                .increment_ms = (int64_t)inc * 1000};
+    return 0;
+}
+
+static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
+    static const char *const colors[] = {"white", "black", "random"};
+    static const char *const rooms[] = {"players", "spectators"};
+    static const char *const results[] = {"draw", "win"};
+    struct core_cmd *cmd = &req->cmd;
+    int rc = 0, word;
+    for (unsigned bit = 1; bit <= PROTO_F_LIMIT && rc == 0; bit <<= 1) {
+        if (!(spec->fields & bit)) continue;
+        static const char *const names[] = {"game",   "seek",  "challenge", "move",     "ply",
+                                            "time",   "color", "level",     "room",     "text",
+                                            "result", "token", "name",      "protocol", "limit"};
+        const char *name = names[__builtin_ctz(bit)];
+        if (!json_object_get(req->root, name)) {
+            if (spec->required & bit) rc = bad_field(req, name);
+            continue;
+        }
+        switch (bit) {
+            case PROTO_F_GAME:
+                rc = get_string(req, name, 16, true, &req->game);
+                cmd->target = req->game;
+                break;
+            case PROTO_F_SEEK:
+            case PROTO_F_CHALLENGE: rc = get_string(req, name, 16, true, &cmd->target); break;
+            case PROTO_F_MOVE: rc = get_string(req, name, 16, false, &cmd->text); break;
+            case PROTO_F_TEXT:
+                rc = get_string(req, name, CHAT_MAX_BYTES * 2, false, &cmd->text);
+                break;
+            case PROTO_F_TOKEN: rc = get_string(req, name, 64, true, &req->token); break;
+            case PROTO_F_PLY:
+                rc = get_int(req, name, 0, CHESS_GAME_MAX_PLIES, &cmd->expected_ply);
+                break;
+            case PROTO_F_LEVEL: rc = get_int(req, name, 1, 8, &cmd->level); break;
+            case PROTO_F_LIMIT: rc = get_int(req, name, 1, 100, &req->limit); break;
+            case PROTO_F_PROTOCOL: rc = get_int(req, name, 0, 1000000, &req->protocol); break;
+            case PROTO_F_TIME: rc = get_time(req, &cmd->tc); break;
+            case PROTO_F_COLOR:
+                if ((rc = get_word(req, name, colors, 3, &word)) == 0)
+                    cmd->color = (enum color_choice)word;
+                break;
+            case PROTO_F_ROOM:
+                if ((rc = get_word(req, name, rooms, 2, &word)) == 0)
+                    cmd->room = (enum chat_room)word;
+                break;
+            case PROTO_F_RESULT:
+                if ((rc = get_word(req, name, results, 2, &word)) == 0) cmd->claim_win = word == 1;
+                break;
+            case PROTO_F_NAME: {
+                const char *s;
+                if ((rc = get_string(req, name, 20, false, &s)) < 0) break;
+                size_t len = strlen(s);
+                for (size_t i = 0; i < len && rc == 0; i++) {
+                    char c = s[i];
+                    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
+                              (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
+                    if (!ok) rc = bad_field(req, name);
+                }
+                if (rc == 0 && len < 2) rc = bad_field(req, name);
+                if (rc == 0) req->name = s;
+                break;
+            }
+        }
+    }
+    return rc;
+}
+
+/* ---- decoding ---- */
+
+static const struct proto_message_spec *find_spec(const char *type) {
+    for (int i = 0; i < PROTO_MSG_COUNT; i++) {
+        if (strcmp(proto_messages[i].type, type) == 0) return &proto_messages[i];
+    }
+    return NULL;
+}
+
+int proto_decode(const char *text, size_t len, struct proto_request *req) {
+    *req = (struct proto_request){0};
+    req->cmd.expected_ply = -1;
+    req->cmd.color = COLOR_CHOICE_RANDOM;
+    req->cmd.room = CHAT_ROOM_AUTO;
+    req->limit = 20;
+    json_error_t error;
+    req->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+    if (!req->root) return -PROTO_ERR_BAD_JSON;
+    if (!json_is_object(req->root)) return -PROTO_ERR_BAD_MESSAGE;
+
+    const json_t *id = json_object_get(req->root, "id");
+    if (id) {
+        bool ok =
+            json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
+        if (!ok) return bad_field(req, "id");
+        req->id = id;
+    }
+    const json_t *type = json_object_get(req->root, "type");
+    if (!json_is_string(type)) return -PROTO_ERR_BAD_MESSAGE;
+    const struct proto_message_spec *spec = find_spec(json_string_value(type));
+    if (!spec) return -PROTO_ERR_UNKNOWN_TYPE;
+    req->msg = spec->msg;
+    if (spec->msg <= PROTO_MSG_CORE_LAST) req->cmd.type = (enum core_cmd_type)spec->msg;
+    return decode_fields(req, spec);
+}
+
+void proto_request_clear(struct proto_request *req) {
+    json_decref(req->root);
+    *req = (struct proto_request){0};
+}

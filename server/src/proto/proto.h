@@ -1,0 +1,130 @@
+/*
+ * Protocol v1: the table of every client message (its type, who may send it, its fields and
+ * what it becomes), decoding a text frame into a struct proto_request, the stable error codes,
+ * and encoding the server's messages (proto/encode.h). docs/protocol.md describes the same
+ * messages for people; keep both in step.
+ *
+ * Decoding never trusts the client: every field is checked for presence, type and range, and
+ * a failure names the field. Nothing here touches sockets or the loop.
+ *
+ * Loop thread (the functions are reentrant; the table is constant).
+ */
+#ifndef SERVER_PROTO_PROTO_H
+#define SERVER_PROTO_PROTO_H
+
+#include <jansson.h>
+#include <stddef.h>
+
+#include "core/world.h"
+
+#define PROTO_VERSION 1
+
+/* Longest request id echoed back (strings); numbers are echoed as they are. */
+#define PROTO_ID_MAX 64
+
+/* Protocol-level errors, numbered after the core's so one int names any error. */
+#define PROTO_ERRORS(X)                                                                            \
+    X(BAD_JSON, "the message is not valid JSON")                                                   \
+    X(BAD_MESSAGE, "a message must be a JSON object with a string \"type\"")                       \
+    X(MESSAGE_TOO_LARGE, "the message is larger than the server accepts")                          \
+    X(BINARY_NOT_SUPPORTED, "messages are JSON text frames, not binary")                           \
+    X(UNKNOWN_TYPE, "unknown message type")                                                        \
+    X(BAD_FIELD, "a field is missing, of the wrong type or out of range")                          \
+    X(HELLO_REQUIRED, "the first message must be hello")                                           \
+    X(ALREADY_IDENTIFIED, "this connection has already said hello")                                \
+    X(UNSUPPORTED_PROTOCOL, "this server speaks protocol version 1")                               \
+    X(BAD_TOKEN, "unknown or expired session token")                                               \
+    X(RATE_LIMITED, "too many messages; slow down")                                                \
+    X(TOO_MANY_WATCHED, "this connection watches too many games")                                  \
+    X(SHUTTING_DOWN, "the server is shutting down")                                                \
+    X(INTERNAL, "internal server error")
+
+enum proto_error {
+    PROTO_ERR_FIRST = CORE_ERR_COUNT,
+#define PROTO_ERROR_ENUM(name, message) PROTO_ERR_##name,
+    PROTO_ERRORS(PROTO_ERROR_ENUM)
+#undef PROTO_ERROR_ENUM
+        PROTO_ERR_END
+};
+
+/* The stable code ("ILLEGAL_MOVE") of a core or protocol error (positive or negative);
+ * "INTERNAL" for anything unknown. */
+const char *proto_error_name(int code);
+
+/* A readable message for the code; never NULL. */
+const char *proto_error_message(int code);
+
+/* Messages a client may send. Those up to PROTO_MSG_CORE_LAST map one to one onto core commands
+ * (same order as enum core_cmd_type); the rest are about the connection itself. */
+enum proto_msg {
+    PROTO_MSG_SEEK_CREATE,
+    PROTO_MSG_SEEK_CANCEL,
+    PROTO_MSG_SEEK_ACCEPT,
+    PROTO_MSG_CHALLENGE_CREATE,
+    PROTO_MSG_CHALLENGE_CANCEL,
+    PROTO_MSG_CHALLENGE_ACCEPT,
+    PROTO_MSG_COMPUTER_PLAY,
+    PROTO_MSG_MOVE,
+    PROTO_MSG_RESIGN,
+    PROTO_MSG_ABORT,
+    PROTO_MSG_DRAW_OFFER,
+    PROTO_MSG_DRAW_ACCEPT,
+    PROTO_MSG_DRAW_DECLINE,
+    PROTO_MSG_DRAW_CLAIM,
+    PROTO_MSG_TAKEBACK_PROPOSE,
+    PROTO_MSG_TAKEBACK_ACCEPT,
+    PROTO_MSG_TAKEBACK_DECLINE,
+    PROTO_MSG_REMATCH_OFFER,
+    PROTO_MSG_REMATCH_ACCEPT,
+    PROTO_MSG_REMATCH_DECLINE,
+    PROTO_MSG_ABANDON_CLAIM,
+    PROTO_MSG_CHAT,
+    PROTO_MSG_CORE_LAST = PROTO_MSG_CHAT,
+    PROTO_MSG_HELLO,
+    PROTO_MSG_PING,
+    PROTO_MSG_LOBBY_SUBSCRIBE,
+    PROTO_MSG_LOBBY_UNSUBSCRIBE,
+    PROTO_MSG_CHALLENGE_GET,
+    PROTO_MSG_LIVE_GAMES,
+    PROTO_MSG_WATCH,
+    PROTO_MSG_UNWATCH,
+    PROTO_MSG_COUNT
+};
+
+/* A decoded client message. Strings point into `root`, which the request owns. */
+struct proto_request {
+    json_t *root;
+    const json_t *id; /* borrowed from root; NULL when absent */
+    enum proto_msg msg;
+    struct core_cmd cmd; /* for messages up to PROTO_MSG_CORE_LAST */
+    const char *game;    /* watch, unwatch; also cmd.target */
+    const char *token;   /* hello: optional */
+    const char *name;    /* hello: optional guest name */
+    int protocol;        /* hello */
+    int limit;           /* live_games */
+    const char *field;   /* on BAD_FIELD: the offending field */
+};
+
+/* One row of the message table. */
+struct proto_message_spec {
+    const char *type;
+    enum proto_msg msg;
+    int needs_hello; /* 1: only after hello (everything but hello and ping) */
+    unsigned fields; /* PROTO_F_* bits: the fields this message takes */
+    unsigned required;
+};
+
+/* The table, indexed by enum proto_msg. */
+extern const struct proto_message_spec proto_messages[PROTO_MSG_COUNT];
+
+/*
+ * Decodes one text frame. Returns 0 with *req filled (call proto_request_clear), or a negative
+ * error code; on error req->id is still set when the message had a usable id (echo it) and
+ * req->field names the offending field for BAD_FIELD. proto_request_clear() is needed in both
+ * cases.
+ */
+int proto_decode(const char *text, size_t len, struct proto_request *req);
+
+void proto_request_clear(struct proto_request *req);
+
+#endif

@@ -1,0 +1,127 @@
+/* Tests of message encoding: move events with both clocks, full game state, errors, ids, and
+ * serialisation with a free front. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+
+static int counter_random(void *ctx, void *buf, unsigned n) {
+    unsigned *c = ctx;
+    unsigned char *out = buf;
+    for (unsigned i = 0; i < n; i++) out[i] = (unsigned char)((*c)++ * 37u);
+    return 0;
+}
+
+static unsigned counter;
+static struct core_events ev = {.reply = -1};
+
+static const char *str(const json_t *obj, const char *key) {
+    return json_string_value(json_object_get(obj, key));
+}
+
+static void test_game_events(void) {
+    struct world_config cfg;
+    world_config_defaults(&cfg);
+    cfg.random = counter_random;
+    cfg.random_ctx = &counter;
+    struct world *w = world_create(&cfg);
+    struct player *a = world_player_create(w, "Alice", 0);
+    struct player *b = world_player_create(w, "Bob", 0);
+    struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE,
+                            .tc = {.initial_ms = 300000, .increment_ms = 3000},
+                            .color = COLOR_CHOICE_WHITE};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    json_t *added = proto_encode_event(&ev.items[0], 0);
+    CHECK_EQ_STR(str(added, "type"), "seek_added");
+    json_t *s = json_object_get(added, "seek");
+    CHECK_EQ_STR(str(json_object_get(s, "player"), "name"), "Alice");
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(s, "time"), "minutes")), 5);
+    char seek_id[CHALLENGE_ID_LEN + 1];
+    strcpy(seek_id, ev.items[0].seek.id);
+    json_decref(added);
+
+    struct core_cmd accept = {.type = CORE_CMD_SEEK_ACCEPT, .target = seek_id};
+    CHECK_EQ_INT(world_apply(w, b, &accept, 0, &ev), 0);
+    json_t *started = proto_encode_event(&ev.items[ev.reply], 0);
+    CHECK_EQ_STR(str(started, "type"), "game_started");
+    json_t *game = json_object_get(started, "game");
+    CHECK_EQ_STR(str(json_object_get(game, "white"), "name"), "Alice");
+    CHECK_EQ_STR(str(game, "status"), "playing");
+    CHECK_EQ_STR(str(game, "turn"), "white");
+    char game_id[GAME_ID_LEN + 1];
+    strcpy(game_id, str(game, "id"));
+    json_decref(started);
+
+    const char *moves[] = {"e4", "e5", "Nf3"};
+    for (int i = 0; i < 3; i++) {
+        struct core_cmd mv = {
+            .type = CORE_CMD_MOVE, .target = game_id, .text = moves[i], .expected_ply = -1};
+        CHECK_EQ_INT(world_apply(w, i % 2 ? b : a, &mv, 1000 * (i + 1), &ev), 0);
+    }
+    json_t *move = proto_encode_event(&ev.items[0], 3000);
+    CHECK_EQ_STR(str(move, "type"), "move");
+    CHECK_EQ_STR(str(move, "uci"), "g1f3");
+    CHECK_EQ_STR(str(move, "san"), "Nf3");
+    CHECK_EQ_STR(str(move, "turn"), "black");
+    CHECK_EQ_INT(json_integer_value(json_object_get(move, "ply")), 3);
+    json_t *clock = json_object_get(move, "clock");
+    /* White moved 1000 ms after Black's first move: 900 charged after the allowance, +3 s. */
+    CHECK_EQ_INT(json_integer_value(json_object_get(clock, "white")), 300000 - 900 + 3000);
+    CHECK_EQ_INT(json_integer_value(json_object_get(clock, "black")), 300000);
+    CHECK_EQ_STR(str(move, "fen"),
+                 "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
+
+    /* The id goes on a copy for the requester; serialising leaves the front free. */
+    json_t *id = json_string("m3");
+    CHECK_EQ_INT(proto_set_id(move, id), 0);
+    json_decref(id);
+    size_t len;
+    unsigned char *buf = proto_dump(move, 32, &len);
+    CHECK(buf != NULL);
+    if (buf) {
+        CHECK(len > 0 && buf[32] == '{' && buf[32 + len - 1] == '}');
+        char *text = strndup((char *)buf + 32, len);
+        CHECK(text && strstr(text, "\"id\":\"m3\"") != NULL);
+        free(text);
+        free(buf);
+    }
+    json_decref(move);
+
+    struct core_cmd resign = {.type = CORE_CMD_RESIGN, .target = game_id};
+    CHECK_EQ_INT(world_apply(w, b, &resign, 4000, &ev), 0);
+    json_t *end = proto_encode_event(&ev.items[0], 4000);
+    CHECK_EQ_STR(str(end, "type"), "game_end");
+    CHECK_EQ_STR(str(end, "result"), "1-0");
+    CHECK_EQ_STR(str(end, "reason"), "resignation");
+    CHECK_EQ_STR(str(end, "winner"), "white");
+    json_decref(end);
+
+    json_t *full = proto_encode_game(world_game(w, game_id), 5000, PROTO_VIEWER_SPECTATOR);
+    CHECK_EQ_INT(json_array_size(json_object_get(full, "moves")), 3);
+    CHECK_EQ_STR(json_string_value(json_array_get(json_object_get(full, "san"), 2)), "Nf3");
+    CHECK_EQ_STR(str(full, "status"), "ended");
+    CHECK_EQ_STR(str(full, "reason"), "resignation");
+    json_decref(full);
+    world_destroy(w);
+}
+
+static void test_error(void) {
+    json_t *err = proto_encode_error(-CORE_ERR_NOT_YOUR_TURN, NULL);
+    CHECK_EQ_STR(str(err, "type"), "error");
+    CHECK_EQ_STR(str(err, "code"), "NOT_YOUR_TURN");
+    CHECK(str(err, "message") != NULL);
+    CHECK(json_object_get(err, "field") == NULL);
+    json_decref(err);
+    err = proto_encode_error(-PROTO_ERR_BAD_FIELD, "ply");
+    CHECK_EQ_STR(str(err, "field"), "ply");
+    json_decref(err);
+}
+
+int main(void) {
+    RUN(test_game_events);
+    RUN(test_error);
+    core_events_free(&ev);
+    return check_finish();
+}

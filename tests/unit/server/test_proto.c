@@ -1,0 +1,137 @@
+/* Tests of the protocol decoder: every message kind decodes, and every mistake gets its code. */
+#include <string.h>
+
+#include "check.h"
+#include "proto/proto.h"
+
+static int decode(const char *text, struct proto_request *req) {
+    return proto_decode(text, strlen(text), req);
+}
+
+/* Decodes, checks the result code (0 or a negative error) and the field on BAD_FIELD. */
+static void expect(const char *text, int code, const char *field) {
+    struct proto_request req;
+    int rc = decode(text, &req);
+    if (!check_record(rc == code, text, __FILE__, __LINE__))
+        printf("     got %s (%d), expected %s\n", proto_error_name(rc), rc, proto_error_name(code));
+    if (field) CHECK_EQ_STR(req.field, field);
+    proto_request_clear(&req);
+}
+
+static void test_errors(void) {
+    expect("{", -PROTO_ERR_BAD_JSON, NULL);
+    expect("", -PROTO_ERR_BAD_JSON, NULL);
+    expect("[1,2]", -PROTO_ERR_BAD_MESSAGE, NULL);
+    expect("{\"id\":1}", -PROTO_ERR_BAD_MESSAGE, NULL);
+    expect("{\"type\":5}", -PROTO_ERR_BAD_MESSAGE, NULL);
+    expect("{\"type\":\"fly\"}", -PROTO_ERR_UNKNOWN_TYPE, NULL);
+    expect("{\"type\":\"ping\",\"type\":\"ping\"}", -PROTO_ERR_BAD_JSON, NULL);
+    expect("{\"type\":\"ping\",\"id\":[1]}", -PROTO_ERR_BAD_FIELD, "id");
+    expect("{\"type\":\"ping\",\"id\":1.5}", -PROTO_ERR_BAD_FIELD, "id");
+    expect("{\"type\":\"move\",\"game\":\"abc\"}", -PROTO_ERR_BAD_FIELD, "move");
+    expect("{\"type\":\"move\",\"move\":\"e4\"}", -PROTO_ERR_BAD_FIELD, "game");
+    expect("{\"type\":\"move\",\"game\":\"a-b\",\"move\":\"e4\"}", -PROTO_ERR_BAD_FIELD, "game");
+    expect("{\"type\":\"move\",\"game\":\"ab\",\"move\":\"e4\",\"ply\":-1}", -PROTO_ERR_BAD_FIELD,
+           "ply");
+    expect("{\"type\":\"move\",\"game\":\"ab\",\"move\":\"\"}", -PROTO_ERR_BAD_FIELD, "move");
+    expect("{\"type\":\"seek_create\"}", -PROTO_ERR_BAD_FIELD, "time");
+    expect("{\"type\":\"seek_create\",\"time\":{\"minutes\":0,\"increment\":0}}",
+           -PROTO_ERR_BAD_FIELD, "time");
+    expect("{\"type\":\"seek_create\",\"time\":{\"minutes\":5,\"increment\":1.5}}",
+           -PROTO_ERR_BAD_FIELD, "time");
+    expect("{\"type\":\"seek_create\",\"time\":{\"minutes\":500,\"increment\":0}}",
+           -PROTO_ERR_BAD_FIELD, "time");
+    expect("{\"type\":\"seek_create\",\"time\":\"forever\"}", -PROTO_ERR_BAD_FIELD, "time");
+    expect("{\"type\":\"seek_create\",\"time\":\"unlimited\",\"color\":\"green\"}",
+           -PROTO_ERR_BAD_FIELD, "color");
+    expect("{\"type\":\"computer_play\",\"level\":9,\"time\":\"unlimited\"}", -PROTO_ERR_BAD_FIELD,
+           "level");
+    expect("{\"type\":\"abandon_claim\",\"game\":\"ab\",\"result\":\"lose\"}", -PROTO_ERR_BAD_FIELD,
+           "result");
+    expect("{\"type\":\"hello\"}", -PROTO_ERR_BAD_FIELD, "protocol");
+    expect("{\"type\":\"hello\",\"protocol\":1,\"name\":\"a b\"}", -PROTO_ERR_BAD_FIELD, "name");
+    expect("{\"type\":\"chat\",\"game\":\"ab\",\"text\":\"x\",\"room\":\"all\"}",
+           -PROTO_ERR_BAD_FIELD, "room");
+    expect("{\"type\":\"live_games\",\"limit\":1000}", -PROTO_ERR_BAD_FIELD, "limit");
+    /* A string with an embedded NUL is refused, not cut. */
+    expect("{\"type\":\"move\",\"game\":\"ab\",\"move\":\"e4\\u0000x\"}", -PROTO_ERR_BAD_JSON,
+           NULL);
+    /* Invalid UTF-8 is refused too. */
+    expect("{\"type\":\"chat\",\"game\":\"ab\",\"text\":\"\xff\"}", -PROTO_ERR_BAD_JSON, NULL);
+}
+
+static void test_id_kept_on_error(void) {
+    struct proto_request req;
+    CHECK_EQ_INT(decode("{\"type\":\"fly\",\"id\":\"r1\"}", &req), -PROTO_ERR_UNKNOWN_TYPE);
+    CHECK(req.id && strcmp(json_string_value(req.id), "r1") == 0);
+    proto_request_clear(&req);
+}
+
+static void test_decode_commands(void) {
+    struct proto_request req;
+    CHECK_EQ_INT(
+        decode("{\"type\":\"move\",\"id\":7,\"game\":\"Ab12\",\"move\":\"Nf3\",\"ply\":4}", &req),
+        0);
+    CHECK_EQ_INT(req.msg, PROTO_MSG_MOVE);
+    CHECK_EQ_INT(req.cmd.type, CORE_CMD_MOVE);
+    CHECK_EQ_STR(req.cmd.target, "Ab12");
+    CHECK_EQ_STR(req.cmd.text, "Nf3");
+    CHECK_EQ_INT(req.cmd.expected_ply, 4);
+    CHECK_EQ_INT(json_integer_value(req.id), 7);
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(decode("{\"type\":\"seek_create\",\"time\":{\"minutes\":0.5,\"increment\":2},"
+                        "\"color\":\"black\"}",
+                        &req),
+                 0);
+    CHECK_EQ_INT(req.cmd.type, CORE_CMD_SEEK_CREATE);
+    CHECK_EQ_INT(req.cmd.tc.initial_ms, 30000);
+    CHECK_EQ_INT(req.cmd.tc.increment_ms, 2000);
+    CHECK(!req.cmd.tc.unlimited);
+    CHECK_EQ_INT(req.cmd.color, COLOR_CHOICE_BLACK);
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(decode("{\"type\":\"challenge_create\",\"time\":\"unlimited\"}", &req), 0);
+    CHECK(req.cmd.tc.unlimited);
+    CHECK_EQ_INT(req.cmd.color, COLOR_CHOICE_RANDOM);
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(
+        decode("{\"type\":\"hello\",\"protocol\":1,\"token\":\"abc\",\"name\":\"Al_1\"}", &req), 0);
+    CHECK_EQ_INT(req.msg, PROTO_MSG_HELLO);
+    CHECK_EQ_INT(req.protocol, 1);
+    CHECK_EQ_STR(req.token, "abc");
+    CHECK_EQ_STR(req.name, "Al_1");
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(decode("{\"type\":\"abandon_claim\",\"game\":\"g\",\"result\":\"win\"}", &req), 0);
+    CHECK(req.cmd.claim_win);
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(decode("{\"type\":\"chat\",\"game\":\"g\",\"text\":\"hi\"}", &req), 0);
+    CHECK_EQ_INT(req.cmd.room, CHAT_ROOM_AUTO);
+    proto_request_clear(&req);
+
+    CHECK_EQ_INT(decode("{\"type\":\"live_games\"}", &req), 0);
+    CHECK_EQ_INT(req.limit, 20);
+    proto_request_clear(&req);
+}
+
+static void test_table_and_names(void) {
+    for (int i = 0; i < PROTO_MSG_COUNT; i++) {
+        CHECK(proto_messages[i].type != NULL);
+        CHECK_EQ_INT(proto_messages[i].msg, i);
+    }
+    CHECK_EQ_STR(proto_error_name(-CORE_ERR_ILLEGAL_MOVE), "ILLEGAL_MOVE");
+    CHECK_EQ_STR(proto_error_name(-PROTO_ERR_RATE_LIMITED), "RATE_LIMITED");
+    CHECK_EQ_STR(proto_error_name(12345), "INTERNAL");
+    CHECK(strlen(proto_error_message(-PROTO_ERR_BAD_JSON)) > 0);
+}
+
+int main(void) {
+    RUN(test_errors);
+    RUN(test_id_kept_on_error);
+    RUN(test_decode_commands);
+    RUN(test_table_and_names);
+    return check_finish();
+}
