@@ -1,0 +1,386 @@
+/*
+ * The static evaluation (see chess/eval.h; weights and trace in eval_internal.h).
+ *
+ * One pass builds attack maps per colour and piece type while scoring material, piece-square
+ * tables, mobility and pawn structure; a second pass uses the maps for king safety, threats and
+ * passed pawns. Everything is summed as white minus black in middlegame and endgame halves, then
+ * tapered by the phase (remaining non-pawn material) and scaled down in drawish endgames.
+ *
+ * The same code fills the tuner's trace: every term goes through add() or add_danger(), which
+ * record their coefficients when a trace is given. With trace NULL the compiler removes that.
+ */
+#include "chess/eval.h"
+#include "eval_internal.h"
+#include "internal.h"
+
+#include <string.h>
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+struct eval_state {
+    const struct chess_position *pos;
+    const struct eval_weight *w;
+    struct eval_trace *trace;
+    int mg, eg;       /* white minus black */
+    int ks[2];        /* king danger against each colour's king */
+    int ksq[2];       /* king squares */
+    int attackers[2]; /* pieces attacking each colour's king zone */
+    chess_bitboard attacked[2], attacked2[2];
+    chess_bitboard by[2][7]; /* squares attacked by each colour's pieces of each type */
+    chess_bitboard zone[2];  /* each colour's king zone */
+    chess_bitboard mob_area[2];
+    chess_bitboard passed[2];
+};
+
+ALWAYS_INLINE void add(struct eval_state *st, int color, int idx, int count) {
+    int sign = color == CHESS_WHITE ? 1 : -1;
+    st->mg += sign * count * st->w[idx].mg;
+    st->eg += sign * count * st->w[idx].eg;
+    if (st->trace) st->trace->coef[idx] += sign * count;
+}
+
+/* Adds to the danger against the king of `color`. */
+ALWAYS_INLINE void add_danger(struct eval_state *st, int color, int idx, int count) {
+    st->ks[color] += count * st->w[idx].mg;
+    if (st->trace) st->trace->ks[color][idx - EVAL_KS_FIRST] += count;
+}
+
+static inline int relative_rank(int color, int sq) {
+    return color == CHESS_WHITE ? CHESS_RANK_OF(sq) : 7 - CHESS_RANK_OF(sq);
+}
+
+static inline int relative_square(int color, int sq) {
+    return color == CHESS_WHITE ? sq : sq ^ 56;
+}
+
+static inline int distance(int a, int b) {
+    int df = CHESS_FILE_OF(a) - CHESS_FILE_OF(b), dr = CHESS_RANK_OF(a) - CHESS_RANK_OF(b);
+    if (df < 0) df = -df;
+    if (dr < 0) dr = -dr;
+    return df > dr ? df : dr;
+}
+
+static inline chess_bitboard pawn_attacks_bb(int color, chess_bitboard b) {
+    if (color == CHESS_WHITE) return ((b << 7) & ~BB_FILE_H) | ((b << 9) & ~BB_FILE_A);
+    return ((b >> 9) & ~BB_FILE_H) | ((b >> 7) & ~BB_FILE_A);
+}
+
+static inline chess_bitboard pawn_double_attacks_bb(int color, chess_bitboard b) {
+    if (color == CHESS_WHITE) return ((b << 7) & ~BB_FILE_H) & ((b << 9) & ~BB_FILE_A);
+    return ((b >> 9) & ~BB_FILE_H) & ((b >> 7) & ~BB_FILE_A);
+}
+
+/* Squares on the ranks strictly ahead of sq, from the colour's point of view. */
+static inline chess_bitboard forward_ranks(int color, int sq) {
+    int rank = CHESS_RANK_OF(sq);
+    if (color == CHESS_WHITE) return rank == 7 ? 0 : ~0ull << (8 * (rank + 1));
+    return (1ull << (8 * rank)) - 1;
+}
+
+static inline chess_bitboard adjacent_files(int sq) {
+    chess_bitboard f = bb_file_of(sq);
+    return ((f << 1) & ~BB_FILE_A) | ((f >> 1) & ~BB_FILE_H);
+}
+
+static inline chess_bitboard piece_attacks(int type, int sq, chess_bitboard occ) {
+    switch (type) {
+        case CHESS_KNIGHT: return chess_knight_attacks[sq];
+        case CHESS_BISHOP: return chess_bishop_attacks(sq, occ);
+        case CHESS_ROOK: return chess_rook_attacks(sq, occ);
+        default: return chess_queen_attacks(sq, occ);
+    }
+}
+
+static void init_attacks(struct eval_state *st) {
+    const struct chess_position *pos = st->pos;
+    for (int c = 0; c < 2; c++) {
+        chess_bitboard pawns = chess_position_pieces(pos, c, CHESS_PAWN);
+        st->ksq[c] = chess_position_king_square(pos, c);
+        st->by[c][CHESS_PAWN] = pawn_attacks_bb(c, pawns);
+        st->by[c][CHESS_KING] = chess_king_attacks[st->ksq[c]];
+        st->attacked[c] = st->by[c][CHESS_PAWN] | st->by[c][CHESS_KING];
+        st->attacked2[c] =
+            (st->by[c][CHESS_PAWN] & st->by[c][CHESS_KING]) | pawn_double_attacks_bb(c, pawns);
+        st->zone[c] = chess_king_attacks[st->ksq[c]] | bb_square(st->ksq[c]);
+    }
+    for (int c = 0; c < 2; c++) {
+        st->mob_area[c] = ~(chess_position_pieces(pos, c, CHESS_PAWN) |
+                            chess_position_pieces(pos, c, CHESS_KING) | st->by[c ^ 1][CHESS_PAWN]);
+    }
+}
+
+static void eval_material_pst(struct eval_state *st) {
+    static const int pst_group[7] = {0,
+                                     EVAL_PST_PAWN,
+                                     EVAL_PST_KNIGHT,
+                                     EVAL_PST_BISHOP,
+                                     EVAL_PST_ROOK,
+                                     EVAL_PST_QUEEN,
+                                     EVAL_PST_KING};
+    chess_bitboard all = st->pos->by_type[0];
+    while (all) {
+        int sq = bb_pop(&all);
+        int piece = st->pos->board[sq];
+        int c = CHESS_PIECE_COLOR(piece), type = CHESS_PIECE_TYPE(piece);
+        if (type != CHESS_KING) add(st, c, EVAL_MATERIAL + type, 1);
+        add(st, c, pst_group[type] + relative_square(c, sq), 1);
+    }
+}
+
+static void eval_pawn(struct eval_state *st, int us, int sq) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1, rank = relative_rank(us, sq);
+    chess_bitboard ours = chess_position_pieces(pos, us, CHESS_PAWN);
+    chess_bitboard theirs = chess_position_pieces(pos, them, CHESS_PAWN);
+    chess_bitboard ahead = forward_ranks(us, sq);
+    chess_bitboard file = bb_file_of(sq), adjacent = adjacent_files(sq);
+    int stop = us == CHESS_WHITE ? sq + 8 : sq - 8;
+
+    bool doubled = (ours & file & ahead) != 0;
+    bool isolated = (ours & adjacent) == 0;
+    bool supported = (chess_pawn_attacks[them][sq] & ours) != 0;
+    bool phalanx = (ours & adjacent & bb_rank_of(sq)) != 0;
+    if (doubled) add(st, us, EVAL_DOUBLED, 1);
+    if (isolated) add(st, us, EVAL_ISOLATED, 1);
+    if (supported || phalanx) add(st, us, EVAL_CONNECTED + rank, 1);
+    /* Backward: no pawn beside or behind can support it, and its stop square is guarded. */
+    if (!isolated && !supported && !phalanx && !(ours & adjacent & ~ahead) &&
+        (chess_pawn_attacks[us][stop] & theirs))
+        add(st, us, EVAL_BACKWARD, 1);
+    if (!doubled && !(theirs & ahead & (file | adjacent))) st->passed[us] |= bb_square(sq);
+}
+
+static void eval_pawns(struct eval_state *st, int us) {
+    chess_bitboard pawns = chess_position_pieces(st->pos, us, CHESS_PAWN);
+    while (pawns) eval_pawn(st, us, bb_pop(&pawns));
+}
+
+static void eval_minor_extras(struct eval_state *st, int us, int type, int sq) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1, rank = relative_rank(us, sq);
+    chess_bitboard their_pawns = chess_position_pieces(pos, them, CHESS_PAWN);
+    bool safe_from_pawns = !(their_pawns & forward_ranks(us, sq) & adjacent_files(sq));
+    if (rank >= 3 && rank <= 5 && safe_from_pawns && (st->by[us][CHESS_PAWN] & bb_square(sq)))
+        add(st, us, type == CHESS_KNIGHT ? EVAL_OUTPOST_KNIGHT : EVAL_OUTPOST_BISHOP, 1);
+    int front = us == CHESS_WHITE ? sq + 8 : sq - 8;
+    if (rank < 7 && CHESS_PIECE_TYPE(pos->board[front]) == CHESS_PAWN)
+        add(st, us, EVAL_MINOR_BEHIND_PAWN, 1);
+    if (type == CHESS_BISHOP) {
+        chess_bitboard color_squares =
+            (BB_LIGHT_SQUARES & bb_square(sq)) ? BB_LIGHT_SQUARES : ~BB_LIGHT_SQUARES;
+        add(st, us, EVAL_BISHOP_PAWNS,
+            bb_count(color_squares & chess_position_pieces(pos, us, CHESS_PAWN)));
+    }
+}
+
+static void eval_rook_file(struct eval_state *st, int us, int sq) {
+    chess_bitboard file = bb_file_of(sq);
+    if (!(st->pos->by_type[CHESS_PAWN] & file))
+        add(st, us, EVAL_ROOK_OPEN, 1);
+    else if (!(chess_position_pieces(st->pos, us, CHESS_PAWN) & file))
+        add(st, us, EVAL_ROOK_SEMI_OPEN, 1);
+}
+
+static void eval_pieces(struct eval_state *st, int us, int type) {
+    static const int mob_group[7] = {
+        0, 0, EVAL_MOB_KNIGHT, EVAL_MOB_BISHOP, EVAL_MOB_ROOK, EVAL_MOB_QUEEN, 0};
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1;
+    chess_bitboard pieces = chess_position_pieces(pos, us, type);
+    while (pieces) {
+        int sq = bb_pop(&pieces);
+        chess_bitboard att = piece_attacks(type, sq, pos->by_type[0]);
+        st->attacked2[us] |= st->attacked[us] & att;
+        st->attacked[us] |= att;
+        st->by[us][type] |= att;
+        add(st, us, mob_group[type] + bb_count(att & st->mob_area[us]), 1);
+        if (att & st->zone[them]) {
+            st->attackers[them]++;
+            add_danger(st, them, EVAL_KS_ATTACKER + type, 1);
+            add_danger(st, them, EVAL_KS_ZONE_ATTACKS, bb_count(att & st->zone[them]));
+        }
+        if (type == CHESS_KNIGHT || type == CHESS_BISHOP) eval_minor_extras(st, us, type, sq);
+        if (type == CHESS_ROOK) eval_rook_file(st, us, sq);
+    }
+}
+
+/* The own pawn nearest the king on a file (in front of it or level), and the enemy one. */
+static void eval_shelter_file(struct eval_state *st, int us, int file, chess_bitboard front) {
+    const struct chess_position *pos = st->pos;
+    int edge = file < 4 ? file : 7 - file;
+    chess_bitboard on_file = front & (BB_FILE_A << file);
+    chess_bitboard ours = on_file & chess_position_pieces(pos, us, CHESS_PAWN);
+    chess_bitboard theirs = on_file & chess_position_pieces(pos, us ^ 1, CHESS_PAWN);
+    int our_rank = 0, their_rank = 0;
+    if (ours) our_rank = relative_rank(us, us == CHESS_WHITE ? bb_first(ours) : bb_last(ours));
+    if (theirs)
+        their_rank = relative_rank(us, us == CHESS_WHITE ? bb_first(theirs) : bb_last(theirs));
+    add(st, us, EVAL_SHELTER + edge * 8 + our_rank, 1);
+    add(st, us, EVAL_STORM + edge * 8 + their_rank, 1);
+}
+
+static void eval_king_shelter(struct eval_state *st, int us) {
+    int ksq = st->ksq[us], kfile = CHESS_FILE_OF(ksq);
+    chess_bitboard front = forward_ranks(us, ksq) | bb_rank_of(ksq);
+    int lo = kfile == 0 ? 0 : kfile - 1, hi = kfile == 7 ? 7 : kfile + 1;
+    for (int f = lo; f <= hi; f++) eval_shelter_file(st, us, f, front);
+    if (!(chess_position_pieces(st->pos, us, CHESS_PAWN) & bb_file_of(ksq)))
+        add(st, us, EVAL_KING_OPEN_FILE, 1);
+}
+
+/* Danger against the king of `us` from the enemy's attacks, squared into a penalty. */
+static void eval_king_danger(struct eval_state *st, int us) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1, ksq = st->ksq[us];
+    chess_bitboard occ = pos->by_type[0];
+    chess_bitboard safe = ~st->attacked[us] & ~pos->by_color[them];
+    chess_bitboard rook_lines = chess_rook_attacks(ksq, occ);
+    chess_bitboard bishop_lines = chess_bishop_attacks(ksq, occ);
+    chess_bitboard checks[7] = {0};
+    checks[CHESS_KNIGHT] = chess_knight_attacks[ksq];
+    checks[CHESS_BISHOP] = bishop_lines;
+    checks[CHESS_ROOK] = rook_lines;
+    checks[CHESS_QUEEN] = rook_lines | bishop_lines;
+    for (int type = CHESS_KNIGHT; type <= CHESS_QUEEN; type++) {
+        if (checks[type] & st->by[them][type] & safe)
+            add_danger(st, us, EVAL_KS_SAFE_CHECK + type, 1);
+    }
+    chess_bitboard weak = st->attacked[them] & ~st->attacked2[us] &
+                          (~st->attacked[us] | st->by[us][CHESS_KING] | st->by[us][CHESS_QUEEN]);
+    add_danger(st, us, EVAL_KS_WEAK_ZONE, bb_count(weak & st->zone[us]));
+    if (!chess_position_pieces(pos, them, CHESS_QUEEN)) add_danger(st, us, EVAL_KS_NO_QUEEN, 1);
+    add_danger(st, us, EVAL_KS_BIAS, 1);
+
+    int danger = st->ks[us];
+    if (danger > 0) {
+        int sign = us == CHESS_WHITE ? -1 : 1;
+        st->mg += sign * danger * danger / EVAL_KS_MG_DIV;
+        st->eg += sign * danger / EVAL_KS_EG_DIV;
+    }
+}
+
+static void eval_threats(struct eval_state *st, int us) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1;
+    chess_bitboard enemies = pos->by_color[them] & ~pos->by_type[CHESS_KING];
+    chess_bitboard non_pawns = enemies & ~pos->by_type[CHESS_PAWN];
+    chess_bitboard b = non_pawns & st->by[us][CHESS_PAWN];
+    while (b) add(st, us, EVAL_THREAT_PAWN + CHESS_PIECE_TYPE(pos->board[bb_pop(&b)]), 1);
+
+    chess_bitboard strongly_protected =
+        st->by[them][CHESS_PAWN] | (st->attacked2[them] & ~st->attacked2[us]);
+    chess_bitboard defended = non_pawns & strongly_protected;
+    chess_bitboard weak = enemies & ~strongly_protected & st->attacked[us];
+    b = (defended | weak) & (st->by[us][CHESS_KNIGHT] | st->by[us][CHESS_BISHOP]);
+    while (b) add(st, us, EVAL_THREAT_MINOR + CHESS_PIECE_TYPE(pos->board[bb_pop(&b)]), 1);
+    b = weak & st->by[us][CHESS_ROOK];
+    while (b) add(st, us, EVAL_THREAT_ROOK + CHESS_PIECE_TYPE(pos->board[bb_pop(&b)]), 1);
+    if (weak & st->by[us][CHESS_KING]) add(st, us, EVAL_THREAT_KING, 1);
+    add(st, us, EVAL_HANGING,
+        bb_count(weak & (~st->attacked[them] | (non_pawns & st->attacked2[us]))));
+
+    chess_bitboard empty = ~pos->by_type[0];
+    chess_bitboard pushes = bb_forward(chess_position_pieces(pos, us, CHESS_PAWN), us) & empty;
+    pushes |= bb_forward(pushes & bb_relative_rank(us, 2), us) & empty;
+    pushes &= ~st->by[them][CHESS_PAWN] & (st->attacked[us] | ~st->attacked[them]);
+    add(st, us, EVAL_PAWN_PUSH_THREAT, bb_count(pawn_attacks_bb(us, pushes) & non_pawns));
+}
+
+static void eval_passed(struct eval_state *st, int us) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1;
+    chess_bitboard passers = st->passed[us];
+    while (passers) {
+        int sq = bb_pop(&passers), rank = relative_rank(us, sq);
+        int stop = us == CHESS_WHITE ? sq + 8 : sq - 8;
+        chess_bitboard path = forward_ranks(us, sq) & bb_file_of(sq);
+        add(st, us, EVAL_PASSED + rank, 1);
+        if (pos->board[stop] != CHESS_NO_PIECE) add(st, us, EVAL_PASSED_BLOCKED + rank, 1);
+        if (!(path & (pos->by_type[0] | st->attacked[them])))
+            add(st, us, EVAL_PASSED_FREE + rank, 1);
+        add(st, us, EVAL_PASSED_OWN_KING + rank, distance(st->ksq[us], stop));
+        add(st, us, EVAL_PASSED_THEIR_KING + rank, distance(st->ksq[them], stop));
+    }
+}
+
+static int game_phase(const struct chess_position *pos) {
+    int phase = bb_count(pos->by_type[CHESS_KNIGHT] | pos->by_type[CHESS_BISHOP]) +
+                2 * bb_count(pos->by_type[CHESS_ROOK]) + 4 * bb_count(pos->by_type[CHESS_QUEEN]);
+    return phase > EVAL_PHASE_MAX ? EVAL_PHASE_MAX : phase;
+}
+
+/* Non-pawn material in pawns (3, 3, 5, 9). */
+static int non_pawn_material(const struct chess_position *pos, int c) {
+    return 3 * bb_count(chess_position_pieces(pos, c, CHESS_KNIGHT) |
+                        chess_position_pieces(pos, c, CHESS_BISHOP)) +
+           5 * bb_count(chess_position_pieces(pos, c, CHESS_ROOK)) +
+           9 * bb_count(chess_position_pieces(pos, c, CHESS_QUEEN));
+}
+
+/* How much of the endgame score the stronger side keeps, out of EVAL_SCALE_MAX. */
+static int endgame_scale(const struct chess_position *pos, int eg) {
+    int strong = eg >= 0 ? CHESS_WHITE : CHESS_BLACK, weak = strong ^ 1;
+    int npm_strong = non_pawn_material(pos, strong), npm_weak = non_pawn_material(pos, weak);
+    if (!chess_position_pieces(pos, strong, CHESS_PAWN) && npm_strong - npm_weak <= 3)
+        return npm_strong < 5 ? 0 : 16;
+    chess_bitboard bishops = pos->by_type[CHESS_BISHOP];
+    bool one_each = bb_count(chess_position_pieces(pos, CHESS_WHITE, CHESS_BISHOP)) == 1 &&
+                    bb_count(chess_position_pieces(pos, CHESS_BLACK, CHESS_BISHOP)) == 1;
+    if (one_each && (bishops & BB_LIGHT_SQUARES) && (bishops & ~BB_LIGHT_SQUARES))
+        return npm_strong == 3 && npm_weak == 3 ? 32 : 48;
+    return EVAL_SCALE_MAX;
+}
+
+ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct eval_weight *w,
+                                struct eval_trace *trace) {
+    struct eval_state st;
+    memset(&st, 0, sizeof st);
+    st.pos = pos;
+    st.w = w;
+    st.trace = trace;
+    init_attacks(&st);
+    eval_material_pst(&st);
+    for (int c = 0; c < 2; c++) {
+        eval_pawns(&st, c);
+        if (bb_count(chess_position_pieces(pos, c, CHESS_BISHOP)) >= 2)
+            add(&st, c, EVAL_BISHOP_PAIR, 1);
+    }
+    for (int type = CHESS_KNIGHT; type <= CHESS_QUEEN; type++) {
+        eval_pieces(&st, CHESS_WHITE, type);
+        eval_pieces(&st, CHESS_BLACK, type);
+    }
+    for (int c = 0; c < 2; c++) {
+        eval_king_shelter(&st, c);
+        eval_king_danger(&st, c);
+        eval_threats(&st, c);
+        eval_passed(&st, c);
+    }
+    add(&st, pos->side, EVAL_TEMPO, 1);
+
+    int phase = game_phase(pos), scale = endgame_scale(pos, st.eg);
+    if (trace) {
+        trace->phase = phase;
+        trace->scale = scale;
+    }
+    return (st.mg * phase + st.eg * scale / EVAL_SCALE_MAX * (EVAL_PHASE_MAX - phase)) /
+           EVAL_PHASE_MAX;
+}
+
+int chess_evaluate(const struct chess_position *pos) {
+    int v = evaluate_impl(pos, eval_weights, NULL);
+    return pos->side == CHESS_WHITE ? v : -v;
+}
+
+int eval_trace_position(const struct chess_position *pos, const struct eval_weight *weights,
+                        struct eval_trace *trace) {
+    memset(trace, 0, sizeof *trace);
+    return evaluate_impl(pos, weights, trace);
+}
+
+const struct eval_group eval_groups[] = {
+#define EVAL_GROUP_ROW(name, n) {#name, EVAL_##name, n},
+    EVAL_GROUPS(EVAL_GROUP_ROW)
+#undef EVAL_GROUP_ROW
+};
+
+const int eval_group_count = (int)(sizeof eval_groups / sizeof eval_groups[0]);

@@ -1,0 +1,488 @@
+/*
+ * The node search: principal variation search with the usual selectivity, and quiescence.
+ *
+ * At each node, in order: draw detection (repetition, fifty moves, bare material), mate distance
+ * pruning, the transposition table (cut-off on a deep enough bound; its move first), the static
+ * evaluation, then before any move: razoring, reverse futility pruning and null-move pruning,
+ * and an internal iterative reduction when there is no table move. In the move loop: late move
+ * pruning, futility pruning, history and exchange (SEE) pruning, check and singular extensions,
+ * late move reductions, and principal variation re-searches. Cut-offs feed the killer, counter
+ * move and history tables. Quiescence searches captures that do not lose material (all evasions
+ * in check) with delta pruning. Scores are negamax: from the side to move's point of view.
+ */
+#include "chess/eval.h"
+#include "chess/movegen.h"
+#include "search_internal.h"
+
+#include <stdlib.h>
+
+static inline int min_int(int a, int b) {
+    return a < b ? a : b;
+}
+
+static inline int max_int(int a, int b) {
+    return a > b ? a : b;
+}
+
+static inline bool has_non_pawn_material(const struct chess_position *pos, int side) {
+    return (pos->by_color[side] & ~pos->by_type[CHESS_PAWN] & ~pos->by_type[CHESS_KING]) != 0;
+}
+
+/* A draw score jittered by a unit so that the search does not walk into draws blindly. */
+static inline int draw_score(const struct worker *w) {
+    return 1 - (int)(atomic_load_explicit(&w->nodes, memory_order_relaxed) & 2);
+}
+
+static inline void count_node(struct worker *w) {
+    uint64_t n = atomic_load_explicit(&w->nodes, memory_order_relaxed);
+    atomic_store_explicit(&w->nodes, n + 1, memory_order_relaxed);
+}
+
+/*
+ * Repetition: a draw when the position occurred earlier after the root, or twice before it
+ * (a third occurrence in the game). Also the fifty-move rule (unless it is mate) and positions
+ * where nobody can mate.
+ */
+static bool is_draw(const struct worker *w, const struct chess_position *pos, int ply,
+                    const struct stack_entry *ss) {
+    if (pos->halfmove_clock >= 100 &&
+        (!chess_position_in_check(pos) || chess_count_legal_moves(pos) > 0))
+        return true;
+    int back = min_int(pos->halfmove_clock, ss->plies_from_null);
+    int idx = w->root_index + ply, earlier = 0;
+    for (int i = 4; i <= back; i += 2) {
+        if (w->keys[idx - i] != pos->key) continue;
+        if (i < ply || ++earlier >= 2) return true;
+    }
+    return chess_position_insufficient_material(pos);
+}
+
+static inline void history_update(int16_t *entry, int bonus) {
+    int v = *entry;
+    v += bonus - v * abs(bonus) / HISTORY_MAX;
+    *entry = (int16_t)v;
+}
+
+static inline int history_bonus(int depth) {
+    return min_int(170 * depth - 100, 1800);
+}
+
+static void cont_hist_update(struct stack_entry *ss, int piece, int to, int bonus) {
+    static const int back[3] = {1, 2, 4};
+    for (int i = 0; i < 3; i++) {
+        if (ss[-back[i]].cont_hist) history_update(&ss[-back[i]].cont_hist[piece][to], bonus);
+    }
+}
+
+static void quiet_update(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
+                         chess_move m, int bonus) {
+    int from = chess_move_from(m), to = chess_move_to(m);
+    history_update(&w->history[pos->side][from][to], bonus);
+    cont_hist_update(ss, pos->board[from], to, bonus);
+}
+
+static void capture_update(struct worker *w, const struct chess_position *pos, chess_move m,
+                           int bonus) {
+    int to = chess_move_to(m);
+    history_update(
+        &w->capture_history[pos->board[chess_move_from(m)]][to][move_captured_type(pos, m)], bonus);
+}
+
+struct tried_moves {
+    chess_move quiets[64];
+    chess_move captures[32];
+    int quiet_count, capture_count;
+};
+
+/* Rewards the move that caused a cut-off and penalises those tried before it. */
+static void update_stats(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
+                         chess_move best, const struct tried_moves *tried, int depth) {
+    int bonus = history_bonus(depth);
+    if (!move_is_tactical(pos, best)) {
+        if (ss->killers[0] != best) {
+            ss->killers[1] = ss->killers[0];
+            ss->killers[0] = best;
+        }
+        chess_move prev = ss[-1].move;
+        if (prev != CHESS_MOVE_NONE && prev != CHESS_MOVE_NULL)
+            w->counter_moves[ss[-1].moved_piece][chess_move_to(prev)] = best;
+        quiet_update(w, pos, ss, best, bonus);
+        for (int i = 0; i < tried->quiet_count; i++)
+            quiet_update(w, pos, ss, tried->quiets[i], -bonus);
+    } else {
+        capture_update(w, pos, best, bonus);
+    }
+    for (int i = 0; i < tried->capture_count; i++)
+        capture_update(w, pos, tried->captures[i], -bonus);
+}
+
+static void update_pv(struct worker *w, int ply, chess_move m) {
+    w->pv[ply][0] = m;
+    int n = w->pv_length[ply + 1];
+    for (int i = 0; i < n; i++) w->pv[ply][i + 1] = w->pv[ply + 1][i];
+    w->pv_length[ply] = n + 1;
+}
+
+/* Prepares the stack and key path for searching a child reached by move m (or a null move). */
+static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
+                        const struct chess_position *pos, chess_move m,
+                        const struct chess_position *child) {
+    ss->move = m;
+    if (m == CHESS_MOVE_NULL) {
+        ss->moved_piece = 0;
+        ss->cont_hist = NULL;
+        ss[1].plies_from_null = 0;
+    } else {
+        int piece = pos->board[chess_move_from(m)];
+        ss->moved_piece = piece;
+        ss->cont_hist = w->cont_hist[piece][chess_move_to(m)];
+        ss[1].plies_from_null = ss->plies_from_null + 1;
+    }
+    w->keys[w->root_index + ply + 1] = child->key;
+    chess_tt_prefetch(w->sh->tt, child->key);
+}
+
+static int qsearch(struct worker *w, const struct chess_position *pos, int alpha, int beta, int ply,
+                   bool pv_node) {
+    struct stack_entry *ss = &w->stack[ply + STACK_OFFSET];
+    w->pv_length[ply] = 0;
+    count_node(w);
+    if (search_should_stop(w)) return 0;
+    if (ply > w->seldepth) w->seldepth = ply;
+    bool in_check = chess_position_in_check(pos);
+    if (is_draw(w, pos, ply, ss)) return draw_score(w);
+    if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : chess_evaluate(pos);
+
+    struct chess_tt_entry tte;
+    bool tt_hit = chess_tt_probe(w->sh->tt, pos->key, &tte);
+    int tt_score = tt_hit ? score_from_tt(tte.score, ply) : NO_SCORE;
+    if (!pv_node && tt_hit && (tte.bound & (tt_score >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
+        return tt_score;
+
+    int best = -INF_SCORE, static_eval = NO_SCORE;
+    if (!in_check) {
+        static_eval = tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : chess_evaluate(pos);
+        best = static_eval;
+        if (tt_hit && (tte.bound & (tt_score > best ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
+            best = tt_score;
+        if (best >= beta) return best;
+        if (best > alpha) alpha = best;
+    }
+
+    struct move_picker mp;
+    picker_init_qsearch(&mp, w, pos);
+    int futility_base = static_eval + 150;
+    int move_count = 0;
+    chess_move best_move = CHESS_MOVE_NONE, m;
+    while ((m = picker_next(&mp, pos)) != CHESS_MOVE_NONE) {
+        move_count++;
+        bool tactical = move_is_tactical(pos, m);
+        if (!in_check) {
+            if (chess_move_kind(m) == CHESS_MOVE_PROMOTION &&
+                chess_move_promotion(m) != CHESS_QUEEN)
+                continue;
+            int gain = see_values[move_captured_type(pos, m)];
+            if (chess_move_kind(m) != CHESS_MOVE_PROMOTION && futility_base + gain <= alpha) {
+                best = max_int(best, futility_base + gain);
+                continue;
+            }
+            if (!see_ge(pos, m, 0)) continue;
+        } else if (best > -CHESS_MATE_BOUND && !tactical && move_count > 3) {
+            continue;
+        }
+        struct chess_position child = *pos;
+        chess_position_make_move(&child, m);
+        enter_child(w, ss, ply, pos, m, &child);
+        int score = -qsearch(w, &child, -beta, -alpha, ply + 1, pv_node);
+        if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed)) return 0;
+        if (score <= best) continue;
+        best = score;
+        if (score > alpha) {
+            best_move = m;
+            if (pv_node) update_pv(w, ply, m);
+            if (score >= beta) break;
+            alpha = score;
+        }
+    }
+    if (in_check && move_count == 0) return -CHESS_MATE + ply;
+    chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply),
+                   static_eval == NO_SCORE ? CHESS_TT_NO_EVAL : static_eval, 0,
+                   best >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER);
+    return best;
+}
+
+/* What the node knows before searching moves. */
+struct node {
+    bool pv_node, root, in_check, improving, cut_node;
+    bool tt_hit;
+    struct chess_tt_entry tte;
+    int tt_score;
+    chess_move tt_move;
+    int eval; /* static evaluation refined by the table's bound, NO_SCORE in check */
+    int depth, ply;
+};
+
+/* Razoring, reverse futility and null move: a score to return at once, or NO_SCORE. */
+static int prune_before_moves(struct worker *w, const struct chess_position *pos,
+                              struct stack_entry *ss, const struct node *n, int alpha, int beta) {
+    int depth = n->depth, eval = n->eval;
+    if (n->pv_node || n->in_check || ss->excluded) return NO_SCORE;
+    if (depth <= 3 && eval + 200 + 250 * depth < alpha) {
+        int v = qsearch(w, pos, alpha - 1, alpha, n->ply, false);
+        if (v < alpha) return v;
+    }
+    if (depth <= 8 && eval - 80 * (depth - n->improving) >= beta && eval < CHESS_MATE_BOUND)
+        return (eval + beta) / 2;
+    if (depth >= 3 && eval >= beta && ss->static_eval >= beta - 20 * depth + 100 &&
+        ss[-1].move != CHESS_MOVE_NULL && has_non_pawn_material(pos, pos->side) &&
+        beta > -CHESS_MATE_BOUND) {
+        int r = 3 + depth / 3 + min_int((eval - beta) / 200, 3);
+        struct chess_position child = *pos;
+        chess_position_make_null_move(&child);
+        enter_child(w, ss, n->ply, pos, CHESS_MOVE_NULL, &child);
+        int v = -search_node(w, &child, -beta, -beta + 1, depth - r, n->ply + 1, !n->cut_node);
+        if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed)) return 0;
+        if (v >= beta) return v >= CHESS_MATE_BOUND ? beta : v;
+    }
+    return NO_SCORE;
+}
+
+static void probe_node(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
+                       struct node *n) {
+    uint64_t key = pos->key ^ (ss->excluded ? (uint64_t)ss->excluded * 0x9E3779B97F4A7C15ull : 0);
+    n->tt_hit = chess_tt_probe(w->sh->tt, key, &n->tte);
+    n->tt_score = n->tt_hit ? score_from_tt(n->tte.score, n->ply) : NO_SCORE;
+    n->tt_move = n->tt_hit ? n->tte.move : CHESS_MOVE_NONE;
+    if (n->root) n->tt_move = w->root_moves[w->pv_index].move;
+}
+
+static void evaluate_node(const struct chess_position *pos, struct stack_entry *ss,
+                          struct node *n) {
+    if (n->in_check) {
+        ss->static_eval = n->eval = NO_SCORE;
+        n->improving = false;
+        return;
+    }
+    if (!ss->excluded) {
+        bool have = n->tt_hit && n->tte.eval != CHESS_TT_NO_EVAL;
+        ss->static_eval = have ? n->tte.eval : chess_evaluate(pos);
+    }
+    n->eval = ss->static_eval;
+    if (n->tt_hit && n->tt_score != NO_SCORE &&
+        (n->tte.bound & (n->tt_score > n->eval ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
+        n->eval = n->tt_score;
+    if (ss[-2].static_eval != NO_SCORE)
+        n->improving = ss->static_eval > ss[-2].static_eval;
+    else
+        n->improving = ss[-4].static_eval == NO_SCORE || ss->static_eval > ss[-4].static_eval;
+}
+
+/* Shallow-depth pruning of one move; true to skip it. */
+static bool prune_move(const struct worker *w, const struct chess_position *pos,
+                       const struct stack_entry *ss, const struct node *n, struct move_picker *mp,
+                       chess_move m, int move_count, bool gives_check, int alpha) {
+    int depth = n->depth;
+    if (!move_is_tactical(pos, m) && !gives_check) {
+        int lmr_depth =
+            max_int(depth - 1 - w->reductions[min_int(depth, 63)][min_int(move_count, 63)], 0);
+        int lmp_limit = (3 + depth * depth) / (2 - n->improving);
+        if (move_count >= lmp_limit) {
+            mp->skip_quiets = true;
+            return true;
+        }
+        if (lmr_depth <= 6 && !n->in_check && ss->static_eval + 100 + 100 * lmr_depth <= alpha)
+            return true;
+        int from = chess_move_from(m), to = chess_move_to(m);
+        int hist = w->history[pos->side][from][to];
+        if (ss[-1].cont_hist) hist += ss[-1].cont_hist[pos->board[from]][to];
+        if (lmr_depth <= 4 && hist < -3000 * depth) return true;
+        return !see_ge(pos, m, -25 * lmr_depth * lmr_depth);
+    }
+    return depth <= 8 && !see_ge(pos, m, -100 * depth);
+}
+
+/* Singular extension: how much to extend the table's move, or a cut-off score via *cut. */
+static int singular_extension(struct worker *w, const struct chess_position *pos,
+                              struct stack_entry *ss, const struct node *n, int beta, int *cut) {
+    int sbeta = n->tt_score - 2 * n->depth;
+    ss->excluded = n->tt_move;
+    int v = search_node(w, pos, sbeta - 1, sbeta, (n->depth - 1) / 2, n->ply, n->cut_node);
+    ss->excluded = CHESS_MOVE_NONE;
+    if (v < sbeta) return !n->pv_node && v < sbeta - 20 ? 2 : 1;
+    if (sbeta >= beta)
+        *cut = sbeta;
+    else if (n->tt_score >= beta)
+        return -1;
+    return 0;
+}
+
+static int late_move_reduction(const struct worker *w, const struct chess_position *pos,
+                               const struct stack_entry *ss, const struct node *n, chess_move m,
+                               int move_count, bool gives_check) {
+    int r = w->reductions[min_int(n->depth, 63)][min_int(move_count, 63)];
+    if (!n->pv_node) r++;
+    if (n->cut_node) r++;
+    if (n->improving) r--;
+    if (gives_check) r--;
+    if (move_is_tactical(pos, m)) {
+        r--;
+    } else {
+        int from = chess_move_from(m), to = chess_move_to(m), piece = pos->board[from];
+        int hist = w->history[pos->side][from][to];
+        if (ss[-1].cont_hist) hist += ss[-1].cont_hist[piece][to];
+        if (ss[-2].cont_hist) hist += ss[-2].cont_hist[piece][to];
+        r -= hist / 8000;
+        if (m == ss->killers[0] || m == ss->killers[1]) r--;
+    }
+    return r;
+}
+
+static void record_root_move(struct worker *w, chess_move m, int score, int alpha, int beta,
+                             int move_count, uint64_t nodes) {
+    struct root_move *rm = NULL;
+    for (int i = w->pv_index; i < w->root_count; i++) {
+        if (w->root_moves[i].move == m) rm = &w->root_moves[i];
+    }
+    if (!rm) return;
+    rm->nodes += nodes;
+    if (move_count == 1 || score > alpha) {
+        rm->score = score;
+        rm->avg_score = rm->avg_score == -INF_SCORE ? score : (2 * score + rm->avg_score) / 3;
+        rm->seldepth = w->seldepth;
+        rm->lowerbound = score >= beta;
+        rm->upperbound = score <= alpha;
+        rm->pv[0] = m;
+        int len = w->pv_length[1];
+        for (int i = 0; i < len && i + 1 < CHESS_MAX_PLY; i++) rm->pv[i + 1] = w->pv[1][i];
+        rm->pv_length = min_int(len + 1, CHESS_MAX_PLY);
+    } else {
+        rm->score = -INF_SCORE;
+    }
+}
+
+/* Searches one child: reduced null window, then full depth, then full window on a PV node. */
+static int search_child(struct worker *w, const struct chess_position *child, const struct node *n,
+                        int alpha, int beta, int new_depth, int reduction, int move_count) {
+    int ply = n->ply + 1, score;
+    if (reduction > 0 && n->depth >= 2 && move_count > 1 + n->root) {
+        int d = max_int(1, min_int(new_depth - reduction, new_depth));
+        score = -search_node(w, child, -alpha - 1, -alpha, d, ply, true);
+        if (score > alpha && d < new_depth)
+            score = -search_node(w, child, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+    } else if (!n->pv_node || move_count > 1) {
+        score = -search_node(w, child, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+    } else {
+        score = alpha + 1; /* first move of a PV node: straight to the full window */
+    }
+    if (n->pv_node && (move_count == 1 || score > alpha))
+        score = -search_node(w, child, -beta, -alpha, new_depth, ply, false);
+    return score;
+}
+
+static chess_move next_move(struct worker *w, struct move_picker *mp,
+                            const struct chess_position *pos, const struct node *n,
+                            int *root_next) {
+    if (!n->root) return picker_next(mp, pos);
+    if (*root_next >= w->root_count) return CHESS_MOVE_NONE;
+    return w->root_moves[(*root_next)++].move;
+}
+
+int search_node(struct worker *w, const struct chess_position *pos, int alpha, int beta, int depth,
+                int ply, bool cut_node) {
+    struct stack_entry *ss = &w->stack[ply + STACK_OFFSET];
+    struct node n = {.pv_node = beta - alpha > 1,
+                     .root = ply == 0,
+                     .cut_node = cut_node,
+                     .in_check = chess_position_in_check(pos),
+                     .depth = depth,
+                     .ply = ply};
+    if (depth <= 0) return qsearch(w, pos, alpha, beta, ply, n.pv_node);
+    w->pv_length[ply] = 0;
+    count_node(w);
+    if (search_should_stop(w)) return 0;
+    if (ply > w->seldepth) w->seldepth = ply;
+    ss->in_check = n.in_check;
+    ss[2].killers[0] = ss[2].killers[1] = CHESS_MOVE_NONE;
+    if (!n.root) {
+        if (is_draw(w, pos, ply, ss)) return draw_score(w);
+        if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : chess_evaluate(pos);
+        alpha = max_int(alpha, -CHESS_MATE + ply);
+        beta = min_int(beta, CHESS_MATE - ply - 1);
+        if (alpha >= beta) return alpha;
+    }
+
+    probe_node(w, pos, ss, &n);
+    if (!n.pv_node && !ss->excluded && n.tt_hit && n.tte.depth >= depth &&
+        pos->halfmove_clock < 90 &&
+        (n.tte.bound & (n.tt_score >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
+        return n.tt_score;
+
+    evaluate_node(pos, ss, &n);
+    int early = prune_before_moves(w, pos, ss, &n, alpha, beta);
+    if (early != NO_SCORE) return early;
+    if (!n.tt_move && depth >= 4 && (n.pv_node || cut_node)) n.depth = --depth;
+
+    struct move_picker mp;
+    if (!n.root) picker_init_main(&mp, w, pos, ss, n.tt_move);
+    struct tried_moves tried = {.quiet_count = 0, .capture_count = 0};
+    int best = -INF_SCORE, move_count = 0, root_next = w->pv_index;
+    chess_move best_move = CHESS_MOVE_NONE, m;
+    while ((m = next_move(w, &mp, pos, &n, &root_next)) != CHESS_MOVE_NONE) {
+        if (m == ss->excluded) continue;
+        move_count++;
+        struct chess_position child = *pos;
+        chess_position_make_move(&child, m);
+        bool gives_check = chess_position_in_check(&child);
+        if (!n.root && best > -CHESS_MATE_BOUND && has_non_pawn_material(pos, pos->side) &&
+            prune_move(w, pos, ss, &n, &mp, m, move_count, gives_check, alpha))
+            continue;
+
+        int ext = 0;
+        if (!n.root && depth >= 8 && m == n.tt_move && !ss->excluded &&
+            (n.tte.bound & CHESS_TT_LOWER) && n.tte.depth >= depth - 3 &&
+            n.tt_score > -CHESS_MATE_BOUND && n.tt_score < CHESS_MATE_BOUND) {
+            int cut = NO_SCORE;
+            ext = singular_extension(w, pos, ss, &n, beta, &cut);
+            if (cut != NO_SCORE) return cut;
+        } else if (gives_check && ply < 2 * w->root_depth) {
+            ext = 1;
+        }
+
+        uint64_t nodes_before = atomic_load_explicit(&w->nodes, memory_order_relaxed);
+        enter_child(w, ss, ply, pos, m, &child);
+        int r = late_move_reduction(w, pos, ss, &n, m, move_count, gives_check);
+        int score = search_child(w, &child, &n, alpha, beta, depth - 1 + ext, r, move_count);
+        if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed)) return 0;
+        if (n.root)
+            record_root_move(w, m, score, alpha, beta, move_count,
+                             atomic_load_explicit(&w->nodes, memory_order_relaxed) - nodes_before);
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                if (n.pv_node) update_pv(w, ply, m);
+                if (score >= beta) break;
+                alpha = score;
+            }
+        }
+        if (m != best_move) {
+            if (!move_is_tactical(pos, m) && tried.quiet_count < 64)
+                tried.quiets[tried.quiet_count++] = m;
+            else if (move_is_tactical(pos, m) && tried.capture_count < 32)
+                tried.captures[tried.capture_count++] = m;
+        }
+    }
+
+    if (move_count == 0) return ss->excluded ? alpha : n.in_check ? -CHESS_MATE + ply : 0;
+    if (best >= beta) update_stats(w, pos, ss, best_move, &tried, depth);
+    if (!ss->excluded && !(n.root && w->pv_index > 0)) {
+        enum chess_tt_bound bound = best >= beta             ? CHESS_TT_LOWER
+                                    : n.pv_node && best_move ? CHESS_TT_EXACT
+                                                             : CHESS_TT_UPPER;
+        chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply),
+                       ss->static_eval == NO_SCORE ? CHESS_TT_NO_EVAL : ss->static_eval, depth,
+                       bound);
+    }
+    return best;
+}

@@ -1,0 +1,175 @@
+/*
+ * What the search's source files share: the per-thread worker with its history tables and
+ * stack, the state shared by the threads of one search, the move picker, static exchange
+ * evaluation and the time manager. Private to the engine.
+ *
+ * Ownership: a struct worker belongs to its thread for the duration of the search; the main
+ * thread reads other workers' published counters (atomics) and, after joining them, their
+ * results. struct search_shared is written before the threads start and read-only afterwards,
+ * except its atomics.
+ */
+#ifndef CHESS_SEARCH_INTERNAL_H
+#define CHESS_SEARCH_INTERNAL_H
+
+#include "chess/search.h"
+#include "internal.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#define INF_SCORE   (CHESS_MATE + 1)
+#define NO_SCORE    (CHESS_MATE + 2)
+#define HISTORY_MAX 16384
+
+/* Stack entries below ply 0, so that (ss - 4) is always valid. */
+#define STACK_OFFSET 4
+
+/* Time limits of one search; all times are milliseconds of CLOCK_MONOTONIC. */
+struct timeman {
+    int64_t start;       /* when the search started */
+    int64_t clock_start; /* when the limits started counting: start, or the ponderhit */
+    int64_t soft;        /* aim to finish iterations within this (0: no time limit) */
+    int64_t hard;        /* never exceed this (0: no time limit) */
+    bool fixed;          /* movetime: use all of it, no early stop */
+};
+
+/* Milliseconds since an arbitrary fixed point (monotonic). */
+int64_t timeman_now(void);
+
+/* Sets the limits for the side to move; `overhead` is kept back from the clock. */
+void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
+                  int64_t overhead, int64_t now);
+
+/* Soft limit adjusted for how settled the search is; see timeman.c. */
+bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_iterations,
+                         int score_drop, bool single_move);
+
+struct stack_entry {
+    chess_move move;     /* the move played from this node (CHESS_MOVE_NULL for a pass) */
+    chess_move excluded; /* singular extension search: the move left out */
+    chess_move killers[2];
+    int moved_piece;
+    int static_eval;
+    int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
+    bool in_check;
+    int16_t (*cont_hist)[64]; /* continuation history after this node's move */
+};
+
+struct root_move {
+    chess_move move;
+    int score, prev_score, avg_score;
+    int seldepth;
+    bool lowerbound, upperbound;
+    uint64_t nodes;
+    int pv_length;
+    chess_move pv[CHESS_MAX_PLY];
+};
+
+struct search_shared;
+
+struct worker {
+    struct search_shared *sh;
+    int id;
+    pthread_t thread;
+    _Atomic uint64_t nodes; /* written by the owner only */
+    int seldepth;
+    int root_depth;
+    int completed_depth;
+    int pv_index, pv_last;
+    int root_count;
+    struct root_move root_moves[CHESS_MAX_MOVES];
+
+    uint64_t *keys; /* keys[0 .. root_index-1]: history; keys[root_index + ply]: the path */
+    int root_index;
+
+    struct stack_entry stack[CHESS_MAX_PLY + STACK_OFFSET + 2];
+    chess_move pv[CHESS_MAX_PLY + 1][CHESS_MAX_PLY + 1];
+    int pv_length[CHESS_MAX_PLY + 1];
+
+    uint8_t reductions[64][64];         /* late move reductions by [depth][move number] */
+    int16_t history[2][64][64];         /* [colour][from][to] */
+    int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
+    chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
+    int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
+};
+
+struct search_shared {
+    const struct chess_search_request *req;
+    struct chess_tt *tt;
+    struct timeman tm;
+    atomic_bool stop; /* set by the main thread (or any limit) to end all threads */
+    atomic_bool *caller_stop;
+    atomic_bool *ponder;
+    bool pondering; /* main thread only: still pondering as of the last check */
+    uint64_t node_limit;
+    int depth_limit;
+    int multipv;
+    int thread_count;
+    struct worker **workers;
+};
+
+/* Node search with the root moves of the worker at ply 0; returns the score. */
+int search_node(struct worker *w, const struct chess_position *pos, int alpha, int beta, int depth,
+                int ply, bool cut_node);
+
+/* Sum of every worker's node counter. */
+uint64_t search_total_nodes(const struct search_shared *sh);
+
+/* Checks the stop flags and, on the main thread, the clock and node limit. */
+bool search_should_stop(struct worker *w);
+
+/* Clears a worker's tables for a new search. */
+void worker_clear(struct worker *w);
+
+/* Static exchange evaluation: true when the move wins at least `threshold` material. */
+bool see_ge(const struct chess_position *pos, chess_move move, int threshold);
+
+/* Material values of the exchange evaluator, by piece type. */
+extern const int see_values[7];
+
+/* Moves of one node in the order to try them; see movepick.c. */
+struct move_picker {
+    struct chess_move_list list;
+    int scores[CHESS_MAX_MOVES];
+    int next;
+    bool skip_quiets;
+};
+
+/* Generates and scores the moves of a search node. */
+void picker_init_main(struct move_picker *mp, const struct worker *w,
+                      const struct chess_position *pos, const struct stack_entry *ss,
+                      chess_move tt_move);
+
+/* Generates and scores the moves of a quiescence node (captures, or evasions in check). */
+void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
+                         const struct chess_position *pos);
+
+/* The next move to try, or CHESS_MOVE_NONE when none are left. */
+chess_move picker_next(struct move_picker *mp, const struct chess_position *pos);
+
+/* True when the move captures or promotes (the search's "tactical" moves). */
+static inline bool move_is_tactical(const struct chess_position *pos, chess_move m) {
+    return chess_position_is_capture(pos, m) || chess_move_kind(m) == CHESS_MOVE_PROMOTION;
+}
+
+/* The piece type a move captures (PAWN for en passant), or 0. */
+static inline int move_captured_type(const struct chess_position *pos, chess_move m) {
+    if (chess_move_kind(m) == CHESS_MOVE_EN_PASSANT) return CHESS_PAWN;
+    if (chess_move_kind(m) == CHESS_MOVE_CASTLING) return 0;
+    return CHESS_PIECE_TYPE(pos->board[chess_move_to(m)]);
+}
+
+/* Score conversions between "from the root" and "from this node" for the table. */
+static inline int score_to_tt(int score, int ply) {
+    if (score >= CHESS_MATE_BOUND) return score + ply;
+    if (score <= -CHESS_MATE_BOUND) return score - ply;
+    return score;
+}
+
+static inline int score_from_tt(int score, int ply) {
+    if (score >= CHESS_MATE_BOUND) return score - ply;
+    if (score <= -CHESS_MATE_BOUND) return score + ply;
+    return score;
+}
+
+#endif

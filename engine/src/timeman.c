@@ -1,0 +1,65 @@
+/*
+ * Time management. From the clock, increment and moves to go, each move gets a soft limit (the
+ * time it should normally use: a share of the remaining time plus most of the increment) and a
+ * hard limit (a few soft limits, but never more than a safe fraction of what is left, so the
+ * engine never loses on time while it has time). Between iterations the search stops early once
+ * the soft limit, scaled by how stable the best move and score are, has passed; inside an
+ * iteration the hard limit stops it.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "search_internal.h"
+
+#include <time.h>
+
+int64_t timeman_now(void) {
+    struct timespec ts;
+    if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t max64(int64_t a, int64_t b) {
+    return a > b ? a : b;
+}
+
+static int64_t min64(int64_t a, int64_t b) {
+    return a < b ? a : b;
+}
+
+void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
+                  int64_t overhead, int64_t now) {
+    tm->start = tm->clock_start = now;
+    tm->soft = tm->hard = 0;
+    tm->fixed = limits->movetime_ms > 0;
+    if (tm->fixed) {
+        tm->soft = tm->hard = max64(1, limits->movetime_ms - overhead);
+        return;
+    }
+    int64_t time = limits->time_ms[side], inc = limits->inc_ms[side];
+    if (time == 0 && inc == 0) return; /* no clock */
+    int64_t left = max64(1, time - overhead);
+    if (limits->movestogo == 1) {
+        tm->soft = left / 2;
+        tm->hard = left * 4 / 5;
+    } else {
+        int mtg = limits->movestogo > 0 && limits->movestogo < 40 ? limits->movestogo : 40;
+        tm->soft = left / mtg + inc * 3 / 4;
+        tm->hard = min64(tm->soft * 5, left / 3 + inc / 2);
+        tm->hard = min64(tm->hard, left * 4 / 5);
+    }
+    tm->hard = max64(1, tm->hard);
+    tm->soft = max64(1, min64(tm->soft, tm->hard));
+}
+
+bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_iterations,
+                         int score_drop, bool single_move) {
+    if (tm->soft == 0 || tm->fixed) return false;
+    if (single_move) return now - tm->clock_start >= tm->soft / 8;
+    /* 140% of the soft limit when the best move just changed, down to 70% when it stays put. */
+    int stability = stable_iterations > 7 ? 7 : stable_iterations;
+    int64_t scaled = tm->soft * (140 - 10 * stability) / 100;
+    /* Up to 50% more when the score is dropping. */
+    if (score_drop > 0) scaled += scaled * (score_drop > 100 ? 100 : score_drop) / 200;
+    /* An iteration takes about twice the previous one: do not start one that cannot finish. */
+    return now - tm->start >= scaled * 6 / 10;
+}

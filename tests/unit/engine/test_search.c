@@ -1,0 +1,389 @@
+/*
+ * Search tests: mates in one, two and three; stalemate, threefold repetition and perpetual
+ * check; thousands of random legal positions never yield an illegal or null best move; fixed
+ * depth is deterministic with one thread; stop, ponderhit, node and time limits; MultiPV and
+ * skill; several threads on one table.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "check.h"
+
+#include <chess/fen.h>
+#include <chess/move.h>
+#include <chess/movegen.h>
+#include <chess/search.h>
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <time.h>
+
+static struct chess_tt *tt;
+
+/* Searches a FEN to a depth with a fresh table; returns the result. */
+static struct chess_search_result search_fen(const char *fen, int depth) {
+    struct chess_position pos;
+    struct chess_search_result res = {0};
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return res;
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.limits.depth = depth;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &res) == 0);
+    return res;
+}
+
+static void expect_move(const char *fen, int depth, const char *uci) {
+    struct chess_position pos;
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return;
+    struct chess_search_result res = search_fen(fen, depth);
+    char text[CHESS_UCI_MAX];
+    chess_move_to_uci(&pos, res.best, text);
+    CHECK_EQ_STR(text, uci);
+}
+
+static void test_mate_in_one(void) {
+    const char *fen = "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1";
+    struct chess_search_result res = search_fen(fen, 4);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 1);
+    CHECK_EQ_INT(chess_score_mate_moves(res.score), 1);
+    expect_move(fen, 4, "a1a8");
+}
+
+static void test_mate_in_two(void) {
+    const char *fen = "r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1";
+    struct chess_search_result res = search_fen(fen, 6);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 3);
+    expect_move(fen, 6, "d5f6");
+}
+
+static void test_mate_in_three(void) {
+    struct chess_search_result res = search_fen("r5rk/5p1p/5R2/4B3/8/8/7P/7K w - - 0 1", 8);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 5);
+    res = search_fen("2r3k1/p4p2/3Rp2p/1p2P1pK/8/1P4P1/P3Q2P/1q6 b - - 0 1", 8);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 5);
+    CHECK_EQ_INT(chess_score_mate_moves(res.score), 3);
+}
+
+static void test_mated_side_sees_it(void) {
+    /* Black to move must play Kb8, then Rd8 mates. */
+    struct chess_search_result res = search_fen("k7/8/1K6/8/8/8/8/3R4 b - - 0 1", 6);
+    CHECK(res.best != CHESS_MOVE_NONE);
+    CHECK(res.score <= -CHESS_MATE_BOUND);
+    CHECK_EQ_INT(chess_score_mate_moves(res.score), -1);
+}
+
+static void test_no_legal_moves(void) {
+    struct chess_search_result res = search_fen("k7/P7/1K6/8/8/8/8/8 b - - 0 1", 5);
+    CHECK(res.best == CHESS_MOVE_NONE);
+    CHECK_EQ_INT(res.score, 0);
+    res = search_fen("R5k1/5ppp/8/8/8/8/8/6K1 b - - 0 1", 5);
+    CHECK(res.best == CHESS_MOVE_NONE);
+    CHECK_EQ_INT(res.score, -CHESS_MATE);
+}
+
+static void test_prefers_mate_to_stalemate(void) {
+    const char *fen = "k7/2Q5/1K6/8/8/8/8/8 w - - 0 1";
+    struct chess_position pos;
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return;
+    struct chess_search_result res = search_fen(fen, 5);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 1);
+    chess_position_make_move(&pos, res.best);
+    CHECK(chess_position_in_check(&pos));
+    CHECK_EQ_INT(chess_count_legal_moves(&pos), 0);
+}
+
+static void test_stalemate_is_a_draw(void) {
+    /* Black, a queen down with its king boxed in, checks with the rook until taking it
+     * stalemates. */
+    struct chess_search_result res = search_fen("7k/5Q2/6K1/8/8/8/8/7r b - - 0 1", 14);
+    if (!CHECK(res.score > -50 && res.score < 50)) printf("     score %d\n", res.score);
+}
+
+static void test_perpetual_check(void) {
+    /* Two rooks down, white draws by perpetual check (repetition inside the search). */
+    struct chess_search_result res = search_fen("5rk1/5p1p/8/8/8/rr6/3Q1PPP/6K1 w - - 0 1", 10);
+    CHECK(res.score > -10 && res.score < 10);
+    expect_move("5rk1/5p1p/8/8/8/rr6/3Q1PPP/6K1 w - - 0 1", 10, "d2g5");
+}
+
+/* Plays moves from a FEN, collecting the key before each move. */
+static int play_line(struct chess_position *pos, const char *fen, const char *const *moves,
+                     int count, uint64_t *keys) {
+    if (chess_fen_parse(pos, fen) < 0) return -1;
+    for (int i = 0; i < count; i++) {
+        chess_move m;
+        if (chess_move_from_uci(pos, moves[i], &m) < 0) return -1;
+        keys[i] = pos->key;
+        chess_position_make_move(pos, m);
+    }
+    return 0;
+}
+
+static void test_threefold_from_history(void) {
+    /* Black, a queen down, can only draw by repeating: Kh8 makes a third occurrence. */
+    static const char *const line[] = {"h8g8", "c2d2", "g8h8", "d2c2", "h8g8",
+                                       "c2d2", "g8h8", "d2c2", "h8g8", "c2d2"};
+    struct chess_position pos;
+    uint64_t keys[10];
+    if (!CHECK(play_line(&pos, "7k/8/8/8/8/8/2Q5/K7 b - - 0 1", line, 10, keys) == 0)) return;
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.history = keys;
+    req.history_count = 10;
+    req.limits.depth = 8;
+    struct chess_search_result res;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &res) == 0);
+    char text[CHESS_UCI_MAX];
+    chess_move_to_uci(&pos, res.best, text);
+    CHECK_EQ_STR(text, "g8h8");
+    CHECK(res.score > -5 && res.score < 5);
+
+    /* Without the history the same position is simply lost. */
+    req.history = NULL;
+    req.history_count = 0;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(res.score < -500);
+}
+
+static uint64_t rng_next(uint64_t *s) {
+    *s ^= *s << 13;
+    *s ^= *s >> 7;
+    *s ^= *s << 17;
+    return *s;
+}
+
+/* A random legal position: up to 120 random plies from the start, stopping at a game's end. */
+static void random_position(uint64_t *seed, struct chess_position *pos) {
+    chess_position_startpos(pos);
+    int plies = (int)(rng_next(seed) % 120);
+    for (int i = 0; i < plies; i++) {
+        struct chess_move_list list;
+        if (chess_generate_moves(pos, CHESS_GEN_ALL, &list) == 0) break;
+        chess_position_make_move(pos, list.moves[rng_next(seed) % (uint64_t)list.count]);
+    }
+}
+
+static void test_random_positions_legal(void) {
+    uint64_t seed = 0x1234567;
+    int bad = 0;
+    for (int i = 0; i < 2000; i++) {
+        struct chess_position pos;
+        random_position(&seed, &pos);
+        struct chess_search_request req;
+        chess_search_request_init(&req, &pos);
+        req.limits.nodes = 50 + rng_next(&seed) % 300;
+        if (i % 3 == 0) req.limits.depth = 1 + (int)(rng_next(&seed) % 4);
+        struct chess_search_result res;
+        if (chess_search(&req, tt, &res) != 0) bad++;
+        bool has_moves = chess_count_legal_moves(&pos) > 0;
+        if (has_moves != (res.best != CHESS_MOVE_NONE)) bad++;
+        if (has_moves && !chess_position_is_legal(&pos, res.best)) bad++;
+        if (has_moves && res.ponder != CHESS_MOVE_NONE) {
+            struct chess_position next = pos;
+            chess_position_make_move(&next, res.best);
+            if (!chess_position_is_legal(&next, res.ponder)) bad++;
+        }
+    }
+    CHECK_EQ_INT(bad, 0);
+}
+
+static void test_deterministic(void) {
+    const char *fens[] = {CHESS_FEN_STARTPOS,
+                          "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"};
+    for (int i = 0; i < 2; i++) {
+        struct chess_search_result a = search_fen(fens[i], 7);
+        struct chess_search_result b = search_fen(fens[i], 7);
+        CHECK_EQ_INT(a.best, b.best);
+        CHECK_EQ_INT(a.score, b.score);
+        CHECK_EQ_INT(a.nodes, b.nodes);
+        CHECK(a.nodes > 0);
+    }
+}
+
+struct async_search {
+    struct chess_search_request req;
+    struct chess_search_result res;
+    struct chess_tt *tt;
+    int rc;
+    atomic_bool done;
+};
+
+static void *run_search(void *arg) {
+    struct async_search *s = arg;
+    s->rc = chess_search(&s->req, s->tt, &s->res);
+    atomic_store(&s->done, true);
+    return NULL;
+}
+
+static void sleep_ms(long ms) {
+    struct timespec ts = {ms / 1000, (ms % 1000) * 1000000};
+    while (nanosleep(&ts, &ts) != 0) {
+    }
+}
+
+static void test_stop_returns_legal_move(void) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    atomic_bool stop;
+    atomic_init(&stop, false);
+    struct async_search s;
+    chess_search_request_init(&s.req, &pos);
+    s.req.limits.infinite = true;
+    s.req.stop = &stop;
+    s.tt = tt;
+    atomic_init(&s.done, false);
+    pthread_t thread;
+    if (!CHECK(pthread_create(&thread, NULL, run_search, &s) == 0)) return;
+    sleep_ms(100);
+    atomic_store(&stop, true);
+    pthread_join(thread, NULL);
+    CHECK_EQ_INT(s.rc, 0);
+    CHECK(chess_position_is_legal(&pos, s.res.best));
+
+    /* A stop raised before the search starts still yields a legal move. */
+    s.req.limits.infinite = false;
+    CHECK(chess_search(&s.req, tt, &s.res) == 0);
+    CHECK(chess_position_is_legal(&pos, s.res.best));
+}
+
+static void test_ponderhit(void) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    atomic_bool ponder;
+    atomic_init(&ponder, true);
+    struct async_search s;
+    chess_search_request_init(&s.req, &pos);
+    s.req.limits.movetime_ms = 50;
+    s.req.limits.depth = 3; /* finishes at once, then must wait for the ponderhit */
+    s.req.ponder = &ponder;
+    s.tt = tt;
+    atomic_init(&s.done, false);
+    pthread_t thread;
+    if (!CHECK(pthread_create(&thread, NULL, run_search, &s) == 0)) return;
+    sleep_ms(150);
+    CHECK(!atomic_load(&s.done)); /* still pondering */
+    atomic_store(&ponder, false);
+    pthread_join(thread, NULL);
+    CHECK(chess_position_is_legal(&pos, s.res.best));
+    CHECK(s.res.time_ms >= 150);
+}
+
+static void test_limits(void) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    struct chess_search_result res;
+    req.limits.nodes = 5000;
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(res.nodes >= 5000 && res.nodes < 5100);
+
+    req.limits.nodes = 0;
+    req.limits.movetime_ms = 100;
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(res.time_ms >= 50 && res.time_ms < 400);
+
+    /* Almost no time left on the clock: answers quickly. */
+    req.limits.movetime_ms = 0;
+    req.limits.time_ms[CHESS_WHITE] = 30;
+    req.limits.time_ms[CHESS_BLACK] = 30;
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(res.time_ms < 30);
+    CHECK(chess_position_is_legal(&pos, res.best));
+}
+
+struct info_log {
+    int calls, max_multipv, last_depth;
+    bool ordered;
+};
+
+static void log_info(void *ctx, const struct chess_search_info *info) {
+    struct info_log *log = ctx;
+    log->calls++;
+    if (info->multipv > log->max_multipv) log->max_multipv = info->multipv;
+    if (info->multipv == 1) {
+        if (info->depth < log->last_depth) log->ordered = false;
+        log->last_depth = info->depth;
+    }
+    if (info->pv_length < 1 || info->nodes == 0) log->ordered = false;
+}
+
+static void test_info_and_multipv(void) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    struct info_log log = {0, 0, 0, true};
+    req.limits.depth = 6;
+    req.multipv = 3;
+    req.on_info = log_info;
+    req.info_ctx = &log;
+    struct chess_search_result res;
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK_EQ_INT(log.max_multipv, 3);
+    CHECK_EQ_INT(log.last_depth, 6);
+    CHECK(log.ordered);
+    CHECK(log.calls >= 18);
+}
+
+static void test_skill_varies_but_stays_legal(void) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.limits.depth = 3;
+    req.skill = 0;
+    chess_move seen[4] = {0};
+    int distinct = 0;
+    for (uint64_t seed = 1; seed <= 20; seed++) {
+        req.seed = seed;
+        struct chess_search_result res;
+        CHECK(chess_search(&req, tt, &res) == 0);
+        CHECK(chess_position_is_legal(&pos, res.best));
+        bool known = false;
+        for (int i = 0; i < distinct; i++) known = known || seen[i] == res.best;
+        if (!known && distinct < 4) seen[distinct++] = res.best;
+    }
+    CHECK(distinct >= 2);
+}
+
+static void test_threads_share_table(void) {
+    struct chess_position pos;
+    if (!CHECK(chess_fen_parse(&pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w "
+                                     "KQkq - 0 1") == 0))
+        return;
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.threads = 3;
+    req.limits.depth = 7;
+    struct chess_search_result res;
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(chess_position_is_legal(&pos, res.best));
+    CHECK(res.depth >= 7);
+}
+
+int main(void) {
+    tt = chess_tt_create(8u << 20);
+    if (!tt) return 1;
+    RUN(test_mate_in_one);
+    RUN(test_mate_in_two);
+    RUN(test_mate_in_three);
+    RUN(test_mated_side_sees_it);
+    RUN(test_no_legal_moves);
+    RUN(test_prefers_mate_to_stalemate);
+    RUN(test_stalemate_is_a_draw);
+    RUN(test_perpetual_check);
+    RUN(test_threefold_from_history);
+    RUN(test_random_positions_legal);
+    RUN(test_deterministic);
+    RUN(test_stop_returns_legal_move);
+    RUN(test_ponderhit);
+    RUN(test_limits);
+    RUN(test_info_and_multipv);
+    RUN(test_skill_varies_but_stays_legal);
+    RUN(test_threads_share_table);
+    chess_tt_destroy(tt);
+    return check_finish();
+}
