@@ -1,0 +1,209 @@
+/*
+ * datagen: self-play games that produce training positions for the evaluation tuner.
+ *
+ *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] --out FILE
+ *
+ * Each game starts with R random legal plies (rejected when a short search finds the result
+ * lopsided), then the engine plays both sides with K nodes per move. The rules core ends the
+ * game (mate, stalemate, repetition, fifty moves, insufficient material); a game where one side
+ * scores above 15 pawns for eight plies in a row is adjudicated. Quiet positions (not in check,
+ * best move not a capture or promotion, no mate score) are written one per line as
+ *
+ *   FEN | RESULT | SCORE
+ *
+ * RESULT is 1, 0.5 or 0 for white; SCORE is the search's score in centipawns for white.
+ * Regenerate the data with scripts in tests/bench (see docs/engine.md); it is not kept in git.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include <chess/fen.h>
+#include <chess/game.h>
+#include <chess/movegen.h>
+#include <chess/search.h>
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+struct options {
+    int games, threads, random_plies;
+    uint64_t nodes, seed;
+    FILE *out;
+};
+
+/* Shared between threads; `lock` guards the output file and the counters. */
+struct shared {
+    const struct options *opt;
+    pthread_mutex_t lock;
+    atomic_int next_game;
+    long positions;
+    int finished;
+};
+
+struct sample {
+    char fen[CHESS_FEN_MAX];
+    int score; /* white's point of view */
+};
+
+static uint64_t rng_next(uint64_t *s) {
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+static int search_move(const struct chess_game *game, struct chess_tt *tt, uint64_t nodes,
+                       struct chess_search_result *res) {
+    struct chess_search_request req;
+    chess_search_request_init(&req, &game->current);
+    req.history = game->keys;
+    req.history_count = game->ply_count;
+    req.limits.nodes = nodes;
+    return chess_search(&req, tt, res);
+}
+
+/* Plays the random opening; returns 0, or -1 when it ended the game or looks lopsided. */
+static int random_opening(struct chess_game *game, struct chess_tt *tt, int plies, uint64_t *rng) {
+    for (int i = 0; i < plies; i++) {
+        struct chess_move_list list;
+        if (chess_generate_moves(&game->current, CHESS_GEN_ALL, &list) == 0) return -1;
+        if (chess_game_play(game, list.moves[rng_next(rng) % (uint64_t)list.count]) < 0) return -1;
+        if (game->result != CHESS_RESULT_NONE) return -1;
+    }
+    struct chess_search_result res;
+    if (search_move(game, tt, 5000, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
+    return res.score > 150 || res.score < -150 ? -1 : 0;
+}
+
+static double result_for_white(enum chess_result r) {
+    return r == CHESS_RESULT_WHITE_WINS ? 1.0 : r == CHESS_RESULT_BLACK_WINS ? 0.0 : 0.5;
+}
+
+/* Plays one game; fills samples and returns how many, with *result the game's result. */
+static int play_game(const struct options *opt, struct chess_tt *tt, uint64_t *rng,
+                     struct sample *samples, int max_samples, enum chess_result *result) {
+    struct chess_game game;
+    int n = 0;
+    for (;;) {
+        if (chess_game_init(&game, NULL) < 0) return -1;
+        chess_tt_clear(tt);
+        if (random_opening(&game, tt, opt->random_plies, rng) == 0) break;
+        chess_game_free(&game);
+    }
+    int lopsided = 0;
+    *result = CHESS_RESULT_DRAW;
+    while (game.result == CHESS_RESULT_NONE && game.ply_count < 600) {
+        struct chess_search_result res;
+        if (search_move(&game, tt, opt->nodes, &res) < 0 || res.best == CHESS_MOVE_NONE) break;
+        int white_score = game.current.side == CHESS_WHITE ? res.score : -res.score;
+        lopsided = white_score > 1500 || white_score < -1500 ? lopsided + 1 : 0;
+        if (lopsided >= 8) {
+            chess_game_end(&game,
+                           white_score > 0 ? CHESS_RESULT_WHITE_WINS : CHESS_RESULT_BLACK_WINS,
+                           CHESS_TERM_RESIGNATION);
+            break;
+        }
+        bool quiet = !chess_position_in_check(&game.current) &&
+                     !chess_position_is_capture(&game.current, res.best) &&
+                     chess_move_kind(res.best) != CHESS_MOVE_PROMOTION &&
+                     !chess_score_is_mate(res.score);
+        if (quiet && n < max_samples &&
+            chess_fen_write(&game.current, CHESS_FEN_XFEN, samples[n].fen, CHESS_FEN_MAX) > 0)
+            samples[n++].score = white_score;
+        if (chess_game_play(&game, res.best) < 0) break;
+        enum chess_termination claim = chess_game_claimable_draw(&game);
+        if (claim != CHESS_TERM_NONE) {
+            chess_game_end(&game, CHESS_RESULT_DRAW, claim);
+            break;
+        }
+    }
+    if (game.result != CHESS_RESULT_NONE) *result = game.result;
+    chess_game_free(&game);
+    return n;
+}
+
+static void *thread_main(void *arg) {
+    struct shared *sh = arg;
+    const struct options *opt = sh->opt;
+    struct chess_tt *tt = chess_tt_create(8u << 20);
+    struct sample *samples = malloc(sizeof *samples * 700);
+    if (!tt || !samples) {
+        fprintf(stderr, "datagen: out of memory\n");
+        exit(1);
+    }
+    for (;;) {
+        int index = atomic_fetch_add(&sh->next_game, 1);
+        if (index >= opt->games) break;
+        uint64_t rng = opt->seed * 1000003u + (uint64_t)index;
+        enum chess_result result;
+        int n = play_game(opt, tt, &rng, samples, 700, &result);
+        pthread_mutex_lock(&sh->lock);
+        for (int i = 0; i < n; i++)
+            fprintf(opt->out, "%s | %.1f | %d\n", samples[i].fen, result_for_white(result),
+                    samples[i].score);
+        sh->positions += n > 0 ? n : 0;
+        if (++sh->finished % 100 == 0) {
+            fflush(opt->out);
+            fprintf(stderr, "datagen: %d games, %ld positions\n", sh->finished, sh->positions);
+        }
+        pthread_mutex_unlock(&sh->lock);
+    }
+    free(samples);
+    chess_tt_destroy(tt);
+    return NULL;
+}
+
+int main(int argc, char **argv) {
+    struct options opt = {.games = 100, .threads = 1, .random_plies = 8, .nodes = 5000, .seed = 1};
+    const char *path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
+        if (!v) {
+            fprintf(stderr, "datagen: %s needs a value\n", a);
+            return 2;
+        }
+        if (strcmp(a, "--games") == 0)
+            opt.games = atoi(v);
+        else if (strcmp(a, "--threads") == 0)
+            opt.threads = atoi(v);
+        else if (strcmp(a, "--nodes") == 0)
+            opt.nodes = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--random-plies") == 0)
+            opt.random_plies = atoi(v);
+        else if (strcmp(a, "--seed") == 0)
+            opt.seed = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--out") == 0)
+            path = v;
+        else {
+            fprintf(stderr, "datagen: unknown option %s\n", a);
+            return 2;
+        }
+        i++;
+    }
+    if (!path || opt.threads < 1 || opt.threads > 64) {
+        fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
+                        "[--seed S] --out FILE\n");
+        return 2;
+    }
+    opt.out = fopen(path, "a");
+    if (!opt.out) {
+        fprintf(stderr, "datagen: cannot open %s\n", path);
+        return 1;
+    }
+    struct shared sh = {.opt = &opt, .positions = 0, .finished = 0};
+    pthread_mutex_init(&sh.lock, NULL);
+    atomic_init(&sh.next_game, 0);
+    pthread_t tid[64];
+    for (int i = 0; i < opt.threads; i++) {
+        if (pthread_create(&tid[i], NULL, thread_main, &sh) != 0) {
+            fprintf(stderr, "datagen: cannot start threads\n");
+            return 1;
+        }
+    }
+    for (int i = 0; i < opt.threads; i++) pthread_join(tid[i], NULL);
+    fclose(opt.out);
+    fprintf(stderr, "datagen: %d games, %ld positions\n", sh.finished, sh.positions);
+    return 0;
+}
