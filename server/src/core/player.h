@@ -25,6 +25,7 @@ struct player {
     int game_capacity;
     int open_seeks; /* seeks and challenges */
     struct ratelimit chat_limit;
+    void *net_conns; /* owned by the network layer (its connections of this player); opaque here */
 };
 
 #endif

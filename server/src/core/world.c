@@ -82,7 +82,10 @@ static struct core_event *push_game_event(struct core_events *out, enum core_eve
                                           enum core_target target, struct game *game) {
     game->version++;
     struct core_event *ev = push_event(out, type, target);
-    if (ev) ev->game = game;
+    if (ev) {
+        ev->game = game;
+        ev->version = game->version;
+    }
     return ev;
 }
 

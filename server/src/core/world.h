@@ -106,6 +106,7 @@ struct core_event {
     enum core_event_type type;
     enum core_target target;
     struct game *game;
+    uint32_t version;      /* the game's version after this event */
     struct player *player; /* CORE_TO_PLAYER's recipient; PRESENCE: whose presence */
     int color;
     enum game_offer offer;

@@ -71,11 +71,11 @@ static json_t *color_or_null(int color) {
 }
 
 /* "game", "v" and the type: the start of every game event. */
-static json_t *game_message(const char *type, const struct game *g) {
+static json_t *game_message(const char *type, const struct core_event *ev) {
     json_t *msg = message(type);
     if (!msg) return NULL;
-    put(msg, "game", json_string_nocheck(g->id));
-    put(msg, "v", json_integer(g->version));
+    put(msg, "game", json_string_nocheck(ev->game->id));
+    put(msg, "v", json_integer(ev->version));
     return msg;
 }
 
@@ -188,7 +188,7 @@ static json_t *encode_seek(const struct seek *s) {
 
 static json_t *encode_move(const struct core_event *ev, int64_t now_ms) {
     const struct game *g = ev->game;
-    json_t *msg = game_message("move", g);
+    json_t *msg = game_message("move", ev);
     if (!msg) return NULL;
     put(msg, "ply", json_integer(ev->move.ply));
     put(msg, "uci", json_string_nocheck(ev->move.uci));
@@ -217,20 +217,20 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
             return proto_encode_game_message("game_started", g, now_ms, PROTO_VIEWER_PLAYER);
         case CORE_EV_MOVE: return encode_move(ev, now_ms);
         case CORE_EV_GAME_ENDED:
-            if ((msg = game_message("game_end", g))) {
+            if ((msg = game_message("game_end", ev))) {
                 put_result(msg, g);
                 put(msg, "clock", encode_clocks(g, now_ms));
             }
             return msg;
         case CORE_EV_OFFER:
         case CORE_EV_OFFER_DECLINED:
-            if ((msg = game_message(ev->type == CORE_EV_OFFER ? "offer" : "offer_declined", g))) {
+            if ((msg = game_message(ev->type == CORE_EV_OFFER ? "offer" : "offer_declined", ev))) {
                 put(msg, "kind", json_string_nocheck(offer_names[ev->offer]));
                 put(msg, "by", json_string_nocheck(proto_color_name(ev->color)));
             }
             return msg;
         case CORE_EV_TAKEBACK:
-            if ((msg = game_message("takeback", g))) {
+            if ((msg = game_message("takeback", ev))) {
                 put(msg, "undone", json_integer(ev->undone));
                 put(msg, "ply", json_integer(g->chess.ply_count));
                 put(msg, "fen", encode_fen(&g->chess.current));
@@ -239,20 +239,21 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
             }
             return msg;
         case CORE_EV_PRESENCE:
-            if ((msg = game_message("presence", g))) {
+            if ((msg = game_message("presence", ev))) {
                 put(msg, "color", json_string_nocheck(proto_color_name(ev->color)));
                 put(msg, "connected", json_boolean(ev->connected));
                 if (!ev->connected) put(msg, "claim_after_ms", json_integer(ev->claim_after_ms));
             }
             return msg;
         case CORE_EV_CHAT:
-            if ((msg = encode_chat_line(ev->chat, ev->room))) {
-                put(msg, "type", json_string_nocheck("chat"));
-                put(msg, "game", json_string_nocheck(g->id));
+            if ((msg = game_message("chat", ev))) {
+                json_t *line = encode_chat_line(ev->chat, ev->room);
+                json_object_update(msg, line);
+                json_decref(line);
             }
             return msg;
         case CORE_EV_REMATCH:
-            if ((msg = game_message("rematch", g)))
+            if ((msg = game_message("rematch", ev)))
                 put(msg, "next", json_string_nocheck(g->rematch_id));
             return msg;
         case CORE_EV_SEEK_ADDED:

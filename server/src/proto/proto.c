@@ -284,6 +284,7 @@ int proto_decode(const char *text, size_t len, struct proto_request *req) {
     const struct proto_message_spec *spec = find_spec(json_string_value(type));
     if (!spec) return -PROTO_ERR_UNKNOWN_TYPE;
     req->msg = spec->msg;
+    req->spec = spec;
     if (spec->msg <= PROTO_MSG_CORE_LAST) req->cmd.type = (enum core_cmd_type)spec->msg;
     return decode_fields(req, spec);
 }

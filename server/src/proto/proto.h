@@ -91,10 +91,13 @@ enum proto_msg {
     PROTO_MSG_COUNT
 };
 
+struct proto_message_spec;
+
 /* A decoded client message. Strings point into `root`, which the request owns. */
 struct proto_request {
     json_t *root;
-    const json_t *id; /* borrowed from root; NULL when absent */
+    const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
+    const json_t *id;                      /* borrowed from root; NULL when absent */
     enum proto_msg msg;
     struct core_cmd cmd; /* for messages up to PROTO_MSG_CORE_LAST */
     const char *game;    /* watch, unwatch; also cmd.target */

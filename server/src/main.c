@@ -1,0 +1,243 @@
+/*
+ * chess_server: flags and environment, logging, the data directory, signals, and the server's
+ * lifetime. No game logic here.
+ *
+ * Every flag has an environment variable (shown by --help); a flag given on the command line
+ * wins over the environment.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "net/server.h"
+#include "util/log.h"
+
+enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOOP };
+
+struct option_spec {
+    const char *name; /* without the leading dashes */
+    const char *env;
+    enum opt_kind kind;
+    void *target;
+    long long min, max; /* for numbers */
+    const char *help;
+};
+
+static struct server_config cfg;
+static const char *data_dir = "./data";
+static const char *listen_addr = "0.0.0.0";
+static enum log_level level = LOG_INFO;
+static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
+    grace, lag, max_finished, max_seeks, max_games;
+static int64_t first_move_ms, abandon_ms, seek_grace_ms;
+
+static const struct option_spec options[] = {
+    {"listen", "CHESS_LISTEN", OPT_STRING, &listen_addr, 0, 0,
+     "address to listen on (0.0.0.0: every IPv4 address)"},
+    {"port", "CHESS_PORT", OPT_INT, &port, 1, 65535, "TCP port for HTTP and WebSocket"},
+    {"data-dir", "CHESS_DATA_DIR", OPT_STRING, &data_dir, 0, 0,
+     "data directory (created if missing; games are kept in memory for now)"},
+    {"static-dir", "CHESS_STATIC_DIR", OPT_STRING, &cfg.static_dir, 0, 0,
+     "web client files; client routes fall back to its index.html"},
+    {"log-level", "CHESS_LOG_LEVEL", OPT_LEVEL, &level, 0, 0, "debug, info, warn or error"},
+    {"event-loop", "CHESS_EVENT_LOOP", OPT_LOOP, &cfg.use_libuv, 0, 0,
+     "poll (lws's own loop) or uv (lws on libuv)"},
+    {"max-connections", "CHESS_MAX_CONNECTIONS", OPT_INT, &max_connections, 1, 1000000,
+     "WebSocket connections at once"},
+    {"max-message", "CHESS_MAX_MESSAGE", OPT_INT, &max_message, 256, 1 << 20,
+     "largest client message in bytes"},
+    {"out-queue", "CHESS_OUT_QUEUE", OPT_INT, &out_queue, 8, 1 << 20,
+     "messages queued for a client before it is dropped as too slow"},
+    {"rate-limit", "CHESS_RATE_LIMIT", OPT_INT, &rate, 1, 100000,
+     "client messages per second per connection"},
+    {"rate-burst", "CHESS_RATE_BURST", OPT_INT, &burst, 1, 100000,
+     "client messages allowed in a burst"},
+    {"abuse-limit", "CHESS_ABUSE_LIMIT", OPT_INT, &abuse, 1, 100000,
+     "refused messages in a row before the connection is closed"},
+    {"max-watch", "CHESS_MAX_WATCH", OPT_INT, &max_watch, 1, 10000,
+     "games one connection may watch"},
+    {"ping-seconds", "CHESS_PING_SECONDS", OPT_INT, &ping, 1, 3600,
+     "idle time before the server pings a client"},
+    {"idle-timeout-seconds", "CHESS_IDLE_TIMEOUT_SECONDS", OPT_INT, &idle, 2, 7200,
+     "idle time (no data, no pong) before a client is dropped"},
+    {"shutdown-grace-ms", "CHESS_SHUTDOWN_GRACE_MS", OPT_INT, &grace, 0, 60000,
+     "how long shutdown waits for clients to take their close frames"},
+    {"lag-compensation-ms", "CHESS_LAG_COMPENSATION_MS", OPT_INT, &lag, 0, 1000,
+     "clock allowance per move for network lag"},
+    {"first-move-seconds", "CHESS_FIRST_MOVE_SECONDS", OPT_SECONDS, &first_move_ms, 0, 3600,
+     "time for each side's first move before the game is aborted (0: no limit)"},
+    {"abandon-seconds", "CHESS_ABANDON_SECONDS", OPT_SECONDS, &abandon_ms, 1, 86400,
+     "time a player may be away before the opponent may claim the game"},
+    {"seek-grace-seconds", "CHESS_SEEK_GRACE_SECONDS", OPT_SECONDS, &seek_grace_ms, 0, 86400,
+     "time an owner may be away before their seeks and challenges are removed"},
+    {"max-finished-games", "CHESS_MAX_FINISHED_GAMES", OPT_INT, &max_finished, 1, 10000000,
+     "ended games kept in memory (oldest dropped first)"},
+    {"max-seeks", "CHESS_MAX_SEEKS", OPT_INT, &max_seeks, 1, 1000,
+     "open seeks and challenges per player"},
+    {"max-games", "CHESS_MAX_GAMES", OPT_INT, &max_games, 1, 100000,
+     "games in progress per player"},
+};
+
+#define OPTION_COUNT (int)(sizeof options / sizeof options[0])
+
+static void usage(FILE *out) {
+    fprintf(out, "Usage: chess_server [options]\n\n"
+                 "The chess server: lobby, live games and spectators over WebSocket (/ws), with\n"
+                 "/healthz, /metrics, /api/games/<id>[.pgn] and the web client on one port.\n\n"
+                 "Options (each also read from the environment variable shown):\n");
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        char flag[64];
+        snprintf(flag, sizeof flag, "--%s", options[i].name);
+        fprintf(out, "  %-24s %-28s %s\n", flag, options[i].env, options[i].help);
+    }
+    fprintf(out, "  %-24s %-28s %s\n", "--help", "", "this text");
+    fprintf(out, "\nSIGTERM or SIGINT shut the server down gracefully (exit status 0).\n");
+}
+
+static int set_option(const struct option_spec *o, const char *value, const char *source) {
+    char *end;
+    long long n;
+    switch (o->kind) {
+        case OPT_STRING: *(const char **)o->target = value; return 0;
+        case OPT_LEVEL:
+            if (log_parse_level(value, (enum log_level *)o->target) == 0) return 0;
+            break;
+        case OPT_LOOP:
+            if (strcmp(value, "poll") == 0 || strcmp(value, "uv") == 0) {
+                *(bool *)o->target = strcmp(value, "uv") == 0;
+                return 0;
+            }
+            break;
+        case OPT_INT:
+        case OPT_SECONDS:
+            errno = 0;
+            n = strtoll(value, &end, 10);
+            if (errno || end == value || *end || n < o->min || n > o->max) break;
+            if (o->kind == OPT_INT)
+                *(int *)o->target = (int)n;
+            else
+                *(int64_t *)o->target = n * 1000;
+            return 0;
+    }
+    fprintf(stderr, "chess_server: bad value \"%s\" for %s (%s); see --help\n", value, o->name,
+            source);
+    return -1;
+}
+
+static int parse(int argc, char **argv) {
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const char *v = getenv(options[i].env);
+        if (v && *v && set_option(&options[i], v, options[i].env) < 0) return -1;
+    }
+    int i;
+    for (i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
+            usage(stdout);
+            exit(0);
+        }
+        if (strncmp(arg, "--", 2) != 0) goto unknown;
+        const char *eq = strchr(arg, '=');
+        size_t name_len = eq ? (size_t)(eq - arg - 2) : strlen(arg + 2);
+        int k = 0;
+        while (k < OPTION_COUNT && !(strlen(options[k].name) == name_len &&
+                                     strncmp(options[k].name, arg + 2, name_len) == 0))
+            k++;
+        if (k == OPTION_COUNT) goto unknown;
+        const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
+        if (!value) {
+            fprintf(stderr, "chess_server: %s needs a value; see --help\n", arg);
+            return -1;
+        }
+        if (set_option(&options[k], value, "command line") < 0) return -1;
+    }
+    return 0;
+unknown:
+    fprintf(stderr, "chess_server: unknown option \"%s\"; see --help\n", argv[i]);
+    return -1;
+}
+
+/* Creates the data directory if missing and checks it is writable. */
+static int prepare_data_dir(const char *dir) {
+    if (mkdir(dir, 0750) != 0 && errno != EEXIST) {
+        LOGE("main", "cannot create data directory %s: %s", dir, strerror(errno));
+        return -1;
+    }
+    if (access(dir, W_OK | X_OK) != 0) {
+        LOGE("main", "data directory %s is not writable: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+static struct server *running;
+
+static void on_signal(int sig) {
+    (void)sig;
+    if (running) server_request_stop(running);
+}
+
+int main(int argc, char **argv) {
+    server_config_defaults(&cfg);
+    port = cfg.port;
+    max_connections = cfg.max_connections;
+    max_message = (int)cfg.max_message;
+    out_queue = cfg.out_queue_max;
+    rate = (int)cfg.rate_per_s;
+    burst = (int)cfg.rate_burst;
+    abuse = cfg.abuse_limit;
+    max_watch = cfg.max_watch;
+    ping = cfg.ping_interval_s;
+    idle = cfg.idle_timeout_s;
+    grace = cfg.shutdown_grace_ms;
+    lag = (int)cfg.world.lag_comp_ms;
+    first_move_ms = cfg.world.first_move_ms;
+    abandon_ms = cfg.world.abandon_ms;
+    seek_grace_ms = cfg.world.seek_grace_ms;
+    max_finished = cfg.world.max_finished_games;
+    max_seeks = cfg.world.max_seeks_per_player;
+    max_games = cfg.world.max_games_per_player;
+    if (parse(argc, argv) < 0) return 2;
+    log_set_level(level);
+    cfg.listen_addr = listen_addr;
+    cfg.port = port;
+    cfg.max_connections = max_connections;
+    cfg.max_message = (size_t)max_message;
+    cfg.out_queue_max = out_queue;
+    cfg.rate_per_s = rate;
+    cfg.rate_burst = burst;
+    cfg.abuse_limit = abuse;
+    cfg.max_watch = max_watch;
+    cfg.ping_interval_s = ping;
+    cfg.idle_timeout_s = idle;
+    cfg.shutdown_grace_ms = grace;
+    cfg.world.lag_comp_ms = lag;
+    cfg.world.first_move_ms = first_move_ms;
+    cfg.world.abandon_ms = abandon_ms;
+    cfg.world.seek_grace_ms = seek_grace_ms;
+    cfg.world.max_finished_games = max_finished;
+    cfg.world.max_seeks_per_player = max_seeks;
+    cfg.world.max_games_per_player = max_games;
+
+    if (prepare_data_dir(data_dir) < 0) return 1;
+    signal(SIGPIPE, SIG_IGN);
+    struct server *srv = server_create(&cfg);
+    if (!srv) return 1;
+    running = srv;
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, NULL);
+    sigaction(SIGTERM, &sa, NULL);
+    int rc = server_run(srv);
+    running = NULL;
+    server_destroy(srv);
+    LOGI("main", "exit %d", rc);
+    return rc;
+}

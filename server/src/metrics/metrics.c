@@ -1,0 +1,181 @@
+/*
+ * Prometheus text rendering into a growing buffer. Families are small linear tables: a few
+ * dozen message types and error codes, looked up by pointer first (labels are static strings).
+ */
+#include "metrics/metrics.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const double latency_bounds[METRICS_HIST_BUCKETS - 1] = {
+    5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000};
+static const double size_bounds[METRICS_HIST_BUCKETS - 1] = {
+    32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 1048576};
+
+void metrics_hist_observe(struct metrics_hist *h, double value) {
+    int i = 0;
+    while (i < METRICS_HIST_BUCKETS - 1 && value > h->bounds[i]) i++;
+    h->counts[i]++;
+    h->sum += value;
+    h->count++;
+}
+
+static int family_init(struct metrics_family *f, int size) {
+    f->labels = calloc((size_t)size, sizeof *f->labels);
+    f->values = calloc((size_t)size, sizeof *f->values);
+    f->size = size;
+    return f->labels && f->values ? 0 : -1;
+}
+
+int metrics_init(struct metrics *m) {
+    *m = (struct metrics){0};
+    m->handle_us.bounds = latency_bounds;
+    m->timer_lag_us.bounds = latency_bounds;
+    m->message_bytes.bounds = size_bounds;
+    if (family_init(&m->messages_in, 64) < 0 || family_init(&m->errors, 64) < 0) {
+        metrics_free(m);
+        return -1;
+    }
+    return 0;
+}
+
+void metrics_free(struct metrics *m) {
+    free(m->messages_in.labels);
+    free(m->messages_in.values);
+    free(m->errors.labels);
+    free(m->errors.values);
+    m->messages_in = m->errors = (struct metrics_family){0};
+}
+
+void metrics_family_add(struct metrics_family *f, const char *label, uint64_t n) {
+    for (int i = 0; i < f->count; i++) {
+        if (f->labels[i] == label || strcmp(f->labels[i], label) == 0) {
+            f->values[i] += n;
+            return;
+        }
+    }
+    if (f->count == f->size) return; /* more labels than expected: not counted */
+    f->labels[f->count] = label;
+    f->values[f->count++] = n;
+}
+
+/* A growing text buffer; on allocation failure it stops growing and marks itself failed. */
+struct text {
+    char *data;
+    size_t len, cap;
+    int failed;
+};
+
+static void emit(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(struct text *t, const char *fmt, ...) {
+    if (t->failed) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
+        va_end(ap);
+        if (n < 0) {
+            t->failed = 1;
+            return;
+        }
+        if ((size_t)n < t->cap - t->len) {
+            t->len += (size_t)n;
+            return;
+        }
+        size_t cap = t->cap * 2 + (size_t)n;
+        char *grown = realloc(t->data, cap);
+        if (!grown) {
+            t->failed = 1;
+            return;
+        }
+        t->data = grown;
+        t->cap = cap;
+    }
+}
+
+static void emit_metric(struct text *t, const char *name, const char *type, const char *help,
+                        double value) {
+    emit(t, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
+}
+
+static void emit_family(struct text *t, const char *name, const char *label, const char *help,
+                        const struct metrics_family *f) {
+    emit(t, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    for (int i = 0; i < f->count; i++)
+        emit(t, "%s{%s=\"%s\"} %llu\n", name, label, f->labels[i],
+             (unsigned long long)f->values[i]);
+}
+
+static void emit_hist(struct text *t, const char *name, const char *help,
+                      const struct metrics_hist *h) {
+    emit(t, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    uint64_t cumulative = 0;
+    for (int i = 0; i < METRICS_HIST_BUCKETS; i++) {
+        cumulative += h->counts[i];
+        if (i < METRICS_HIST_BUCKETS - 1)
+            emit(t, "%s_bucket{le=\"%g\"} %llu\n", name, h->bounds[i],
+                 (unsigned long long)cumulative);
+        else
+            emit(t, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cumulative);
+    }
+    emit(t, "%s_sum %.17g\n%s_count %llu\n", name, h->sum, name, (unsigned long long)h->count);
+}
+
+char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
+    struct text t = {.cap = 8192};
+    t.data = malloc(t.cap);
+    if (!t.data) return NULL;
+    t.data[0] = '\0';
+    emit_metric(&t, "chess_connections", "gauge", "Open WebSocket connections.", g->connections);
+    emit_metric(&t, "chess_connections_total", "counter", "WebSocket connections accepted.",
+                (double)m->connections_total);
+    emit_metric(&t, "chess_connections_rejected_total", "counter",
+                "Connections refused (limit reached or shutting down).",
+                (double)m->connections_rejected);
+    emit_metric(&t, "chess_connections_closed_slow_total", "counter",
+                "Connections closed because their outbound queue overflowed.",
+                (double)m->connections_closed_slow);
+    emit_metric(&t, "chess_connections_closed_abuse_total", "counter",
+                "Connections closed for repeated abuse (floods, oversized messages).",
+                (double)m->connections_closed_abuse);
+    emit_metric(&t, "chess_players", "gauge", "Known players (guests included).", g->players);
+    emit_metric(&t, "chess_players_online", "gauge", "Players with at least one connection.",
+                g->players_online);
+    emit(&t,
+         "# HELP chess_games Games in memory by state.\n# TYPE chess_games gauge\n"
+         "chess_games{state=\"playing\"} %d\nchess_games{state=\"ended\"} %d\n",
+         g->games_live, g->games_ended_kept);
+    emit_metric(&t, "chess_seeks", "gauge", "Open seeks in the lobby.", g->seeks);
+    emit_metric(&t, "chess_challenges", "gauge", "Open challenges by link.", g->challenges);
+    emit_metric(&t, "chess_games_started_total", "counter", "Games started.",
+                (double)g->games_started_total);
+    emit_metric(&t, "chess_games_ended_total", "counter", "Games ended.",
+                (double)g->games_ended_total);
+    emit_metric(&t, "chess_moves_total", "counter", "Moves played.", (double)g->moves_total);
+    emit_metric(&t, "chess_moves_per_second", "gauge", "Moves per second over the last 10 s.",
+                m->moves_per_second);
+    emit_metric(&t, "chess_http_requests_total", "counter", "HTTP requests served.",
+                (double)m->http_requests_total);
+    emit_metric(&t, "chess_messages_out_total", "counter", "WebSocket messages queued to clients.",
+                (double)m->messages_out_total);
+    emit_metric(&t, "chess_bytes_in_total", "counter", "WebSocket payload bytes received.",
+                (double)m->bytes_in_total);
+    emit_metric(&t, "chess_bytes_out_total", "counter", "WebSocket payload bytes queued.",
+                (double)m->bytes_out_total);
+    emit_family(&t, "chess_messages_in_total", "type", "Client messages received by type.",
+                &m->messages_in);
+    emit_family(&t, "chess_errors_total", "code", "Errors sent to clients by code.", &m->errors);
+    emit_hist(&t, "chess_message_handle_microseconds",
+              "Time from a complete client message to its replies being queued.", &m->handle_us);
+    emit_hist(&t, "chess_message_bytes", "Size of client messages.", &m->message_bytes);
+    emit_hist(&t, "chess_timer_lag_microseconds",
+              "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
+    if (t.failed) {
+        free(t.data);
+        return NULL;
+    }
+    *len = t.len;
+    return t.data;
+}

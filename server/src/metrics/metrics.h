@@ -1,0 +1,76 @@
+/*
+ * Counters and histograms for /metrics, rendered in the Prometheus text format (version 0.0.4).
+ * The network layer counts (messages by type, errors by code, bytes, latencies) and adds the
+ * world's gauges when rendering. Nothing here knows sockets.
+ *
+ * Loop thread only (later issues' threads report through the loop, not here directly).
+ */
+#ifndef SERVER_METRICS_METRICS_H
+#define SERVER_METRICS_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define METRICS_HIST_BUCKETS 14
+
+/* A cumulative histogram with fixed upper bounds (microseconds or bytes). */
+struct metrics_hist {
+    const double *bounds; /* METRICS_HIST_BUCKETS - 1 finite bounds, then +Inf */
+    uint64_t counts[METRICS_HIST_BUCKETS];
+    double sum;
+    uint64_t count;
+};
+
+void metrics_hist_observe(struct metrics_hist *h, double value);
+
+/* Labelled counter family: up to `size` label values, found by name. */
+struct metrics_family {
+    const char **labels; /* borrowed, static strings */
+    uint64_t *values;
+    int count;
+    int size;
+};
+
+struct metrics {
+    uint64_t connections_total;
+    uint64_t connections_rejected;
+    uint64_t connections_closed_slow;  /* outbound queue overflow */
+    uint64_t connections_closed_abuse; /* rate limit or size abuse */
+    uint64_t http_requests_total;
+    uint64_t messages_out_total;
+    uint64_t bytes_in_total;
+    uint64_t bytes_out_total;
+    struct metrics_family messages_in; /* by message type */
+    struct metrics_family errors;      /* by error code */
+    struct metrics_hist handle_us;     /* time to handle one client message */
+    struct metrics_hist message_bytes; /* size of client messages */
+    struct metrics_hist timer_lag_us;  /* lateness of the game timer */
+    double moves_per_second;           /* over the last 10 s, set by the caller */
+};
+
+/* Sets up empty metrics. Returns 0 or -1 when memory runs out. */
+int metrics_init(struct metrics *m);
+void metrics_free(struct metrics *m);
+
+/* Adds n to the family's counter for label (a static string). */
+void metrics_family_add(struct metrics_family *f, const char *label, uint64_t n);
+
+/* Gauges owned by others, sampled when rendering. */
+struct metrics_gauges {
+    int connections;
+    int players;
+    int players_online;
+    int games_live;
+    int games_ended_kept;
+    int seeks;
+    int challenges;
+    uint64_t moves_total;
+    uint64_t games_started_total;
+    uint64_t games_ended_total;
+};
+
+/* Renders everything as Prometheus text into a new malloc'd string (the caller frees it);
+ * *len receives its length. Returns NULL when memory runs out. */
+char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len);
+
+#endif

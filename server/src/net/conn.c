@@ -1,0 +1,205 @@
+/*
+ * WebSocket connections: the registry, bounded outbound queues of shared messages, reassembly
+ * of fragmented messages under a size cap, the per-connection rate limit, and closing after
+ * the queue is flushed. One lws_write() per writable callback, as lws requires.
+ */
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/internal.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+#include "util/log.h"
+#include "util/now.h"
+
+struct outmsg *outmsg_create(const json_t *msg) {
+    size_t len;
+    unsigned char *block = proto_dump(msg, OUTMSG_FRONT, &len);
+    if (!block) return NULL;
+    struct outmsg *m = (struct outmsg *)(void *)block;
+    m->refs = 1;
+    m->len = len;
+    return m;
+}
+
+void outmsg_release(struct outmsg *m) {
+    if (m && --m->refs == 0) free(m);
+}
+
+struct conn *conn_create(struct server *srv, struct lws *wsi) {
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->wsi = wsi;
+    c->srv = srv;
+    c->id = ++srv->next_conn_id;
+    ratelimit_init(&c->limit, srv->cfg.rate_burst, srv->cfg.rate_per_s, now_mono_ms());
+    c->all_next = srv->conns;
+    if (srv->conns) srv->conns->all_prev = c;
+    srv->conns = c;
+    srv->conn_count++;
+    srv->metrics.connections_total++;
+    /* Moves are small and latency matters: no Nagle delay. */
+    int one = 1;
+    setsockopt(lws_get_socket_fd(wsi), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+    return c;
+}
+
+void conn_close(struct conn *c, int code, const char *reason) {
+    if (!c->wsi || c->close_code) return;
+    c->close_code = code;
+    c->close_reason = reason;
+    lws_callback_on_writable(c->wsi);
+}
+
+/* Drops a connection at once (its queue is beyond saving). */
+static void conn_kill(struct conn *c) {
+    if (!c->wsi) return;
+    c->close_code = LWS_CLOSE_STATUS_POLICY_VIOLATION;
+    lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+void conn_send(struct conn *c, struct outmsg *m) {
+    if (!c->wsi || !m || (c->close_code && c->close_code != LWS_CLOSE_STATUS_GOINGAWAY)) return;
+    if (c->q_count == c->q_cap) {
+        if (c->q_cap >= c->srv->cfg.out_queue_max) {
+            LOGW("net", "conn=%llu closed: outbound queue full (%d messages)",
+                 (unsigned long long)c->id, c->q_count);
+            c->srv->metrics.connections_closed_slow++;
+            conn_kill(c);
+            return;
+        }
+        int cap = c->q_cap ? c->q_cap * 2 : 8;
+        struct outmsg **q = malloc(sizeof *q * (size_t)cap);
+        if (!q) {
+            conn_kill(c);
+            return;
+        }
+        for (int i = 0; i < c->q_count; i++) q[i] = c->queue[(c->q_head + i) % c->q_cap];
+        free(c->queue);
+        c->queue = q;
+        c->q_head = 0;
+        c->q_cap = cap;
+    }
+    m->refs++;
+    c->queue[(c->q_head + c->q_count++) % c->q_cap] = m;
+    c->srv->metrics.messages_out_total++;
+    c->srv->metrics.bytes_out_total += m->len;
+    lws_callback_on_writable(c->wsi);
+}
+
+void conn_send_json(struct conn *c, json_t *msg) {
+    if (!msg) return;
+    struct outmsg *m = outmsg_create(msg);
+    json_decref(msg);
+    if (!m) return;
+    conn_send(c, m);
+    outmsg_release(m);
+}
+
+void conn_send_error(struct conn *c, int code, const json_t *id, const char *field) {
+    json_t *msg = proto_encode_error(code, field);
+    if (!msg) return;
+    proto_set_id(msg, id);
+    metrics_family_add(&c->srv->metrics.errors, proto_error_name(code), 1);
+    conn_send_json(c, msg);
+}
+
+int conn_write(struct conn *c) {
+    if (c->q_count > 0) {
+        struct outmsg *m = c->queue[c->q_head];
+        int n = lws_write(c->wsi, outmsg_data(m), m->len, LWS_WRITE_TEXT);
+        bool failed = n < (int)m->len;
+        c->q_head = (c->q_head + 1) % c->q_cap;
+        c->q_count--;
+        outmsg_release(m);
+        if (failed) return -1;
+        if (c->q_count > 0 || c->close_code) lws_callback_on_writable(c->wsi);
+        return 0;
+    }
+    if (c->close_code) {
+        const char *reason = c->close_reason ? c->close_reason : "";
+        lws_close_reason(c->wsi, (enum lws_close_status)c->close_code,
+                         (unsigned char *)(uintptr_t)reason, strlen(reason));
+        return -1;
+    }
+    return 0;
+}
+
+/* Counts a refused message; too many in a row close the connection after the reply. */
+static void note_abuse(struct conn *c) {
+    if (++c->abuse < c->srv->cfg.abuse_limit) return;
+    if (c->close_code) return;
+    LOGW("net", "conn=%llu closed for abuse (%d refused messages in a row)",
+         (unsigned long long)c->id, c->abuse);
+    c->srv->metrics.connections_closed_abuse++;
+    conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "too many refused messages");
+}
+
+void conn_receive(struct conn *c, const void *in, size_t len) {
+    struct server *srv = c->srv;
+    size_t max = srv->cfg.max_message;
+    if (!c->rx_oversize && c->rx_len + len <= max) {
+        if (!c->rx) c->rx = malloc(max + 1);
+        if (!c->rx) {
+            c->rx_oversize = true; /* out of memory: treat like an oversized message */
+        } else {
+            memcpy(c->rx + c->rx_len, in, len);
+            c->rx_len += len;
+        }
+    } else {
+        c->rx_oversize = true; /* keep reading the rest, but drop it */
+    }
+    if (!lws_is_final_fragment(c->wsi)) return;
+
+    bool binary = lws_frame_is_binary(c->wsi);
+    bool oversize = c->rx_oversize;
+    size_t total = c->rx_len;
+    c->rx_len = 0;
+    c->rx_oversize = false;
+    if (c->close_code) return; /* closing: ignore what still arrives */
+    srv->metrics.bytes_in_total += total;
+    if (!ratelimit_take(&c->limit, 1, now_mono_ms())) {
+        conn_send_error(c, -PROTO_ERR_RATE_LIMITED, NULL, NULL);
+        note_abuse(c);
+        return;
+    }
+    if (oversize || binary) {
+        conn_send_error(c,
+                        oversize ? -PROTO_ERR_MESSAGE_TOO_LARGE : -PROTO_ERR_BINARY_NOT_SUPPORTED,
+                        NULL, NULL);
+        note_abuse(c);
+        return;
+    }
+    c->abuse = 0;
+    metrics_hist_observe(&srv->metrics.message_bytes, (double)total);
+    c->rx[total] = '\0';
+    dispatch_message(c, (const char *)c->rx, total);
+}
+
+void conn_closed(struct conn *c) {
+    struct server *srv = c->srv;
+    dispatch_conn_gone(c);
+    if (c->all_prev)
+        c->all_prev->all_next = c->all_next;
+    else
+        srv->conns = c->all_next;
+    if (c->all_next) c->all_next->all_prev = c->all_prev;
+    srv->conn_count--;
+    c->wsi = NULL;
+    c->free_next = srv->to_free;
+    srv->to_free = c;
+}
+
+void conn_free_closed(struct server *srv) {
+    while (srv->to_free) {
+        struct conn *c = srv->to_free;
+        srv->to_free = c->free_next;
+        for (int i = 0; i < c->q_count; i++) outmsg_release(c->queue[(c->q_head + i) % c->q_cap]);
+        free(c->queue);
+        free(c->rx);
+        free(c->watched);
+        free(c);
+    }
+}

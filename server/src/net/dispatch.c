@@ -1,0 +1,328 @@
+/*
+ * From a client message to its effects: decode (proto), check who may send it, run it (the
+ * world for game and lobby commands, this file for connection matters such as hello, watching
+ * and the lobby subscription), then deliver the events. Each event is encoded and serialised
+ * once and shared by all its recipients; the requester's copy of the reply event carries its
+ * request id.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/internal.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+#include "util/log.h"
+#include "util/now.h"
+
+/* ---- players' connections ---- */
+
+static void player_link(struct conn *c, struct player *p) {
+    c->player = p;
+    struct conn *head = p->net_conns;
+    c->player_next = head;
+    if (head) head->player_prev = c;
+    p->net_conns = c;
+}
+
+static void player_unlink(struct conn *c) {
+    struct player *p = c->player;
+    if (c->player_prev)
+        c->player_prev->player_next = c->player_next;
+    else
+        p->net_conns = c->player_next;
+    if (c->player_next) c->player_next->player_prev = c->player_prev;
+    c->player_prev = c->player_next = NULL;
+}
+
+/* ---- watching ---- */
+
+static int watch_index(const struct conn *c, const char *id) {
+    for (int i = 0; i < c->watch_count; i++) {
+        if (strcmp(c->watched[i], id) == 0) return i;
+    }
+    return -1;
+}
+
+static int watch_add(struct conn *c, const char *id) {
+    struct server *srv = c->srv;
+    if (watch_index(c, id) >= 0) return 0;
+    if (c->watch_count >= srv->cfg.max_watch) return -PROTO_ERR_TOO_MANY_WATCHED;
+    if (!c->watched) {
+        c->watched = calloc((size_t)srv->cfg.max_watch, sizeof *c->watched);
+        if (!c->watched) return -PROTO_ERR_INTERNAL;
+    }
+    struct watch_list *w = strmap_get(&srv->watchers, id);
+    if (!w) {
+        w = calloc(1, sizeof *w);
+        if (!w) return -PROTO_ERR_INTERNAL;
+        snprintf(w->id, sizeof w->id, "%s", id);
+        if (strmap_put(&srv->watchers, w->id, w) < 0) {
+            free(w);
+            return -PROTO_ERR_INTERNAL;
+        }
+    }
+    if (w->count == w->cap) {
+        int cap = w->cap ? w->cap * 2 : 4;
+        struct conn **grown = realloc(w->conns, sizeof *grown * (size_t)cap);
+        if (!grown) return -PROTO_ERR_INTERNAL;
+        w->conns = grown;
+        w->cap = cap;
+    }
+    w->conns[w->count++] = c;
+    snprintf(c->watched[c->watch_count++], GAME_ID_LEN + 1, "%s", id);
+    return 0;
+}
+
+static void watch_remove(struct conn *c, const char *id) {
+    struct server *srv = c->srv;
+    int i = watch_index(c, id);
+    if (i < 0) return;
+    memmove(&c->watched[i], &c->watched[i + 1],
+            sizeof *c->watched * (size_t)(c->watch_count - i - 1));
+    c->watch_count--;
+    struct watch_list *w = strmap_get(&srv->watchers, id);
+    if (!w) return;
+    for (int k = 0; k < w->count; k++) {
+        if (w->conns[k] == c) {
+            w->conns[k] = w->conns[--w->count];
+            break;
+        }
+    }
+    if (w->count == 0) {
+        strmap_remove(&srv->watchers, w->id);
+        free(w->conns);
+        free(w);
+    }
+}
+
+static void lobby_set(struct conn *c, bool on) {
+    struct server *srv = c->srv;
+    if (c->lobby == on) return;
+    c->lobby = on;
+    if (on) {
+        c->lobby_next = srv->lobby;
+        if (srv->lobby) srv->lobby->lobby_prev = c;
+        srv->lobby = c;
+        return;
+    }
+    if (c->lobby_prev)
+        c->lobby_prev->lobby_next = c->lobby_next;
+    else
+        srv->lobby = c->lobby_next;
+    if (c->lobby_next) c->lobby_next->lobby_prev = c->lobby_prev;
+    c->lobby_prev = c->lobby_next = NULL;
+}
+
+void dispatch_conn_gone(struct conn *c) {
+    struct server *srv = c->srv;
+    while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
+    lobby_set(c, false);
+    if (c->player) {
+        struct player *p = c->player;
+        player_unlink(c);
+        c->player = NULL;
+        world_player_detach(srv->world, p, now_mono_ms(), &srv->events);
+        dispatch_events(srv, &srv->events, NULL, NULL);
+    }
+}
+
+/* ---- event delivery ---- */
+
+struct delivery {
+    struct outmsg *plain;
+    struct outmsg *with_id; /* the requester's copy of the reply, or NULL */
+    struct conn *requester;
+    bool requester_served;
+};
+
+static void deliver(struct delivery *d, struct conn *c) {
+    if (c == d->requester && d->with_id) {
+        if (d->requester_served) return;
+        d->requester_served = true;
+        conn_send(c, d->with_id);
+        return;
+    }
+    conn_send(c, d->plain);
+}
+
+static void deliver_player(struct delivery *d, const struct player *p) {
+    for (struct conn *c = p ? p->net_conns : NULL; c; c = c->player_next) deliver(d, c);
+}
+
+static void deliver_watchers(struct server *srv, struct delivery *d, const struct game *g) {
+    struct watch_list *w = strmap_get(&srv->watchers, g->id);
+    for (int i = 0; w && i < w->count; i++) {
+        struct conn *c = w->conns[i];
+        /* Players get their game's events through their player anyway. */
+        if (c->player && game_color_of(g, c->player) >= 0) continue;
+        deliver(d, c);
+    }
+}
+
+static void route(struct server *srv, const struct core_event *ev, struct delivery *d) {
+    const struct game *g = ev->game;
+    switch (ev->target) {
+        case CORE_TO_GAME:
+            deliver_player(d, g->players[CHESS_WHITE]);
+            deliver_player(d, g->players[CHESS_BLACK]);
+            deliver_watchers(srv, d, g);
+            break;
+        case CORE_TO_GAME_PLAYERS:
+            deliver_player(d, g->players[CHESS_WHITE]);
+            deliver_player(d, g->players[CHESS_BLACK]);
+            break;
+        case CORE_TO_GAME_SPECTATORS: deliver_watchers(srv, d, g); break;
+        case CORE_TO_PLAYER: deliver_player(d, ev->player); break;
+        case CORE_TO_LOBBY:
+            for (struct conn *c = srv->lobby; c; c = c->lobby_next) deliver(d, c);
+            break;
+    }
+    /* The reply reaches the requester even when it is not among the recipients. */
+    if (d->with_id && !d->requester_served && d->requester) {
+        d->requester_served = true;
+        conn_send(d->requester, d->with_id);
+    }
+}
+
+static void log_event(const struct core_event *ev) {
+    const struct game *g = ev->game;
+    if (ev->type == CORE_EV_GAME_STARTED) {
+        LOGI("game", "game=%s started white=%s black=%s", g->id, g->players[0]->id,
+             g->players[1]->id);
+    } else if (ev->type == CORE_EV_GAME_ENDED) {
+        LOGI("game", "game=%s ended result=%s reason=%s plies=%d", g->id,
+             chess_result_name(g->chess.result), chess_termination_name(g->chess.termination),
+             g->chess.ply_count);
+    }
+}
+
+void dispatch_events(struct server *srv, struct core_events *events, struct conn *requester,
+                     const json_t *id) {
+    if (srv->finished) {
+        /* The context is being destroyed: nobody is left to tell. */
+        core_events_reset(events);
+        return;
+    }
+    int64_t now = now_mono_ms();
+    for (int i = 0; i < events->count; i++) {
+        const struct core_event *ev = &events->items[i];
+        log_event(ev);
+        json_t *msg = proto_encode_event(ev, now);
+        if (!msg) continue;
+        struct delivery d = {.requester = requester};
+        d.plain = outmsg_create(msg);
+        if (i == events->reply && requester) {
+            /* The requester always gets the reply, with its id when it sent one. */
+            if (id && proto_set_id(msg, id) == 0) {
+                d.with_id = outmsg_create(msg);
+            } else if (d.plain) {
+                d.with_id = d.plain;
+                d.plain->refs++;
+            }
+        }
+        json_decref(msg);
+        if (d.plain) route(srv, ev, &d);
+        outmsg_release(d.plain);
+        outmsg_release(d.with_id);
+    }
+    core_events_reset(events);
+    server_arm_world_timer(srv);
+}
+
+/* ---- connection-level messages ---- */
+
+static void reply(struct conn *c, json_t *msg, const json_t *id) {
+    if (!msg) {
+        conn_send_error(c, -PROTO_ERR_INTERNAL, id, NULL);
+        return;
+    }
+    proto_set_id(msg, id);
+    conn_send_json(c, msg);
+}
+
+static int handle_hello(struct conn *c, const struct proto_request *req, int64_t now) {
+    struct server *srv = c->srv;
+    if (c->player) return -PROTO_ERR_ALREADY_IDENTIFIED;
+    if (req->protocol != PROTO_VERSION) return -PROTO_ERR_UNSUPPORTED_PROTOCOL;
+    struct player *p;
+    if (req->token) {
+        p = world_player_by_token(srv->world, req->token);
+        if (!p) return -PROTO_ERR_BAD_TOKEN;
+    } else {
+        p = world_player_create(srv->world, req->name, now);
+        if (!p) return -CORE_ERR_NO_MEMORY;
+    }
+    player_link(c, p);
+    LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
+         req->token ? " (returning)" : " (new guest)");
+    /* The welcome (with the state of every game in progress) goes first, then what the
+     * opponents are told. */
+    reply(c, proto_encode_welcome(p, now), req->id);
+    world_player_attach(srv->world, p, now, &srv->events);
+    dispatch_events(srv, &srv->events, NULL, NULL);
+    return 0;
+}
+
+static int handle_connection_message(struct conn *c, const struct proto_request *req, int64_t now) {
+    struct server *srv = c->srv;
+    switch (req->msg) {
+        case PROTO_MSG_HELLO: return handle_hello(c, req, now);
+        case PROTO_MSG_PING: reply(c, proto_encode_simple("pong"), req->id); return 0;
+        case PROTO_MSG_LOBBY_SUBSCRIBE:
+            lobby_set(c, true);
+            reply(c, proto_encode_seeks(srv->world), req->id);
+            return 0;
+        case PROTO_MSG_LOBBY_UNSUBSCRIBE:
+            lobby_set(c, false);
+            reply(c, proto_encode_simple("ok"), req->id);
+            return 0;
+        case PROTO_MSG_CHALLENGE_GET: {
+            const struct seek *s = world_seek(srv->world, req->cmd.target);
+            if (!s || !s->is_challenge) return -CORE_ERR_CHALLENGE_NOT_FOUND;
+            reply(c, proto_encode_challenge(s), req->id);
+            return 0;
+        }
+        case PROTO_MSG_LIVE_GAMES:
+            reply(c, proto_encode_live_games(srv->world, req->limit, now), req->id);
+            return 0;
+        case PROTO_MSG_WATCH: {
+            const struct game *g = world_game(srv->world, req->game);
+            if (!g) return -CORE_ERR_GAME_NOT_FOUND;
+            int rc = watch_add(c, g->id);
+            if (rc < 0) return rc;
+            enum proto_viewer viewer =
+                game_color_of(g, c->player) >= 0 ? PROTO_VIEWER_PLAYER : PROTO_VIEWER_SPECTATOR;
+            reply(c, proto_encode_game_message("game", g, now, viewer), req->id);
+            return 0;
+        }
+        case PROTO_MSG_UNWATCH:
+            watch_remove(c, req->game);
+            reply(c, proto_encode_simple("ok"), req->id);
+            return 0;
+        default: return -PROTO_ERR_UNKNOWN_TYPE;
+    }
+}
+
+void dispatch_message(struct conn *c, const char *text, size_t len) {
+    struct server *srv = c->srv;
+    int64_t start_us = now_mono_us();
+    int64_t now = start_us / 1000;
+    struct proto_request req;
+    int rc = proto_decode(text, len, &req);
+    const char *type = req.spec ? req.spec->type : "invalid";
+    metrics_family_add(&srv->metrics.messages_in, type, 1);
+    if (rc == 0 && srv->stopping) rc = -PROTO_ERR_SHUTTING_DOWN;
+    if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
+    if (rc == 0) {
+        if (req.msg <= PROTO_MSG_CORE_LAST) {
+            rc = world_apply(srv->world, c->player, &req.cmd, now, &srv->events);
+            if (rc == 0 && srv->events.reply < 0) reply(c, proto_encode_simple("ok"), req.id);
+            dispatch_events(srv, &srv->events, c, rc == 0 ? req.id : NULL);
+        } else {
+            rc = handle_connection_message(c, &req, now);
+        }
+    }
+    if (rc < 0) conn_send_error(c, rc, req.id, rc == -PROTO_ERR_BAD_FIELD ? req.field : NULL);
+    proto_request_clear(&req);
+    metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
+}

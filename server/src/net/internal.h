@@ -1,0 +1,168 @@
+/*
+ * What the net module's files share: the server and connection structures, outbound messages,
+ * and the functions that cross files (dispatch.c, http.c, conn.c, server.c). Not for use
+ * outside net/.
+ *
+ * Everything here belongs to the loop thread.
+ */
+#ifndef SERVER_NET_INTERNAL_H
+#define SERVER_NET_INTERNAL_H
+
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <signal.h>
+#include <uv.h>
+
+#include "core/ratelimit.h"
+#include "core/world.h"
+#include "metrics/metrics.h"
+#include "net/server.h"
+#include "util/strmap.h"
+
+/*
+ * An outbound message: a reference-counted block shared by every connection it goes to. The
+ * JSON text sits at OUTMSG_FRONT, after this header and the LWS_PRE bytes lws_write() needs.
+ */
+struct outmsg {
+    int refs;
+    size_t len;
+};
+
+#define OUTMSG_HEADER ((sizeof(struct outmsg) + 15) / 16 * 16)
+#define OUTMSG_FRONT  (OUTMSG_HEADER + LWS_PRE)
+
+static inline unsigned char *outmsg_data(struct outmsg *m) {
+    return (unsigned char *)m + OUTMSG_FRONT;
+}
+
+/* Serialises a message once (refs = 1). Returns NULL when memory runs out. */
+struct outmsg *outmsg_create(const json_t *msg);
+void outmsg_release(struct outmsg *m);
+
+/* One WebSocket connection. Freed only from the housekeeping timer, never inside its own
+ * callback chain: lws's CLOSED callback unlinks it and puts it on the server's free list. */
+struct conn {
+    struct lws *wsi; /* NULL once lws has closed it */
+    struct server *srv;
+    uint64_t id;
+    struct player *player;                  /* after hello */
+    struct conn *player_prev, *player_next; /* the player's connections */
+    struct conn *all_prev, *all_next;       /* every open connection */
+    bool lobby;                             /* receives seek list updates */
+    struct conn *lobby_prev, *lobby_next;
+    char (*watched)[GAME_ID_LEN + 1]; /* games watched (ids) */
+    int watch_count;
+    struct outmsg **queue; /* ring of queued messages */
+    int q_head, q_count, q_cap;
+    unsigned char *rx; /* reassembly of a fragmented message */
+    size_t rx_len;
+    bool rx_oversize;
+    struct ratelimit limit;
+    int abuse;      /* refused messages in a row */
+    int close_code; /* nonzero: close with this code once the queue is flushed */
+    const char *close_reason;
+    struct conn *free_next;
+};
+
+/* Spectators of one game (by id, so an evicted game leaves nothing dangling). */
+struct watch_list {
+    char id[GAME_ID_LEN + 1];
+    struct conn **conns;
+    int count, cap;
+};
+
+struct server {
+    struct server_config cfg;
+    struct world *world;
+    struct core_events events;
+    struct lws_context *ctx;
+    struct lws_vhost *vhost;
+    uv_loop_t loop;
+    bool loop_initialised;
+    struct lws_http_mount mounts[4];
+    char index_path[4096];
+    lws_retry_bo_t retry;
+    struct metrics metrics;
+    struct conn *conns; /* every open connection */
+    int conn_count;
+    uint64_t next_conn_id;
+    struct conn *lobby;     /* lobby subscribers */
+    struct strmap watchers; /* game id -> struct watch_list */
+    struct conn *to_free;
+    lws_sorted_usec_list_t world_sul; /* the world's next deadline */
+    int64_t world_sul_at;             /* when it is set for (ms), or GCLOCK_NEVER */
+    lws_sorted_usec_list_t house_sul; /* housekeeping every 100 ms */
+    volatile sig_atomic_t stop_requested;
+    bool stopping;
+    int64_t stop_deadline_ms;
+    bool finished;
+    int64_t moves_sample[11]; /* moves_total once a second, for moves per second */
+    int moves_sample_at;
+    int64_t last_sample_ms;
+};
+
+/* ---- conn.c ---- */
+
+/* Creates a connection for an established WebSocket. Returns NULL when memory runs out. */
+struct conn *conn_create(struct server *srv, struct lws *wsi);
+
+/* Queues a message (taking a reference) and asks for a writable callback. A connection whose
+ * queue is full is closed as too slow. */
+void conn_send(struct conn *c, struct outmsg *m);
+
+/* Encodes, serialises and queues one message for one connection; consumes msg. */
+void conn_send_json(struct conn *c, json_t *msg);
+
+/* Queues an error with the request's id (may be NULL) and the offending field (may be NULL). */
+void conn_send_error(struct conn *c, int code, const json_t *id, const char *field);
+
+/* Closes after the queue is flushed, with a close code and reason. */
+void conn_close(struct conn *c, int code, const char *reason);
+
+/* LWS_CALLBACK_SERVER_WRITEABLE: writes one message. Returns -1 to close. */
+int conn_write(struct conn *c);
+
+/* LWS_CALLBACK_RECEIVE: reassembles fragments and hands complete messages to dispatch. */
+void conn_receive(struct conn *c, const void *in, size_t len);
+
+/* LWS_CALLBACK_CLOSED: unlinks everything and queues the connection for freeing. */
+void conn_closed(struct conn *c);
+
+/* Frees connections closed since the last call. */
+void conn_free_closed(struct server *srv);
+
+/* ---- dispatch.c ---- */
+
+/* Handles one complete client text message. */
+void dispatch_message(struct conn *c, const char *text, size_t len);
+
+/* Delivers events (from a request, a tick, or a connection change). requester and id: the
+ * connection that asked and its request id, for the reply event (may be NULL). */
+void dispatch_events(struct server *srv, struct core_events *events, struct conn *requester,
+                     const json_t *id);
+
+/* Removes a closing connection from watch lists and the lobby, and detaches its player. */
+void dispatch_conn_gone(struct conn *c);
+
+/* Re-arms the world timer after anything that may have moved its deadline. */
+void server_arm_world_timer(struct server *srv);
+
+/* ---- http.c ---- */
+
+/* Per-session data of the one lws protocol: HTTP responses or a WebSocket connection. */
+struct session {
+    struct conn *conn;   /* WebSocket */
+    unsigned char *body; /* HTTP: LWS_PRE + response body */
+    size_t body_len, body_sent;
+};
+
+/* LWS_CALLBACK_HTTP. Returns what the callback returns. */
+int http_request(struct server *srv, struct lws *wsi, struct session *ss);
+
+/* LWS_CALLBACK_HTTP_WRITEABLE. */
+int http_write(struct lws *wsi, struct session *ss);
+
+/* Frees a response that did not finish. */
+void http_session_done(struct session *ss);
+
+#endif

@@ -1,0 +1,321 @@
+/*
+ * The lws context and vhost, the one protocol callback (HTTP and WebSocket), the timers and the
+ * shutdown sequence.
+ *
+ * Timers use lws's sorted-usec-list (lws_sul) on either loop: one for the world's next deadline
+ * (flags, first-move aborts, seek expiry) and one for housekeeping every 100 ms (freeing closed
+ * connections, moves per second, noticing a stop request). Keeping to lws's own timer and
+ * wake-up API (lws_cancel_service) is what lets the same code run on lws's poll loop and on
+ * libuv; later issues' threads wake the loop with lws_cancel_service() and a locked queue.
+ *
+ * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
+ * queued for it, wait until they are gone (or shutdown_grace_ms), then destroy the context
+ * (on libuv: inside the loop, then again after uv_run() returns, as lws 4.1 needs).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "net/internal.h"
+#include "util/ids.h"
+#include "util/log.h"
+#include "util/now.h"
+
+void server_config_defaults(struct server_config *cfg) {
+    *cfg = (struct server_config){
+        .listen_addr = NULL,
+        .port = 8080,
+        .static_dir = "client/dist",
+        .use_libuv = false,
+        .max_message = 16384,
+        .max_connections = 20000,
+        .out_queue_max = 1024,
+        .rate_per_s = 20,
+        .rate_burst = 40,
+        .abuse_limit = 20,
+        .max_watch = 32,
+        .ping_interval_s = 25,
+        .idle_timeout_s = 60,
+        .shutdown_grace_ms = 3000,
+    };
+    world_config_defaults(&cfg->world);
+}
+
+static int random_source(void *ctx, void *buf, unsigned n) {
+    (void)ctx;
+    return ids_random_bytes(buf, n);
+}
+
+/* ---- timers ---- */
+
+static void world_timer_cb(lws_sorted_usec_list_t *sul) {
+    struct server *srv =
+        (struct server *)(void *)((char *)sul - offsetof(struct server, world_sul));
+    int64_t now_us = now_mono_us();
+    if (srv->world_sul_at != GCLOCK_NEVER)
+        metrics_hist_observe(&srv->metrics.timer_lag_us,
+                             (double)(now_us - srv->world_sul_at * 1000));
+    srv->world_sul_at = GCLOCK_NEVER;
+    world_tick(srv->world, now_us / 1000, &srv->events);
+    dispatch_events(srv, &srv->events, NULL, NULL); /* re-arms the timer */
+}
+
+void server_arm_world_timer(struct server *srv) {
+    int64_t next = world_next_deadline(srv->world);
+    if (next == srv->world_sul_at) return;
+    srv->world_sul_at = next;
+    if (next == GCLOCK_NEVER) {
+        lws_sul_cancel(&srv->world_sul);
+        return;
+    }
+    int64_t delay_us = next * 1000 - now_mono_us();
+    lws_sul_schedule(srv->ctx, 0, &srv->world_sul, world_timer_cb, delay_us > 0 ? delay_us : 1);
+}
+
+static void begin_shutdown(struct server *srv) {
+    srv->stopping = true;
+    srv->stop_deadline_ms = now_mono_ms() + srv->cfg.shutdown_grace_ms;
+    LOGI("server", "shutting down: closing %d connections", srv->conn_count);
+    for (struct conn *c = srv->conns; c; c = c->all_next)
+        conn_close(c, LWS_CLOSE_STATUS_GOINGAWAY, "server shutting down");
+}
+
+static void finish(struct server *srv) {
+    srv->finished = true;
+    LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
+    /* On libuv the context is destroyed inside the loop; server_run() finishes the job. */
+    if (srv->cfg.use_libuv)
+        lws_context_destroy(srv->ctx);
+    else
+        lws_cancel_service(srv->ctx);
+}
+
+static void sample_moves(struct server *srv, int64_t now) {
+    if (now - srv->last_sample_ms < 1000) return;
+    srv->last_sample_ms = now;
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    int n = (int)(sizeof srv->moves_sample / sizeof srv->moves_sample[0]);
+    srv->moves_sample[srv->moves_sample_at % n] = (int64_t)st.moves_total;
+    int have = srv->moves_sample_at < n - 1 ? srv->moves_sample_at : n - 1;
+    int64_t oldest = srv->moves_sample[(srv->moves_sample_at - have + n) % n];
+    srv->metrics.moves_per_second = have ? (double)((int64_t)st.moves_total - oldest) / have : 0;
+    srv->moves_sample_at++;
+}
+
+static void house_timer_cb(lws_sorted_usec_list_t *sul) {
+    struct server *srv =
+        (struct server *)(void *)((char *)sul - offsetof(struct server, house_sul));
+    int64_t now = now_mono_ms();
+    conn_free_closed(srv);
+    sample_moves(srv, now);
+    if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
+    if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
+        finish(srv);
+        return;
+    }
+    lws_sul_schedule(srv->ctx, 0, &srv->house_sul, house_timer_cb, 100000);
+}
+
+/* ---- the protocol callback ---- */
+
+static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                    size_t len) {
+    struct lws_context *ctx = lws_get_context(wsi);
+    struct server *srv = ctx ? lws_context_user(ctx) : NULL;
+    struct session *ss = user;
+    switch (reason) {
+        case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
+            if (srv->stopping || srv->conn_count >= srv->cfg.max_connections) {
+                srv->metrics.connections_rejected++;
+                return 1;
+            }
+            return 0;
+        case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
+            char uri[16];
+            if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
+                strcmp(uri, "/ws") != 0)
+                return 1;
+            return srv->stopping || srv->conn_count >= srv->cfg.max_connections;
+        }
+        case LWS_CALLBACK_ESTABLISHED:
+            ss->conn = conn_create(srv, wsi);
+            if (!ss->conn) return -1;
+            LOGD("net", "conn=%llu open", (unsigned long long)ss->conn->id);
+            return 0;
+        case LWS_CALLBACK_RECEIVE:
+            if (ss->conn) conn_receive(ss->conn, in, len);
+            return 0;
+        case LWS_CALLBACK_SERVER_WRITEABLE: return ss->conn ? conn_write(ss->conn) : 0;
+        case LWS_CALLBACK_CLOSED:
+            if (ss->conn) {
+                LOGD("net", "conn=%llu closed", (unsigned long long)ss->conn->id);
+                conn_closed(ss->conn);
+                ss->conn = NULL;
+            }
+            return 0;
+        case LWS_CALLBACK_HTTP: return http_request(srv, wsi, ss);
+        case LWS_CALLBACK_HTTP_WRITEABLE:
+            if (ss && ss->body) return http_write(wsi, ss);
+            break;
+        case LWS_CALLBACK_CLOSED_HTTP:
+        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
+            if (ss) http_session_done(ss);
+            break;
+        default: break;
+    }
+    return lws_callback_http_dummy(wsi, reason, user, in, len);
+}
+
+static const struct lws_protocols protocols[] = {
+    {"chess", callback, sizeof(struct session), 4096, 0, NULL, 0},
+    {NULL, NULL, 0, 0, 0, NULL, 0},
+};
+
+/* ---- lifecycle ---- */
+
+/* Sets up the mounts: the client's files at /, dynamic endpoints through the callback. */
+static void setup_mounts(struct server *srv) {
+    static const char *const dynamic[] = {"/api", "/healthz", "/metrics"};
+    struct lws_http_mount *m = srv->mounts;
+    for (int i = 0; i < 3; i++) {
+        m[i] = (struct lws_http_mount){
+            .mount_next = &m[i + 1],
+            .mountpoint = dynamic[i],
+            .mountpoint_len = (unsigned char)strlen(dynamic[i]),
+            .origin = "chess",
+            .origin_protocol = LWSMPRO_CALLBACK,
+        };
+    }
+    m[3] = (struct lws_http_mount){
+        .mountpoint = "/",
+        .mountpoint_len = 1,
+        .origin = srv->cfg.static_dir,
+        .def = "index.html",
+        .origin_protocol = LWSMPRO_FILE,
+        .protocol = "chess",
+    };
+    snprintf(srv->index_path, sizeof srv->index_path, "%s/index.html", srv->cfg.static_dir);
+}
+
+static void lws_log(int level, const char *line) {
+    size_t len = strlen(line);
+    while (len > 0 && line[len - 1] == '\n') len--;
+    log_write(level == LLL_ERR    ? LOG_ERROR
+              : level == LLL_WARN ? LOG_WARN
+                                  : LOG_INFO,
+              "lws", "%.*s", (int)len, line);
+}
+
+struct server *server_create(const struct server_config *cfg) {
+    struct server *srv = calloc(1, sizeof *srv);
+    if (!srv) return NULL;
+    srv->cfg = *cfg;
+    srv->cfg.world.random = random_source;
+    srv->world_sul_at = GCLOCK_NEVER;
+    srv->events.reply = -1;
+    if (metrics_init(&srv->metrics) < 0) goto fail;
+    srv->world = world_create(&srv->cfg.world);
+    if (!srv->world) goto fail;
+    world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
+    setup_mounts(srv);
+
+    lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
+                   LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
+    info.user = srv;
+    info.fd_limit_per_thread = (unsigned)cfg->max_connections + 256;
+    void *foreign[1] = {&srv->loop};
+    if (cfg->use_libuv) {
+        if (uv_loop_init(&srv->loop) != 0) goto fail;
+        srv->loop_initialised = true;
+        info.options |= LWS_SERVER_OPTION_LIBUV;
+        info.foreign_loops = foreign;
+    }
+    srv->ctx = lws_create_context(&info);
+    if (!srv->ctx) {
+        LOGE("server", "cannot create the lws context%s",
+             cfg->use_libuv ? " (is libwebsockets-evlib-uv installed?)" : "");
+        goto fail;
+    }
+    /* Idle connections are pinged, and dropped when nothing came back. */
+    srv->retry = (lws_retry_bo_t){.secs_since_valid_ping = (uint16_t)cfg->ping_interval_s,
+                                  .secs_since_valid_hangup = (uint16_t)cfg->idle_timeout_s};
+    info.port = cfg->port;
+    bool any = !cfg->listen_addr || !*cfg->listen_addr || strcmp(cfg->listen_addr, "0.0.0.0") == 0;
+    info.iface = any ? NULL : cfg->listen_addr;
+    if (cfg->listen_addr && strcmp(cfg->listen_addr, "0.0.0.0") == 0)
+        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    info.protocols = protocols;
+    info.mounts = srv->mounts;
+    info.vhost_name = "chess";
+    info.retry_and_idle_policy = &srv->retry;
+    srv->vhost = lws_create_vhost(srv->ctx, &info);
+    if (!srv->vhost) {
+        LOGE("server", "cannot listen on %s:%d (port in use, or address not available?)",
+             cfg->listen_addr ? cfg->listen_addr : "*", cfg->port);
+        goto fail;
+    }
+    struct stat st;
+    if (stat(cfg->static_dir, &st) != 0)
+        LOGW("server", "static directory %s not found: only the API and /ws are served",
+             cfg->static_dir);
+    lws_sul_schedule(srv->ctx, 0, &srv->house_sul, house_timer_cb, 100000);
+    LOGI("server", "listening on %s:%d (%s loop), static files from %s",
+         cfg->listen_addr ? cfg->listen_addr : "*", cfg->port,
+         cfg->use_libuv ? "libuv" : "lws poll", cfg->static_dir);
+    return srv;
+fail:
+    server_destroy(srv);
+    return NULL;
+}
+
+int server_run(struct server *srv) {
+    if (srv->cfg.use_libuv) {
+        uv_run(&srv->loop, UV_RUN_DEFAULT);
+        lws_context_destroy(srv->ctx); /* the second half of destruction on a foreign loop */
+        srv->ctx = NULL;
+    } else {
+        while (!srv->finished) {
+            if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
+            if (lws_service(srv->ctx, 0) < 0) break;
+        }
+        lws_context_destroy(srv->ctx);
+        srv->ctx = NULL;
+    }
+    conn_free_closed(srv);
+    return srv->finished ? 0 : 1;
+}
+
+void server_request_stop(struct server *srv) {
+    srv->stop_requested = 1;
+}
+
+void server_destroy(struct server *srv) {
+    if (!srv) return;
+    if (srv->ctx) {
+        lws_context_destroy(srv->ctx);
+        if (srv->cfg.use_libuv) {
+            uv_run(&srv->loop, UV_RUN_DEFAULT);
+            lws_context_destroy(srv->ctx);
+        }
+    }
+    conn_free_closed(srv);
+    if (srv->loop_initialised && uv_loop_close(&srv->loop) != 0)
+        LOGW("server", "libuv loop still had handles at exit");
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->watchers, &i, &key, &value);) {
+        struct watch_list *w = value;
+        free(w->conns);
+        free(w);
+    }
+    strmap_free(&srv->watchers);
+    world_destroy(srv->world);
+    core_events_free(&srv->events);
+    metrics_free(&srv->metrics);
+    free(srv);
+}

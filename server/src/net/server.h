@@ -1,0 +1,52 @@
+/*
+ * The network server: one event loop (lws's own poll loop, or lws on a libuv loop) serving the
+ * WebSocket endpoint /ws, the HTTP endpoints and the static client on one port, with the world
+ * (the pure core) inside it. See docs/architecture.md for the loop and data flow.
+ *
+ * server_create() binds the port; server_run() runs the loop until a stop was requested and the
+ * shutdown finished (close frames sent, connections gone or timed out).
+ */
+#ifndef SERVER_NET_SERVER_H
+#define SERVER_NET_SERVER_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "core/world.h"
+
+struct server_config {
+    const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
+    int port;
+    const char *static_dir; /* the web client's files (index.html fallback for client routes) */
+    bool use_libuv;         /* lws on a libuv loop instead of lws's own poll loop */
+    size_t max_message;     /* largest client message in bytes */
+    int max_connections;
+    int out_queue_max;     /* messages waiting per connection before it is closed as too slow */
+    double rate_per_s;     /* client messages per second per connection (token bucket) */
+    double rate_burst;     /* and the burst */
+    int abuse_limit;       /* refused messages in a row (rate, size) before the connection closes */
+    int max_watch;         /* games one connection may watch */
+    int ping_interval_s;   /* idle time before a ping */
+    int idle_timeout_s;    /* idle time (no pong or data) before the connection is dropped */
+    int shutdown_grace_ms; /* how long shutdown waits for clients to take their close frames */
+    struct world_config world;
+};
+
+/* Defaults for everything (port 8080, 16 KiB messages, ...). */
+void server_config_defaults(struct server_config *cfg);
+
+struct server;
+
+/* Creates the world and the lws context and binds the port. Returns NULL (after logging why)
+ * on failure. */
+struct server *server_create(const struct server_config *cfg);
+
+/* Runs the loop until the server has shut down. Returns 0 after a clean shutdown. */
+int server_run(struct server *srv);
+
+/* Asks for a graceful shutdown. Async-signal-safe: only sets a flag the loop polls. */
+void server_request_stop(struct server *srv);
+
+void server_destroy(struct server *srv);
+
+#endif

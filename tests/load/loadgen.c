@@ -1,0 +1,662 @@
+/*
+ * Load generator for the chess server, and the bare libwebsockets echo server it is compared
+ * with. One process, one lws event loop, many client connections.
+ *
+ *   loadgen echo-server --port P [--loop poll|uv]
+ *       A bare lws WebSocket echo server: every text message goes straight back to its sender.
+ *
+ *   loadgen run --port P --target chess|echo [--connections N] [--rate R] [--warmup S]
+ *               [--duration S] [--server-pid PID]
+ *       Opens N connections to 127.0.0.1:P (loopback only). Against the chess server, pairs of
+ *       connections play N/2 games with random legal moves (a finished game is followed by a
+ *       rematch); against the echo server each connection sends move-sized messages to itself.
+ *       Two phases are measured:
+ *         paced:   moves are sent on a schedule adding up to R moves/s (each game moves every
+ *                  N/2/R seconds, or at once when late), which shows the delay at that load;
+ *         closed:  every move is sent as soon as the previous one arrived (one move in flight
+ *                  per game), which shows the most the server relays.
+ *       The delay of a move is from just before its send to its arrival at the opponent (for
+ *       echo: the round trip). Prints "RESULT phase=... key=value ..." lines.
+ *
+ * The position of each game is tracked here with the chess engine, so every move sent is legal;
+ * an error from the server is counted and reported.
+ */
+#define _GNU_SOURCE
+#include <errno.h>
+#include <jansson.h>
+#include <libwebsockets.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <time.h>
+#include <unistd.h>
+#include <uv.h>
+
+#include "chess/move.h"
+#include "chess/movegen.h"
+#include "chess/position.h"
+#include "util/heap.h"
+
+#define MAX_MSG   4096
+#define OUT_SLOTS 8
+
+static int64_t now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* ------------------------------------------------------------------ echo server */
+
+struct echo_session {
+    unsigned char *out[OUT_SLOTS]; /* LWS_PRE + payload each */
+    size_t out_len[OUT_SLOTS];
+    int head, count;
+    unsigned char in[MAX_MSG];
+    size_t in_len;
+};
+
+/* Small messages must leave at once: no Nagle delay waiting for an ACK. */
+static void set_nodelay(struct lws *wsi) {
+    int one = 1;
+    setsockopt(lws_get_socket_fd(wsi), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+}
+
+static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                         size_t len) {
+    struct echo_session *s = user;
+    switch (reason) {
+        case LWS_CALLBACK_ESTABLISHED: set_nodelay(wsi); return 0;
+        case LWS_CALLBACK_RECEIVE:
+            if (s->in_len + len > sizeof s->in) return -1;
+            memcpy(s->in + s->in_len, in, len);
+            s->in_len += len;
+            if (!lws_is_final_fragment(wsi)) return 0;
+            if (s->count < OUT_SLOTS) {
+                int slot = (s->head + s->count++) % OUT_SLOTS;
+                s->out[slot] = realloc(s->out[slot], LWS_PRE + s->in_len);
+                if (!s->out[slot]) return -1;
+                memcpy(s->out[slot] + LWS_PRE, s->in, s->in_len);
+                s->out_len[slot] = s->in_len;
+            }
+            s->in_len = 0;
+            lws_callback_on_writable(wsi);
+            return 0;
+        case LWS_CALLBACK_SERVER_WRITEABLE:
+            if (!s->count) return 0;
+            if (lws_write(wsi, s->out[s->head] + LWS_PRE, s->out_len[s->head], LWS_WRITE_TEXT) <
+                (int)s->out_len[s->head])
+                return -1;
+            s->head = (s->head + 1) % OUT_SLOTS;
+            if (--s->count) lws_callback_on_writable(wsi);
+            return 0;
+        case LWS_CALLBACK_CLOSED:
+            for (int i = 0; i < OUT_SLOTS; i++) free(s->out[i]);
+            return 0;
+        default: return 0;
+    }
+}
+
+static int run_echo_server(int port, const char *loop_kind) {
+    static const struct lws_protocols protocols[] = {
+        {"echo", echo_callback, sizeof(struct echo_session), MAX_MSG, 0, NULL, 0},
+        {NULL, NULL, 0, 0, 0, NULL, 0}};
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = port;
+    info.iface = "127.0.0.1";
+    info.protocols = protocols;
+    info.fd_limit_per_thread = 0;
+    info.options = LWS_SERVER_OPTION_DISABLE_IPV6;
+    uv_loop_t loop;
+    void *foreign[1] = {&loop};
+    int use_uv = strcmp(loop_kind, "uv") == 0;
+    if (use_uv) {
+        uv_loop_init(&loop);
+        info.options |= LWS_SERVER_OPTION_LIBUV;
+        info.foreign_loops = foreign;
+    }
+    lws_set_log_level(LLL_ERR, NULL);
+    struct lws_context *ctx = lws_create_context(&info);
+    if (!ctx) {
+        fprintf(stderr, "echo-server: cannot create the lws context\n");
+        return 1;
+    }
+    fprintf(stderr, "echo-server: listening on 127.0.0.1:%d (%s loop)\n", port,
+            use_uv ? "libuv" : "lws poll");
+    if (use_uv) {
+        uv_run(&loop, UV_RUN_DEFAULT);
+    } else {
+        while (lws_service(ctx, 0) >= 0) {
+        }
+    }
+    lws_context_destroy(ctx);
+    return 0;
+}
+
+/* ------------------------------------------------------------------ generator state */
+
+struct lgame;
+
+struct lconn {
+    struct lws *wsi;
+    int index;
+    bool established, closed, welcomed;
+    char player_id[32];
+    struct lgame *game;
+    int color; /* in the current game */
+    char *out[OUT_SLOTS];
+    size_t out_len[OUT_SLOTS];
+    int out_head, out_count;
+    char in[MAX_MSG + 1];
+    size_t in_len;
+    bool in_overflow;
+    int64_t echo_sent_us; /* echo target: the message in flight */
+    struct heap_node due; /* echo target: next send */
+};
+
+struct lgame {
+    struct lconn *conn[2]; /* by pair position: [0] creates the challenge, [1] accepts */
+    char id[24];
+    struct chess_position pos;
+    int ply;
+    bool playing;
+    int64_t sent_us;      /* when the move in flight was sent */
+    int64_t interval_us;  /* paced phase: one move per interval */
+    struct heap_node due; /* next scheduled move */
+    char challenge_id[24];
+};
+
+static struct {
+    int port;
+    bool echo;
+    int connections;
+    int games;
+    double rate;
+    int warmup_s, duration_s;
+    int server_pid;
+} opt = {.port = 8080, .connections = 1000, .rate = 2000, .warmup_s = 3, .duration_s = 10};
+
+static struct lws_context *ctx;
+static struct lconn *conns;
+static struct lgame *games;
+static struct heap schedule;
+static lws_sorted_usec_list_t tick_sul, ramp_sul;
+static int connect_next;
+static bool paced = true;
+static bool measuring;
+static volatile sig_atomic_t interrupted;
+static uint64_t seed = 0x9e3779b97f4a7c15ull;
+
+/* Statistics of the current phase. */
+#define HIST_BUCKETS 200000 /* 10 us each: up to 2 s; beyond goes to the last bucket */
+static uint32_t *hist;
+static uint64_t delivered, errors_seen, games_started_count, games_ended_count;
+static int64_t max_delay_us;
+static char first_error[256];
+
+static uint64_t random_next(void) {
+    seed ^= seed << 13;
+    seed ^= seed >> 7;
+    seed ^= seed << 17;
+    return seed;
+}
+
+static void record_delay(int64_t us) {
+    if (!measuring) return;
+    delivered++;
+    int64_t b = us / 10;
+    if (b >= HIST_BUCKETS) b = HIST_BUCKETS - 1;
+    if (b < 0) b = 0;
+    hist[b]++;
+    if (us > max_delay_us) max_delay_us = us;
+}
+
+static double percentile_ms(double p) {
+    uint64_t total = 0;
+    for (int i = 0; i < HIST_BUCKETS; i++) total += hist[i];
+    if (!total) return 0;
+    uint64_t want = (uint64_t)(p * (double)total), seen = 0;
+    for (int i = 0; i < HIST_BUCKETS; i++) {
+        seen += hist[i];
+        if (seen > want) return (i + 0.5) * 0.01;
+    }
+    return HIST_BUCKETS * 0.01;
+}
+
+static void conn_send(struct lconn *c, const char *text, size_t len) {
+    if (!c->established || c->closed || c->out_count == OUT_SLOTS) return;
+    int slot = (c->out_head + c->out_count++) % OUT_SLOTS;
+    char *buf = realloc(c->out[slot], LWS_PRE + len);
+    if (!buf) {
+        c->out_count--;
+        return;
+    }
+    memcpy(buf + LWS_PRE, text, len);
+    c->out[slot] = buf;
+    c->out_len[slot] = len;
+    lws_callback_on_writable(c->wsi);
+}
+
+static void conn_sendf(struct lconn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void conn_sendf(struct lconn *c, const char *fmt, ...) {
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    if (n > 0 && n < (int)sizeof buf) conn_send(c, buf, (size_t)n);
+}
+
+/* Finds "key":"value" in flat server JSON; copies the value. Returns 0 or -1. */
+static int scan_string(const char *json, const char *key, char *out, size_t cap) {
+    char pattern[40];
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    const char *p = strstr(json, pattern);
+    if (!p) return -1;
+    p += strlen(pattern);
+    const char *end = strchr(p, '"');
+    if (!end || (size_t)(end - p) >= cap) return -1;
+    memcpy(out, p, (size_t)(end - p));
+    out[end - p] = '\0';
+    return 0;
+}
+
+/* ------------------------------------------------------------------ scheduling */
+
+static void schedule_tick(void);
+
+static void game_schedule(struct lgame *g, int64_t at) {
+    heap_set(&schedule, &g->due, at);
+    schedule_tick();
+}
+
+static void game_send_move(struct lgame *g) {
+    struct chess_move_list list;
+    if (!g->playing || chess_generate_moves(&g->pos, CHESS_GEN_ALL, &list) == 0) return;
+    chess_move m = list.moves[random_next() % (uint64_t)list.count];
+    char uci[CHESS_UCI_MAX];
+    chess_move_to_uci(&g->pos, m, uci);
+    int mover = g->pos.side;
+    struct lconn *c = g->conn[0]->color == mover ? g->conn[0] : g->conn[1];
+    chess_position_make_move(&g->pos, m);
+    g->ply++;
+    g->sent_us = now_us();
+    conn_sendf(c, "{\"type\":\"move\",\"game\":\"%s\",\"move\":\"%s\"}", g->id, uci);
+}
+
+static void echo_send(struct lconn *c) {
+    c->echo_sent_us = now_us();
+    conn_sendf(c, "{\"type\":\"move\",\"game\":\"abcd%04d\",\"move\":\"e2e4\",\"ply\":12}",
+               c->index % 10000);
+}
+
+static void tick_cb(lws_sorted_usec_list_t *sul) {
+    (void)sul;
+    int64_t t = now_us();
+    struct heap_node *n;
+    while ((n = heap_peek(&schedule)) && n->key <= t) {
+        heap_remove(&schedule, n);
+        if (opt.echo) {
+            echo_send((struct lconn *)(void *)((char *)n - offsetof(struct lconn, due)));
+        } else {
+            game_send_move((struct lgame *)(void *)((char *)n - offsetof(struct lgame, due)));
+        }
+    }
+    schedule_tick();
+}
+
+static void schedule_tick(void) {
+    struct heap_node *n = heap_peek(&schedule);
+    if (!n) return;
+    int64_t delay = n->key - now_us();
+    lws_sul_schedule(ctx, 0, &tick_sul, tick_cb, delay > 0 ? delay : 1);
+}
+
+/* The opponent got the move: measure, then schedule the reply. */
+static void game_move_arrived(struct lgame *g) {
+    int64_t t = now_us();
+    record_delay(t - g->sent_us);
+    if (paced) {
+        int64_t due = g->sent_us + g->interval_us;
+        game_schedule(g, due > t ? due : t);
+    } else {
+        game_send_move(g);
+    }
+}
+
+/* ------------------------------------------------------------------ messages */
+
+static void on_game_started(struct lconn *c, json_t *msg) {
+    json_t *game = json_object_get(msg, "game");
+    const char *id = json_string_value(json_object_get(game, "id"));
+    const char *white = json_string_value(json_object_get(json_object_get(game, "white"), "id"));
+    struct lgame *g = c->game;
+    if (!id || !white || !g) return;
+    c->color = strcmp(white, c->player_id) == 0 ? CHESS_WHITE : CHESS_BLACK;
+    if (strcmp(g->id, id) == 0) return; /* the partner already set the game up */
+    snprintf(g->id, sizeof g->id, "%s", id);
+    chess_position_startpos(&g->pos);
+    g->ply = 0;
+    g->playing = true;
+    games_started_count++;
+    /* Whoever moves first: both connections must know their colour first; the partner gets
+     * its game_started in the same burst, so the move waits for the next tick. */
+    game_schedule(g, now_us() + 1000);
+}
+
+static void on_message(struct lconn *c, char *text, size_t len) {
+    text[len] = '\0';
+    char type[24];
+    if (scan_string(text, "type", type, sizeof type) < 0) return;
+    if (opt.echo) {
+        record_delay(now_us() - c->echo_sent_us);
+        if (paced) {
+            int64_t due = c->echo_sent_us + (int64_t)(1e6 * opt.connections / opt.rate);
+            heap_set(&schedule, &c->due, due > now_us() ? due : now_us());
+            schedule_tick();
+        } else {
+            echo_send(c);
+        }
+        return;
+    }
+    struct lgame *g = c->game;
+    if (strcmp(type, "move") == 0) {
+        char turn[8];
+        if (g && scan_string(text, "turn", turn, sizeof turn) == 0 &&
+            (turn[0] == 'w') == (c->color == CHESS_WHITE))
+            game_move_arrived(g);
+        return;
+    }
+    if (strcmp(type, "game_end") == 0) {
+        if (g && g->playing) {
+            g->playing = false;
+            heap_remove(&schedule, &g->due);
+            games_ended_count++;
+        }
+        conn_sendf(c, "{\"type\":\"rematch_offer\",\"game\":\"%s\"}", g ? g->id : "");
+        return;
+    }
+    if (strcmp(type, "offer") == 0 || strcmp(type, "rematch") == 0 ||
+        strcmp(type, "offer_declined") == 0 || strcmp(type, "presence") == 0)
+        return;
+    json_t *msg = json_loadb(text, len, 0, NULL);
+    if (!msg) return;
+    if (strcmp(type, "welcome") == 0) {
+        snprintf(c->player_id, sizeof c->player_id, "%s",
+                 json_string_value(json_object_get(json_object_get(msg, "player"), "id")));
+        c->welcomed = true;
+        struct lconn *partner = g->conn[c == g->conn[0] ? 1 : 0];
+        if (c == g->conn[0]) {
+            conn_sendf(c, "{\"type\":\"challenge_create\",\"time\":{\"minutes\":60,"
+                          "\"increment\":0},\"color\":\"white\"}");
+        } else if (g->challenge_id[0]) {
+            conn_sendf(c, "{\"type\":\"challenge_accept\",\"challenge\":\"%s\"}", g->challenge_id);
+        }
+        (void)partner;
+    } else if (strcmp(type, "challenge_created") == 0) {
+        const char *id =
+            json_string_value(json_object_get(json_object_get(msg, "challenge"), "id"));
+        snprintf(g->challenge_id, sizeof g->challenge_id, "%s", id ? id : "");
+        if (g->conn[1]->welcomed)
+            conn_sendf(g->conn[1], "{\"type\":\"challenge_accept\",\"challenge\":\"%s\"}",
+                       g->challenge_id);
+    } else if (strcmp(type, "game_started") == 0) {
+        on_game_started(c, msg);
+    } else if (strcmp(type, "error") == 0) {
+        errors_seen++;
+        if (!first_error[0]) snprintf(first_error, sizeof first_error, "%.200s", text);
+    }
+    json_decref(msg);
+}
+
+/* ------------------------------------------------------------------ client callback */
+
+static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
+                           size_t len) {
+    (void)user;
+    struct lconn *c = lws_get_opaque_user_data(wsi);
+    switch (reason) {
+        case LWS_CALLBACK_CLIENT_ESTABLISHED:
+            set_nodelay(wsi);
+            c->established = true;
+            if (opt.echo) {
+                echo_send(c);
+            } else {
+                conn_sendf(c, "{\"type\":\"hello\",\"protocol\":1}");
+            }
+            return 0;
+        case LWS_CALLBACK_CLIENT_RECEIVE:
+            if (c->in_len + len > MAX_MSG) {
+                c->in_overflow = true;
+            } else {
+                memcpy(c->in + c->in_len, in, len);
+                c->in_len += len;
+            }
+            if (lws_is_final_fragment(wsi)) {
+                if (!c->in_overflow) on_message(c, c->in, c->in_len);
+                c->in_len = 0;
+                c->in_overflow = false;
+            }
+            return 0;
+        case LWS_CALLBACK_CLIENT_WRITEABLE:
+            if (!c->out_count) return 0;
+            if (lws_write(wsi, (unsigned char *)c->out[c->out_head] + LWS_PRE,
+                          c->out_len[c->out_head], LWS_WRITE_TEXT) < (int)c->out_len[c->out_head])
+                return -1;
+            c->out_head = (c->out_head + 1) % OUT_SLOTS;
+            if (--c->out_count) lws_callback_on_writable(wsi);
+            return 0;
+        case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
+        case LWS_CALLBACK_CLIENT_CLOSED:
+            if (c) {
+                c->closed = true;
+                c->wsi = NULL;
+            }
+            return 0;
+        default: return 0;
+    }
+}
+
+static void ramp_cb(lws_sorted_usec_list_t *sul) {
+    (void)sul;
+    for (int i = 0; i < 200 && connect_next < opt.connections; i++, connect_next++) {
+        struct lconn *c = &conns[connect_next];
+        struct lws_client_connect_info ci;
+        memset(&ci, 0, sizeof ci);
+        ci.context = ctx;
+        ci.address = "127.0.0.1";
+        ci.port = opt.port;
+        ci.path = "/ws";
+        ci.host = "127.0.0.1";
+        ci.origin = "127.0.0.1";
+        ci.opaque_user_data = c;
+        ci.pwsi = &c->wsi;
+        if (!lws_client_connect_via_info(&ci)) c->closed = true;
+    }
+    if (connect_next < opt.connections) lws_sul_schedule(ctx, 0, &ramp_sul, ramp_cb, 10000);
+}
+
+/* ------------------------------------------------------------------ phases */
+
+static double server_cpu_s(void) {
+    if (!opt.server_pid) return 0;
+    char path[64], buf[1024];
+    snprintf(path, sizeof path, "/proc/%d/stat", opt.server_pid);
+    FILE *f = fopen(path, "r");
+    if (!f) return 0;
+    size_t n = fread(buf, 1, sizeof buf - 1, f);
+    fclose(f);
+    buf[n] = '\0';
+    char *p = strrchr(buf, ')');
+    unsigned long utime = 0, stime = 0;
+    /* Fields after the command: state(3) ... utime(14) stime(15). */
+    if (p &&
+        sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &utime, &stime) == 2)
+        return (double)(utime + stime) / (double)sysconf(_SC_CLK_TCK);
+    return 0;
+}
+
+static double self_cpu_s(void) {
+    struct rusage ru;
+    getrusage(RUSAGE_SELF, &ru);
+    return (double)ru.ru_utime.tv_sec + (double)ru.ru_stime.tv_sec +
+           (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
+}
+
+static void service_for(double seconds) {
+    int64_t end = now_us() + (int64_t)(seconds * 1e6);
+    while (!interrupted && now_us() < end) {
+        if (lws_service(ctx, 0) < 0) break;
+    }
+}
+
+static int count_held(void) {
+    int held = 0;
+    for (int i = 0; i < opt.connections; i++) held += conns[i].established && !conns[i].closed;
+    return held;
+}
+
+static void measure_phase(const char *name) {
+    memset(hist, 0, sizeof *hist * HIST_BUCKETS);
+    delivered = 0;
+    max_delay_us = 0;
+    uint64_t ended0 = games_ended_count;
+    double server0 = server_cpu_s(), self0 = self_cpu_s();
+    int64_t t0 = now_us();
+    measuring = true;
+    service_for(opt.duration_s);
+    measuring = false;
+    double secs = (double)(now_us() - t0) / 1e6;
+    double server_cpu = server_cpu_s() - server0, self_cpu = self_cpu_s() - self0;
+    double rate = (double)delivered / secs;
+    printf("RESULT phase=%s target=%s connections_held=%d games=%d moves_per_s=%.0f "
+           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f server_cpu=%.0f%% generator_cpu=%.0f%% "
+           "server_us_per_move=%.1f games_finished=%llu errors=%llu\n",
+           name, opt.echo ? "echo" : "chess", count_held(), opt.echo ? 0 : opt.games, rate,
+           percentile_ms(0.50), percentile_ms(0.99), (double)max_delay_us / 1000.0,
+           100.0 * server_cpu / secs, 100.0 * self_cpu / secs,
+           delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
+           (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
+    fflush(stdout);
+}
+
+static void on_signal(int sig) {
+    (void)sig;
+    interrupted = 1;
+}
+
+static int run_generator(void) {
+    static const struct lws_protocols protocols[] = {
+        {"loadgen", client_callback, 0, MAX_MSG, 0, NULL, 0}, {NULL, NULL, 0, 0, 0, NULL, 0}};
+    opt.games = opt.connections / 2;
+    conns = calloc((size_t)opt.connections, sizeof *conns);
+    games = calloc((size_t)opt.games + 1, sizeof *games);
+    hist = calloc(HIST_BUCKETS, sizeof *hist);
+    if (!conns || !games || !hist) return 1;
+    for (int i = 0; i < opt.connections; i++) {
+        conns[i].index = i;
+        struct lgame *g = &games[i / 2];
+        conns[i].game = i / 2 < opt.games ? g : NULL;
+        if (conns[i].game) {
+            g->conn[i % 2] = &conns[i];
+            g->interval_us = (int64_t)(1e6 * opt.games / opt.rate);
+        }
+    }
+    struct lws_context_creation_info info;
+    memset(&info, 0, sizeof info);
+    info.port = CONTEXT_PORT_NO_LISTEN;
+    info.protocols = protocols;
+    info.fd_limit_per_thread = (unsigned)opt.connections + 64;
+    info.timeout_secs = 30;
+    info.connect_timeout_secs = 30;
+    lws_set_log_level(LLL_ERR, NULL);
+    ctx = lws_create_context(&info);
+    if (!ctx) {
+        fprintf(stderr, "loadgen: cannot create the lws context\n");
+        return 1;
+    }
+    signal(SIGINT, on_signal);
+    signal(SIGTERM, on_signal);
+
+    int64_t t0 = now_us();
+    lws_sul_schedule(ctx, 0, &ramp_sul, ramp_cb, 1);
+    /* Set-up: connections (and for chess, every game started), at most 60 s. */
+    while (!interrupted && now_us() - t0 < 60000000) {
+        service_for(0.2);
+        int ready = opt.echo ? count_held() : (int)games_started_count;
+        int want = opt.echo ? opt.connections : opt.games;
+        if (ready >= want && connect_next >= opt.connections) break;
+    }
+    fprintf(stderr, "loadgen: set-up took %.1f s: %d connections held, %llu games started\n",
+            (double)(now_us() - t0) / 1e6, count_held(), (unsigned long long)games_started_count);
+
+    paced = true;
+    service_for(opt.warmup_s);
+    measure_phase("paced");
+    paced = false;
+    /* Start the closed loop: every game (or connection) with nothing scheduled moves now. */
+    struct heap_node *n;
+    while ((n = heap_peek(&schedule))) {
+        heap_remove(&schedule, n);
+        if (opt.echo)
+            echo_send((struct lconn *)(void *)((char *)n - offsetof(struct lconn, due)));
+        else
+            game_send_move((struct lgame *)(void *)((char *)n - offsetof(struct lgame, due)));
+    }
+    service_for(1);
+    measure_phase("closed");
+    if (first_error[0]) fprintf(stderr, "loadgen: first error: %s\n", first_error);
+    lws_context_destroy(ctx);
+    return 0;
+}
+
+static void usage(void) {
+    fprintf(stderr, "usage: loadgen echo-server --port P [--loop poll|uv]\n"
+                    "       loadgen run --port P --target chess|echo [--connections N] [--rate R]\n"
+                    "                   [--warmup S] [--duration S] [--server-pid PID]\n");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage();
+        return 2;
+    }
+    const char *loop_kind = "poll";
+    for (int i = 2; i + 1 < argc; i += 2) {
+        const char *k = argv[i], *v = argv[i + 1];
+        if (!strcmp(k, "--port"))
+            opt.port = atoi(v);
+        else if (!strcmp(k, "--loop"))
+            loop_kind = v;
+        else if (!strcmp(k, "--target"))
+            opt.echo = !strcmp(v, "echo");
+        else if (!strcmp(k, "--connections"))
+            opt.connections = atoi(v);
+        else if (!strcmp(k, "--rate"))
+            opt.rate = atof(v);
+        else if (!strcmp(k, "--warmup"))
+            opt.warmup_s = atoi(v);
+        else if (!strcmp(k, "--duration"))
+            opt.duration_s = atoi(v);
+        else if (!strcmp(k, "--server-pid"))
+            opt.server_pid = atoi(v);
+        else {
+            usage();
+            return 2;
+        }
+    }
+    if (opt.connections < 2 || opt.rate <= 0) {
+        usage();
+        return 2;
+    }
+    seed ^= (uint64_t)getpid() << 17;
+    if (!strcmp(argv[1], "echo-server")) return run_echo_server(opt.port, loop_kind);
+    if (!strcmp(argv[1], "run")) return run_generator();
+    usage();
+    return 2;
+}
