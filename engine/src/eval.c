@@ -362,6 +362,7 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
         trace->phase = phase;
         trace->scale = scale;
     }
+    if (scale == 0) return 0; /* nobody can win: drawn whatever the details */
     return (st.mg * phase + st.eg * scale / EVAL_SCALE_MAX * (EVAL_PHASE_MAX - phase)) /
            EVAL_PHASE_MAX;
 }

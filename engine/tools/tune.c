@@ -139,6 +139,7 @@ static double evaluate(const struct tuner *t, const struct position *p, double d
         mg += sign * d * d / EVAL_KS_MG_DIV;
         eg += sign * d / EVAL_KS_EG_DIV;
     }
+    if (p->scale == 0) return 0; /* as the engine: drawn */
     double phase = p->phase;
     return (mg * phase + eg * p->scale / EVAL_SCALE_MAX * (EVAL_PHASE_MAX - phase)) /
            EVAL_PHASE_MAX;
@@ -163,6 +164,7 @@ struct job {
 static void accumulate_gradient(struct job *j, const struct position *p, double g,
                                 const double danger[2]) {
     const struct term *terms = j->t->data.terms;
+    if (p->scale == 0) return;
     double fm = p->phase / (double)EVAL_PHASE_MAX;
     double fe = (1 - fm) * p->scale / EVAL_SCALE_MAX;
     for (uint32_t i = p->term_start; i < p->term_start + p->term_count; i++) {

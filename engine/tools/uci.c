@@ -118,6 +118,8 @@ static void *search_main(void *arg) {
     char best[CHESS_UCI_MAX], ponder[CHESS_UCI_MAX];
     chess_move_to_uci(&u->req.position, res.best, best);
     struct chess_position next = u->req.position;
+    /* Finished before the bestmove is out: a "go" that sees it will join this thread. */
+    atomic_store(&u->finished, true);
     if (res.best != CHESS_MOVE_NONE && res.ponder != CHESS_MOVE_NONE) {
         chess_position_make_move(&next, res.best);
         chess_move_to_uci(&next, res.ponder, ponder);
@@ -125,7 +127,6 @@ static void *search_main(void *arg) {
     } else {
         say("bestmove %s", best);
     }
-    atomic_store(&u->finished, true);
     return NULL;
 }
 
@@ -348,14 +349,14 @@ static bool has_limit(const struct chess_search_limits *lim) {
 }
 
 static void cmd_go(struct uci *u, char **tok, int n) {
-    if (u->searching && !atomic_load(&u->finished)) {
-        say("info string already searching; send stop first");
-        return;
-    }
     struct chess_search_limits lim;
     memset(&lim, 0, sizeof lim);
     bool ponder = false;
     if (!parse_go(tok, n, &lim, &ponder)) return;
+    if (u->searching && !atomic_load(&u->finished)) {
+        say("info string already searching; send stop first");
+        return;
+    }
     if (!has_limit(&lim)) lim.infinite = true;
     finish_search(u);
 
