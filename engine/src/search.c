@@ -295,17 +295,20 @@ static uint64_t splitmix64(uint64_t *state) {
 
 /*
  * Below full skill: picks one of the searched lines at random, each weighted by
- * exp(-loss / temperature), the temperature growing as the skill drops.
+ * exp(-(loss / t)^2) where loss is how much worse than the best line it scores and t grows as
+ * the skill drops: small inaccuracies are common, large material blunders rare (those come
+ * from the shallow search missing tactics, as a weak player's do).
  */
 static int pick_weakened(const struct search_shared *sh, const struct worker *w) {
     int skill = sh->req->skill;
-    double temperature = 8.0 + 16.0 * (CHESS_SKILL_MAX - skill);
+    double t = 20.0 + 9.0 * (CHESS_SKILL_MAX - skill);
     int best = w->root_moves[0].score;
     double weights[CHESS_MAX_MULTIPV], total = 0;
     int n = sh->multipv;
     for (int i = 0; i < n; i++) {
         int score = w->root_moves[i].score;
-        weights[i] = score == -INF_SCORE ? 0 : exp((double)(score - best) / temperature);
+        double loss = (double)(best - score) / t;
+        weights[i] = score == -INF_SCORE ? 0 : exp(-loss * loss);
         total += weights[i];
     }
     uint64_t state = sh->req->seed ^ sh->req->position.key;

@@ -9,13 +9,15 @@
  * an illegal move or a bad FEN leaves the previous position in place.
  *
  * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960, Ponder,
- * Skill Level, Move Overhead), position, go (wtime btime winc binc movestogo depth nodes movetime
- * infinite ponder), stop, ponderhit, quit; and for people: d (show the position), eval.
+ * Skill Level, Move Overhead, and Level: the lobby's levels 1-8), position, go (wtime btime winc
+ * binc movestogo depth nodes movetime infinite ponder), stop, ponderhit, quit; and for people: d
+ * (show the position), eval.
  */
 #define _POSIX_C_SOURCE 200809L
 
 #include <chess/eval.h>
 #include <chess/fen.h>
+#include <chess/level.h>
 #include <chess/move.h>
 #include <chess/movegen.h>
 #include <chess/search.h>
@@ -43,6 +45,7 @@ struct uci {
 
     struct chess_tt *tt;
     int hash_mb, threads, multipv, skill;
+    int level; /* 0: off, else the lobby level 1..8 (overrides skill and limits) */
     int64_t overhead;
     bool chess960;
 
@@ -150,6 +153,7 @@ static void print_options(void) {
     say("option name Skill Level type spin default %d min 0 max %d", CHESS_SKILL_MAX,
         CHESS_SKILL_MAX);
     say("option name Move Overhead type spin default 20 min 0 max 5000");
+    say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
 }
 
 static int resize_hash(struct uci *u, int mb) {
@@ -193,6 +197,8 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
         u->multipv = (int)v;
     } else if (strcasecmp(name, "Skill Level") == 0 && parse_int(value, 0, CHESS_SKILL_MAX, &v)) {
         u->skill = (int)v;
+    } else if (strcasecmp(name, "Level") == 0 && parse_int(value, 0, CHESS_LEVEL_MAX, &v)) {
+        u->level = (int)v;
     } else if (strcasecmp(name, "Move Overhead") == 0 && parse_int(value, 0, 5000, &v)) {
         u->overhead = v;
     } else if (strcasecmp(name, "UCI_Chess960") == 0 && parse_bool(value, &b)) {
@@ -373,6 +379,7 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;
     u->req.info_ctx = u;
+    if (u->level && chess_level_apply(u->level, &u->req) < 0) say("info string bad level");
     atomic_store(&u->stop, false);
     atomic_store(&u->ponder, ponder);
     atomic_store(&u->finished, false);
