@@ -6,12 +6,16 @@
  * XOR the data, so a hit needs both words from the same write. Buckets are indexed by the high
  * half of the key times the bucket count, so any table size works.
  */
+#define _DEFAULT_SOURCE /* madvise */
+
 #include "chess/tt.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #define TT_BUCKET_ENTRIES 4
+#define TT_HUGE_PAGE      (2u << 20)
 
 struct tt_slot {
     _Atomic uint64_t check; /* key ^ data */
@@ -57,11 +61,17 @@ struct chess_tt *chess_tt_create(size_t size_bytes) {
     size_t count = size_bytes / sizeof(struct tt_bucket);
     if (count < 1) count = 1;
     if (count > UINT32_MAX) count = UINT32_MAX;
-    tt->buckets = aligned_alloc(64, count * sizeof(struct tt_bucket));
+    size_t bytes = count * sizeof(struct tt_bucket);
+    /* Large tables on 2 MB boundaries, asking for huge pages: fewer TLB misses on probes. */
+    size_t align = bytes >= TT_HUGE_PAGE ? TT_HUGE_PAGE : 64;
+    tt->buckets = aligned_alloc(align, (bytes + align - 1) / align * align);
     if (!tt->buckets) {
         free(tt);
         return NULL;
     }
+#ifdef MADV_HUGEPAGE
+    if (align == TT_HUGE_PAGE) (void)madvise(tt->buckets, bytes, MADV_HUGEPAGE); /* a hint */
+#endif
     tt->bucket_count = count;
     atomic_init(&tt->generation, 0);
     chess_tt_clear(tt);
