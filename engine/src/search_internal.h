@@ -127,13 +127,22 @@ bool see_ge(const struct chess_position *pos, chess_move move, int threshold);
 /* Material values of the exchange evaluator, by piece type. */
 extern const int see_values[7];
 
+enum pick_stage { PICK_TT, PICK_GENERATE, PICK_SELECT };
+
 /* Moves of one node in the order to try them; see movepick.c. */
 struct move_picker {
+    const struct worker *w;
+    const struct stack_entry *ss;
+    chess_move tt_move; /* legal table move, tried first, or CHESS_MOVE_NONE */
+    enum pick_stage stage;
     struct chess_move_list list;
     int scores[CHESS_MAX_MOVES];
     int next;
     bool skip_quiets;
 };
+
+/* Exactly chess_position_is_legal(), faster: for the table's move, which may be any value. */
+bool move_is_legal_fast(const struct chess_position *pos, chess_move m);
 
 /* Generates and scores the moves of a search node. */
 void picker_init_main(struct move_picker *mp, const struct worker *w,
