@@ -14,6 +14,10 @@
 #include "util/log.h"
 #include "util/now.h"
 
+/* lws 4.1 frames a close for write protocol 4 (LWS_WRITE_CLOSE, which its public header leaves
+ * out in favour of lws_close_reason()). */
+#define WRITE_CLOSE_FRAME ((enum lws_write_protocol)4)
+
 struct outmsg *outmsg_create(const json_t *msg) {
     size_t len;
     unsigned char *block = proto_dump(msg, OUTMSG_FRONT, &len);
@@ -118,11 +122,23 @@ int conn_write(struct conn *c) {
         if (c->q_count > 0 || c->close_code) lws_callback_on_writable(c->wsi);
         return 0;
     }
-    if (c->close_code) {
+    if (c->close_code && !c->close_sent) {
+        /*
+         * The close frame is written here rather than through lws_close_reason() and a -1
+         * return: on the libuv loop, Debian's lws 4.1 then drops the socket without sending
+         * it (clients see 1006). The client answers with its own close frame, lws closes the
+         * socket; a client that never answers is dropped after a few seconds.
+         */
+        unsigned char frame[LWS_PRE + 2 + 64];
         const char *reason = c->close_reason ? c->close_reason : "";
-        lws_close_reason(c->wsi, (enum lws_close_status)c->close_code,
-                         (unsigned char *)(uintptr_t)reason, strlen(reason));
-        return -1;
+        size_t n = strlen(reason) > 64 ? 64 : strlen(reason);
+        frame[LWS_PRE] = (unsigned char)(c->close_code >> 8);
+        frame[LWS_PRE + 1] = (unsigned char)(c->close_code & 0xff);
+        memcpy(frame + LWS_PRE + 2, reason, n);
+        LOGD("net", "conn=%llu closing with code %d", (unsigned long long)c->id, c->close_code);
+        c->close_sent = true;
+        if (lws_write(c->wsi, frame + LWS_PRE, 2 + n, WRITE_CLOSE_FRAME) < (int)(2 + n)) return -1;
+        lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, 3);
     }
     return 0;
 }

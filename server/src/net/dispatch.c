@@ -255,10 +255,10 @@ static int handle_hello(struct conn *c, const struct proto_request *req, int64_t
     player_link(c, p);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
          req->token ? " (returning)" : " (new guest)");
-    /* The welcome (with the state of every game in progress) goes first, then what the
-     * opponents are told. */
-    reply(c, proto_encode_welcome(p, now), req->id);
+    /* The welcome (with the state of every game in progress, this player now connected)
+     * goes first, then what the opponents are told. */
     world_player_attach(srv->world, p, now, &srv->events);
+    reply(c, proto_encode_welcome(p, now), req->id);
     dispatch_events(srv, &srv->events, NULL, NULL);
     return 0;
 }

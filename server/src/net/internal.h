@@ -58,8 +58,9 @@ struct conn {
     size_t rx_len;
     bool rx_oversize;
     struct ratelimit limit;
-    int abuse;      /* refused messages in a row */
-    int close_code; /* nonzero: close with this code once the queue is flushed */
+    int abuse;       /* refused messages in a row */
+    int close_code;  /* nonzero: close with this code once the queue is flushed */
+    bool close_sent; /* the close frame is out; waiting for the client's */
     const char *close_reason;
     struct conn *free_next;
 };

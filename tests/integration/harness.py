@@ -1,0 +1,293 @@
+"""
+Integration test harness: starts the real chess_server binary on a free port with a temporary
+data directory, and talks to it over real WebSocket connections (Debian's python3-websockets,
+run with /usr/bin/python3) and real HTTP.
+
+A test file defines async functions named test_*; run_tests() runs each against a fresh server
+(started with the file's SERVER_ARGS plus any the test asks for) and exits non-zero on failure,
+printing the server's log for failed tests.
+
+    from harness import *
+    async def test_something(srv):
+        a = await srv.player("Alice")
+        ...
+    if __name__ == "__main__":
+        run_tests(globals())
+"""
+import argparse
+import asyncio
+import inspect
+import itertools
+import json
+import os
+import shutil
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+import urllib.error
+import urllib.request
+
+try:
+    import websockets
+except ImportError:
+    sys.stderr.write("python3-websockets is missing: run with /usr/bin/python3 "
+                     "(Debian's interpreter) after apt-get install python3-websockets\n")
+    sys.exit(1)
+
+TIMEOUT = 5.0
+
+
+def free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """One chess_server process."""
+
+    def __init__(self, binary, args=(), static_dir=None):
+        self.binary = binary
+        self.port = free_port()
+        self.tmp = tempfile.mkdtemp(prefix="chess-it-")
+        self.log_path = os.path.join(self.tmp, "server.log")
+        cmd = [binary, "--listen", "127.0.0.1", "--port", str(self.port),
+               "--data-dir", os.path.join(self.tmp, "data"), "--log-level", "debug",
+               "--static-dir", static_dir or os.path.join(self.tmp, "no-client")]
+        cmd += list(args)
+        self.log = open(self.log_path, "w")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.clients = []
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("server exited at start: " + self.read_log())
+            try:
+                self.http("/healthz")
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("server did not start")
+
+    @property
+    def url(self):
+        return "ws://127.0.0.1:%d/ws" % self.port
+
+    def http(self, path):
+        """GET path; returns (status, headers, body bytes)."""
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path),
+                                        timeout=TIMEOUT) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    async def connect(self):
+        c = Client(self)
+        await c.open()
+        self.clients.append(c)
+        return c
+
+    async def player(self, name=None, token=None):
+        """A connection that has said hello (as a new guest, or with a token)."""
+        c = await self.connect()
+        await c.hello(name=name, token=token)
+        return c
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        """Stops the server with a signal; returns its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError("server did not stop within %ss" % timeout)
+        return self.proc.returncode
+
+    def read_log(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    async def close_clients(self):
+        for c in self.clients:
+            try:
+                await asyncio.wait_for(c.close(), 2)
+            except Exception:
+                pass
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+class Client:
+    """A WebSocket client that keeps every message it received, for waiting on a kind."""
+
+    ids = itertools.count(1)
+
+    def __init__(self, server):
+        self.server = server
+        self.ws = None
+        self.inbox = []
+        self.player = None
+        self.token = None
+        self.welcome = None
+
+    async def open(self):
+        self.ws = await websockets.connect(self.server.url, max_size=2 ** 22)
+
+    async def close(self):
+        if self.ws:
+            await self.ws.close()
+
+    async def send(self, msg):
+        await self.ws.send(json.dumps(msg) if isinstance(msg, dict) else msg)
+
+    async def _read(self, timeout):
+        raw = await asyncio.wait_for(self.ws.recv(), timeout)
+        return json.loads(raw)
+
+    async def recv(self, pred, timeout=TIMEOUT, what="a message"):
+        """Returns (and removes) the first message, received or waiting, that pred accepts."""
+        deadline = time.time() + timeout
+        while True:
+            for i, m in enumerate(self.inbox):
+                if pred(m):
+                    return self.inbox.pop(i)
+            left = deadline - time.time()
+            if left <= 0:
+                raise AssertionError("timed out waiting for %s; got %s" % (what, self.inbox))
+            try:
+                self.inbox.append(await self._read(left))
+            except asyncio.TimeoutError:
+                raise AssertionError("timed out waiting for %s; got %s" % (what, self.inbox))
+
+    async def recv_type(self, type_, timeout=TIMEOUT, **fields):
+        def pred(m):
+            return m.get("type") == type_ and all(m.get(k) == v for k, v in fields.items())
+        return await self.recv(pred, timeout, "%s %s" % (type_, fields or ""))
+
+    async def expect_none(self, type_, wait=0.3):
+        """Asserts no message of this type arrives within `wait` seconds."""
+        try:
+            m = await self.recv_type(type_, timeout=wait)
+        except AssertionError:
+            return
+        raise AssertionError("unexpected %s" % m)
+
+    async def request(self, msg, timeout=TIMEOUT):
+        """Sends msg with a fresh id; returns the reply carrying that id (a result or error)."""
+        rid = next(Client.ids)
+        msg = dict(msg, id=rid)
+        await self.send(msg)
+        return await self.recv(lambda m: m.get("id") == rid, timeout, "the reply to %s" % msg)
+
+    async def ok(self, msg):
+        """request() that must succeed."""
+        r = await self.request(msg)
+        assert r.get("type") != "error", "%s failed: %s" % (msg, r)
+        return r
+
+    async def error(self, msg, code):
+        """request() that must fail with this code; the reply echoes the id."""
+        r = await self.request(msg)
+        assert r.get("type") == "error", "%s should fail with %s: %s" % (msg, code, r)
+        assert r.get("code") == code, "%s: expected %s, got %s" % (msg, code, r)
+        assert r.get("message"), r
+        return r
+
+    async def hello(self, name=None, token=None):
+        msg = {"type": "hello", "protocol": 1}
+        if name:
+            msg["name"] = name
+        if token:
+            msg["token"] = token
+        self.welcome = await self.ok(msg)
+        self.player = self.welcome["player"]
+        self.token = self.welcome["token"]
+        return self.welcome
+
+    async def move(self, game, move):
+        return await self.ok({"type": "move", "game": game, "move": move})
+
+
+async def start_game(white, black, time_control=None, color="white"):
+    """White creates a challenge by link, Black accepts; returns the game id after both saw it."""
+    tc = time_control or {"minutes": 5, "increment": 0}
+    created = await white.ok({"type": "challenge_create", "time": tc, "color": color})
+    cid = created["challenge"]["id"]
+    started = await black.ok({"type": "challenge_accept", "challenge": cid})
+    assert started["type"] == "game_started", started
+    gid = started["game"]["id"]
+    await white.recv_type("game_started")
+    return gid
+
+
+async def play(game, white, black, moves):
+    """Plays moves alternately starting with white (UCI or SAN); returns the last move event."""
+    last = None
+    for i, mv in enumerate(moves):
+        mover = white if i % 2 == 0 else black
+        last = await mover.move(game, mv)
+    return last
+
+
+async def run_one(fn, srv):
+    try:
+        await asyncio.wait_for(fn(srv), 60)
+    finally:
+        await srv.close_clients()
+
+
+def run_tests(namespace):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("-k", default="", help="run only tests whose name contains this")
+    opts = parser.parse_args()
+    tests = [(n, f) for n, f in namespace.items()
+             if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
+    base_args = namespace.get("SERVER_ARGS", [])
+    failed = []
+    for name, fn in tests:
+        extra = getattr(fn, "server_args", [])
+        t0 = time.time()
+        srv = None
+        try:
+            srv = Server(opts.server, base_args + extra, getattr(fn, "static_dir", None))
+            asyncio.run(run_one(fn, srv))
+            # Every test ends with a graceful stop: exit status 0 also means no sanitizer
+            # report (leaks, memory errors) in sanitizer builds.
+            rc = srv.stop()
+            assert rc == 0, "server exit status %s after SIGTERM" % rc
+            print("PASS %s (%.1fs)" % (name, time.time() - t0))
+        except Exception:
+            failed.append(name)
+            print("FAIL %s (%.1fs)" % (name, time.time() - t0))
+            traceback.print_exc()
+            if srv:
+                print("---- server log ----\n" + srv.read_log()[-6000:])
+        finally:
+            if srv:
+                srv.close()
+        sys.stdout.flush()
+    print("%d tests, %d failed%s" % (len(tests), len(failed),
+                                      (": " + ", ".join(failed)) if failed else ""))
+    sys.exit(1 if failed else 0)
+
+
+def server_args(*args):
+    """Decorator: extra command-line flags for the server a test runs against."""
+    def wrap(fn):
+        fn.server_args = list(args)
+        return fn
+    return wrap

@@ -1,0 +1,98 @@
+"""
+HTTP beside the WebSocket on the same port: /healthz, /metrics (Prometheus text), a game as
+JSON and as PGN (live and finished), 404s, and the web client's files with the index.html
+fallback for client routes.
+"""
+import re
+import tempfile
+
+from harness import *
+
+SERVER_ARGS = []
+
+CLIENT_DIR = tempfile.mkdtemp(prefix="chess-client-")
+with open(os.path.join(CLIENT_DIR, "index.html"), "w") as f:
+    f.write("<!doctype html><title>chess</title><div id=root></div>")
+os.makedirs(os.path.join(CLIENT_DIR, "assets"))
+with open(os.path.join(CLIENT_DIR, "assets", "app.js"), "w") as f:
+    f.write("console.log('chess');\n")
+
+
+def with_client(fn):
+    fn.static_dir = CLIENT_DIR
+    return fn
+
+
+async def test_healthz(srv):
+    a = await srv.player("Ann")
+    status, headers, body = srv.http("/healthz")
+    health = json.loads(body)
+    assert status == 200 and health["status"] == "ok" and health["connections"] == 1
+    assert headers["content-type"].startswith("application/json")
+
+
+async def test_metrics(srv):
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b)
+    await play(gid, a, b, ["e4", "e5", "Nf3"])
+    await a.error({"type": "move", "game": gid, "move": "e4"}, "NOT_YOUR_TURN")
+    status, headers, body = srv.http("/metrics")
+    text = body.decode()
+    assert status == 200 and headers["content-type"].startswith("text/plain")
+    values = dict(re.findall(r"^(\S+) (\S+)$", text, re.M))
+    assert values["chess_connections"] == "2"
+    assert values["chess_moves_total"] == "3"
+    assert values['chess_games{state="playing"}'] == "1"
+    assert values['chess_messages_in_total{type="move"}'] == "4"
+    assert values['chess_errors_total{code="NOT_YOUR_TURN"}'] == "1"
+    assert int(values['chess_message_handle_microseconds_bucket{le="+Inf"}']) >= 6
+    assert "# TYPE chess_message_handle_microseconds histogram" in text
+    assert "chess_moves_per_second" in values
+
+
+async def test_game_json_and_pgn(srv):
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b, {"minutes": 3, "increment": 2})
+    await play(gid, a, b, ["e4", "e5", "Nf3", "Nc6"])
+    status, _, body = srv.http("/api/games/" + gid)
+    game = json.loads(body)
+    assert status == 200 and game["status"] == "playing" and game["san"] == ["e4", "e5", "Nf3", "Nc6"]
+    assert game["white"]["name"] == "Ann"
+    status, headers, body = srv.http("/api/games/%s.pgn" % gid)
+    pgn = body.decode()
+    assert status == 200 and headers["content-type"].startswith("application/x-chess-pgn")
+    assert '[White "Ann"]' in pgn and '[Black "Ben"]' in pgn and '[Result "*"]' in pgn
+    assert '[TimeControl "180+2"]' in pgn
+    assert re.search(r"1\. e4 \{ ?\[%clk 0:03:00\] ?\} 1\.\.\. e5", pgn), pgn
+    await b.ok({"type": "resign", "game": gid})
+    status, _, body = srv.http("/api/games/%s.pgn" % gid)
+    pgn = body.decode()
+    assert '[Result "1-0"]' in pgn and pgn.rstrip().endswith("1-0"), pgn
+    assert '[Termination "normal"]' in pgn
+
+
+async def test_not_found(srv):
+    for path in ("/api/games/nope", "/api/games/nope.pgn", "/api/other"):
+        status, _, body = srv.http(path)
+        assert status == 404, path
+        assert json.loads(body)["code"] in ("GAME_NOT_FOUND", "NOT_FOUND")
+    status, _, body = srv.http("/some/client/route")
+    assert status == 404  # no client built in this test
+
+
+@with_client
+async def test_static_files_and_client_routes(srv):
+    status, headers, body = srv.http("/")
+    assert status == 200 and b"id=root" in body and headers["content-type"].startswith("text/html")
+    status, headers, body = srv.http("/assets/app.js")
+    assert status == 200 and b"console.log" in body
+    status, headers, body = srv.http("/game/abcd1234")  # a client route: index.html
+    assert status == 200 and b"id=root" in body
+    status, _, body = srv.http("/api/games/nope")
+    assert status == 404  # the API is not swallowed by the fallback
+    status, _, body = srv.http("/healthz")
+    assert status == 200
+
+
+if __name__ == "__main__":
+    run_tests(globals())
