@@ -308,6 +308,7 @@ static int singular_extension(struct worker *w, const struct chess_position *pos
     ss->excluded = n->tt_move;
     int v = search_node(w, pos, sbeta - 1, sbeta, (n->depth - 1) / 2, n->ply, n->cut_node);
     ss->excluded = CHESS_MOVE_NONE;
+    w->pv_length[n->ply] = 0; /* that search's line is not this node's */
     if (v < sbeta) return !n->pv_node && v < sbeta - 20 ? 2 : 1;
     if (sbeta >= beta)
         *cut = sbeta;

@@ -118,16 +118,15 @@ static struct worker *worker_create(struct search_shared *sh, int id) {
     const struct chess_search_request *req = sh->req;
     struct worker *w = calloc(1, sizeof *w);
     if (!w) return NULL;
-    int keep = req->history_count < req->position.halfmove_clock ? req->history_count
-                                                                 : req->position.halfmove_clock;
+    int count = req->history ? req->history_count : 0;
+    int keep = count < req->position.halfmove_clock ? count : req->position.halfmove_clock;
+    if (keep < 0) keep = 0;
     w->keys = malloc(sizeof(uint64_t) * (size_t)(keep + CHESS_MAX_PLY + 2));
     if (!w->keys) {
         free(w);
         return NULL;
     }
-    if (keep > 0)
-        memcpy(w->keys, req->history + (req->history_count - keep),
-               sizeof(uint64_t) * (size_t)keep);
+    if (keep > 0) memcpy(w->keys, req->history + (count - keep), sizeof(uint64_t) * (size_t)keep);
     w->root_index = keep;
     w->keys[keep] = req->position.key;
     w->sh = sh;
@@ -337,6 +336,9 @@ static void fill_result(struct search_shared *sh, struct worker *w,
     out->score = rm->score != -INF_SCORE ? rm->score : rm->prev_score;
     if (out->score == -INF_SCORE) out->score = 0; /* stopped before any score */
     out->ponder = rm->pv_length > 1 ? rm->pv[1] : ponder_from_table(sh, rm->move);
+    struct chess_position next = sh->req->position;
+    chess_position_make_move(&next, rm->move);
+    if (!chess_position_is_legal(&next, out->ponder)) out->ponder = CHESS_MOVE_NONE;
     out->depth = w->completed_depth;
     out->seldepth = rm->seldepth;
     out->nodes = search_total_nodes(sh);
