@@ -1,25 +1,21 @@
 /*
- * Move ordering. The transposition table's move, checked for legality on its own, comes first
- * and often ends the node before any move generation. Then the node's legal moves are generated
- * at once and scored, and handed out best first by selection (most nodes end after a move or
- * two, so sorting them all would waste work):
+ * Move ordering, in stages so that moves are generated only when needed (most nodes end after
+ * a move or two):
  *
- *   captures and queen promotions that do not lose material (static exchange), most valuable
- *   victim first, adjusted by the capture history;
+ *   the transposition table's move, checked for legality without generating moves;
+ *   captures and promotions, most valuable victim first adjusted by the capture history, each
+ *   checked by static exchange when its turn comes: those that lose material wait till the end;
  *   the two killer moves of the ply, then the counter move to the opponent's last move;
- *   other quiet moves by butterfly history plus continuation history (one, two and four plies);
- *   captures that lose material, and underpromotions.
+ *   the other quiet moves, by butterfly history plus continuation history (one, two and four
+ *   plies back), best first by selection;
+ *   the losing captures and underpromotions.
  *
- * Quiescence nodes score captures the same way, and check evasions like a search node.
+ * Quiescence nodes take captures (or, in check, all evasions) by the same scores.
  */
 #include "chess/movegen.h"
 #include "search_internal.h"
 
-#define SCORE_TT      2000000000
-#define SCORE_GOOD    1000000000
-#define SCORE_KILLER  900000000
-#define SCORE_COUNTER 800000000
-#define SCORE_BAD     (-1000000000)
+#define SCORE_BAD (-1000000000)
 
 static int capture_score(const struct worker *w, const struct chess_position *pos, chess_move m) {
     int captured = move_captured_type(pos, m);
@@ -96,86 +92,148 @@ void picker_init_main(struct move_picker *mp, const struct worker *w,
                       chess_move tt_move) {
     mp->w = w;
     mp->ss = ss;
-    mp->next = 0;
     mp->skip_quiets = false;
-    mp->list.count = 0;
     mp->tt_move = move_is_legal_fast(pos, tt_move) ? tt_move : CHESS_MOVE_NONE;
-    mp->stage = mp->tt_move ? PICK_TT : PICK_GENERATE;
-}
-
-/* Generates the node's moves but the table move (already tried) and scores them. */
-static void generate_main(struct move_picker *mp, const struct chess_position *pos) {
-    const struct worker *w = mp->w;
-    const struct stack_entry *ss = mp->ss;
-    chess_generate_moves(pos, CHESS_GEN_ALL, &mp->list);
-    chess_move counter = counter_move(w, ss);
-    for (int i = 0; i < mp->list.count; i++) {
-        chess_move m = mp->list.moves[i];
-        if (m == mp->tt_move) {
-            mp->list.moves[i--] = mp->list.moves[--mp->list.count];
-            continue;
-        }
-        int score;
-        if (move_is_tactical(pos, m)) {
-            score = capture_score(w, pos, m);
-            if (score > SCORE_BAD / 2) score += see_ge(pos, m, 0) ? SCORE_GOOD : SCORE_BAD;
-        } else if (m == ss->killers[0]) {
-            score = SCORE_KILLER + 1;
-        } else if (m == ss->killers[1]) {
-            score = SCORE_KILLER;
-        } else if (m == counter) {
-            score = SCORE_COUNTER;
-        } else {
-            score = quiet_score(w, pos, ss, m);
-        }
-        mp->scores[i] = score;
-    }
+    mp->refutations[0] = ss->killers[0];
+    mp->refutations[1] = ss->killers[1];
+    mp->refutations[2] = counter_move(w, ss);
+    mp->refutation_index = 0;
+    mp->played_count = 0;
+    mp->stage = PICK_TT;
 }
 
 void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
                          const struct chess_position *pos) {
     bool evasions = chess_position_in_check(pos);
-    chess_generate_moves(pos, evasions ? CHESS_GEN_ALL : CHESS_GEN_CAPTURES, &mp->list);
-    mp->next = 0;
+    mp->w = w;
     mp->skip_quiets = false;
     mp->tt_move = CHESS_MOVE_NONE;
-    mp->stage = PICK_SELECT;
-    for (int i = 0; i < mp->list.count; i++) {
+    mp->count = chess_generate_moves(pos, evasions ? CHESS_GEN_ALL : CHESS_GEN_CAPTURES, &mp->list);
+    mp->next = 0;
+    for (int i = 0; i < mp->count; i++) {
         chess_move m = mp->list.moves[i];
         if (move_is_tactical(pos, m)) {
             int piece_type = CHESS_PIECE_TYPE(pos->board[chess_move_from(m)]);
-            mp->scores[i] = SCORE_GOOD + capture_score(w, pos, m) - piece_type;
+            mp->scores[i] = capture_score(w, pos, m) - piece_type;
         } else {
-            mp->scores[i] = w->history[pos->side][chess_move_from(m)][chess_move_to(m)];
+            mp->scores[i] =
+                SCORE_BAD / 2 + w->history[pos->side][chess_move_from(m)][chess_move_to(m)];
         }
     }
+    mp->stage = PICK_QSEARCH;
+}
+
+/* Moves the best-scored move of [next, end) to next and returns it. */
+static chess_move select_best(struct move_picker *mp, int next, int end) {
+    int best = next;
+    for (int i = next + 1; i < end; i++) {
+        if (mp->scores[i] > mp->scores[best]) best = i;
+    }
+    chess_move m = mp->list.moves[best];
+    int score = mp->scores[best];
+    mp->list.moves[best] = mp->list.moves[next];
+    mp->scores[best] = mp->scores[next];
+    mp->list.moves[next] = m;
+    mp->scores[next] = score;
+    return m;
+}
+
+static bool already_played(const struct move_picker *mp, chess_move m) {
+    for (int i = 0; i < mp->played_count; i++) {
+        if (mp->played[i] == m) return true;
+    }
+    return false;
+}
+
+/* Appends moves of one kind to the list, leaving out those already tried. */
+static int generate_into(struct move_picker *mp, const struct chess_position *pos,
+                         enum chess_gen_type type, int at) {
+    struct chess_move_list part;
+    int n = chess_generate_moves(pos, type, &part);
+    int end = at;
+    for (int i = 0; i < n; i++) {
+        if (!already_played(mp, part.moves[i])) mp->list.moves[end++] = part.moves[i];
+    }
+    return end;
+}
+
+static void score_captures(struct move_picker *mp, const struct chess_position *pos) {
+    for (int i = 0; i < mp->cap_end; i++)
+        mp->scores[i] = capture_score(mp->w, pos, mp->list.moves[i]);
+}
+
+static void score_quiets(struct move_picker *mp, const struct chess_position *pos) {
+    for (int i = mp->cap_end; i < mp->count; i++)
+        mp->scores[i] = quiet_score(mp->w, pos, mp->ss, mp->list.moves[i]);
+}
+
+/* The next good capture; losing ones are set aside at the front of the list. */
+static chess_move next_good_capture(struct move_picker *mp, const struct chess_position *pos) {
+    while (mp->next < mp->cap_end) {
+        chess_move m = select_best(mp, mp->next, mp->cap_end);
+        int score = mp->scores[mp->next++];
+        if (score > SCORE_BAD / 2 && see_ge(pos, m, 0)) return m;
+        mp->list.moves[mp->bad_end++] = m;
+    }
+    return CHESS_MOVE_NONE;
+}
+
+/* The next killer or counter move that is a legal quiet move not tried yet. */
+static chess_move next_refutation(struct move_picker *mp, const struct chess_position *pos) {
+    while (mp->refutation_index < 3) {
+        chess_move m = mp->refutations[mp->refutation_index++];
+        if (m != CHESS_MOVE_NONE && !already_played(mp, m) && !move_is_tactical(pos, m) &&
+            move_is_legal_fast(pos, m))
+            return m;
+    }
+    return CHESS_MOVE_NONE;
+}
+
+static chess_move remember(struct move_picker *mp, chess_move m) {
+    if (m != CHESS_MOVE_NONE) mp->played[mp->played_count++] = m;
+    return m;
 }
 
 chess_move picker_next(struct move_picker *mp, const struct chess_position *pos) {
-    if (mp->stage == PICK_TT) {
-        mp->stage = PICK_GENERATE;
-        return mp->tt_move;
-    }
-    if (mp->stage == PICK_GENERATE) {
-        generate_main(mp, pos);
-        mp->stage = PICK_SELECT;
-    }
-    while (mp->next < mp->list.count) {
-        int best = mp->next;
-        for (int i = mp->next + 1; i < mp->list.count; i++) {
-            if (mp->scores[i] > mp->scores[best]) best = i;
-        }
-        chess_move m = mp->list.moves[best];
-        int score = mp->scores[best];
-        mp->list.moves[best] = mp->list.moves[mp->next];
-        mp->scores[best] = mp->scores[mp->next];
-        mp->list.moves[mp->next] = m;
-        mp->scores[mp->next] = score;
-        mp->next++;
-        if (mp->skip_quiets && score < SCORE_COUNTER && score > SCORE_BAD / 2 &&
-            !move_is_tactical(pos, m))
-            continue;
-        return m;
+    chess_move m;
+    switch (mp->stage) {
+        case PICK_TT:
+            mp->stage = PICK_GEN_CAPTURES;
+            if (mp->tt_move) return remember(mp, mp->tt_move);
+            /* fall through */
+        case PICK_GEN_CAPTURES:
+            mp->cap_end = generate_into(mp, pos, CHESS_GEN_CAPTURES, 0);
+            mp->next = mp->bad_end = 0;
+            score_captures(mp, pos);
+            mp->stage = PICK_GOOD_CAPTURES;
+            /* fall through */
+        case PICK_GOOD_CAPTURES:
+            if ((m = next_good_capture(mp, pos)) != CHESS_MOVE_NONE) return m;
+            mp->stage = PICK_REFUTATIONS;
+            /* fall through */
+        case PICK_REFUTATIONS:
+            if (!mp->skip_quiets && (m = next_refutation(mp, pos)) != CHESS_MOVE_NONE)
+                return remember(mp, m);
+            mp->stage = PICK_GEN_QUIETS;
+            /* fall through */
+        case PICK_GEN_QUIETS:
+            mp->count = mp->skip_quiets ? mp->cap_end
+                                        : generate_into(mp, pos, CHESS_GEN_QUIETS, mp->cap_end);
+            mp->next = mp->cap_end;
+            score_quiets(mp, pos);
+            mp->stage = PICK_QUIETS;
+            /* fall through */
+        case PICK_QUIETS:
+            if (!mp->skip_quiets && mp->next < mp->count)
+                return select_best(mp, mp->next++, mp->count);
+            mp->next = 0;
+            mp->stage = PICK_BAD_CAPTURES;
+            /* fall through */
+        case PICK_BAD_CAPTURES:
+            return mp->next < mp->bad_end ? mp->list.moves[mp->next++] : CHESS_MOVE_NONE;
+        case PICK_QSEARCH:
+            if (mp->next < mp->count) return select_best(mp, mp->next++, mp->count);
+            return CHESS_MOVE_NONE;
     }
     return CHESS_MOVE_NONE;
 }

@@ -127,17 +127,33 @@ bool see_ge(const struct chess_position *pos, chess_move move, int threshold);
 /* Material values of the exchange evaluator, by piece type. */
 extern const int see_values[7];
 
-enum pick_stage { PICK_TT, PICK_GENERATE, PICK_SELECT };
+enum pick_stage {
+    PICK_TT,
+    PICK_GEN_CAPTURES,
+    PICK_GOOD_CAPTURES,
+    PICK_REFUTATIONS,
+    PICK_GEN_QUIETS,
+    PICK_QUIETS,
+    PICK_BAD_CAPTURES,
+    PICK_QSEARCH,
+};
 
-/* Moves of one node in the order to try them; see movepick.c. */
+/*
+ * Moves of one node in the order to try them; see movepick.c. The list holds the captures in
+ * [0, cap_end) (losing ones moved to [0, bad_end) once passed over) and the quiet moves in
+ * [cap_end, count).
+ */
 struct move_picker {
     const struct worker *w;
     const struct stack_entry *ss;
-    chess_move tt_move; /* legal table move, tried first, or CHESS_MOVE_NONE */
+    chess_move tt_move;        /* legal table move, tried first, or CHESS_MOVE_NONE */
+    chess_move refutations[3]; /* killers and counter move */
+    chess_move played[4];      /* tried before generation: the table move and refutations */
+    int refutation_index, played_count;
     enum pick_stage stage;
     struct chess_move_list list;
     int scores[CHESS_MAX_MOVES];
-    int next;
+    int next, cap_end, bad_end, count;
     bool skip_quiets;
 };
 
