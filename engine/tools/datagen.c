@@ -2,6 +2,7 @@
  * datagen: self-play games that produce training positions for the evaluation tuner.
  *
  *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] --out FILE
+ *   datagen --book N [--random-plies R] [--seed S] --out FILE
  *
  * Each game starts with R random legal plies (rejected when a short search finds the result
  * lopsided), then the engine plays both sides with K nodes per move. The rules core ends the
@@ -12,6 +13,10 @@
  *   FEN | RESULT | SCORE
  *
  * RESULT is 1, 0.5 or 0 for white; SCORE is the search's score in centipawns for white.
+ *
+ * With --book it writes N distinct opening positions (FEN per line) for the match tool instead:
+ * R plies each chosen at random among the moves a short MultiPV search finds within 30
+ * centipawns of the best, kept when the final position is within 60 centipawns of equal.
  * Regenerate the data with scripts in tests/bench (see docs/engine.md); it is not kept in git.
  */
 #define _POSIX_C_SOURCE 200809L
@@ -28,7 +33,7 @@
 #include <string.h>
 
 struct options {
-    int games, threads, random_plies;
+    int games, threads, random_plies, book;
     uint64_t nodes, seed;
     FILE *out;
 };
@@ -52,6 +57,22 @@ static uint64_t rng_next(uint64_t *s) {
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
     return z ^ (z >> 31);
+}
+
+/* Collects the depth-limited MultiPV lines within `margin` of the best at the last depth. */
+struct book_lines {
+    struct chess_move_list *moves;
+    int best, depth;
+};
+
+static void collect_line(void *ctx, const struct chess_search_info *info) {
+    struct book_lines *b = ctx;
+    if (info->depth != b->depth || info->pv_length < 1) return;
+    if (info->multipv == 1) {
+        b->best = info->score;
+        b->moves->count = 0;
+    }
+    if (info->score >= b->best - 30) b->moves->moves[b->moves->count++] = info->pv[0];
 }
 
 static int search_move(const struct chess_game *game, struct chess_tt *tt, uint64_t nodes,
@@ -155,6 +176,54 @@ static void *thread_main(void *arg) {
     return NULL;
 }
 
+/* One natural-looking opening move: random among the lines close to the best. */
+static int book_move(const struct chess_game *game, struct chess_tt *tt, uint64_t *rng,
+                     chess_move *move) {
+    struct chess_search_request req;
+    chess_search_request_init(&req, &game->current);
+    req.limits.depth = 7;
+    req.multipv = 6;
+    struct chess_search_result res;
+    struct chess_move_list lines;
+    lines.count = 0;
+    struct book_lines ctx = {&lines, 0, 7};
+    req.on_info = collect_line;
+    req.info_ctx = &ctx;
+    if (chess_search(&req, tt, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
+    *move = lines.count ? lines.moves[rng_next(rng) % (uint64_t)lines.count] : res.best;
+    return 0;
+}
+
+static int write_book(const struct options *opt) {
+    struct chess_tt *tt = chess_tt_create(16u << 20);
+    uint64_t *seen = calloc((size_t)opt->book, sizeof *seen);
+    if (!tt || !seen) return -1;
+    uint64_t rng = opt->seed;
+    int written = 0;
+    while (written < opt->book) {
+        struct chess_game game;
+        if (chess_game_init(&game, NULL) < 0) break;
+        bool ok = true;
+        for (int i = 0; ok && i < opt->random_plies; i++) {
+            chess_move m;
+            ok = book_move(&game, tt, &rng, &m) == 0 && chess_game_play(&game, m) == 0 &&
+                 game.result == CHESS_RESULT_NONE;
+        }
+        struct chess_search_result res;
+        ok = ok && search_move(&game, tt, 200000, &res) == 0 && res.score < 60 && res.score > -60;
+        for (int i = 0; ok && i < written; i++) ok = seen[i] != game.current.key;
+        char fen[CHESS_FEN_MAX];
+        if (ok && chess_fen_write(&game.current, CHESS_FEN_XFEN, fen, sizeof fen) > 0) {
+            fprintf(opt->out, "%s\n", fen);
+            seen[written++] = game.current.key;
+        }
+        chess_game_free(&game);
+    }
+    free(seen);
+    chess_tt_destroy(tt);
+    return 0;
+}
+
 int main(int argc, char **argv) {
     struct options opt = {.games = 100, .threads = 1, .random_plies = 8, .nodes = 5000, .seed = 1};
     const char *path = NULL;
@@ -174,6 +243,8 @@ int main(int argc, char **argv) {
             opt.random_plies = atoi(v);
         else if (strcmp(a, "--seed") == 0)
             opt.seed = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--book") == 0)
+            opt.book = atoi(v);
         else if (strcmp(a, "--out") == 0)
             path = v;
         else {
@@ -184,6 +255,7 @@ int main(int argc, char **argv) {
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
         fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
+                        "[--seed S] --out FILE\n       datagen --book N [--random-plies R] "
                         "[--seed S] --out FILE\n");
         return 2;
     }
@@ -191,6 +263,11 @@ int main(int argc, char **argv) {
     if (!opt.out) {
         fprintf(stderr, "datagen: cannot open %s\n", path);
         return 1;
+    }
+    if (opt.book > 0) {
+        int rc = write_book(&opt);
+        fclose(opt.out);
+        return rc < 0 ? 1 : 0;
     }
     struct shared sh = {.opt = &opt, .positions = 0, .finished = 0};
     pthread_mutex_init(&sh.lock, NULL);
