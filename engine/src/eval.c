@@ -331,8 +331,44 @@ static int endgame_scale(const struct chess_position *pos, int eg) {
     return EVAL_SCALE_MAX;
 }
 
+static uint64_t pawn_key(const struct chess_position *pos) {
+    uint64_t key = 0;
+    chess_bitboard pawns = pos->by_type[CHESS_PAWN];
+    while (pawns) {
+        int sq = bb_pop(&pawns);
+        key ^= chess_zobrist_psq[pos->board[sq]][sq];
+    }
+    return key;
+}
+
+/* Pawn structure of both sides, from the cache when it has this placement. */
+static void eval_pawn_structure(struct eval_state *st, struct eval_pawn_cache *cache) {
+    if (!cache) {
+        eval_pawns(st, CHESS_WHITE);
+        eval_pawns(st, CHESS_BLACK);
+        return;
+    }
+    uint64_t key = pawn_key(st->pos);
+    struct eval_pawn_entry *e = &cache->entries[key & (EVAL_PAWN_CACHE_SIZE - 1)];
+    if (e->key != key) {
+        int mg = st->mg, eg = st->eg;
+        eval_pawns(st, CHESS_WHITE);
+        eval_pawns(st, CHESS_BLACK);
+        e->key = key;
+        e->mg = st->mg - mg;
+        e->eg = st->eg - eg;
+        e->passed[0] = st->passed[0];
+        e->passed[1] = st->passed[1];
+        return;
+    }
+    st->mg += e->mg;
+    st->eg += e->eg;
+    st->passed[0] = e->passed[0];
+    st->passed[1] = e->passed[1];
+}
+
 ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct eval_weight *w,
-                                struct eval_trace *trace) {
+                                struct eval_trace *trace, struct eval_pawn_cache *cache) {
     struct eval_state st;
     memset(&st, 0, sizeof st);
     st.pos = pos;
@@ -340,8 +376,8 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
     st.trace = trace;
     init_attacks(&st);
     eval_material_pst(&st);
+    eval_pawn_structure(&st, trace ? NULL : cache);
     for (int c = 0; c < 2; c++) {
-        eval_pawns(&st, c);
         if (bb_count(chess_position_pieces(pos, c, CHESS_BISHOP)) >= 2)
             add(&st, c, EVAL_BISHOP_PAIR, 1);
     }
@@ -367,15 +403,19 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
            EVAL_PHASE_MAX;
 }
 
-int chess_evaluate(const struct chess_position *pos) {
-    int v = evaluate_impl(pos, eval_weights, NULL);
+int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cache) {
+    int v = evaluate_impl(pos, eval_weights, NULL, cache);
     return pos->side == CHESS_WHITE ? v : -v;
+}
+
+int chess_evaluate(const struct chess_position *pos) {
+    return eval_position(pos, NULL);
 }
 
 int eval_trace_position(const struct chess_position *pos, const struct eval_weight *weights,
                         struct eval_trace *trace) {
     memset(trace, 0, sizeof *trace);
-    return evaluate_impl(pos, weights, trace);
+    return evaluate_impl(pos, weights, trace, NULL);
 }
 
 const struct eval_group eval_groups[] = {

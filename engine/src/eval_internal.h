@@ -100,6 +100,22 @@ struct eval_trace {
 int eval_trace_position(const struct chess_position *pos, const struct eval_weight *weights,
                         struct eval_trace *trace);
 
+/* A cache of pawn-structure scores by pawn placement; one per search thread. */
+struct eval_pawn_entry {
+    uint64_t key;
+    int mg, eg;
+    chess_bitboard passed[2];
+};
+
+#define EVAL_PAWN_CACHE_SIZE 4096 /* entries, a power of two */
+
+struct eval_pawn_cache {
+    struct eval_pawn_entry entries[EVAL_PAWN_CACHE_SIZE];
+};
+
+/* chess_evaluate() with a pawn cache (may be NULL), for the search. */
+int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cache);
+
 /* The names of the groups, for the tuner's output. */
 struct eval_group {
     const char *name;

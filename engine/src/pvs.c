@@ -151,7 +151,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
     if (ply > w->seldepth) w->seldepth = ply;
     bool in_check = chess_position_in_check(pos);
     if (is_draw(w, pos, ply, ss)) return draw_score(w);
-    if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : chess_evaluate(pos);
+    if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : eval_position(pos, &w->pawn_cache);
 
     struct chess_tt_entry tte;
     bool tt_hit = chess_tt_probe(w->sh->tt, pos->key, &tte);
@@ -161,7 +161,8 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
 
     int best = -INF_SCORE, static_eval = NO_SCORE;
     if (!in_check) {
-        static_eval = tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : chess_evaluate(pos);
+        static_eval =
+            tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : eval_position(pos, &w->pawn_cache);
         best = static_eval;
         if (tt_hit && (tte.bound & (tt_score > best ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
             best = tt_score;
@@ -256,8 +257,8 @@ static void probe_node(struct worker *w, const struct chess_position *pos, struc
     if (n->root) n->tt_move = w->root_moves[w->pv_index].move;
 }
 
-static void evaluate_node(const struct chess_position *pos, struct stack_entry *ss,
-                          struct node *n) {
+static void evaluate_node(struct worker *w, const struct chess_position *pos,
+                          struct stack_entry *ss, struct node *n) {
     if (n->in_check) {
         ss->static_eval = n->eval = NO_SCORE;
         n->improving = false;
@@ -265,7 +266,7 @@ static void evaluate_node(const struct chess_position *pos, struct stack_entry *
     }
     if (!ss->excluded) {
         bool have = n->tt_hit && n->tte.eval != CHESS_TT_NO_EVAL;
-        ss->static_eval = have ? n->tte.eval : chess_evaluate(pos);
+        ss->static_eval = have ? n->tte.eval : eval_position(pos, &w->pawn_cache);
     }
     n->eval = ss->static_eval;
     if (n->tt_hit && n->tt_score != NO_SCORE &&
@@ -406,7 +407,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     ss[2].killers[0] = ss[2].killers[1] = CHESS_MOVE_NONE;
     if (!n.root) {
         if (is_draw(w, pos, ply, ss)) return draw_score(w);
-        if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : chess_evaluate(pos);
+        if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : eval_position(pos, &w->pawn_cache);
         alpha = max_int(alpha, -CHESS_MATE + ply);
         beta = min_int(beta, CHESS_MATE - ply - 1);
         if (alpha >= beta) return alpha;
@@ -418,7 +419,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
         (n.tte.bound & (n.tt_score >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
         return n.tt_score;
 
-    evaluate_node(pos, ss, &n);
+    evaluate_node(w, pos, ss, &n);
     int early = prune_before_moves(w, pos, ss, &n, alpha, beta);
     if (early != NO_SCORE) return early;
     if (!n.tt_move && depth >= 4 && (n.pv_node || cut_node)) n.depth = --depth;

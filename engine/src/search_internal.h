@@ -12,6 +12,7 @@
 #define CHESS_SEARCH_INTERNAL_H
 
 #include "chess/search.h"
+#include "eval_internal.h"
 #include "internal.h"
 
 #include <pthread.h>
@@ -91,6 +92,7 @@ struct worker {
     int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
     chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
     int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
+    struct eval_pawn_cache pawn_cache;
 };
 
 struct search_shared {
