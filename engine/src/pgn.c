@@ -155,7 +155,8 @@ static void write_tag(struct text_buf *b, const char *name, const char *value) {
     buf_str(b, " \"");
     for (const char *p = value; *p; p++) {
         if (*p == '"' || *p == '\\') buf_add(b, "\\", 1);
-        if (*p != '\n' && *p != '\r') buf_add(b, p, 1);
+        /* A tag is one line: control characters become spaces. */
+        buf_add(b, (unsigned char)*p < 0x20 ? " " : p, 1);
     }
     buf_str(b, "\"]\n");
 }
@@ -241,18 +242,20 @@ long chess_pgn_write(const struct chess_pgn *pgn, char **out) {
         if (!value) value = i == 2 ? "????.??.??" : "?";
         write_tag(&b, roster[i], value);
     }
+    /* Variant, SetUp and FEN always describe the game's real start, whatever tags were set. */
     const struct chess_position *start = &pgn->game.start;
     if (!is_standard_start(start)) {
         char fen[CHESS_FEN_MAX];
-        int rc = chess_fen_write(start, CHESS_FEN_XFEN, fen, sizeof fen);
-        if (start->chess960 && !chess_pgn_tag(pgn, "Variant")) write_tag(&b, "Variant", "Chess960");
-        if (!chess_pgn_tag(pgn, "SetUp")) write_tag(&b, "SetUp", "1");
-        if (!chess_pgn_tag(pgn, "FEN") && rc > 0) write_tag(&b, "FEN", fen);
+        if (start->chess960) write_tag(&b, "Variant", "Chess960");
+        write_tag(&b, "SetUp", "1");
+        if (chess_fen_write(start, CHESS_FEN_XFEN, fen, sizeof fen) > 0) write_tag(&b, "FEN", fen);
     }
     for (int i = 0; i < pgn->tag_count; i++) {
-        bool in_roster = false;
-        for (int r = 0; r < 7; r++) in_roster |= strcmp(pgn->tags[i].name, roster[r]) == 0;
-        if (!in_roster) write_tag(&b, pgn->tags[i].name, pgn->tags[i].value);
+        const char *name = pgn->tags[i].name;
+        bool written = strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 ||
+                       (start->chess960 && strcmp(name, "Variant") == 0);
+        for (int r = 0; r < 7; r++) written |= strcmp(name, roster[r]) == 0;
+        if (!written) write_tag(&b, name, pgn->tags[i].value);
     }
     buf_str(&b, "\n");
     write_movetext(&b, pgn, result);

@@ -45,9 +45,9 @@ int chess_pgn_set_comment(struct chess_pgn *pgn, int ply, const char *comment);
 
 /*
  * Writes the game as PGN text into a new malloc'd, NUL-terminated string that the caller frees.
- * Missing roster tags are written as "?" (Date "????.??.??"); SetUp and FEN are added when the
- * game does not start from the standard position, Variant "Chess960" for Chess960. Returns the
- * length, or -CHESS_ERR_NO_MEMORY.
+ * Missing roster tags are written as "?" (Date "????.??.??"). Variant "Chess960", SetUp and FEN
+ * are written from the game's start position (tags of those names that say otherwise are not
+ * written). Returns the length, or -CHESS_ERR_NO_MEMORY.
  */
 long chess_pgn_write(const struct chess_pgn *pgn, char **out);
 
