@@ -7,11 +7,16 @@ set -euo pipefail
 mode=${1:-run}
 run_packages=(build-essential cmake pkg-config git
     libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libhiredis-dev
-    libuv1-dev libsodium-dev nodejs npm)
+    libuv1-dev libsodium-dev)
 test_packages=(clang-format stockfish redis-server python3 python3-websockets chromium sqlite3)
 
 packages=("${run_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
+# Node.js builds the web client. Some machines carry a Node.js 20 package of their own that
+# bundles npm (and conflicts with Debian's npm): use whatever node and npm are already there.
+if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
+    packages+=(nodejs npm)
+fi
 
 missing=()
 for p in "${packages[@]}"; do

@@ -85,16 +85,10 @@ static int check_material(const struct chess_position *pos) {
 
 /* The outermost rook of the colour on its back rank on one side of the king, or -1. */
 static int outermost_rook(const struct chess_position *pos, int color, bool king_side) {
-    int rank = color == CHESS_WHITE ? 0 : 7;
     int ksq = chess_position_king_square(pos, color);
-    chess_bitboard rooks =
-        chess_position_pieces(pos, color, CHESS_ROOK) & bb_rank_of(ksq) & (BB_RANK_1 << (8 * rank));
-    chess_bitboard side = 0;
-    for (int f = 0; f < 8; f++) {
-        int sq = CHESS_SQUARE(f, rank);
-        if (king_side ? sq > ksq : sq < ksq) side |= bb_square(sq);
-    }
-    rooks &= side;
+    chess_bitboard back_rank = bb_relative_rank(color, 0);
+    chess_bitboard beyond_king = king_side ? ~0ull << ksq << 1 : bb_square(ksq) - 1;
+    chess_bitboard rooks = chess_position_pieces(pos, color, CHESS_ROOK) & back_rank & beyond_king;
     if (!rooks) return -1;
     return king_side ? bb_last(rooks) : bb_first(rooks);
 }
