@@ -3,14 +3,15 @@
  * (tools/datagen.c), writing a new engine/src/eval_weights.c.
  *
  *   tune --data FILE [--data FILE ...] [--out PATH] [--epochs N] [--lambda L] [--rate R]
- *        [--limit N] [--threads T]
+ *        [--reg R] [--limit N] [--threads T]
  *
  * Each position's evaluation trace (eval_internal.h) is computed once; the evaluation for any
  * weights is then recomputed from the trace: linear terms, the squared king danger, the phase
  * taper and the endgame scale. The tuner fits the scaling constant K of the sigmoid
  * 1 / (1 + exp(-K * eval)) to the game results, then minimises the mean squared error between
  * that sigmoid and the target, lambda * result + (1 - lambda) * sigmoid(K * search score), with
- * full-batch Adam. It includes the engine's private header, being part of the engine's build.
+ * full-batch Adam, plus an L2 pull (--reg) towards the starting weights. It includes the engine's
+ * private header, being part of the engine's build.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -51,6 +52,9 @@ struct dataset {
 struct tuner {
     struct dataset data;
     double w[EVAL_PARAM_COUNT][2];
+    double start[EVAL_PARAM_COUNT][2]; /* the weights before tuning */
+    double reg;                        /* L2 pull towards the starting weights */
+    size_t train;                      /* positions [0, train) train, the rest validate */
     double k;
     double lambda;
     int threads;
@@ -196,16 +200,17 @@ static void *run_job(void *arg) {
     return NULL;
 }
 
-/* Mean squared error over the data set; with grad, also its gradient (summed, not averaged). */
-static double total_error(const struct tuner *t, double grad[EVAL_PARAM_COUNT][2]) {
+/* Mean squared error over positions [from, to); with grad, also its gradient (summed). */
+static double range_error(const struct tuner *t, size_t from, size_t to,
+                          double grad[EVAL_PARAM_COUNT][2]) {
     static struct job jobs[MAX_THREADS];
     pthread_t tid[MAX_THREADS];
-    size_t n = t->data.count, per = (n + (size_t)t->threads - 1) / (size_t)t->threads;
+    size_t n = to - from, per = (n + (size_t)t->threads - 1) / (size_t)t->threads;
     bool started[MAX_THREADS];
     for (int i = 0; i < t->threads; i++) {
         jobs[i].t = t;
-        jobs[i].first = per * (size_t)i < n ? per * (size_t)i : n;
-        jobs[i].last = per * (size_t)(i + 1) < n ? per * (size_t)(i + 1) : n;
+        jobs[i].first = from + (per * (size_t)i < n ? per * (size_t)i : n);
+        jobs[i].last = from + (per * (size_t)(i + 1) < n ? per * (size_t)(i + 1) : n);
         jobs[i].want_grad = grad != NULL;
         started[i] = pthread_create(&tid[i], NULL, run_job, &jobs[i]) == 0;
         if (!started[i]) run_job(&jobs[i]);
@@ -221,6 +226,15 @@ static double total_error(const struct tuner *t, double grad[EVAL_PARAM_COUNT][2
         }
     }
     return error / (double)n;
+}
+
+/* Error over the training part (all but the last tenth, held out for validation). */
+static double total_error(const struct tuner *t, double grad[EVAL_PARAM_COUNT][2]) {
+    return range_error(t, 0, t->train, grad);
+}
+
+static double validation_error(const struct tuner *t) {
+    return t->train < t->data.count ? range_error(t, t->train, t->data.count, NULL) : 0;
 }
 
 /* Finds K minimising the error of the current weights against the results alone. */
@@ -274,10 +288,12 @@ static void tune(struct tuner *t, int epochs, double rate, const char *out) {
     double error = 0;
     for (int e = 1; e <= epochs; e++) {
         error = total_error(t, grad);
-        double scale = 2.0 / (double)t->data.count;
+        double scale = 2.0 / (double)t->train;
         for (int p = 0; p < EVAL_PARAM_COUNT; p++) {
             for (int h = 0; h < 2; h++) {
-                double g = grad[p][h] * scale;
+                /* Rarely seen weights have tiny gradients, which Adam would scale up into
+                 * noise: the pull towards the start keeps them where the data says little. */
+                double g = grad[p][h] * scale + 2 * t->reg * (t->w[p][h] - t->start[p][h]);
                 m[p][h] = b1 * m[p][h] + (1 - b1) * g;
                 v[p][h] = b2 * v[p][h] + (1 - b2) * g * g;
                 double mh = m[p][h] / (1 - pow(b1, e)), vh = v[p][h] / (1 - pow(b2, e));
@@ -285,7 +301,8 @@ static void tune(struct tuner *t, int epochs, double rate, const char *out) {
             }
         }
         if (e % 50 == 0 || e == epochs) {
-            fprintf(stderr, "tune: epoch %d error %.7f\n", e, error);
+            fprintf(stderr, "tune: epoch %d error %.7f validation %.7f\n", e, error,
+                    validation_error(t));
             write_weights(t, out, e, error);
         }
     }
@@ -298,6 +315,7 @@ int main(int argc, char **argv) {
     double rate = 1.0;
     size_t limit = (size_t)-1;
     t.lambda = 0.7;
+    t.reg = 1e-7;
     t.threads = 2;
     int files = 0;
     for (int i = 1; i + 1 < argc; i += 2) {
@@ -312,6 +330,8 @@ int main(int argc, char **argv) {
             t.lambda = atof(v);
         else if (strcmp(a, "--rate") == 0)
             rate = atof(v);
+        else if (strcmp(a, "--reg") == 0)
+            t.reg = atof(v);
         else if (strcmp(a, "--limit") == 0)
             limit = strtoull(v, NULL, 10);
         else if (strcmp(a, "--threads") == 0)
@@ -327,10 +347,11 @@ int main(int argc, char **argv) {
         return 2;
     }
     for (int p = 0; p < EVAL_PARAM_COUNT; p++) {
-        t.w[p][0] = eval_weights[p].mg;
-        t.w[p][1] = eval_weights[p].eg;
+        t.w[p][0] = t.start[p][0] = eval_weights[p].mg;
+        t.w[p][1] = t.start[p][1] = eval_weights[p].eg;
     }
     fprintf(stderr, "tune: %zu positions, %zu terms\n", t.data.count, t.data.term_count);
+    t.train = t.data.count - t.data.count / 10;
     double drift = 0;
     for (size_t i = 0; i < t.data.count; i++) {
         double danger[2];
@@ -339,7 +360,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "tune: recomputed evaluation differs by %.2f cp on average\n",
             drift / (double)t.data.count);
     fit_k(&t);
-    fprintf(stderr, "tune: K %.6f, error %.7f\n", t.k, total_error(&t, NULL));
+    fprintf(stderr, "tune: K %.6f, error %.7f validation %.7f\n", t.k, total_error(&t, NULL),
+            validation_error(&t));
     tune(&t, epochs, rate, out);
     return 0;
 }
