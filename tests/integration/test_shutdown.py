@@ -38,8 +38,8 @@ async def test_sigint(srv):
     await shutdown_with(srv, signal.SIGINT)
 
 
-@server_args("--event-loop", "uv")
-async def test_sigterm_on_libuv(srv):
+@server_args("--event-loop", "poll")
+async def test_sigterm_on_lws_poll_loop(srv):
     await shutdown_with(srv, signal.SIGTERM)
 
 

@@ -1,0 +1,243 @@
+/*
+ * The store: one SQLite database (data_dir/chess.db, WAL mode) holding players, tokens, ratings,
+ * games, moves and chat. See docs/persistence.md for the schema and the durability rules.
+ *
+ * Threads and connections:
+ * - The writer thread owns the write connection. The loop submits write operations
+ *   (store_submit, plain copied records, never pointers into the world); the writer takes
+ *   everything queued, applies it in one transaction and commits (group commit: a burst of
+ *   moves shares one sync), then reports "committed up to sequence number N" back.
+ * - The auth thread hashes and verifies passwords (Argon2id is slow on purpose: never on the
+ *   loop).
+ * - Results come back through one locked queue; the store calls the configured wake function
+ *   (from its threads) when the queue goes from empty to non-empty, and the loop drains it with
+ *   store_poll(). Wake-ups coalesce: one poll may return many results.
+ * - The loop thread also owns a read-only connection for small indexed reads (token lookup,
+ *   archive pages). In WAL mode a reader never waits for the writer.
+ *
+ * Startup: store_open() checks the directory, locks it, opens or creates the database, checks
+ * it, and applies pending migrations in one transaction (or fails without changing the file);
+ * the caller then reads what it needs to restore (store_load_live) and calls store_start().
+ *
+ * Functions return 0 or a negative enum store_status unless said otherwise.
+ */
+#ifndef SERVER_STORE_STORE_H
+#define SERVER_STORE_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rating.h"
+
+#define STORE_DB_NAME      "chess.db"
+#define STORE_ID_MAX       16 /* game, player and challenge ids */
+#define STORE_NAME_MAX     24 /* shown names (PLAYER_NAME_MAX) */
+#define STORE_USERNAME_MAX 20
+#define STORE_HASH_LEN     32  /* token hashes (BLAKE2b-256) */
+#define STORE_PWHASH_MAX   128 /* crypto_pwhash_STRBYTES */
+#define STORE_FEN_MAX      100
+#define STORE_TERM_MAX     32
+
+enum store_status {
+    STORE_OK = 0,
+    STORE_ERR_DIR,          /* the data directory is missing, not a directory or not writable */
+    STORE_ERR_LOCKED,       /* another server uses this data directory */
+    STORE_ERR_CORRUPT,      /* the file is not a database, or fails the integrity check */
+    STORE_ERR_TOO_NEW,      /* the schema is newer than this binary knows */
+    STORE_ERR_MIGRATION,    /* a migration failed (everything was rolled back) */
+    STORE_ERR_IO,           /* any other SQLite or system failure */
+    STORE_ERR_NO_MEMORY,    /* an allocation failed */
+    STORE_ERR_NOT_FOUND,    /* reads: no such row */
+    STORE_ERR_CONFLICT,     /* writes: a unique name is taken (usernames) */
+    STORE_ERR_BAD_PASSWORD, /* password verification failed */
+    STORE_ERR_FAILED,       /* the writer gave up: the store accepts nothing more */
+    STORE_ERR_COUNT
+};
+
+/* "DIR", "CORRUPT", ... for logs and tests. */
+const char *store_status_name(int status);
+
+/*
+ * The process exit status main() uses when opening fails with this status: 3 (DIR), 4 (LOCKED),
+ * 5 (CORRUPT), 6 (TOO_NEW), 7 (MIGRATION), 1 for anything else. Documented in
+ * docs/persistence.md.
+ */
+int store_exit_code(int status);
+
+/* The newest schema version this binary knows (the number of the last migration). */
+int store_schema_version(void);
+
+struct store_config {
+    const char *data_dir;
+    bool sync_normal; /* synchronous=NORMAL: survives process crashes, not power loss */
+    int max_batch;    /* most operations per transaction (0: 8192) */
+    bool per_op;      /* one transaction per operation (for the benchmark's reference) */
+};
+
+struct store;
+
+/*
+ * Opens (creating when missing) data_dir/chess.db and brings its schema up to date. On failure
+ * returns NULL with *status set and a one-line explanation in err (errlen bytes); the database
+ * file is left as it was. Main thread, before any loop runs.
+ */
+struct store *store_open(const struct store_config *cfg, int *status, char *err, size_t errlen);
+
+/* Called from store threads when results wait for store_poll(); must be thread-safe and cheap
+ * (e.g. lws_cancel_service). */
+typedef void (*store_wake_fn)(void *ctx);
+
+/* Starts the writer and auth threads. Returns 0 or -STORE_ERR_IO / -NO_MEMORY. */
+int store_start(struct store *store, store_wake_fn wake, void *wake_ctx);
+
+/*
+ * Stops the threads after everything submitted has been committed (or the writer failed), and
+ * closes the database. Results not polled are dropped. NULL is ignored.
+ */
+void store_close(struct store *store);
+
+/* ---- writes (loop thread) ---- */
+
+enum store_op_type {
+    STORE_OP_PLAYER,       /* a guest's row and its session token (when not stored yet) */
+    STORE_OP_GAME_START,   /* a new game and its players' names */
+    STORE_OP_MOVE,         /* one move */
+    STORE_OP_TAKEBACK,     /* moves after `ply` removed; clocks as they are now */
+    STORE_OP_GAME_END,     /* result, reason, and for rated games both players' new ratings */
+    STORE_OP_CHAT,         /* one chat line */
+    STORE_OP_REGISTER,     /* a guest becomes an account (result: 0 or -CONFLICT) */
+    STORE_OP_TOKEN_ADD,    /* a session or bot token for a player */
+    STORE_OP_TOKEN_REVOKE, /* a token stops working */
+    STORE_OP_IMPORT,       /* a game read from PGN, to view it */
+};
+
+enum store_token_kind { STORE_TOKEN_SESSION = 0, STORE_TOKEN_BOT = 1 };
+
+struct store_move_row {
+    int ply;
+    char uci[8];
+    char san[12];
+    bool timed;       /* clock_ms and spent_ms are meaningful */
+    int64_t clock_ms; /* the mover's time left after the move */
+    int64_t spent_ms; /* time charged for the move */
+    int64_t played_at;
+};
+
+struct store_op {
+    enum store_op_type type;
+    uint64_t cookie;  /* returned in the result, when want_result */
+    bool want_result; /* report this operation's own status through store_poll() */
+    char game_id[STORE_ID_MAX + 1];
+    char player_id[STORE_ID_MAX + 1];
+    union {
+        struct {
+            char name[STORE_NAME_MAX + 1];
+            int64_t created_at;
+            bool has_token;
+            uint8_t token_hash[STORE_HASH_LEN];
+        } player;
+        struct {
+            char player_id[2][STORE_ID_MAX + 1]; /* white, black */
+            char name[2][STORE_NAME_MAX + 1];
+            bool unlimited;
+            int64_t initial_ms, increment_ms;
+            bool rated;
+            int rating[2];                       /* before the game, rated games */
+            char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */
+            int64_t created_at;
+        } start;
+        struct store_move_row move;
+        struct {
+            int ply; /* plies left */
+            bool timed;
+            int64_t clock_ms[2]; /* white, black: time left now */
+        } takeback;
+        struct {
+            char result[8]; /* "1-0", "0-1", "1/2-1/2", "*" */
+            char termination[STORE_TERM_MAX];
+            int ply_count;
+            int64_t ended_at;
+            bool rated;
+            int category;
+            char player_id[2][STORE_ID_MAX + 1];
+            struct rating after[2]; /* new ratings (rated games) */
+            int diff[2];            /* rounded rating changes */
+        } end;
+        struct {
+            int room; /* 0 players, 1 spectators */
+            char name[STORE_NAME_MAX + 1];
+            char *text; /* owned by the op (malloc'd) */
+            int64_t sent_at;
+        } chat;
+        struct {
+            char name[STORE_NAME_MAX + 1];         /* the shown name: the username as typed */
+            char username[STORE_USERNAME_MAX + 1]; /* lower-case */
+            char password_hash[STORE_PWHASH_MAX];
+            bool has_token; /* the guest's current session token, kept */
+            uint8_t token_hash[STORE_HASH_LEN];
+            int64_t at;
+        } reg;
+        struct {
+            uint8_t hash[STORE_HASH_LEN];
+            enum store_token_kind kind;
+            char label[32];
+            int64_t at;
+        } token;
+        struct {
+            char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
+            char result[8];
+            char initial_fen[STORE_FEN_MAX + 1];
+            char *pgn;                    /* owned (malloc'd) */
+            struct store_move_row *moves; /* owned (malloc'd), count entries */
+            int count;
+            int64_t at;
+        } import;
+    } u;
+};
+
+/*
+ * Queues an operation for the writer. Takes ownership of the op's heap pointers (chat text,
+ * import PGN and moves) whatever the outcome. Returns its sequence number (> 0, increasing), or
+ * 0 when memory runs out or the writer has failed (the op is dropped). Loop thread.
+ */
+uint64_t store_submit(struct store *store, struct store_op *op);
+
+/* The sequence number of the last submitted op, and of the last committed one. When they are
+ * equal nothing is waiting for the disk. Loop thread. */
+uint64_t store_submitted(const struct store *store);
+uint64_t store_committed(const struct store *store);
+
+/* True once the writer gave up after repeated failures: nothing more will be committed. */
+bool store_failed(const struct store *store);
+
+/* ---- results (loop thread) ---- */
+
+enum store_result_kind { STORE_RESULT_WRITE, STORE_RESULT_HASH, STORE_RESULT_VERIFY };
+
+struct store_result {
+    enum store_result_kind kind;
+    uint64_t cookie;
+    int status;                  /* 0 or a negative enum store_status */
+    char text[STORE_PWHASH_MAX]; /* HASH: the encoded hash */
+};
+
+typedef void (*store_result_fn)(void *ctx, const struct store_result *result);
+
+/*
+ * Takes what the threads reported: advances store_committed() and calls fn (may be NULL) for
+ * each result, in order. Returns the number of results. Loop thread.
+ */
+int store_poll(struct store *store, store_result_fn fn, void *ctx);
+
+/* ---- passwords (loop thread submits, the auth thread works) ---- */
+
+/* Hashes a password with Argon2id; the result's text holds the encoded hash. Returns 0 or
+ * -NO_MEMORY. */
+int store_hash_password(struct store *store, const char *password, uint64_t cookie);
+
+/* Verifies a password against an encoded hash; the result's status is 0 or -BAD_PASSWORD. */
+int store_verify_password(struct store *store, const char *password, const char *hash,
+                          uint64_t cookie);
+
+#endif

@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Load benchmark (not a test: it prints figures and never fails on time).
+#
+#   tests/load/run.sh [BUILD_DIR] [CONNECTIONS] [RATE] [DURATION]
+#
+# Builds nothing: BUILD_DIR (default build/release) must hold server/chess_server and
+# tests/load/loadgen. In one run it measures
+#   1. the ceiling: loadgen against its own bare lws echo server (same loop as the server),
+#   2. the chess server: CONNECTIONS connections playing CONNECTIONS/2 games,
+# each paced at RATE moves/s (delay figures) and then closed-loop (most moves/s), and prints
+# the ratio of the chess server's closed-loop moves/s to the echo round trips/s.
+# Only loopback addresses are used. The fd limit is raised for 10,000 connections.
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+build=${1:-build/release}
+conns=${2:-10000}
+rate=${3:-20000}
+duration=${4:-10}
+loop=${CHESS_EVENT_LOOP:-uv}
+server=$build/server/chess_server
+loadgen=$build/tests/load/loadgen
+[ -x "$server" ] && [ -x "$loadgen" ] || { echo "build $build first (chess_server, loadgen)"; exit 1; }
+
+ulimit -n "$(ulimit -Hn)"
+need=$((conns + 1000))
+if [ "$(ulimit -n)" -lt "$need" ]; then
+    echo "fd limit $(ulimit -n) is below $need: lower CONNECTIONS or raise the hard limit"; exit 1
+fi
+tmp=$(mktemp -d)
+pids=()
+cleanup() { for p in "${pids[@]}"; do kill "$p" 2>/dev/null || true; done; rm -rf "$tmp"; }
+trap cleanup EXIT
+
+port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
+
+echo "== $(date -u +%FT%TZ) $(nproc) cores, $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop"
+echo "== ceiling: bare lws echo server"
+p=$(port)
+"$loadgen" echo-server --port "$p" --loop "$loop" 2>"$tmp/echo.log" &
+echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
+"$loadgen" run --port "$p" --target echo --connections "$conns" --rate "$rate" \
+    --duration "$duration" --server-pid "$echo_pid" | tee "$tmp/echo.txt"
+kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
+
+echo "== chess server"
+p=$(port)
+"$server" --listen 127.0.0.1 --port "$p" --data-dir "$tmp/data" --log-level warn \
+    --event-loop "$loop" --max-connections $((conns + 100)) \
+    --rate-limit 100000 --rate-burst 100000 2>"$tmp/server.log" &
+server_pid=$!; pids+=("$server_pid"); sleep 0.5
+"$loadgen" run --port "$p" --target chess --connections "$conns" --rate "$rate" \
+    --duration "$duration" --server-pid "$server_pid" | tee "$tmp/chess.txt"
+kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
+
+field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
+echo_max=$(field "$tmp/echo.txt" closed moves_per_s)
+chess_max=$(field "$tmp/chess.txt" closed moves_per_s)
+echo "== summary"
+echo "connections held:        $(field "$tmp/chess.txt" paced connections_held) of $conns"
+echo "paced at $rate/s:        $(field "$tmp/chess.txt" paced moves_per_s) moves/s relayed," \
+     "delay p50 $(field "$tmp/chess.txt" paced p50_ms) ms, p99 $(field "$tmp/chess.txt" paced p99_ms) ms," \
+     "max $(field "$tmp/chess.txt" paced max_ms) ms"
+echo "closed loop (most):      $chess_max moves/s; echo ceiling $echo_max round trips/s;" \
+     "ratio $(awk -v a="$chess_max" -v b="$echo_max" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+grep -E "WARN|ERROR" "$tmp/server.log" | grep -v "static directory" | head -5 || true
