@@ -18,7 +18,7 @@ struct store_migration {
     const char *sql;
 };
 
-/* The migrations built into this binary (generated from migrations/*.sql), in order. */
+/* The migrations built into this binary (generated from the files in migrations/), in order. */
 extern const struct store_migration store_migrations[];
 extern const int store_migration_count;
 

@@ -126,6 +126,7 @@ struct store_move_row {
 
 struct store_op {
     enum store_op_type type;
+    uint64_t seq;     /* set by store_submit() */
     uint64_t cookie;  /* returned in the result, when want_result */
     bool want_result; /* report this operation's own status through store_poll() */
     char game_id[STORE_ID_MAX + 1];

@@ -1,0 +1,40 @@
+/*
+ * Username and password rules, token hashes.
+ */
+#include "store/auth.h"
+
+#include <sodium.h>
+#include <string.h>
+
+static int is_alpha(char c) {
+    return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+static int is_digit(char c) {
+    return c >= '0' && c <= '9';
+}
+
+int auth_username_check(const char *name, char lower[STORE_USERNAME_MAX + 1]) {
+    size_t len = name ? strlen(name) : 0;
+    if (len < AUTH_USERNAME_MIN || len > STORE_USERNAME_MAX) return -1;
+    if (!is_alpha(name[0]) || !(is_alpha(name[len - 1]) || is_digit(name[len - 1]))) return -1;
+    for (size_t i = 0; i < len; i++) {
+        char c = name[i];
+        bool sep = c == '_' || c == '-';
+        if (!is_alpha(c) && !is_digit(c) && !sep) return -1;
+        if (sep && (name[i + 1] == '_' || name[i + 1] == '-')) return -1;
+        lower[i] = c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+    }
+    lower[len] = '\0';
+    if (strncmp(lower, "guest", 5) == 0) return -1;
+    return 0;
+}
+
+int auth_password_check(const char *password) {
+    size_t len = password ? strlen(password) : 0;
+    return len >= AUTH_PASSWORD_MIN && len <= AUTH_PASSWORD_MAX ? 0 : -1;
+}
+
+void auth_token_hash(const char *token, uint8_t out[STORE_HASH_LEN]) {
+    crypto_generichash(out, STORE_HASH_LEN, (const unsigned char *)token, strlen(token), NULL, 0);
+}

@@ -1,0 +1,380 @@
+/*
+ * The read queries, prepared once on the read connection the first time one is needed. Every
+ * value is bound; every row is copied out into fixed-size fields (truncating nothing that the
+ * writer could have stored, since the same limits applied there).
+ */
+#include "store/read.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/internal.h"
+#include "util/log.h"
+
+#define GAME_COLUMNS                                                                               \
+    "id, status, white_id, black_id, white_name, black_name, initial_fen, initial_ms, "            \
+    "increment_ms, rated, category, white_rating, black_rating, white_rating_diff, "               \
+    "black_rating_diff, result, termination, created_at, ended_at, "                               \
+    "COALESCE(ply_count, (SELECT count(*) FROM moves m WHERE m.game_id = games.id))"
+
+#define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
+
+struct store_reads {
+    sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *page, *each, *live, *leaders;
+};
+
+static const char *const read_sql[] = {
+    "SELECT " PLAYER_COLUMNS ", t.kind FROM tokens t JOIN players p ON p.id = t.player_id "
+    "WHERE t.hash = ?1 AND t.revoked_at IS NULL",
+    "SELECT " PLAYER_COLUMNS ", p.password_hash FROM players p "
+    "WHERE p.username = ?1 AND p.password_hash IS NOT NULL",
+    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?1",
+    "SELECT category, rating, deviation, volatility, games FROM ratings WHERE player_id = ?1",
+    "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
+    "SELECT ply, uci, san, clock_ms, spent_ms, played_at FROM moves WHERE game_id = ?1 "
+    "ORDER BY ply",
+    "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
+    "ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
+    "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
+    "AND status = 'ended' ORDER BY created_at, id LIMIT ?2",
+    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' ORDER BY created_at, id",
+    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
+    "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
+    "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
+};
+
+#define READ_COUNT (sizeof(struct store_reads) / sizeof(sqlite3_stmt *))
+_Static_assert(READ_COUNT == sizeof read_sql / sizeof read_sql[0], "one SQL text per read");
+
+static struct store_reads *reads(struct store *s) {
+    if (s->rs) return s->rs;
+    struct store_reads *rs = calloc(1, sizeof *rs);
+    if (!rs) return NULL;
+    sqlite3_stmt **st = (sqlite3_stmt **)(void *)rs;
+    for (size_t i = 0; i < READ_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->rdb, read_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
+            SQLITE_OK) {
+            LOGE("store", "cannot prepare read %zu: %s", i, sqlite3_errmsg(s->rdb));
+            for (size_t k = 0; k < i; k++) sqlite3_finalize(st[k]);
+            free(rs);
+            return NULL;
+        }
+    }
+    s->rs = rs;
+    return rs;
+}
+
+void reads_free(struct store *s) {
+    if (!s->rs) return;
+    sqlite3_stmt **st = (sqlite3_stmt **)(void *)s->rs;
+    for (size_t i = 0; i < READ_COUNT; i++) sqlite3_finalize(st[i]);
+    free(s->rs);
+    s->rs = NULL;
+}
+
+/* ---- row helpers ---- */
+
+static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
+    const unsigned char *t = sqlite3_column_text(st, i);
+    snprintf(out, size, "%s", t ? (const char *)t : "");
+}
+
+static int read_error(struct store *s, int rc) {
+    LOGE("store", "read failed: %s (%d)", sqlite3_errmsg(s->rdb), rc);
+    return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB ? -STORE_ERR_CORRUPT
+                                                                         : -STORE_ERR_IO;
+}
+
+/* Steps a statement expected to give one row or none: 0 (row), -NOT_FOUND, or an error. The
+ * statement is left on the row: the caller reads it, then resets. */
+static int step_one(struct store *s, sqlite3_stmt *st) {
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) return 0;
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(s, rc);
+}
+
+static int load_ratings(struct store *s, struct store_reads *rs, struct store_identity *id) {
+    for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
+    sqlite3_stmt *st = rs->ratings;
+    sqlite3_bind_text(st, 1, id->player_id, -1, SQLITE_TRANSIENT);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        int c = rating_category_parse((const char *)sqlite3_column_text(st, 0));
+        if (c == RATING_NONE) continue;
+        id->ratings[c] = (struct rating){sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
+                                         sqlite3_column_double(st, 3), sqlite3_column_int(st, 4)};
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+}
+
+/* Reads PLAYER_COLUMNS (from column 0) and the player's ratings. The statement is reset. */
+static int read_identity(struct store *s, struct store_reads *rs, sqlite3_stmt *st,
+                         struct store_identity *out) {
+    memset(out, 0, sizeof *out);
+    col_text(st, 0, out->player_id, sizeof out->player_id);
+    col_text(st, 1, out->name, sizeof out->name);
+    col_text(st, 2, out->username, sizeof out->username);
+    out->bot = sqlite3_column_int(st, 3) != 0;
+    out->created_at = sqlite3_column_int64(st, 4);
+    return load_ratings(s, rs, out);
+}
+
+int store_find_token(struct store *s, const uint8_t hash[STORE_HASH_LEN],
+                     struct store_identity *out) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->token;
+    sqlite3_bind_blob(st, 1, hash, STORE_HASH_LEN, SQLITE_TRANSIENT);
+    int rc = step_one(s, st);
+    if (rc < 0) return rc;
+    const unsigned char *kind = sqlite3_column_text(st, 5);
+    bool bot_token = kind && strcmp((const char *)kind, "bot") == 0;
+    /* Copy the row before the ratings query runs. */
+    struct store_identity id;
+    memset(&id, 0, sizeof id);
+    col_text(st, 0, id.player_id, sizeof id.player_id);
+    col_text(st, 1, id.name, sizeof id.name);
+    col_text(st, 2, id.username, sizeof id.username);
+    id.bot = sqlite3_column_int(st, 3) != 0;
+    id.created_at = sqlite3_column_int64(st, 4);
+    sqlite3_reset(st);
+    rc = load_ratings(s, rs, &id);
+    if (rc < 0) return rc;
+    id.bot_token = bot_token;
+    *out = id;
+    return 0;
+}
+
+int store_find_account(struct store *s, const char *username, struct store_identity *out,
+                       char password_hash[STORE_PWHASH_MAX]) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->account;
+    sqlite3_bind_text(st, 1, username, -1, SQLITE_TRANSIENT);
+    int rc = step_one(s, st);
+    if (rc < 0) return rc;
+    col_text(st, 5, password_hash, STORE_PWHASH_MAX);
+    rc = read_identity(s, rs, st, out);
+    sqlite3_reset(st);
+    return rc;
+}
+
+int store_find_player(struct store *s, const char *player_id, struct store_identity *out) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->player;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    int rc = step_one(s, st);
+    if (rc < 0) return rc;
+    rc = read_identity(s, rs, st, out);
+    sqlite3_reset(st);
+    return rc;
+}
+
+/* ---- games ---- */
+
+void store_game_free(struct store_game *g) {
+    free(g->moves);
+    g->moves = NULL;
+}
+
+/* Reads GAME_COLUMNS from the current row. */
+static void read_game_row(sqlite3_stmt *st, struct store_game *g) {
+    memset(g, 0, sizeof *g);
+    col_text(st, 0, g->id, sizeof g->id);
+    col_text(st, 1, g->status, sizeof g->status);
+    for (int c = 0; c < 2; c++) {
+        col_text(st, 2 + c, g->player_id[c], sizeof g->player_id[c]);
+        col_text(st, 4 + c, g->name[c], sizeof g->name[c]);
+    }
+    col_text(st, 6, g->initial_fen, sizeof g->initial_fen);
+    g->unlimited = sqlite3_column_type(st, 7) == SQLITE_NULL;
+    g->initial_ms = sqlite3_column_int64(st, 7);
+    g->increment_ms = sqlite3_column_int64(st, 8);
+    g->rated = sqlite3_column_int(st, 9) != 0;
+    g->category = rating_category_parse((const char *)sqlite3_column_text(st, 10));
+    g->has_ratings = sqlite3_column_type(st, 11) != SQLITE_NULL;
+    for (int c = 0; c < 2; c++) {
+        g->rating[c] = sqlite3_column_int(st, 11 + c);
+        g->rating_diff[c] = sqlite3_column_int(st, 13 + c);
+    }
+    col_text(st, 15, g->result, sizeof g->result);
+    col_text(st, 16, g->termination, sizeof g->termination);
+    g->created_at = sqlite3_column_int64(st, 17);
+    g->ended_at = sqlite3_column_int64(st, 18);
+    g->ply_count = sqlite3_column_int(st, 19);
+}
+
+static int read_moves(struct store *s, struct store_reads *rs, struct store_game *g) {
+    sqlite3_stmt *st = rs->moves;
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
+    int cap = g->ply_count > 0 ? g->ply_count : 16, n = 0, rc;
+    struct store_move_row *rows = malloc(sizeof *rows * (size_t)cap);
+    if (!rows) {
+        sqlite3_reset(st);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (n == cap) {
+            struct store_move_row *grown = realloc(rows, sizeof *rows * (size_t)cap * 2);
+            if (!grown) {
+                rc = SQLITE_NOMEM;
+                break;
+            }
+            rows = grown;
+            cap *= 2;
+        }
+        struct store_move_row *m = &rows[n++];
+        memset(m, 0, sizeof *m);
+        m->ply = sqlite3_column_int(st, 0);
+        col_text(st, 1, m->uci, sizeof m->uci);
+        col_text(st, 2, m->san, sizeof m->san);
+        m->timed = sqlite3_column_type(st, 3) != SQLITE_NULL;
+        m->clock_ms = sqlite3_column_int64(st, 3);
+        m->spent_ms = sqlite3_column_int64(st, 4);
+        m->played_at = sqlite3_column_int64(st, 5);
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_DONE) {
+        free(rows);
+        return rc == SQLITE_NOMEM ? -STORE_ERR_NO_MEMORY : read_error(s, rc);
+    }
+    g->moves = rows;
+    g->ply_count = n;
+    return 0;
+}
+
+int store_read_game(struct store *s, const char *id, struct store_game *out) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->game;
+    sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
+    int rc = step_one(s, st);
+    if (rc < 0) return rc;
+    read_game_row(st, out);
+    sqlite3_reset(st);
+    return read_moves(s, rs, out);
+}
+
+int store_player_games(struct store *s, const char *player_id, int page, int per_page,
+                       struct store_game *out, int *count, bool *more) {
+    *count = 0;
+    *more = false;
+    if (page < 1 || per_page < 1 || per_page > 100) return -STORE_ERR_NOT_FOUND;
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->page;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, per_page + 1); /* one more says whether a next page exists */
+    sqlite3_bind_int64(st, 3, (int64_t)(page - 1) * per_page);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (*count == per_page) {
+            *more = true;
+            continue;
+        }
+        read_game_row(st, &out[(*count)++]);
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+}
+
+/* Runs a statement listing games and calls fn with each game's moves loaded. */
+static int each_game(struct store *s, struct store_reads *rs, sqlite3_stmt *st,
+                     int (*fn)(void *ctx, struct store_game *game), void *ctx) {
+    int rc, stop = 0;
+    while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct store_game g;
+        read_game_row(st, &g);
+        int r = read_moves(s, rs, &g);
+        if (r < 0) {
+            sqlite3_reset(st);
+            return r;
+        }
+        stop = fn(ctx, &g);
+        store_game_free(&g);
+    }
+    sqlite3_reset(st);
+    if (stop) return stop;
+    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+}
+
+struct each_ctx {
+    int (*fn)(void *ctx, const struct store_game *game);
+    void *ctx;
+};
+
+static int each_player_game(void *ctx, struct store_game *g) {
+    struct each_ctx *e = ctx;
+    return e->fn(e->ctx, g);
+}
+
+int store_each_player_game(struct store *s, const char *player_id, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->each;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, limit);
+    struct each_ctx e = {fn, ctx};
+    return each_game(s, rs, st, each_player_game, &e);
+}
+
+struct live_ctx {
+    struct store *store;
+    int (*fn)(void *ctx, const struct store_game *game, const struct store_identity players[2]);
+    void *ctx;
+    int error;
+};
+
+static int each_live_game(void *ctx, struct store_game *g) {
+    struct live_ctx *l = ctx;
+    struct store_identity players[2];
+    for (int c = 0; c < 2; c++) {
+        int rc = store_find_player(l->store, g->player_id[c], &players[c]);
+        if (rc < 0) {
+            LOGE("store", "game=%s: its %s player %s cannot be read (%s)", g->id,
+                 c ? "black" : "white", g->player_id[c], store_status_name(rc));
+            l->error = rc;
+            return 1;
+        }
+    }
+    return l->fn(l->ctx, g, players);
+}
+
+int store_load_live(struct store *s,
+                    int (*fn)(void *ctx, const struct store_game *game,
+                              const struct store_identity players[2]),
+                    void *ctx) {
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    struct live_ctx l = {s, fn, ctx, 0};
+    int rc = each_game(s, rs, rs->live, each_live_game, &l);
+    return l.error ? l.error : rc;
+}
+
+int store_leaderboard(struct store *s, int category, int limit, struct store_leader *out,
+                      int *count) {
+    *count = 0;
+    const char *name = rating_category_name(category);
+    if (!name || limit < 1 || limit > 100) return -STORE_ERR_NOT_FOUND;
+    struct store_reads *rs = reads(s);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->leaders;
+    sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 2, RATING_PROVISIONAL_DEVIATION);
+    sqlite3_bind_int(st, 3, limit);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < limit) {
+        struct store_leader *l = &out[(*count)++];
+        col_text(st, 0, l->player_id, sizeof l->player_id);
+        col_text(st, 1, l->name, sizeof l->name);
+        l->rating = (struct rating){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                                    sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(s, rc);
+}

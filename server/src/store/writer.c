@@ -1,0 +1,326 @@
+/*
+ * The writer's SQL: one prepared statement per kind of row, every value bound as a parameter.
+ * writer_apply() runs a chunk of operations in one transaction. A statement that fails because
+ * of its own data (a constraint, a type) fails only its operation, which is reported and
+ * skipped; anything else (I/O, a full disk, a lock) rolls the whole chunk back and retries it,
+ * and after repeated failures gives up, so a move is never reported committed unless it is.
+ */
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "store/internal.h"
+#include "util/log.h"
+
+#define RETRY_ATTEMPTS 8
+
+static const char *const sql_text[] = {
+    /* player */
+    "INSERT INTO players (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING",
+    /* token */
+    "INSERT INTO tokens (hash, player_id, kind, label, created_at) VALUES (?1, ?2, ?3, ?4, ?5) "
+    "ON CONFLICT (hash) DO NOTHING",
+    /* game */
+    "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, initial_ms, "
+    "increment_ms, category, rated, status, created_at, white_rating, black_rating) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13)",
+    /* move */
+    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    /* takeback_delete */
+    "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
+    /* takeback_clock */
+    "UPDATE moves SET clock_ms = ?3 WHERE game_id = ?1 AND ply = ?2",
+    /* game_end */
+    "UPDATE games SET status = 'ended', result = ?2, termination = ?3, ply_count = ?4, "
+    "ended_at = ?5, white_rating_diff = ?6, black_rating_diff = ?7 "
+    "WHERE id = ?1 AND status = 'live'",
+    /* rating */
+    "INSERT INTO ratings (player_id, category, rating, deviation, volatility, games, updated_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7) ON CONFLICT (player_id, category) DO UPDATE SET "
+    "rating = excluded.rating, deviation = excluded.deviation, volatility = excluded.volatility, "
+    "games = excluded.games, updated_at = excluded.updated_at",
+    /* chat */
+    "INSERT INTO chat (game_id, room, player_id, name, text, sent_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    /* reg: a guest row becomes an account; a row that is already one is left alone */
+    "INSERT INTO players (id, name, username, password_hash, created_at, registered_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?5) ON CONFLICT (id) DO UPDATE SET name = excluded.name, "
+    "username = excluded.username, password_hash = excluded.password_hash, "
+    "registered_at = excluded.registered_at WHERE players.username IS NULL",
+    /* revoke */
+    "UPDATE tokens SET revoked_at = ?2 WHERE hash = ?1 AND revoked_at IS NULL",
+    /* import_game */
+    "INSERT INTO games (id, initial_fen, white_name, black_name, status, result, termination, "
+    "ply_count, created_at, ended_at, pgn) "
+    "VALUES (?1, ?2, ?3, ?4, 'imported', ?5, 'none', ?6, ?7, ?7, ?8)",
+};
+
+#define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
+_Static_assert(STMT_COUNT == sizeof sql_text / sizeof sql_text[0], "one SQL text per statement");
+
+static sqlite3_stmt **stmt_array(struct writer_stmts *ws) {
+    return (sqlite3_stmt **)(void *)ws;
+}
+
+int writer_prepare(struct store *s) {
+    sqlite3_stmt **st = stmt_array(&s->ws);
+    for (size_t i = 0; i < STMT_COUNT; i++) {
+        if (sqlite3_prepare_v3(s->wdb, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
+            SQLITE_OK) {
+            LOGE("store", "cannot prepare statement %zu: %s", i, sqlite3_errmsg(s->wdb));
+            return -STORE_ERR_IO;
+        }
+    }
+    return 0;
+}
+
+void writer_finalize(struct store *s) {
+    sqlite3_stmt **st = stmt_array(&s->ws);
+    for (size_t i = 0; i < STMT_COUNT; i++) {
+        sqlite3_finalize(st[i]);
+        st[i] = NULL;
+    }
+}
+
+/* ---- binding ---- */
+
+static void bind_text(sqlite3_stmt *st, int i, const char *text) {
+    if (text && *text)
+        sqlite3_bind_text(st, i, text, -1, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+static void bind_opt_int(sqlite3_stmt *st, int i, bool present, int64_t value) {
+    if (present)
+        sqlite3_bind_int64(st, i, value);
+    else
+        sqlite3_bind_null(st, i);
+}
+
+/*
+ * Outcome of one statement: 0, a positive store status that fails only this operation, or
+ * -STORE_ERR_IO for a failure of the whole transaction.
+ */
+enum { OP_OK = 0 };
+
+static int step(struct store *s, sqlite3_stmt *st) {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    if (rc == SQLITE_DONE) return OP_OK;
+    switch (rc & 0xff) {
+        case SQLITE_CONSTRAINT:
+            if (rc == SQLITE_CONSTRAINT_UNIQUE || rc == SQLITE_CONSTRAINT_PRIMARYKEY)
+                return STORE_ERR_CONFLICT;
+            /* fall through */
+        case SQLITE_MISMATCH:
+        case SQLITE_TOOBIG:
+        case SQLITE_RANGE:
+            LOGW("store", "statement refused: %s", sqlite3_errmsg(s->wdb));
+            return STORE_ERR_NOT_FOUND;
+        default:
+            LOGE("store", "write failed: %s (%d)", sqlite3_errmsg(s->wdb), rc);
+            return -STORE_ERR_IO;
+    }
+}
+
+/* A statement that must change a row: none changed is `none`. */
+static int step_changed(struct store *s, sqlite3_stmt *st, int none) {
+    int rc = step(s, st);
+    if (rc == OP_OK && sqlite3_changes(s->wdb) == 0) return none;
+    return rc;
+}
+
+static int put_token(struct store *s, const char *player_id, const uint8_t *hash,
+                     enum store_token_kind kind, const char *label, int64_t at) {
+    sqlite3_stmt *st = s->ws.token;
+    sqlite3_bind_blob(st, 1, hash, STORE_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, kind == STORE_TOKEN_BOT ? "bot" : "session", -1, SQLITE_STATIC);
+    bind_text(st, 4, label);
+    sqlite3_bind_int64(st, 5, at);
+    return step(s, st);
+}
+
+static int put_move(struct store *s, const char *game_id, const struct store_move_row *m) {
+    sqlite3_stmt *st = s->ws.move;
+    sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, m->ply);
+    sqlite3_bind_text(st, 3, m->uci, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, m->san, -1, SQLITE_STATIC);
+    bind_opt_int(st, 5, m->timed, m->clock_ms);
+    bind_opt_int(st, 6, m->timed, m->spent_ms);
+    sqlite3_bind_int64(st, 7, m->played_at);
+    return step(s, st);
+}
+
+static int put_game(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st = s->ws.game;
+    struct time_control tc = {op->u.start.unlimited, op->u.start.initial_ms,
+                              op->u.start.increment_ms};
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    bind_text(st, 2, op->u.start.initial_fen);
+    for (int c = 0; c < 2; c++) {
+        bind_text(st, 3 + c, op->u.start.player_id[c]);
+        sqlite3_bind_text(st, 5 + c, op->u.start.name[c], -1, SQLITE_STATIC);
+    }
+    bind_opt_int(st, 7, !tc.unlimited, tc.initial_ms);
+    bind_opt_int(st, 8, !tc.unlimited, tc.increment_ms);
+    bind_text(st, 9, rating_category_name(rating_category_of(&tc)));
+    sqlite3_bind_int(st, 10, op->u.start.rated);
+    sqlite3_bind_int64(st, 11, op->u.start.created_at);
+    bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);
+    bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
+    return step(s, st);
+}
+
+static int put_takeback(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st = s->ws.takeback_delete;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, op->u.takeback.ply);
+    int rc = step(s, st);
+    /* The clocks as they are now go on each side's last remaining move. */
+    for (int back = 0; rc == OP_OK && op->u.takeback.timed && back < 2; back++) {
+        int ply = op->u.takeback.ply - back;
+        if (ply < 1) break;
+        int mover = (ply - 1) % 2; /* White makes odd plies */
+        st = s->ws.takeback_clock;
+        sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+        sqlite3_bind_int(st, 2, ply);
+        sqlite3_bind_int64(st, 3, op->u.takeback.clock_ms[mover]);
+        rc = step(s, st);
+    }
+    return rc;
+}
+
+static int put_rating(struct store *s, const char *player_id, int category, const struct rating *r,
+                      int64_t at) {
+    sqlite3_stmt *st = s->ws.rating;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, rating_category_name(category), -1, SQLITE_STATIC);
+    sqlite3_bind_double(st, 3, r->rating);
+    sqlite3_bind_double(st, 4, r->deviation);
+    sqlite3_bind_double(st, 5, r->volatility);
+    sqlite3_bind_int(st, 6, r->games);
+    sqlite3_bind_int64(st, 7, at);
+    return step(s, st);
+}
+
+static int put_end(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st = s->ws.game_end;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->u.end.result, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, op->u.end.termination, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, op->u.end.ply_count);
+    sqlite3_bind_int64(st, 5, op->u.end.ended_at);
+    bind_opt_int(st, 6, op->u.end.rated, op->u.end.diff[0]);
+    bind_opt_int(st, 7, op->u.end.rated, op->u.end.diff[1]);
+    int rc = step_changed(s, st, STORE_ERR_NOT_FOUND);
+    for (int c = 0; rc == OP_OK && op->u.end.rated && c < 2; c++)
+        rc = put_rating(s, op->u.end.player_id[c], op->u.end.category, &op->u.end.after[c],
+                        op->u.end.ended_at);
+    return rc;
+}
+
+static int put_register(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st = s->ws.reg;
+    sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->u.reg.name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, op->u.reg.username, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, op->u.reg.password_hash, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, op->u.reg.at);
+    int rc = step_changed(s, st, STORE_ERR_CONFLICT);
+    if (rc == OP_OK && op->u.reg.has_token)
+        rc = put_token(s, op->player_id, op->u.reg.token_hash, STORE_TOKEN_SESSION, NULL,
+                       op->u.reg.at);
+    return rc;
+}
+
+static int put_import(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st = s->ws.import_game;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    bind_text(st, 2, op->u.import.initial_fen);
+    sqlite3_bind_text(st, 3, op->u.import.white, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, op->u.import.black, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 5, op->u.import.result, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 6, op->u.import.count);
+    sqlite3_bind_int64(st, 7, op->u.import.at);
+    bind_text(st, 8, op->u.import.pgn);
+    int rc = step(s, st);
+    for (int i = 0; rc == OP_OK && i < op->u.import.count; i++)
+        rc = put_move(s, op->game_id, &op->u.import.moves[i]);
+    return rc;
+}
+
+static int apply_op(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st;
+    int rc;
+    switch (op->type) {
+        case STORE_OP_PLAYER:
+            st = s->ws.player;
+            sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, op->u.player.name, -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, op->u.player.created_at);
+            rc = step(s, st);
+            if (rc == OP_OK && op->u.player.has_token)
+                rc = put_token(s, op->player_id, op->u.player.token_hash, STORE_TOKEN_SESSION, NULL,
+                               op->u.player.created_at);
+            return rc;
+        case STORE_OP_GAME_START: return put_game(s, op);
+        case STORE_OP_MOVE: return put_move(s, op->game_id, &op->u.move);
+        case STORE_OP_TAKEBACK: return put_takeback(s, op);
+        case STORE_OP_GAME_END: return put_end(s, op);
+        case STORE_OP_CHAT:
+            st = s->ws.chat;
+            sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, op->u.chat.room == 0 ? "players" : "spectators", -1,
+                              SQLITE_STATIC);
+            sqlite3_bind_text(st, 3, op->player_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 4, op->u.chat.name, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 5, op->u.chat.text ? op->u.chat.text : "", -1, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 6, op->u.chat.sent_at);
+            return step(s, st);
+        case STORE_OP_REGISTER: return put_register(s, op);
+        case STORE_OP_TOKEN_ADD:
+            return put_token(s, op->player_id, op->u.token.hash, op->u.token.kind,
+                             op->u.token.label, op->u.token.at);
+        case STORE_OP_TOKEN_REVOKE:
+            st = s->ws.revoke;
+            sqlite3_bind_blob(st, 1, op->u.token.hash, STORE_HASH_LEN, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 2, op->u.token.at);
+            return step_changed(s, st, STORE_ERR_NOT_FOUND);
+        case STORE_OP_IMPORT: return put_import(s, op);
+    }
+    return STORE_ERR_NOT_FOUND;
+}
+
+static void pause_ms(int ms) {
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+int writer_apply(struct store *s, const struct store_op *ops, size_t count, int *status) {
+    for (int attempt = 0; attempt < RETRY_ATTEMPTS; attempt++) {
+        if (attempt > 0) pause_ms(25 << attempt); /* 50 ms ... 3.2 s: about 6 s in all */
+        int rc = sqlite3_exec(s->wdb, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK
+                     ? 0
+                     : -STORE_ERR_IO;
+        for (size_t i = 0; rc == 0 && i < count; i++) {
+            int r = apply_op(s, &ops[i]);
+            if (r < 0) {
+                rc = r;
+            } else {
+                status[i] = -r;
+                if (r > 0 && !ops[i].want_result)
+                    LOGW("store", "op %d for game=%s player=%s not stored: %s", (int)ops[i].type,
+                         ops[i].game_id, ops[i].player_id, store_status_name(r));
+            }
+        }
+        if (rc == 0 && sqlite3_exec(s->wdb, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
+        LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
+             RETRY_ATTEMPTS, sqlite3_errmsg(s->wdb));
+        if (!sqlite3_get_autocommit(s->wdb)) sqlite3_exec(s->wdb, "ROLLBACK", NULL, NULL, NULL);
+    }
+    return -STORE_ERR_IO;
+}
