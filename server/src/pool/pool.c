@@ -14,6 +14,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 #include "util/heap.h"
 #include "util/now.h"
@@ -69,6 +72,7 @@ void pool_config_defaults(struct pool_config *cfg) {
     cfg->table_budget = 256u << 20;
     cfg->table_bytes = 16u << 20;
     cfg->move_overhead_ms = 50;
+    cfg->worker_nice = 5;
 }
 
 void pool_event_free(struct pool_event *event) {
@@ -326,8 +330,20 @@ static void shrink_limits(struct job *job, int64_t searched_ms, uint64_t nodes) 
     if (l->nodes > 0) l->nodes = l->nodes > nodes + 1 ? l->nodes - nodes : 1;
 }
 
+/*
+ * Workers run at a lower priority than the event loop, so that on a machine with as many
+ * workers as cores the loop still gets a core the moment it has work. Linux keeps a nice value
+ * per thread. Failing to lower it is harmless, so the result is ignored on purpose.
+ */
+static void lower_priority(int nice_value) {
+    if (nice_value <= 0) return;
+    pid_t tid = (pid_t)syscall(SYS_gettid);
+    if (setpriority(PRIO_PROCESS, (id_t)tid, nice_value) != 0) return;
+}
+
 static void *worker_main(void *arg) {
     struct pool *pool = arg;
+    lower_priority(pool->cfg.worker_nice);
     pthread_mutex_lock(&pool->lock);
     for (;;) {
         struct job *job = NULL;

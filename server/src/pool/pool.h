@@ -37,9 +37,11 @@ struct pool_config {
     size_t table_budget;      /* bytes for all transposition tables together */
     size_t table_bytes;       /* a game's table at full strength; lower levels use less */
     int64_t move_overhead_ms; /* clock time kept back per move for the loop and the network */
+    int worker_nice;          /* workers' nice value above the process's: the loop comes first */
 };
 
-/* Defaults: one worker per core, 256 MiB budget, 16 MiB per strong game, 50 ms overhead. */
+/* Defaults: 2 workers (callers usually want one per core), 256 MiB budget, 16 MiB per strong
+ * game, 50 ms overhead, nice 5. */
 void pool_config_defaults(struct pool_config *cfg);
 
 struct pool_job_spec {
