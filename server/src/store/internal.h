@@ -9,6 +9,7 @@
 #include <sqlite3.h>
 
 #include "store/store.h"
+#include "util/strmap.h"
 
 /* A growable array of operations (the loop fills one, the writer swaps it out). */
 struct op_list {
@@ -33,8 +34,15 @@ struct auth_job {
 
 /* The writer's prepared statements (writer thread only, after store_start). */
 struct writer_stmts {
-    sqlite3_stmt *player, *token, *game, *move, *takeback_delete, *takeback_clock, *game_end,
-        *rating, *chat, *reg, *revoke, *import_game;
+    sqlite3_stmt *player, *token, *game, *move, *unlog, *set_clock, *archive, *game_end, *rating,
+        *chat, *reg, *revoke, *import_game, *import_move;
+};
+
+/* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
+struct live_rows {
+    char id[STORE_ID_MAX + 1];
+    int64_t *rowid;
+    int count, cap;
 };
 
 struct store {
@@ -44,6 +52,7 @@ struct store {
     sqlite3 *wdb;           /* the writer's connection */
     sqlite3 *rdb;           /* the loop's read-only connection */
     struct writer_stmts ws; /* on wdb */
+    struct strmap live;     /* game id -> struct live_rows: the writer's, as committed */
     struct store_reads *rs; /* read statements on rdb (read.c), prepared on first use */
 
     /* Loop thread only. */
@@ -55,8 +64,10 @@ struct store {
     pthread_cond_t writer_cond;
     pthread_cond_t auth_cond;
     bool lock_ready;
-    pthread_t writer, auth;
-    bool writer_running, auth_running;
+    pthread_t writer, auth, checkpointer;
+    bool writer_running, auth_running, checkpointer_running;
+    sqlite3 *cdb; /* the checkpointer's connection */
+    pthread_cond_t checkpoint_cond;
     store_wake_fn wake;
     void *wake_ctx;
     /* Guarded by lock. */
@@ -66,6 +77,7 @@ struct store {
     bool failed_shared;
     bool wake_sent; /* a wake-up is out and not yet answered by store_poll */
     bool stopping;
+    bool checkpoint_due; /* the WAL has grown past CHECKPOINT_FRAMES since the last checkpoint */
     struct auth_job *jobs_head, *jobs_tail;
 };
 

@@ -16,13 +16,16 @@
     "id, status, white_id, black_id, white_name, black_name, initial_fen, initial_ms, "            \
     "increment_ms, rated, category, white_rating, black_rating, white_rating_diff, "               \
     "black_rating_diff, result, termination, created_at, ended_at, "                               \
-    "COALESCE(ply_count, (SELECT count(*) FROM moves m WHERE m.game_id = games.id))"
+    "COALESCE(ply_count, (SELECT count(*) FROM live_moves m WHERE m.game_id = games.id))"
 
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 
 struct store_reads {
-    sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *page, *each, *live, *leaders;
+    sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
+        *live, *all_live_moves, *leaders;
 };
+
+#define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
 
 static const char *const read_sql[] = {
     "SELECT " PLAYER_COLUMNS ", t.kind FROM tokens t JOIN players p ON p.id = t.player_id "
@@ -32,13 +35,16 @@ static const char *const read_sql[] = {
     "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?1",
     "SELECT category, rating, deviation, volatility, games FROM ratings WHERE player_id = ?1",
     "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
-    "SELECT ply, uci, san, clock_ms, spent_ms, played_at FROM moves WHERE game_id = ?1 "
-    "ORDER BY ply",
+    "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = ?1 ORDER BY ply",
+    /* live_moves has no index by game (it is append-only for the writer's sake): a scan of the
+     * moves of games in progress, which is small. */
+    "SELECT " MOVE_COLUMNS " FROM live_moves WHERE game_id = ?1 ORDER BY id",
     "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
     "ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
     "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
     "AND status = 'ended' ORDER BY created_at, id LIMIT ?2",
-    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' ORDER BY created_at, id",
+    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' ORDER BY id",
+    "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
     "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
     "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
@@ -208,43 +214,47 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *g) {
     g->ply_count = sqlite3_column_int(st, 19);
 }
 
-static int read_moves(struct store *s, struct store_reads *rs, struct store_game *g) {
-    sqlite3_stmt *st = rs->moves;
-    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-    int cap = g->ply_count > 0 ? g->ply_count : 16, n = 0, rc;
-    struct store_move_row *rows = malloc(sizeof *rows * (size_t)cap);
-    if (!rows) {
-        sqlite3_reset(st);
-        return -STORE_ERR_NO_MEMORY;
+static void read_move_row(sqlite3_stmt *st, struct store_move_row *m) {
+    memset(m, 0, sizeof *m);
+    m->ply = sqlite3_column_int(st, 0);
+    col_text(st, 1, m->uci, sizeof m->uci);
+    col_text(st, 2, m->san, sizeof m->san);
+    m->timed = sqlite3_column_type(st, 3) != SQLITE_NULL;
+    m->clock_ms = sqlite3_column_int64(st, 3);
+    m->spent_ms = sqlite3_column_int64(st, 4);
+    m->played_at = sqlite3_column_int64(st, 5);
+}
+
+static int push_move(struct store_game *g, int *cap, sqlite3_stmt *st) {
+    if (g->ply_count == *cap) {
+        int n = *cap > 0 ? *cap * 2 : 64;
+        struct store_move_row *grown = realloc(g->moves, sizeof *grown * (size_t)n);
+        if (!grown) return -STORE_ERR_NO_MEMORY;
+        g->moves = grown;
+        *cap = n;
     }
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-        if (n == cap) {
-            struct store_move_row *grown = realloc(rows, sizeof *rows * (size_t)cap * 2);
-            if (!grown) {
-                rc = SQLITE_NOMEM;
-                break;
-            }
-            rows = grown;
-            cap *= 2;
-        }
-        struct store_move_row *m = &rows[n++];
-        memset(m, 0, sizeof *m);
-        m->ply = sqlite3_column_int(st, 0);
-        col_text(st, 1, m->uci, sizeof m->uci);
-        col_text(st, 2, m->san, sizeof m->san);
-        m->timed = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        m->clock_ms = sqlite3_column_int64(st, 3);
-        m->spent_ms = sqlite3_column_int64(st, 4);
-        m->played_at = sqlite3_column_int64(st, 5);
+    read_move_row(st, &g->moves[g->ply_count++]);
+    return 0;
+}
+
+/* Loads the moves of g (from the archive, or from live_moves while it is live). g->moves is
+ * never NULL afterwards on success. */
+static int read_moves(struct store *s, struct store_reads *rs, struct store_game *g) {
+    sqlite3_stmt *st = strcmp(g->status, "live") == 0 ? rs->live_moves : rs->moves;
+    sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
+    int cap = 0, rc, r = 0;
+    g->ply_count = 0;
+    g->moves = NULL;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && (r = push_move(g, &cap, st)) == 0) {
     }
     sqlite3_reset(st);
-    if (rc != SQLITE_DONE) {
-        free(rows);
-        return rc == SQLITE_NOMEM ? -STORE_ERR_NO_MEMORY : read_error(s, rc);
+    if (r == 0 && rc != SQLITE_DONE) r = read_error(s, rc);
+    if (r == 0 && !g->moves && !(g->moves = malloc(sizeof *g->moves))) r = -STORE_ERR_NO_MEMORY;
+    if (r < 0) {
+        store_game_free(g);
+        g->ply_count = 0;
     }
-    g->moves = rows;
-    g->ply_count = n;
-    return 0;
+    return r;
 }
 
 int store_read_game(struct store *s, const char *id, struct store_game *out) {
@@ -323,37 +333,58 @@ int store_each_player_game(struct store *s, const char *player_id, int limit,
     return each_game(s, rs, st, each_player_game, &e);
 }
 
-struct live_ctx {
-    struct store *store;
-    int (*fn)(void *ctx, const struct store_game *game, const struct store_identity players[2]);
-    void *ctx;
-    int error;
-};
-
-static int each_live_game(void *ctx, struct store_game *g) {
-    struct live_ctx *l = ctx;
-    struct store_identity players[2];
+/* Reads the identities of a live game's players. */
+static int live_players(struct store *s, const struct store_game *g,
+                        struct store_identity players[2]) {
     for (int c = 0; c < 2; c++) {
-        int rc = store_find_player(l->store, g->player_id[c], &players[c]);
+        int rc = store_find_player(s, g->player_id[c], &players[c]);
         if (rc < 0) {
             LOGE("store", "game=%s: its %s player %s cannot be read (%s)", g->id,
                  c ? "black" : "white", g->player_id[c], store_status_name(rc));
-            l->error = rc;
-            return 1;
+            return rc;
         }
     }
-    return l->fn(l->ctx, g, players);
+    return 0;
 }
 
+static int live_move_game_cmp(sqlite3_stmt *moves, const char *game_id) {
+    const unsigned char *id = sqlite3_column_text(moves, 6);
+    return strcmp(id ? (const char *)id : "", game_id);
+}
+
+/*
+ * Two ordered scans joined on the game id: the live games, and all of live_moves sorted by game
+ * (one pass over the table instead of one scan per game).
+ */
 int store_load_live(struct store *s,
                     int (*fn)(void *ctx, const struct store_game *game,
                               const struct store_identity players[2]),
                     void *ctx) {
     struct store_reads *rs = reads(s);
     if (!rs) return -STORE_ERR_IO;
-    struct live_ctx l = {s, fn, ctx, 0};
-    int rc = each_game(s, rs, rs->live, each_live_game, &l);
-    return l.error ? l.error : rc;
+    sqlite3_stmt *games = rs->live, *moves = rs->all_live_moves;
+    int grc = SQLITE_DONE, mrc = sqlite3_step(moves), result = 0;
+    while (result == 0 && (grc = sqlite3_step(games)) == SQLITE_ROW) {
+        struct store_game g;
+        read_game_row(games, &g);
+        int cap = 0;
+        g.ply_count = 0;
+        /* Moves of games that are not live (there should be none) are skipped. */
+        while (mrc == SQLITE_ROW && live_move_game_cmp(moves, g.id) < 0) mrc = sqlite3_step(moves);
+        while (result == 0 && mrc == SQLITE_ROW && live_move_game_cmp(moves, g.id) == 0) {
+            result = push_move(&g, &cap, moves);
+            mrc = sqlite3_step(moves);
+        }
+        if (result == 0 && mrc != SQLITE_ROW && mrc != SQLITE_DONE) result = read_error(s, mrc);
+        struct store_identity players[2];
+        if (result == 0) result = live_players(s, &g, players);
+        if (result == 0) result = fn(ctx, &g, players);
+        store_game_free(&g);
+    }
+    if (result == 0 && grc != SQLITE_DONE) result = read_error(s, grc);
+    sqlite3_reset(games);
+    sqlite3_reset(moves);
+    return result;
 }
 
 int store_leaderboard(struct store *s, int category, int limit, struct store_leader *out,

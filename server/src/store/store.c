@@ -159,6 +159,7 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
     if (!s) goto fail;
     s->cfg = *cfg;
     if (s->cfg.max_batch <= 0) s->cfg.max_batch = 8192;
+    if (s->cfg.retry_ms <= 0) s->cfg.retry_ms = 25;
     s->lock_fd = -1;
     if (pthread_mutex_init(&s->lock, NULL) != 0) goto fail;
     if (pthread_cond_init(&s->writer_cond, NULL) != 0) {
@@ -166,6 +167,12 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
         goto fail;
     }
     if (pthread_cond_init(&s->auth_cond, NULL) != 0) {
+        pthread_cond_destroy(&s->writer_cond);
+        pthread_mutex_destroy(&s->lock);
+        goto fail;
+    }
+    if (pthread_cond_init(&s->checkpoint_cond, NULL) != 0) {
+        pthread_cond_destroy(&s->auth_cond);
         pthread_cond_destroy(&s->writer_cond);
         pthread_mutex_destroy(&s->lock);
         goto fail;
@@ -356,11 +363,67 @@ static void *auth_main(void *arg) {
     return NULL;
 }
 
+/*
+ * Checkpoints run on their own thread and connection: a PASSIVE checkpoint copies WAL frames into
+ * the database while the writer keeps appending, so a commit never waits for one (SQLite's
+ * automatic checkpoint would run inside the commit that crosses the threshold).
+ */
+#define CHECKPOINT_FRAMES 4000
+
+static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int frames) {
+    (void)db;
+    (void)name;
+    struct store *s = ctx;
+    if (frames < CHECKPOINT_FRAMES) return SQLITE_OK;
+    pthread_mutex_lock(&s->lock);
+    if (!s->checkpoint_due) {
+        s->checkpoint_due = true;
+        pthread_cond_signal(&s->checkpoint_cond);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return SQLITE_OK;
+}
+
+static void *checkpointer_main(void *arg) {
+    struct store *s = arg;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->checkpoint_due && !s->stopping) pthread_cond_wait(&s->checkpoint_cond, &s->lock);
+        if (s->stopping) break;
+        pthread_mutex_unlock(&s->lock);
+        int log = 0, done = 0;
+        int rc = sqlite3_wal_checkpoint_v2(s->cdb, NULL, SQLITE_CHECKPOINT_PASSIVE, &log, &done);
+        if (rc != SQLITE_OK && rc != SQLITE_BUSY)
+            LOGW("store", "checkpoint failed: %s", sqlite3_errmsg(s->cdb));
+        pthread_mutex_lock(&s->lock);
+        s->checkpoint_due = false;
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+static int start_checkpointer(struct store *s) {
+    char err[256];
+    if (sqlite3_open_v2(s->path, &s->cdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, NULL) !=
+            SQLITE_OK ||
+        store_configure_connection(s->cdb, s->cfg.sync_normal, err, sizeof err) < 0 ||
+        sqlite3_exec(s->wdb, "PRAGMA wal_autocheckpoint=0", NULL, NULL, NULL) != SQLITE_OK) {
+        LOGE("store", "cannot set up checkpoints: %s",
+             s->cdb ? sqlite3_errmsg(s->cdb) : "out of memory");
+        return -STORE_ERR_IO;
+    }
+    sqlite3_wal_hook(s->wdb, on_wal_commit, s);
+    if (pthread_create(&s->checkpointer, NULL, checkpointer_main, s) != 0) return -STORE_ERR_IO;
+    s->checkpointer_running = true;
+    return 0;
+}
+
 int store_start(struct store *s, store_wake_fn wake_fn, void *wake_ctx) {
     s->wake = wake_fn;
     s->wake_ctx = wake_ctx;
     int rc = writer_prepare(s);
     if (rc < 0) return rc;
+    if ((rc = start_checkpointer(s)) < 0) return rc;
     if (pthread_create(&s->writer, NULL, writer_main, s) != 0) return -STORE_ERR_IO;
     s->writer_running = true;
     if (pthread_create(&s->auth, NULL, auth_main, s) != 0) return -STORE_ERR_IO;
@@ -377,8 +440,17 @@ void store_close(struct store *s) {
         pthread_cond_broadcast(&s->auth_cond);
         pthread_mutex_unlock(&s->lock);
     }
+    /* The writer first: it commits what is queued before it stops. */
     if (s->writer_running) pthread_join(s->writer, NULL);
     if (s->auth_running) pthread_join(s->auth, NULL);
+    if (s->lock_ready) {
+        pthread_mutex_lock(&s->lock);
+        pthread_cond_broadcast(&s->checkpoint_cond);
+        pthread_mutex_unlock(&s->lock);
+    }
+    if (s->checkpointer_running) pthread_join(s->checkpointer, NULL);
+    if (s->cdb && sqlite3_close(s->cdb) != SQLITE_OK)
+        LOGW("store", "checkpoint connection did not close cleanly");
     while (s->jobs_head) {
         struct auth_job *next = s->jobs_head->next;
         job_free(s->jobs_head);
@@ -395,6 +467,7 @@ void store_close(struct store *s) {
         LOGW("store", "write connection did not close cleanly");
     if (s->lock_fd >= 0) close(s->lock_fd);
     if (s->lock_ready) {
+        pthread_cond_destroy(&s->checkpoint_cond);
         pthread_cond_destroy(&s->auth_cond);
         pthread_cond_destroy(&s->writer_cond);
         pthread_mutex_destroy(&s->lock);

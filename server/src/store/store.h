@@ -73,6 +73,8 @@ struct store_config {
     bool sync_normal; /* synchronous=NORMAL: survives process crashes, not power loss */
     int max_batch;    /* most operations per transaction (0: 8192) */
     bool per_op;      /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;     /* first pause before retrying a failed transaction, doubling for each of
+                         8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
 };
 
 struct store;

@@ -4,8 +4,14 @@
  * of its own data (a constraint, a type) fails only its operation, which is reported and
  * skipped; anything else (I/O, a full disk, a lock) rolls the whole chunk back and retries it,
  * and after repeated failures gives up, so a move is never reported committed unless it is.
+ *
+ * Moves of live games are appended to live_moves; the writer remembers each live game's rowids
+ * (struct live_rows) so a takeback or the game's end touches exactly its rows without an index.
+ * That memory mirrors the committed table: it is rebuilt from the table at start and after any
+ * rolled-back transaction.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -25,12 +31,15 @@ static const char *const sql_text[] = {
     "increment_ms, category, rated, status, created_at, white_rating, black_rating) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13)",
     /* move */
-    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
+    "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
-    /* takeback_delete */
-    "DELETE FROM moves WHERE game_id = ?1 AND ply > ?2",
-    /* takeback_clock */
-    "UPDATE moves SET clock_ms = ?3 WHERE game_id = ?1 AND ply = ?2",
+    /* unlog */
+    "DELETE FROM live_moves WHERE id = ?1",
+    /* set_clock */
+    "UPDATE live_moves SET clock_ms = ?2 WHERE id = ?1",
+    /* archive */
+    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
+    "SELECT game_id, ply, uci, san, clock_ms, spent_ms, played_at FROM live_moves WHERE id = ?1",
     /* game_end */
     "UPDATE games SET status = 'ended', result = ?2, termination = ?3, ply_count = ?4, "
     "ended_at = ?5, white_rating_diff = ?6, black_rating_diff = ?7 "
@@ -54,6 +63,9 @@ static const char *const sql_text[] = {
     "INSERT INTO games (id, initial_fen, white_name, black_name, status, result, termination, "
     "ply_count, created_at, ended_at, pgn) "
     "VALUES (?1, ?2, ?3, ?4, 'imported', ?5, 'none', ?6, ?7, ?7, ?8)",
+    /* import_move */
+    "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -63,7 +75,75 @@ static sqlite3_stmt **stmt_array(struct writer_stmts *ws) {
     return (sqlite3_stmt **)(void *)ws;
 }
 
+/* ---- live games' rows ---- */
+
+static void live_clear(struct store *s) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&s->live, &i, &key, &value);) {
+        struct live_rows *rows = value;
+        free(rows->rowid);
+        free(rows);
+    }
+    strmap_free(&s->live);
+}
+
+static struct live_rows *live_get(struct store *s, const char *game_id, bool create) {
+    struct live_rows *rows = strmap_get(&s->live, game_id);
+    if (rows || !create) return rows;
+    rows = calloc(1, sizeof *rows);
+    if (!rows) return NULL;
+    snprintf(rows->id, sizeof rows->id, "%s", game_id);
+    if (strmap_put(&s->live, rows->id, rows) < 0) {
+        free(rows);
+        return NULL;
+    }
+    return rows;
+}
+
+static void live_drop(struct store *s, const char *game_id) {
+    struct live_rows *rows = strmap_remove(&s->live, game_id);
+    if (!rows) return;
+    free(rows->rowid);
+    free(rows);
+}
+
+static int live_push(struct live_rows *rows, int64_t rowid) {
+    if (rows->count == rows->cap) {
+        int cap = rows->cap ? rows->cap * 2 : 64;
+        int64_t *grown = realloc(rows->rowid, sizeof *grown * (size_t)cap);
+        if (!grown) return -1;
+        rows->rowid = grown;
+        rows->cap = cap;
+    }
+    rows->rowid[rows->count++] = rowid;
+    return 0;
+}
+
+/* Rebuilds the memory of live rows from the table (as committed). */
+static int live_load(struct store *s) {
+    live_clear(s);
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(s->wdb, "SELECT id, game_id, ply FROM live_moves ORDER BY id", -1,
+                                &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *game = (const char *)sqlite3_column_text(st, 1);
+        struct live_rows *rows = live_get(s, game ? game : "", true);
+        if (!rows || sqlite3_column_int(st, 2) != rows->count + 1 ||
+            live_push(rows, sqlite3_column_int64(st, 0)) < 0) {
+            LOGE("store", "live_moves: game=%s has rows out of order or memory ran out",
+                 game ? game : "?");
+            rc = SQLITE_ERROR;
+            break;
+        }
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE || rc == SQLITE_OK ? 0 : -STORE_ERR_IO;
+}
+
 int writer_prepare(struct store *s) {
+    if (live_load(s) < 0) return -STORE_ERR_IO;
     sqlite3_stmt **st = stmt_array(&s->ws);
     for (size_t i = 0; i < STMT_COUNT; i++) {
         if (sqlite3_prepare_v3(s->wdb, sql_text[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
@@ -76,6 +156,7 @@ int writer_prepare(struct store *s) {
 }
 
 void writer_finalize(struct store *s) {
+    live_clear(s);
     sqlite3_stmt **st = stmt_array(&s->ws);
     for (size_t i = 0; i < STMT_COUNT; i++) {
         sqlite3_finalize(st[i]);
@@ -143,8 +224,7 @@ static int put_token(struct store *s, const char *player_id, const uint8_t *hash
     return step(s, st);
 }
 
-static int put_move(struct store *s, const char *game_id, const struct store_move_row *m) {
-    sqlite3_stmt *st = s->ws.move;
+static void bind_move(sqlite3_stmt *st, const char *game_id, const struct store_move_row *m) {
     sqlite3_bind_text(st, 1, game_id, -1, SQLITE_STATIC);
     sqlite3_bind_int(st, 2, m->ply);
     sqlite3_bind_text(st, 3, m->uci, -1, SQLITE_STATIC);
@@ -152,6 +232,24 @@ static int put_move(struct store *s, const char *game_id, const struct store_mov
     bind_opt_int(st, 5, m->timed, m->clock_ms);
     bind_opt_int(st, 6, m->timed, m->spent_ms);
     sqlite3_bind_int64(st, 7, m->played_at);
+}
+
+/* A live game's move: appended to live_moves; it must be the game's next ply. */
+static int put_move(struct store *s, const char *game_id, const struct store_move_row *m) {
+    struct live_rows *rows = live_get(s, game_id, true);
+    if (!rows) return -STORE_ERR_IO; /* out of memory: retried, then the writer gives up */
+    if (m->ply != rows->count + 1) {
+        LOGW("store", "game=%s: move for ply %d, expected %d", game_id, m->ply, rows->count + 1);
+        return STORE_ERR_CONFLICT;
+    }
+    bind_move(s->ws.move, game_id, m);
+    int rc = step(s, s->ws.move);
+    if (rc == OP_OK && live_push(rows, sqlite3_last_insert_rowid(s->wdb)) < 0) return -STORE_ERR_IO;
+    return rc;
+}
+
+static int run_id(struct store *s, sqlite3_stmt *st, int64_t rowid) {
+    sqlite3_bind_int64(st, 1, rowid);
     return step(s, st);
 }
 
@@ -176,19 +274,20 @@ static int put_game(struct store *s, const struct store_op *op) {
 }
 
 static int put_takeback(struct store *s, const struct store_op *op) {
-    sqlite3_stmt *st = s->ws.takeback_delete;
-    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
-    sqlite3_bind_int(st, 2, op->u.takeback.ply);
-    int rc = step(s, st);
+    struct live_rows *rows = live_get(s, op->game_id, false);
+    int rc = OP_OK;
+    while (rc == OP_OK && rows && rows->count > op->u.takeback.ply) {
+        rc = run_id(s, s->ws.unlog, rows->rowid[rows->count - 1]);
+        if (rc == OP_OK) rows->count--;
+    }
     /* The clocks as they are now go on each side's last remaining move. */
-    for (int back = 0; rc == OP_OK && op->u.takeback.timed && back < 2; back++) {
-        int ply = op->u.takeback.ply - back;
+    for (int back = 0; rc == OP_OK && rows && op->u.takeback.timed && back < 2; back++) {
+        int ply = rows->count - back;
         if (ply < 1) break;
         int mover = (ply - 1) % 2; /* White makes odd plies */
-        st = s->ws.takeback_clock;
-        sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
-        sqlite3_bind_int(st, 2, ply);
-        sqlite3_bind_int64(st, 3, op->u.takeback.clock_ms[mover]);
+        sqlite3_stmt *st = s->ws.set_clock;
+        sqlite3_bind_int64(st, 1, rows->rowid[ply - 1]);
+        sqlite3_bind_int64(st, 2, op->u.takeback.clock_ms[mover]);
         rc = step(s, st);
     }
     return rc;
@@ -220,6 +319,13 @@ static int put_end(struct store *s, const struct store_op *op) {
     for (int c = 0; rc == OP_OK && op->u.end.rated && c < 2; c++)
         rc = put_rating(s, op->u.end.player_id[c], op->u.end.category, &op->u.end.after[c],
                         op->u.end.ended_at);
+    /* The moves go to the archive, ordered by game. */
+    struct live_rows *rows = live_get(s, op->game_id, false);
+    for (int i = 0; rc == OP_OK && rows && i < rows->count; i++) {
+        rc = run_id(s, s->ws.archive, rows->rowid[i]);
+        if (rc == OP_OK) rc = run_id(s, s->ws.unlog, rows->rowid[i]);
+    }
+    if (rc == OP_OK) live_drop(s, op->game_id);
     return rc;
 }
 
@@ -248,8 +354,10 @@ static int put_import(struct store *s, const struct store_op *op) {
     sqlite3_bind_int64(st, 7, op->u.import.at);
     bind_text(st, 8, op->u.import.pgn);
     int rc = step(s, st);
-    for (int i = 0; rc == OP_OK && i < op->u.import.count; i++)
-        rc = put_move(s, op->game_id, &op->u.import.moves[i]);
+    for (int i = 0; rc == OP_OK && i < op->u.import.count; i++) {
+        bind_move(s->ws.import_move, op->game_id, &op->u.import.moves[i]);
+        rc = step(s, s->ws.import_move);
+    }
     return rc;
 }
 
@@ -302,7 +410,7 @@ static void pause_ms(int ms) {
 
 int writer_apply(struct store *s, const struct store_op *ops, size_t count, int *status) {
     for (int attempt = 0; attempt < RETRY_ATTEMPTS; attempt++) {
-        if (attempt > 0) pause_ms(25 << attempt); /* 50 ms ... 3.2 s: about 6 s in all */
+        if (attempt > 0) pause_ms(s->cfg.retry_ms << attempt);
         int rc = sqlite3_exec(s->wdb, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK
                      ? 0
                      : -STORE_ERR_IO;
@@ -321,6 +429,8 @@ int writer_apply(struct store *s, const struct store_op *ops, size_t count, int 
         LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
              RETRY_ATTEMPTS, sqlite3_errmsg(s->wdb));
         if (!sqlite3_get_autocommit(s->wdb)) sqlite3_exec(s->wdb, "ROLLBACK", NULL, NULL, NULL);
+        /* The memory of live rows changed with the transaction: back to what is committed. */
+        if (live_load(s) < 0) LOGE("store", "cannot reload live_moves");
     }
     return -STORE_ERR_IO;
 }

@@ -1,0 +1,455 @@
+/*
+ * Tests of the writer and the reads on a real database file: every kind of operation is
+ * committed and read back, results come back through store_poll() after a wake-up, usernames
+ * conflict, tokens are found by hash until revoked, passwords hash and verify on the auth
+ * thread, one transaction per op gives the same data, and a writer that cannot write (a full
+ * database) gives up and refuses more instead of pretending.
+ */
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "check.h"
+#include "store/auth.h"
+#include "store/internal.h"
+#include "store/read.h"
+#include "store/store.h"
+#include "tmpdir.h"
+
+static char dir[512];
+static atomic_int wakes;
+
+static void on_wake(void *ctx) {
+    (void)ctx;
+    atomic_fetch_add(&wakes, 1);
+}
+
+#define MAX_RESULTS 16
+
+struct results {
+    struct store_result items[MAX_RESULTS];
+    int count;
+};
+
+static void collect(void *ctx, const struct store_result *r) {
+    struct results *rs = ctx;
+    if (rs->count < MAX_RESULTS) rs->items[rs->count++] = *r;
+}
+
+static void sleep_ms(int ms) {
+    struct timespec ts = {0, ms * 1000000L};
+    nanosleep(&ts, NULL);
+}
+
+/* Polls until everything submitted is committed (or the writer failed), at most 20 s. */
+static int settle(struct store *s, struct results *rs) {
+    for (int i = 0; i < 20000; i++) {
+        store_poll(s, collect, rs);
+        if (store_committed(s) == store_submitted(s) || store_failed(s)) return 0;
+        sleep_ms(1);
+    }
+    return -1;
+}
+
+/* Polls until n results arrived, at most 20 s. */
+static int wait_results(struct store *s, struct results *rs, int n) {
+    for (int i = 0; i < 20000 && rs->count < n; i++) {
+        store_poll(s, collect, rs);
+        if (rs->count < n) sleep_ms(1);
+    }
+    return rs->count >= n ? 0 : -1;
+}
+
+static struct store *open_started(bool per_op) {
+    int status;
+    char err[256];
+    if (dir[0]) tmpdir_remove(dir);
+    if (tmpdir_make(dir, sizeof dir) < 0) return NULL;
+    struct store_config cfg = {.data_dir = dir, .per_op = per_op, .retry_ms = 1};
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    if (!s) {
+        printf("open: %s\n", err);
+        return NULL;
+    }
+    if (store_start(s, on_wake, NULL) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+static void submit_player(struct store *s, const char *id, const char *name, const char *token) {
+    struct store_op op = {.type = STORE_OP_PLAYER};
+    snprintf(op.player_id, sizeof op.player_id, "%s", id);
+    snprintf(op.u.player.name, sizeof op.u.player.name, "%s", name);
+    op.u.player.created_at = 1000;
+    if (token) {
+        op.u.player.has_token = true;
+        auth_token_hash(token, op.u.player.token_hash);
+    }
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void submit_start(struct store *s, const char *game, const char *white, const char *black,
+                         int64_t at) {
+    struct store_op op = {.type = STORE_OP_GAME_START};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    snprintf(op.u.start.player_id[0], sizeof op.u.start.player_id[0], "%s", white);
+    snprintf(op.u.start.player_id[1], sizeof op.u.start.player_id[1], "%s", black);
+    snprintf(op.u.start.name[0], sizeof op.u.start.name[0], "%s", "Ann");
+    snprintf(op.u.start.name[1], sizeof op.u.start.name[1], "%s", "Ben");
+    op.u.start.initial_ms = 300000;
+    op.u.start.increment_ms = 2000;
+    op.u.start.rated = true;
+    op.u.start.rating[0] = 1500;
+    op.u.start.rating[1] = 1600;
+    op.u.start.created_at = at;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void submit_move(struct store *s, const char *game, int ply, const char *uci,
+                        const char *san, int64_t clock_ms) {
+    struct store_op op = {.type = STORE_OP_MOVE};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    op.u.move = (struct store_move_row){
+        .ply = ply, .timed = true, .clock_ms = clock_ms, .spent_ms = 1500, .played_at = 2000 + ply};
+    snprintf(op.u.move.uci, sizeof op.u.move.uci, "%s", uci);
+    snprintf(op.u.move.san, sizeof op.u.move.san, "%s", san);
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void submit_register(struct store *s, const char *player, const char *username,
+                            uint64_t cookie) {
+    struct store_op op = {.type = STORE_OP_REGISTER, .cookie = cookie, .want_result = true};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    snprintf(op.u.reg.name, sizeof op.u.reg.name, "%s", username);
+    snprintf(op.u.reg.username, sizeof op.u.reg.username, "%s", username);
+    snprintf(op.u.reg.password_hash, sizeof op.u.reg.password_hash, "$argon2id$fake");
+    op.u.reg.at = 5000;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* A game with moves, a takeback, chat and a rated end; read back field by field. */
+static void check_game_round_trip(bool per_op) {
+    struct store *s = open_started(per_op);
+    CHECK(s != NULL);
+    if (!s) return;
+    submit_player(s, "pA", "Ann", "tokenA");
+    submit_player(s, "pB", "Ben", "tokenB");
+    submit_start(s, "g1", "pA", "pB", 1000);
+    submit_move(s, "g1", 1, "e2e4", "e4", 300000);
+    submit_move(s, "g1", 2, "e7e5", "e5", 300000);
+    submit_move(s, "g1", 3, "g1f3", "Nf3", 298000);
+    struct store_op op = {.type = STORE_OP_TAKEBACK};
+    snprintf(op.game_id, sizeof op.game_id, "g1");
+    op.u.takeback.ply = 2;
+    op.u.takeback.timed = true;
+    op.u.takeback.clock_ms[0] = 297000;
+    op.u.takeback.clock_ms[1] = 299000;
+    CHECK(store_submit(s, &op) > 0);
+    submit_move(s, "g1", 3, "b1c3", "Nc3", 296000);
+    op = (struct store_op){.type = STORE_OP_CHAT};
+    snprintf(op.game_id, sizeof op.game_id, "g1");
+    snprintf(op.player_id, sizeof op.player_id, "pA");
+    snprintf(op.u.chat.name, sizeof op.u.chat.name, "Ann");
+    op.u.chat.text = strdup("good luck");
+    op.u.chat.sent_at = 2100;
+    CHECK(store_submit(s, &op) > 0);
+    op = (struct store_op){.type = STORE_OP_GAME_END};
+    snprintf(op.game_id, sizeof op.game_id, "g1");
+    snprintf(op.u.end.result, sizeof op.u.end.result, "1-0");
+    snprintf(op.u.end.termination, sizeof op.u.end.termination, "resignation");
+    op.u.end.ply_count = 3;
+    op.u.end.ended_at = 9000;
+    op.u.end.rated = true;
+    op.u.end.category = RATING_BLITZ;
+    snprintf(op.u.end.player_id[0], sizeof op.u.end.player_id[0], "pA");
+    snprintf(op.u.end.player_id[1], sizeof op.u.end.player_id[1], "pB");
+    op.u.end.after[0] = (struct rating){1530, 60, 0.06, 1};
+    op.u.end.after[1] = (struct rating){1570, 290, 0.06, 1};
+    op.u.end.diff[0] = 30;
+    op.u.end.diff[1] = -30;
+    CHECK(store_submit(s, &op) > 0);
+    /* A game that stays live. */
+    submit_start(s, "g2", "pB", "pA", 1100);
+    submit_move(s, "g2", 1, "d2d4", "d4", 300000);
+
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    CHECK(!store_failed(s));
+    CHECK_EQ_INT(rs.count, 0); /* nothing asked for results */
+    CHECK(atomic_load(&wakes) > 0);
+
+    struct store_game g;
+    CHECK_EQ_INT(store_read_game(s, "g1", &g), 0);
+    CHECK_EQ_STR(g.status, "ended");
+    CHECK_EQ_STR(g.result, "1-0");
+    CHECK_EQ_STR(g.termination, "resignation");
+    CHECK_EQ_STR(g.player_id[0], "pA");
+    CHECK_EQ_STR(g.name[1], "Ben");
+    CHECK(!g.unlimited && g.initial_ms == 300000 && g.increment_ms == 2000);
+    CHECK_EQ_INT(g.category, RATING_BLITZ);
+    CHECK(g.rated && g.has_ratings);
+    CHECK_EQ_INT(g.rating[1], 1600);
+    CHECK_EQ_INT(g.rating_diff[0], 30);
+    CHECK_EQ_INT(g.rating_diff[1], -30);
+    CHECK_EQ_INT(g.ply_count, 3);
+    CHECK_EQ_STR(g.moves[2].san, "Nc3");
+    CHECK_EQ_STR(g.moves[0].uci, "e2e4");
+    /* The takeback set both sides' last clocks to the clock as it was. */
+    CHECK_EQ_INT(g.moves[1].clock_ms, 299000);
+    CHECK_EQ_INT(g.moves[2].clock_ms, 296000);
+    CHECK_EQ_INT(g.moves[2].spent_ms, 1500);
+    store_game_free(&g);
+    CHECK_EQ_INT(store_read_game(s, "nope", &g), -STORE_ERR_NOT_FOUND);
+
+    /* A's games, newest first; pages. */
+    struct store_game page[3];
+    int count;
+    bool more;
+    CHECK_EQ_INT(store_player_games(s, "pA", 1, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(count, 1);
+    CHECK(more);
+    CHECK_EQ_STR(page[0].id, "g2");
+    CHECK_EQ_STR(page[0].status, "live");
+    CHECK_EQ_INT(page[0].ply_count, 1); /* counted from the moves while live */
+    CHECK_EQ_INT(store_player_games(s, "pA", 2, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(count, 1);
+    CHECK(!more);
+    CHECK_EQ_STR(page[0].id, "g1");
+    CHECK_EQ_INT(store_player_games(s, "pA", 3, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(count, 0);
+    CHECK_EQ_INT(store_player_games(s, "pA", 1, 101, page, &count, &more), -STORE_ERR_NOT_FOUND);
+
+    /* Ratings: A's is settled enough for the board, B's is provisional. */
+    struct store_identity id;
+    CHECK_EQ_INT(store_find_player(s, "pA", &id), 0);
+    CHECK_EQ_INT((int)id.ratings[RATING_BLITZ].rating, 1530);
+    CHECK_EQ_INT(id.ratings[RATING_BLITZ].games, 1);
+    CHECK_EQ_INT((int)id.ratings[RATING_BULLET].rating, 1500);
+    CHECK_EQ_INT(id.ratings[RATING_BULLET].games, 0);
+    struct store_leader board[5];
+    CHECK_EQ_INT(store_leaderboard(s, RATING_BLITZ, 5, board, &count), 0);
+    CHECK_EQ_INT(count, 1);
+    CHECK_EQ_STR(board[0].player_id, "pA");
+    CHECK_EQ_STR(board[0].name, "Ann");
+    CHECK_EQ_INT(store_leaderboard(s, RATING_NONE, 5, board, &count), -STORE_ERR_NOT_FOUND);
+    store_close(s);
+}
+
+static void test_game_round_trip(void) {
+    check_game_round_trip(false);
+}
+
+static void test_game_round_trip_per_op(void) {
+    check_game_round_trip(true);
+}
+
+struct live_seen {
+    int games;
+    char id[STORE_ID_MAX + 1];
+    char black_name[32];
+    int plies;
+};
+
+static int on_live(void *ctx, const struct store_game *g, const struct store_identity p[2]) {
+    struct live_seen *seen = ctx;
+    seen->games++;
+    snprintf(seen->id, sizeof seen->id, "%s", g->id);
+    snprintf(seen->black_name, sizeof seen->black_name, "%s", p[1].name);
+    seen->plies = g->ply_count;
+    return 0;
+}
+
+static void test_live_games_survive_reopen(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Ann", "tA");
+    submit_player(s, "pB", "Ben", "tB");
+    submit_start(s, "live1", "pA", "pB", 10);
+    submit_move(s, "live1", 1, "e2e4", "e4", 300000);
+    submit_move(s, "live1", 2, "c7c5", "c5", 300000);
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    store_close(s);
+    int status;
+    char err[256];
+    struct store_config cfg = {.data_dir = dir};
+    s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) return;
+    struct live_seen seen = {0};
+    CHECK_EQ_INT(store_load_live(s, on_live, &seen), 0);
+    CHECK_EQ_INT(seen.games, 1);
+    CHECK_EQ_STR(seen.id, "live1");
+    CHECK_EQ_STR(seen.black_name, "Ben");
+    CHECK_EQ_INT(seen.plies, 2);
+    /* The restarted writer goes on where it stopped: the next ply, then the end. */
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    submit_move(s, "live1", 2, "c7c6", "c6", 1); /* not the next ply: refused */
+    submit_move(s, "live1", 3, "g1f3", "Nf3", 299000);
+    struct store_op op = {.type = STORE_OP_GAME_END};
+    snprintf(op.game_id, sizeof op.game_id, "live1");
+    snprintf(op.u.end.result, sizeof op.u.end.result, "1/2-1/2");
+    snprintf(op.u.end.termination, sizeof op.u.end.termination, "agreement");
+    op.u.end.ply_count = 3;
+    CHECK(store_submit(s, &op) > 0);
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    struct store_game g;
+    CHECK_EQ_INT(store_read_game(s, "live1", &g), 0);
+    CHECK_EQ_STR(g.status, "ended");
+    CHECK_EQ_INT(g.ply_count, 3);
+    CHECK_EQ_STR(g.moves[1].san, "c5");
+    CHECK_EQ_STR(g.moves[2].san, "Nf3");
+    store_game_free(&g);
+    seen = (struct live_seen){0};
+    CHECK_EQ_INT(store_load_live(s, on_live, &seen), 0);
+    CHECK_EQ_INT(seen.games, 0);
+    store_close(s);
+}
+
+static void test_accounts_and_tokens(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Guest1", "tokenA");
+    submit_player(s, "pB", "Guest2", NULL);
+    submit_register(s, "pA", "alice", 1);
+    submit_register(s, "pB", "alice", 2);  /* taken */
+    submit_register(s, "pA", "alice2", 3); /* already an account */
+    submit_register(s, "pC", "carol", 4);  /* a guest never stored: created */
+    struct results rs = {0};
+    CHECK_EQ_INT(wait_results(s, &rs, 4), 0);
+    CHECK_EQ_INT(rs.items[0].cookie, 1);
+    CHECK_EQ_INT(rs.items[0].status, 0);
+    CHECK_EQ_INT(rs.items[1].status, -STORE_ERR_CONFLICT);
+    CHECK_EQ_INT(rs.items[2].status, -STORE_ERR_CONFLICT);
+    CHECK_EQ_INT(rs.items[3].status, 0);
+    CHECK_EQ_INT(rs.items[3].kind, STORE_RESULT_WRITE);
+
+    struct store_identity id;
+    char hash[STORE_PWHASH_MAX];
+    CHECK_EQ_INT(store_find_account(s, "alice", &id, hash), 0);
+    CHECK_EQ_STR(id.player_id, "pA");
+    CHECK_EQ_STR(id.name, "alice");
+    CHECK_EQ_STR(hash, "$argon2id$fake");
+    CHECK_EQ_INT(store_find_account(s, "bob", &id, hash), -STORE_ERR_NOT_FOUND);
+
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash("tokenA", h);
+    CHECK_EQ_INT(store_find_token(s, h, &id), 0);
+    CHECK_EQ_STR(id.player_id, "pA");
+    CHECK_EQ_STR(id.username, "alice");
+    CHECK(!id.bot_token);
+    /* A bot token, then revocation. */
+    struct store_op op = {.type = STORE_OP_TOKEN_ADD};
+    snprintf(op.player_id, sizeof op.player_id, "pA");
+    auth_token_hash("botA", op.u.token.hash);
+    op.u.token.kind = STORE_TOKEN_BOT;
+    snprintf(op.u.token.label, sizeof op.u.token.label, "engine");
+    CHECK(store_submit(s, &op) > 0);
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    auth_token_hash("botA", h);
+    CHECK_EQ_INT(store_find_token(s, h, &id), 0);
+    CHECK(id.bot_token);
+    op = (struct store_op){.type = STORE_OP_TOKEN_REVOKE, .want_result = true, .cookie = 9};
+    auth_token_hash("botA", op.u.token.hash);
+    op.u.token.at = 7;
+    CHECK(store_submit(s, &op) > 0);
+    rs.count = 0;
+    CHECK_EQ_INT(wait_results(s, &rs, 1), 0);
+    CHECK_EQ_INT(rs.items[0].status, 0);
+    CHECK_EQ_INT(store_find_token(s, h, &id), -STORE_ERR_NOT_FOUND);
+    auth_token_hash("nobody", h);
+    CHECK_EQ_INT(store_find_token(s, h, &id), -STORE_ERR_NOT_FOUND);
+    store_close(s);
+}
+
+static void test_passwords(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    struct results rs = {0};
+    CHECK_EQ_INT(store_hash_password(s, "correct horse", 11), 0);
+    CHECK_EQ_INT(wait_results(s, &rs, 1), 0);
+    CHECK_EQ_INT(rs.items[0].kind, STORE_RESULT_HASH);
+    CHECK_EQ_INT(rs.items[0].cookie, 11);
+    CHECK_EQ_INT(rs.items[0].status, 0);
+    CHECK(strncmp(rs.items[0].text, "$argon2id$", 10) == 0);
+    char hash[STORE_PWHASH_MAX];
+    memcpy(hash, rs.items[0].text, sizeof hash);
+    CHECK_EQ_INT(store_verify_password(s, "correct horse", hash, 12), 0);
+    CHECK_EQ_INT(store_verify_password(s, "wrong horse", hash, 13), 0);
+    CHECK_EQ_INT(wait_results(s, &rs, 3), 0);
+    CHECK_EQ_INT(rs.items[1].kind, STORE_RESULT_VERIFY);
+    CHECK_EQ_INT(rs.items[1].cookie, 12);
+    CHECK_EQ_INT(rs.items[1].status, 0);
+    CHECK_EQ_INT(rs.items[2].status, -STORE_ERR_BAD_PASSWORD);
+    store_close(s);
+}
+
+static void test_rules(void) {
+    char lower[STORE_USERNAME_MAX + 1];
+    CHECK_EQ_INT(auth_username_check("Magnus_C", lower), 0);
+    CHECK_EQ_STR(lower, "magnus_c");
+    CHECK_EQ_INT(auth_username_check("ab", lower), -1);
+    CHECK_EQ_INT(auth_username_check("a23456789012345678901", lower), -1);
+    CHECK_EQ_INT(auth_username_check("1abc", lower), -1);
+    CHECK_EQ_INT(auth_username_check("abc_", lower), -1);
+    CHECK_EQ_INT(auth_username_check("a__b", lower), -1);
+    CHECK_EQ_INT(auth_username_check("a b", lower), -1);
+    CHECK_EQ_INT(auth_username_check("GuestStar", lower), -1);
+    CHECK_EQ_INT(auth_username_check("a-b_c9", lower), 0);
+    CHECK_EQ_INT(auth_username_check(NULL, lower), -1);
+    CHECK_EQ_INT(auth_password_check("1234567"), -1);
+    CHECK_EQ_INT(auth_password_check("12345678"), 0);
+    uint8_t a[STORE_HASH_LEN], b[STORE_HASH_LEN];
+    auth_token_hash("x", a);
+    auth_token_hash("y", b);
+    CHECK(memcmp(a, b, sizeof a) != 0);
+}
+
+/* A database that cannot grow: the writer retries, gives up, and the store refuses more. */
+static void test_writer_gives_up(void) {
+    int status;
+    char err[256];
+    if (dir[0]) tmpdir_remove(dir);
+    if (tmpdir_make(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.data_dir = dir, .retry_ms = 1};
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) return;
+    /* Before the writer thread exists its connection is ours to configure. */
+    CHECK(sqlite3_exec(s->wdb, "PRAGMA max_page_count = 1", NULL, NULL, NULL) == SQLITE_OK);
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    /* Imported games with a long text need new pages. */
+    for (int i = 0; i < 5; i++) {
+        struct store_op op = {.type = STORE_OP_IMPORT};
+        snprintf(op.game_id, sizeof op.game_id, "i%d", i);
+        op.u.import.pgn = malloc(100000);
+        if (!op.u.import.pgn) break;
+        memset(op.u.import.pgn, 'x', 99999);
+        op.u.import.pgn[99999] = '\0';
+        snprintf(op.u.import.result, sizeof op.u.import.result, "*");
+        CHECK(store_submit(s, &op) > 0);
+    }
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    CHECK(store_failed(s));
+    CHECK(store_committed(s) < store_submitted(s));
+    struct store_op op = {.type = STORE_OP_PLAYER};
+    CHECK_EQ_INT(store_submit(s, &op), 0);
+    store_close(s);
+}
+
+int main(void) {
+    RUN(test_rules);
+    RUN(test_game_round_trip);
+    RUN(test_game_round_trip_per_op);
+    RUN(test_live_games_survive_reopen);
+    RUN(test_accounts_and_tokens);
+    RUN(test_passwords);
+    RUN(test_writer_gives_up);
+    tmpdir_remove(dir);
+    return check_finish();
+}
