@@ -42,6 +42,8 @@ struct game {
     int64_t first_move_deadline; /* monotonic; GCLOCK_NEVER when not waiting for a first move */
     struct chat_log chat[2];     /* by enum chat_room */
     char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it started, else "" */
+    bool rated;                       /* counts for ratings (decided when it starts, rating.h) */
+    int rating[2];                    /* rated games: both players' ratings at the start */
 
     /* Bookkeeping for struct world (not used by this module). */
     struct heap_node deadline;

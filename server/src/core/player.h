@@ -9,6 +9,7 @@
 #define SERVER_CORE_PLAYER_H
 
 #include "core/ratelimit.h"
+#include "core/rating.h"
 #include "core/types.h"
 
 struct game;
@@ -26,6 +27,11 @@ struct player {
     int open_seeks; /* seeks and challenges */
     struct ratelimit chat_limit;
     void *net_conns; /* owned by the network layer (its connections of this player); opaque here */
+    /* Accounts and persistence (store/, docs/persistence.md). */
+    bool stored;     /* the database has this player (and the token it holds now) */
+    bool registered; /* an account with a username and password: may play rated games */
+    bool bot;        /* a bot account (issue 8) */
+    struct rating ratings[RATING_CATEGORY_COUNT];
 };
 
 #endif

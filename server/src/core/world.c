@@ -168,6 +168,13 @@ static int random_bit(struct world *world) {
 
 /* ---- players ---- */
 
+/* What every new player starts with, guest or restored. */
+static void player_setup(struct world *world, struct player *p, int64_t now_ms) {
+    p->offline_since_ms = now_ms;
+    ratelimit_init(&p->chat_limit, world->cfg.chat_burst, world->cfg.chat_per_second, now_ms);
+    for (int c = 0; c < RATING_CATEGORY_COUNT; c++) p->ratings[c] = rating_initial();
+}
+
 struct player *world_player_create(struct world *world, const char *name, int64_t now_ms) {
     struct player *p = calloc(1, sizeof *p);
     if (!p) return NULL;
@@ -182,8 +189,7 @@ struct player *world_player_create(struct world *world, const char *name, int64_
         snprintf(p->name, sizeof p->name, "Guest%05u",
                  (unsigned)((r[0] << 16 | r[1] << 8 | r[2]) % 100000));
     }
-    p->offline_since_ms = now_ms;
-    ratelimit_init(&p->chat_limit, world->cfg.chat_burst, world->cfg.chat_per_second, now_ms);
+    player_setup(world, p, now_ms);
     if (strmap_put(&world->players_by_id, p->id, p) < 0) goto fail;
     if (strmap_put(&world->players_by_token, p->token, p) < 0) {
         strmap_remove(&world->players_by_id, p->id);
@@ -193,6 +199,45 @@ struct player *world_player_create(struct world *world, const char *name, int64_
 fail:
     free(p);
     return NULL;
+}
+
+struct player *world_player_restore(struct world *world, const char *id, const char *name,
+                                    const char *token, int64_t now_ms) {
+    if (strlen(id) > PLAYER_ID_LEN || strmap_get(&world->players_by_id, id)) return NULL;
+    struct player *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    str_copy(p->id, sizeof p->id, id);
+    str_copy(p->name, sizeof p->name, name);
+    p->stored = true;
+    player_setup(world, p, now_ms);
+    if (strmap_put(&world->players_by_id, p->id, p) < 0) goto fail;
+    if (token && world_player_set_token(world, p, token) < 0) {
+        strmap_remove(&world->players_by_id, p->id);
+        goto fail;
+    }
+    return p;
+fail:
+    free(p);
+    return NULL;
+}
+
+int world_player_set_token(struct world *world, struct player *p, const char *token) {
+    struct player *holder = strmap_get(&world->players_by_token, token);
+    if (holder == p) return 0;
+    if (holder || strlen(token) > PLAYER_TOKEN_LEN) return -CORE_ERR_NO_MEMORY;
+    if (p->token[0]) strmap_remove(&world->players_by_token, p->token);
+    str_copy(p->token, sizeof p->token, token);
+    if (strmap_put(&world->players_by_token, p->token, p) < 0) {
+        p->token[0] = '\0';
+        return -CORE_ERR_NO_MEMORY;
+    }
+    return 0;
+}
+
+void world_player_forget_token(struct world *world, struct player *p) {
+    if (!p->token[0]) return;
+    strmap_remove(&world->players_by_token, p->token);
+    p->token[0] = '\0';
 }
 
 struct player *world_player_by_token(const struct world *world, const char *token) {
@@ -327,6 +372,28 @@ static int check_can_play(const struct world *world, const struct player *p) {
     return p->game_count >= world->cfg.max_games_per_player ? -CORE_ERR_TOO_MANY_GAMES : 0;
 }
 
+/* Puts a game in progress into the world: the id map, its players' lists (with references),
+ * the live list and the timers. Returns 0 or -CORE_ERR_NO_MEMORY (nothing changed). */
+static int link_live_game(struct world *world, struct game *g) {
+    struct player *white = g->players[CHESS_WHITE], *black = g->players[CHESS_BLACK];
+    if (strmap_put(&world->games, g->id, g) < 0) return -CORE_ERR_NO_MEMORY;
+    if (player_add_game(white, g) < 0) goto fail_map;
+    if (player_add_game(black, g) < 0) goto fail_white;
+    white->refs++;
+    black->refs++;
+    g->list_next = world->live_head;
+    if (world->live_head) world->live_head->list_prev = g;
+    world->live_head = g;
+    world->live_count++;
+    schedule_game(world, g);
+    return 0;
+fail_white:
+    player_remove_game(white, g);
+fail_map:
+    strmap_remove(&world->games, g->id);
+    return -CORE_ERR_NO_MEMORY;
+}
+
 /* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). */
 static int start_game(struct world *world, struct player *white, struct player *black,
                       const struct time_control *tc, int64_t now_ms, struct core_events *out,
@@ -344,30 +411,23 @@ static int start_game(struct world *world, struct player *white, struct player *
     rc = game_init(g, id, white, black, tc, world->cfg.lag_comp_ms, world->cfg.first_move_ms,
                    now_ms, wall(world, now_ms));
     if (rc < 0) goto fail_init;
-    rc = -CORE_ERR_NO_MEMORY;
-    if (strmap_put(&world->games, g->id, g) < 0) goto fail_init;
-    if (player_add_game(white, g) < 0) goto fail_map;
-    if (player_add_game(black, g) < 0) goto fail_white;
-    white->refs++;
-    black->refs++;
-    g->list_next = world->live_head;
-    if (world->live_head) world->live_head->list_prev = g;
-    world->live_head = g;
-    world->live_count++;
+    rc = link_live_game(world, g);
+    if (rc < 0) goto fail_link;
     world->games_started_total++;
-    schedule_game(world, g);
     push_game_event(out, CORE_EV_GAME_STARTED, CORE_TO_GAME_PLAYERS, g);
     mark_reply(out);
     if (started) *started = g;
     return 0;
-fail_white:
-    player_remove_game(white, g);
-fail_map:
-    strmap_remove(&world->games, g->id);
-fail_init:
+fail_link:
     game_free(g);
+fail_init:
     free(g);
     return rc;
+}
+
+int world_restore_game(struct world *world, struct game *game) {
+    if (strmap_get(&world->games, game->id)) return -CORE_ERR_NO_MEMORY;
+    return link_live_game(world, game);
 }
 
 /* Runs a game's due timers before anything else looks at it, so a flag that fell just before

@@ -141,6 +141,28 @@ void world_destroy(struct world *world);
  * Returns NULL when memory runs out. */
 struct player *world_player_create(struct world *world, const char *name, int64_t now_ms);
 
+/*
+ * A player known from the database (restored at startup, or returning with a stored token): id
+ * and name as stored; token (may be NULL) is mapped to it. Marked stored. Returns NULL when
+ * the id is taken or memory runs out.
+ */
+struct player *world_player_restore(struct world *world, const char *id, const char *name,
+                                    const char *token, int64_t now_ms);
+
+/* Maps token (at most PLAYER_TOKEN_LEN) to p, replacing p's previous token. Returns 0, or
+ * -CORE_ERR_NO_MEMORY (also when another player holds it). */
+int world_player_set_token(struct world *world, struct player *p, const char *token);
+
+/* Unmaps p's token (a logout): only the database can identify it again. */
+void world_player_forget_token(struct world *world, struct player *p);
+
+/*
+ * Adds a game in progress rebuilt by game_restore() (core/restore.h): the world takes ownership
+ * of the malloc'd game and references to its players, and arms its timers. No events. Returns 0
+ * or -CORE_ERR_NO_MEMORY (id taken or memory: the caller still owns the game).
+ */
+int world_restore_game(struct world *world, struct game *game);
+
 struct player *world_player_by_token(const struct world *world, const char *token);
 struct player *world_player_by_id(const struct world *world, const char *id);
 
