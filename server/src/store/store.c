@@ -292,8 +292,9 @@ static void *writer_main(void *arg) {
             failed = true;
         }
         size_t chunk = s->cfg.per_op ? 1 : (size_t)s->cfg.max_batch;
-        for (size_t at = 0; at < batch.count && !failed; at += chunk) {
-            size_t n = batch.count - at < chunk ? batch.count - at : chunk;
+        for (size_t at = 0, n; at < batch.count && !failed; at += n) {
+            n = batch.count - at < chunk ? batch.count - at : chunk;
+            while (at + n < batch.count && batch.items[at + n - 1].group_next) n++;
             if (writer_apply(s, batch.items + at, n, status + at) < 0)
                 failed = true;
             else
@@ -491,20 +492,29 @@ void store_op_release(struct store_op *op) {
     }
 }
 
-uint64_t store_submit(struct store *s, struct store_op *op) {
+uint64_t store_submit_group(struct store *s, struct store_op *ops, size_t count) {
+    if (count == 0) return 0;
     pthread_mutex_lock(&s->lock);
+    bool was_empty = s->pending.count == 0;
     if (s->failed_shared || s->stopping ||
-        list_reserve((void **)&s->pending.items, &s->pending.cap, s->pending.count + 1,
+        list_reserve((void **)&s->pending.items, &s->pending.cap, s->pending.count + count,
                      sizeof *s->pending.items) < 0) {
         pthread_mutex_unlock(&s->lock);
-        store_op_release(op);
+        for (size_t i = 0; i < count; i++) store_op_release(&ops[i]);
         return 0;
     }
-    op->seq = ++s->submitted;
-    s->pending.items[s->pending.count++] = *op;
-    if (s->pending.count == 1) pthread_cond_signal(&s->writer_cond);
+    for (size_t i = 0; i < count; i++) {
+        ops[i].seq = ++s->submitted;
+        ops[i].group_next = i + 1 < count;
+        s->pending.items[s->pending.count++] = ops[i];
+    }
+    if (was_empty) pthread_cond_signal(&s->writer_cond);
     pthread_mutex_unlock(&s->lock);
-    return op->seq;
+    return s->submitted;
+}
+
+uint64_t store_submit(struct store *s, struct store_op *op) {
+    return store_submit_group(s, op, 1);
 }
 
 uint64_t store_submitted(const struct store *s) {

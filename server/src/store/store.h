@@ -129,6 +129,7 @@ struct store_move_row {
 struct store_op {
     enum store_op_type type;
     uint64_t seq;     /* set by store_submit() */
+    bool group_next;  /* set by store_submit_group(): commits in the same transaction as the next */
     uint64_t cookie;  /* returned in the result, when want_result */
     bool want_result; /* report this operation's own status through store_poll() */
     char game_id[STORE_ID_MAX + 1];
@@ -205,6 +206,13 @@ struct store_op {
  * 0 when memory runs out or the writer has failed (the op is dropped). Loop thread.
  */
 uint64_t store_submit(struct store *store, struct store_op *op);
+
+/*
+ * Queues ops[0..count) to be committed together, in one transaction (e.g. a move and the end of
+ * the game it ended). Ownership as store_submit(). Returns the last op's sequence number, or 0
+ * (nothing queued). Loop thread.
+ */
+uint64_t store_submit_group(struct store *store, struct store_op *ops, size_t count);
 
 /* The sequence number of the last submitted op, and of the last committed one. When they are
  * equal nothing is waiting for the disk. Loop thread. */

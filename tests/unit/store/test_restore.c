@@ -9,16 +9,7 @@
 #include "check.h"
 #include "core/restore.h"
 #include "core/world.h"
-
-static int test_random(void *ctx, void *buf, unsigned n) {
-    uint64_t *state = ctx;
-    unsigned char *out = buf;
-    for (unsigned i = 0; i < n; i++) {
-        *state = *state * 6364136223846793005ULL + 1442695040888963407ULL;
-        out[i] = (unsigned char)(*state >> 56);
-    }
-    return 0;
-}
+#include "testrand.h"
 
 static uint64_t seed = 7;
 
