@@ -1,0 +1,81 @@
+/*
+ * The page frame: header (site name, navigation, connection status, mute switch), notices, and
+ * the page for the current route. Games that start for this player (a seek or challenge
+ * accepted, a rematch) open their page wherever the player is.
+ */
+import { useEffect } from 'react';
+import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatus';
+import { Icon } from '../components/Icon';
+import { Notices } from '../components/Notices';
+import { AccountPage } from '../features/account';
+import { GamePage } from '../features/game';
+import { ChallengePage, LobbyPage } from '../features/lobby';
+import { useStoreApi } from '../hooks/useStore';
+import { useMuted, useSounds } from '../hooks/useSounds';
+import { Link, matchRoute, navigate, usePath } from './router';
+
+export function App() {
+  const path = usePath();
+  const route = matchRoute(path);
+  const store = useStoreApi();
+
+  useEffect(() => store.onGameStarted((id) => navigate(`/game/${id}`)), [store]);
+
+  return (
+    <div className="app">
+      <header className="site-header">
+        <Link to="/" className="brand" aria-label="Lobby (home)">
+          <span aria-hidden="true">♞</span> chess
+        </Link>
+        <nav aria-label="Main">
+          <Link to="/" aria-current={route.page === 'lobby' ? 'page' : undefined}>
+            Play
+          </Link>
+          <Link to="/account" aria-current={route.page === 'account' ? 'page' : undefined}>
+            Account
+          </Link>
+        </nav>
+        <div className="header-tools">
+          <ConnectionStatus />
+          <MuteSwitch />
+        </div>
+      </header>
+      <ReconnectBanner onRetry={() => store.retryNow()} />
+      <Notices />
+      <main className="page">
+        {route.page === 'lobby' && <LobbyPage />}
+        {route.page === 'game' && <GamePage key={route.id} id={route.id} />}
+        {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
+        {route.page === 'account' && <AccountPage />}
+        {route.page === 'not_found' && (
+          <section className="panel">
+            <h1>Page not found</h1>
+            <p>
+              <Link to="/">Back to the lobby</Link>
+            </p>
+          </section>
+        )}
+      </main>
+    </div>
+  );
+}
+
+function MuteSwitch() {
+  const sounds = useSounds();
+  const muted = useMuted();
+  return (
+    <button
+      type="button"
+      className="icon-button"
+      aria-pressed={muted}
+      aria-label={muted ? 'Sound off (turn on)' : 'Sound on (mute)'}
+      title={muted ? 'Sound off' : 'Sound on'}
+      onClick={() => {
+        sounds.unlock();
+        sounds.setMuted(!muted);
+      }}
+    >
+      <Icon name={muted ? 'soundOff' : 'soundOn'} size={20} />
+    </button>
+  );
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3, fullGame, moveEvent, START } from './fixtures';
+import { applyGameEvent, colorOf, gameFromFull, pliesBy, remainingMs } from './games';
+
+describe('gameFromFull', () => {
+  it('replays the history into one position per ply', () => {
+    const g = gameFromFull(
+      fullGame({ moves: ['e2e4', 'e7e5', 'g1f3'], san: ['e4', 'e5', 'Nf3'], ply: 3, fen: AFTER_E4_E5_NF3, turn: 'black' }),
+      1000,
+    );
+    expect(g.fens).toEqual([START, AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3]);
+    expect(g.clockAt).toBe(1000);
+    expect(g.outcome).toBeNull();
+  });
+
+  it('keeps an ended game’s result and stops its clock', () => {
+    const g = gameFromFull(
+      fullGame({ status: 'ended', result: '0-1', reason: 'resignation', winner: 'black', clock_running: 'white' }),
+      0,
+    );
+    expect(g.outcome).toEqual({ result: '0-1', reason: 'resignation', winner: 'black' });
+    expect(g.clockRunning).toBeNull();
+  });
+});
+
+describe('applyGameEvent', () => {
+  const base = gameFromFull(fullGame(), 0);
+
+  it('appends moves and starts the clock with Black’s first move', () => {
+    let g = applyGameEvent(base, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 10);
+    expect(g).toMatchObject({ ply: 1, turn: 'black', fen: AFTER_E4, clockRunning: null, v: 2 });
+    g = applyGameEvent(g, moveEvent(3, 2, 'e7e5', 'e5', AFTER_E4_E5, { white: 180000, black: 179000 }), 20);
+    expect(g).toMatchObject({ ply: 2, san: ['e4', 'e5'], clockRunning: 'white', clockAt: 20 });
+    expect(g.fens).toEqual([START, AFTER_E4, AFTER_E4_E5]);
+  });
+
+  it('ignores stale and repeated events', () => {
+    const g = applyGameEvent(base, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 10);
+    expect(applyGameEvent(g, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 11)).toBe(g);
+    expect(applyGameEvent(g, { type: 'offer', game: 'g1', v: 1, kind: 'draw', by: 'white' }, 12)).toBe(g);
+  });
+
+  it('asks for a resync when a move does not follow the copy', () => {
+    const g = applyGameEvent(base, moveEvent(5, 3, 'g1f3', 'Nf3', AFTER_E4_E5_NF3), 10);
+    expect(g.stale).toBe(true);
+    expect(g.ply).toBe(0);
+  });
+
+  it('takes moves back', () => {
+    let g = gameFromFull(
+      fullGame({ moves: ['e2e4', 'e7e5', 'g1f3'], san: ['e4', 'e5', 'Nf3'], ply: 3, fen: AFTER_E4_E5_NF3, turn: 'black', v: 4 }),
+      0,
+    );
+    g = applyGameEvent(g, { type: 'offer', game: 'g1', v: 5, kind: 'takeback', by: 'white' }, 1);
+    expect(g.offers.takeback).toBe('white');
+    g = applyGameEvent(
+      g,
+      { type: 'takeback', game: 'g1', v: 6, undone: 1, ply: 2, fen: AFTER_E4_E5, turn: 'white', clock: { white: 170000, black: 175000 } },
+      2,
+    );
+    expect(g).toMatchObject({ ply: 2, san: ['e4', 'e5'], turn: 'white', clockRunning: 'white', fen: AFTER_E4_E5 });
+    expect(g.fens).toHaveLength(3);
+    expect(g.offers.takeback).toBeNull();
+  });
+
+  it('a move declines the opponent’s draw offer but keeps the mover’s own', () => {
+    let g = applyGameEvent(base, { type: 'offer', game: 'g1', v: 2, kind: 'draw', by: 'black' }, 0);
+    g = applyGameEvent(g, moveEvent(3, 1, 'e2e4', 'e4', AFTER_E4), 0);
+    expect(g.offers.draw).toBeNull();
+    g = applyGameEvent(g, { type: 'offer', game: 'g1', v: 4, kind: 'draw', by: 'black' }, 0);
+    g = applyGameEvent(g, moveEvent(5, 2, 'e7e5', 'e5', AFTER_E4_E5), 0);
+    expect(g.offers.draw).toBe('black');
+  });
+
+  it('ends the game', () => {
+    const g = applyGameEvent(
+      { ...base, clockRunning: 'white' },
+      { type: 'game_end', game: 'g1', v: 2, result: '1-0', reason: 'resignation', winner: 'white', clock: { white: 1, black: 2 } },
+      5,
+    );
+    expect(g).toMatchObject({ status: 'ended', clockRunning: null, clock: { white: 1, black: 2 } });
+    expect(g.outcome).toEqual({ result: '1-0', reason: 'resignation', winner: 'white' });
+  });
+
+  it('tracks presence and when a game left may be claimed', () => {
+    let g = applyGameEvent(base, { type: 'presence', game: 'g1', v: 2, color: 'black', connected: false, claim_after_ms: 60000 }, 1000);
+    expect(g.black).toMatchObject({ connected: false, claimAt: 61000 });
+    g = applyGameEvent(g, { type: 'presence', game: 'g1', v: 3, color: 'black', connected: true }, 2000);
+    expect(g.black).toMatchObject({ connected: true, claimAt: null });
+  });
+
+  it('keeps the recent chat and the rematch link', () => {
+    let g = base;
+    for (let i = 0; i < 120; i++) {
+      g = applyGameEvent(g, { type: 'chat', game: 'g1', v: 2 + i, room: 'players', from: { id: 'p1', name: 'Ann' }, text: `hi ${i}`, time: i }, 0);
+    }
+    expect(g.chat).toHaveLength(100);
+    expect(g.chat[99].text).toBe('hi 119');
+    g = applyGameEvent(g, { type: 'rematch', game: 'g1', v: 500, next: 'g2' }, 0);
+    expect(g.rematch).toBe('g2');
+  });
+});
+
+describe('clocks and seats', () => {
+  const g = { ...gameFromFull(fullGame({ ply: 2, clock_running: 'white', clock: { white: 60000, black: 50000 } }), 1000) };
+  it('counts down the running side only', () => {
+    expect(remainingMs(g, 'white', 1000)).toBe(60000);
+    expect(remainingMs(g, 'white', 3500)).toBe(57500);
+    expect(remainingMs(g, 'black', 3500)).toBe(50000);
+    expect(remainingMs(g, 'white', 1e9)).toBe(0);
+    expect(remainingMs({ ...g, clock: null }, 'white', 0)).toBeNull();
+  });
+  it('knows who plays what', () => {
+    expect(colorOf(g, 'p2')).toBe('black');
+    expect(colorOf(g, 'p9')).toBeNull();
+    expect(pliesBy({ ...g, ply: 3 }, 'white')).toBe(2);
+    expect(pliesBy({ ...g, ply: 3 }, 'black')).toBe(1);
+  });
+});

@@ -1,0 +1,212 @@
+/*
+ * The client's copy of one game, built from the server's full state and kept up to date by its
+ * events (pure functions, so tests replay exact message sequences).
+ *
+ * Ordering: every game event carries "v", the game's version after it; an event whose v is not
+ * above the copy's is stale (already applied, or older than a full state) and is ignored. Not
+ * every recipient sees every version (players and spectators have separate chat rooms), so a
+ * gap in v is normal; moves carry their ply instead, and a move or takeback that does not fit
+ * the copy's ply marks the game for a resync (the store then asks for the full state again).
+ *
+ * Clocks: the server sends remaining milliseconds as of sending; the copy records when they
+ * arrived (clockAt, performance.now() time) and which side's time runs, and the display
+ * subtracts the time since (remainingMs).
+ */
+import { replay } from '../lib/chess';
+import type {
+  ChatLine,
+  Clocks,
+  Color,
+  GameFull,
+  GameEventMessage,
+  GameResult,
+  OfferKind,
+  Termination,
+  TimeControl,
+} from '../net/protocol';
+
+export interface Seat {
+  id: string;
+  name: string;
+  connected: boolean;
+  /** While away: when (performance.now() time) the opponent may claim the game. */
+  claimAt: number | null;
+}
+
+export interface GameOutcome {
+  result: GameResult;
+  reason: Termination;
+  winner: Color | null;
+}
+
+export interface GameState {
+  id: string;
+  v: number;
+  white: Seat;
+  black: Seat;
+  time: TimeControl;
+  status: 'playing' | 'ended';
+  initialFen: string;
+  /** UCI moves and their SAN, one per ply. */
+  moves: string[];
+  san: string[];
+  /** fens[i]: the position after ply i (fens[0]: the start). */
+  fens: string[];
+  ply: number;
+  /** The current position as the server sent it. */
+  fen: string;
+  turn: Color;
+  clock: Clocks | null;
+  clockRunning: Color | null;
+  clockAt: number;
+  outcome: GameOutcome | null;
+  offers: Record<OfferKind, Color | null>;
+  rematch: string | null;
+  chat: ChatLine[];
+  /** An event did not fit: the full state must be fetched again. */
+  stale: boolean;
+}
+
+export const CHAT_KEEP = 100;
+
+/** A game from the server's full state received at `now` (performance.now()). */
+export function gameFromFull(full: GameFull, now: number): GameState {
+  const fens = replay(full.initial_fen, full.moves);
+  if (fens.length !== full.moves.length + 1) {
+    // The history does not replay here (a variant start?): keep what is known for sure.
+    fens.length = 0;
+    fens.push(full.initial_fen, ...full.moves.map(() => full.fen));
+  }
+  return {
+    id: full.id,
+    v: full.v,
+    white: seatFrom(full.white),
+    black: seatFrom(full.black),
+    time: full.time,
+    status: full.status,
+    initialFen: full.initial_fen,
+    moves: [...full.moves],
+    san: [...full.san],
+    fens,
+    ply: full.ply,
+    fen: full.fen,
+    turn: full.turn,
+    clock: full.clock,
+    clockRunning: full.status === 'ended' ? null : full.clock_running,
+    clockAt: now,
+    outcome:
+      full.status === 'ended' && full.result && full.reason
+        ? { result: full.result, reason: full.reason, winner: full.winner ?? null }
+        : null,
+    offers: {
+      draw: full.offers?.draw ?? null,
+      takeback: full.offers?.takeback ?? null,
+      rematch: full.offers?.rematch ?? null,
+    },
+    rematch: full.rematch,
+    chat: full.chat.slice(-CHAT_KEEP),
+    stale: false,
+  };
+}
+
+function seatFrom(p: GameFull['white']): Seat {
+  return { id: p.id, name: p.name, connected: p.connected, claimAt: null };
+}
+
+/**
+ * Applies one event received at `now`. Returns the same object when nothing changed (a stale
+ * event), else a new state.
+ */
+export function applyGameEvent(game: GameState, ev: GameEventMessage, now: number): GameState {
+  if (ev.v <= game.v) return game;
+  switch (ev.type) {
+    case 'move': {
+      if (ev.ply <= game.ply) return { ...game, v: ev.v };
+      if (ev.ply !== game.ply + 1) return { ...game, stale: true };
+      const mover: Color = ev.turn === 'white' ? 'black' : 'white';
+      const offers = { ...game.offers, takeback: null };
+      if (offers.draw && offers.draw !== mover) offers.draw = null; // a move declines a draw
+      return {
+        ...game,
+        v: ev.v,
+        moves: [...game.moves, ev.uci],
+        san: [...game.san, ev.san],
+        fens: [...game.fens, ev.fen],
+        ply: ev.ply,
+        fen: ev.fen,
+        turn: ev.turn,
+        clock: ev.clock,
+        clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,
+        clockAt: now,
+        offers,
+      };
+    }
+    case 'game_end':
+      return {
+        ...game,
+        v: ev.v,
+        status: 'ended',
+        outcome: { result: ev.result, reason: ev.reason, winner: ev.winner },
+        clock: ev.clock ?? game.clock,
+        clockRunning: null,
+        clockAt: now,
+        offers: { draw: null, takeback: null, rematch: null },
+      };
+    case 'offer':
+      return { ...game, v: ev.v, offers: { ...game.offers, [ev.kind]: ev.by } };
+    case 'offer_declined':
+      return { ...game, v: ev.v, offers: { ...game.offers, [ev.kind]: null } };
+    case 'takeback': {
+      if (game.ply - ev.undone !== ev.ply) return { ...game, stale: true };
+      return {
+        ...game,
+        v: ev.v,
+        moves: game.moves.slice(0, ev.ply),
+        san: game.san.slice(0, ev.ply),
+        fens: [...game.fens.slice(0, ev.ply), ev.fen],
+        ply: ev.ply,
+        fen: ev.fen,
+        turn: ev.turn,
+        clock: ev.clock,
+        clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,
+        clockAt: now,
+        offers: { ...game.offers, takeback: null, draw: null },
+      };
+    }
+    case 'presence': {
+      const seat: Seat = {
+        ...game[ev.color],
+        connected: ev.connected,
+        claimAt: ev.connected ? null : now + (ev.claim_after_ms ?? 0),
+      };
+      return { ...game, v: ev.v, [ev.color]: seat };
+    }
+    case 'chat': {
+      const line: ChatLine = { room: ev.room, from: ev.from, text: ev.text, time: ev.time };
+      return { ...game, v: ev.v, chat: [...game.chat, line].slice(-CHAT_KEEP) };
+    }
+    case 'rematch':
+      return { ...game, v: ev.v, rematch: ev.next };
+  }
+}
+
+/** A side's remaining time at `now` (performance.now()), never below zero; null: no clock. */
+export function remainingMs(game: GameState, color: Color, now: number): number | null {
+  if (!game.clock) return null;
+  const base = game.clock[color];
+  const used = game.clockRunning === color ? Math.max(0, now - game.clockAt) : 0;
+  return Math.max(0, base - used);
+}
+
+/** The seat colour of a player in a game, or null for spectators. */
+export function colorOf(game: GameState, playerId: string | undefined): Color | null {
+  if (!playerId) return null;
+  if (game.white.id === playerId) return 'white';
+  if (game.black.id === playerId) return 'black';
+  return null;
+}
+
+/** Plies the player `color` has made so far. */
+export function pliesBy(game: GameState, color: Color): number {
+  return color === 'white' ? Math.ceil(game.ply / 2) : Math.floor(game.ply / 2);
+}

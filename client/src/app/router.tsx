@@ -1,0 +1,61 @@
+/*
+ * A small client-side router over the History API: the current path as React state, navigate()
+ * to change it, and <Link> for in-app anchors. The server answers every client route with
+ * index.html, so deep links (/game/<id>, /challenge/<id>) work on reload.
+ */
+import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
+
+const CHANGE = 'chess:navigate';
+
+function subscribe(onChange: () => void): () => void {
+  window.addEventListener('popstate', onChange);
+  window.addEventListener(CHANGE, onChange);
+  return () => {
+    window.removeEventListener('popstate', onChange);
+    window.removeEventListener(CHANGE, onChange);
+  };
+}
+
+export function usePath(): string {
+  return useSyncExternalStore(subscribe, () => window.location.pathname);
+}
+
+export function navigate(path: string, replace = false): void {
+  if (path === window.location.pathname) return;
+  if (replace) window.history.replaceState(null, '', path);
+  else window.history.pushState(null, '', path);
+  window.dispatchEvent(new Event(CHANGE));
+}
+
+export type Route =
+  | { page: 'lobby' }
+  | { page: 'game'; id: string }
+  | { page: 'challenge'; id: string }
+  | { page: 'account' }
+  | { page: 'not_found' };
+
+/** The page for a path. */
+export function matchRoute(path: string): Route {
+  const clean = path.replace(/\/+$/, '') || '/';
+  if (clean === '/') return { page: 'lobby' };
+  if (clean === '/account') return { page: 'account' };
+  let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { page: 'game', id: m[1] };
+  m = clean.match(/^\/challenge\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { page: 'challenge', id: m[1] };
+  return { page: 'not_found' };
+}
+
+export function Link({
+  to,
+  onClick,
+  ...rest
+}: AnchorHTMLAttributes<HTMLAnchorElement> & { to: string }) {
+  const handle = (e: MouseEvent<HTMLAnchorElement>) => {
+    onClick?.(e);
+    if (e.defaultPrevented || e.button !== 0 || e.metaKey || e.ctrlKey || e.shiftKey) return;
+    e.preventDefault();
+    navigate(to);
+  };
+  return <a href={to} onClick={handle} {...rest} />;
+}

@@ -1,0 +1,63 @@
+import { describe, expect, it } from 'vitest';
+import { AFTER_E4, fullGame, moveEvent } from './fixtures';
+import { initialState, reduceMessage, type AppState } from './state';
+
+const seek = (id: string) => ({
+  id,
+  player: { id: 'p2', name: 'Ben' },
+  time: { minutes: 5, increment: 0 },
+  color: 'random' as const,
+  created: 0,
+});
+
+describe('reduceMessage', () => {
+  it('takes the player and the games in progress from the welcome', () => {
+    const s = reduceMessage(
+      initialState,
+      { type: 'welcome', protocol: 1, player: { id: 'p1', name: 'Ann' }, token: 't', games: [fullGame()] },
+      0,
+    );
+    expect(s.me).toEqual({ id: 'p1', name: 'Ann', token: 't' });
+    expect(Object.keys(s.games)).toEqual(['g1']);
+  });
+
+  it('keeps the seek list live', () => {
+    let s = reduceMessage(initialState, { type: 'seeks', seeks: [seek('a')] }, 0);
+    expect(s.seeksLoaded).toBe(true);
+    s = reduceMessage(s, { type: 'seek_added', seek: seek('b') }, 0);
+    s = reduceMessage(s, { type: 'seek_added', seek: seek('b') }, 0); // the reply and the push
+    expect(s.seeks.map((x) => x.id)).toEqual(['a', 'b']);
+    s = reduceMessage(s, { type: 'seek_removed', seek: 'a' }, 0);
+    expect(s.seeks.map((x) => x.id)).toEqual(['b']);
+  });
+
+  it('tracks the player’s own challenges', () => {
+    let s = reduceMessage(initialState, { type: 'challenge_created', challenge: { ...seek('c'), url: '/challenge/c' } }, 0);
+    expect(Object.keys(s.challenges)).toEqual(['c']);
+    s = reduceMessage(s, { type: 'challenge_removed', challenge: 'c' }, 0);
+    expect(s.challenges).toEqual({});
+  });
+
+  it('routes game events to their game and ignores unknown games', () => {
+    let s = reduceMessage(initialState, { type: 'game', game: fullGame() }, 0);
+    s = reduceMessage(s, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 0);
+    expect(s.games.g1.san).toEqual(['e4']);
+    const same = reduceMessage(s, { ...moveEvent(9, 1, 'e2e4', 'e4', AFTER_E4), game: 'nope' }, 0);
+    expect(same).toBe(s);
+  });
+
+  it('settles a pending move when the server confirms it, or when a full state moves past it', () => {
+    const withGame = reduceMessage(initialState, { type: 'game', game: fullGame() }, 0);
+    const pending: AppState = {
+      ...withGame,
+      pending: { g1: { ply: 1, uci: 'e2e4', san: 'e4', fen: AFTER_E4, from: 'e2', to: 'e4' } },
+    };
+    const confirmed = reduceMessage(pending, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 0);
+    expect(confirmed.pending).toEqual({});
+    // A full state with the same ply (the move still in flight) keeps it.
+    const refreshed = reduceMessage(pending, { type: 'game', game: fullGame({ v: 3 }) }, 0);
+    expect(refreshed.pending.g1).toBeDefined();
+    const ended = reduceMessage(pending, { type: 'game', game: fullGame({ status: 'ended', result: '*', reason: 'aborted' }) }, 0);
+    expect(ended.pending).toEqual({});
+  });
+});

@@ -1,0 +1,122 @@
+/*
+ * The application state and the pure function that folds a server message into it. The store
+ * (store.ts) owns the socket and calls this for every message; tests call it directly with
+ * recorded message sequences.
+ */
+import type { ConnectionState } from '../net/socket';
+import type { GameSummary, PlayerRef, Seek, ServerMessage } from '../net/protocol';
+import { isGameEvent } from '../net/protocol';
+import { applyGameEvent, gameFromFull, type GameState } from './games';
+
+/** A move shown on the board before the server confirmed it. */
+export interface PendingMove {
+  /** The ply the move makes. */
+  ply: number;
+  uci: string;
+  san: string;
+  fen: string;
+  from: string;
+  to: string;
+}
+
+export interface Notice {
+  id: number;
+  kind: 'error' | 'info';
+  text: string;
+}
+
+export interface Me extends PlayerRef {
+  token: string;
+}
+
+export interface AppState {
+  conn: ConnectionState;
+  me: Me | null;
+  /** The lobby's seek list (listed seeks only), once subscribed. */
+  seeks: Seek[];
+  seeksLoaded: boolean;
+  /** This player's open challenges by link. */
+  challenges: Record<string, Seek>;
+  liveGames: GameSummary[] | null;
+  games: Record<string, GameState>;
+  pending: Record<string, PendingMove>;
+  /** Games the server could not give (not found, say), with the reason for people. */
+  gameErrors: Record<string, string>;
+  notices: Notice[];
+}
+
+export const initialState: AppState = {
+  conn: { status: 'offline', attempt: 0, retryAt: null, lastError: null },
+  me: null,
+  seeks: [],
+  seeksLoaded: false,
+  challenges: {},
+  liveGames: null,
+  games: {},
+  pending: {},
+  gameErrors: {},
+  notices: [],
+};
+
+/** Folds one server message, received at `now` (performance.now()), into the state. */
+export function reduceMessage(state: AppState, msg: ServerMessage, now: number): AppState {
+  if (isGameEvent(msg)) {
+    const game = state.games[msg.game];
+    if (!game) return state;
+    const next = applyGameEvent(game, msg, now);
+    if (next === game) return state;
+    return settlePending({ ...state, games: { ...state.games, [game.id]: next } }, game.id);
+  }
+  switch (msg.type) {
+    case 'welcome': {
+      const games = { ...state.games };
+      for (const full of msg.games) games[full.id] = gameFromFull(full, now);
+      let s: AppState = {
+        ...state,
+        me: { ...msg.player, token: msg.token },
+        games,
+      };
+      for (const full of msg.games) s = settlePending(s, full.id, true);
+      return s;
+    }
+    case 'game':
+    case 'game_started': {
+      const s = { ...state, games: { ...state.games, [msg.game.id]: gameFromFull(msg.game, now) } };
+      return settlePending(s, msg.game.id, true);
+    }
+    case 'seeks':
+      return { ...state, seeks: msg.seeks, seeksLoaded: true };
+    case 'seek_added':
+      if (state.seeks.some((s) => s.id === msg.seek.id)) return state;
+      return { ...state, seeks: [...state.seeks, msg.seek] };
+    case 'seek_removed':
+      return { ...state, seeks: state.seeks.filter((s) => s.id !== msg.seek) };
+    case 'challenge_created':
+      return { ...state, challenges: { ...state.challenges, [msg.challenge.id]: msg.challenge } };
+    case 'challenge_removed': {
+      if (!state.challenges[msg.challenge]) return state;
+      const challenges = { ...state.challenges };
+      delete challenges[msg.challenge];
+      return { ...state, challenges };
+    }
+    case 'live_games':
+      return { ...state, liveGames: msg.games };
+    default:
+      return state;
+  }
+}
+
+/**
+ * Drops a game's pending move once the server's state has reached its ply (the move was
+ * played), or, after a full state, when the state no longer leads to it.
+ */
+function settlePending(state: AppState, gameId: string, fullState = false): AppState {
+  const p = state.pending[gameId];
+  const game = state.games[gameId];
+  if (!p || !game) return state;
+  const done = game.ply >= p.ply || game.status === 'ended' || (fullState && game.ply !== p.ply - 1);
+  if (!done) return state;
+  const pending = { ...state.pending };
+  delete pending[gameId];
+  return { ...state, pending };
+}

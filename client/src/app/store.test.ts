@@ -1,0 +1,135 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { memoryStorage, KEYS } from '../lib/storage';
+import { playUci } from '../lib/chess';
+import { fakeSockets, welcome } from '../net/fakeSocket';
+import { GameSocket } from '../net/socket';
+import { AFTER_E4, AFTER_E4_E5, fullGame, moveEvent, START } from './fixtures';
+import { Store } from './store';
+
+function setup() {
+  const f = fakeSockets();
+  const storage = memoryStorage();
+  const socket = new GameSocket({
+    url: 'ws://t/ws',
+    identity: () => ({ token: storage.get(KEYS.token) }),
+    createSocket: f.create,
+    random: () => 0.5,
+  });
+  const store = new Store(socket, storage);
+  socket.start();
+  return { f, storage, socket, store };
+}
+
+beforeEach(() => vi.useFakeTimers());
+afterEach(() => vi.useRealTimers());
+
+describe('Store', () => {
+  it('keeps the token and resynchronises everything held after each welcome', () => {
+    const { f, storage, store } = setup();
+    const releaseLobby = store.holdLobby();
+    const releaseGame = store.holdGame('g1');
+    welcome(f.current, [], 'tok1');
+    expect(storage.get(KEYS.token)).toBe('tok1');
+    expect(f.current.last('lobby_subscribe')).toBeDefined();
+    expect(f.current.last('watch')).toMatchObject({ game: 'g1' });
+
+    f.current.drop();
+    vi.advanceTimersByTime(300);
+    f.current.open();
+    expect(f.current.last('hello')).toMatchObject({ token: 'tok1' });
+    welcome(f.current, [], 'tok1');
+    expect(f.current.last('lobby_subscribe')).toBeDefined();
+    expect(f.current.last('watch')).toMatchObject({ game: 'g1' });
+
+    releaseGame();
+    expect(f.current.last('unwatch')).toMatchObject({ game: 'g1' });
+    releaseLobby();
+    expect(f.current.last('lobby_unsubscribe')).toBeDefined();
+  });
+
+  it('shows a move at once and keeps it when the server confirms', async () => {
+    const { f, store } = setup();
+    welcome(f.current, [fullGame()]);
+    const move = playUci(START, 'e2e4')!;
+    const done = store.move('g1', move);
+    expect(store.getState().pending.g1).toMatchObject({ ply: 1, fen: AFTER_E4 });
+    const sent = f.current.last('move')!;
+    expect(sent).toMatchObject({ game: 'g1', move: 'e2e4', ply: 0 });
+    f.current.receive({ ...moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), id: sent.id });
+    await expect(done).resolves.toBe(true);
+    expect(store.getState().pending).toEqual({});
+    expect(store.getState().games.g1.san).toEqual(['e4']);
+  });
+
+  it('takes a refused move back and says why', async () => {
+    const { f, store } = setup();
+    welcome(f.current, [fullGame()]);
+    const done = store.move('g1', playUci(START, 'e2e4')!);
+    const sent = f.current.last('move')!;
+    f.current.receive({ type: 'error', code: 'NOT_YOUR_TURN', message: 'it is not your turn to move', id: sent.id });
+    await expect(done).resolves.toBe(false);
+    expect(store.getState().pending).toEqual({});
+    expect(store.getState().notices.map((n) => n.text)).toEqual(['It is not your turn to move.']);
+  });
+
+  it('fetches a game again when its events stop fitting', () => {
+    const { f, store } = setup();
+    welcome(f.current, [fullGame()]);
+    f.current.sent.length = 0;
+    f.current.receive(moveEvent(3, 2, 'e7e5', 'e5', AFTER_E4_E5)); // ply 1 was missed
+    expect(store.getState().games.g1.stale).toBe(true);
+    const watch = f.current.last('watch')!;
+    expect(watch).toMatchObject({ game: 'g1' });
+    f.current.receive({
+      type: 'game',
+      id: watch.id,
+      game: fullGame({ v: 3, moves: ['e2e4', 'e7e5'], san: ['e4', 'e5'], ply: 2, fen: AFTER_E4_E5 }),
+    });
+    expect(store.getState().games.g1).toMatchObject({ stale: false, ply: 2 });
+  });
+
+  it('reports games the server does not have', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    store.holdGame('zz');
+    const watch = f.current.last('watch')!;
+    f.current.receive({ type: 'error', code: 'GAME_NOT_FOUND', message: 'no game with this id', id: watch.id });
+    await vi.runAllTimersAsync().catch(() => undefined);
+    expect(store.getState().gameErrors.zz).toBe('No game with this id.');
+  });
+
+  it('tells listeners when a game starts for the player', () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    const started = vi.fn();
+    store.onGameStarted(started);
+    f.current.receive({ type: 'game_started', game: fullGame({ id: 'g7' }) });
+    expect(started).toHaveBeenCalledWith('g7', false);
+    expect(store.getState().games.g7).toBeDefined();
+  });
+
+  it('turns refusals into readable notices', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    const r = store.createSeek({ minutes: 5, increment: 0 }, 'random');
+    const sent = f.current.last('seek_create')!;
+    f.current.receive({ type: 'error', code: 'TOO_MANY_SEEKS', message: 'you have too many open seeks and challenges', id: sent.id });
+    await expect(r).resolves.toBeNull();
+    expect(store.getState().notices[0]).toMatchObject({ kind: 'error', text: 'You have too many open seeks and challenges.' });
+  });
+
+  it('passes the computer’s refusal on in words', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    const r = store.playComputerOrThrow(1, { minutes: 5, increment: 0 }, 'white');
+    const sent = f.current.last('computer_play')!;
+    expect(sent).toMatchObject({ level: 1, color: 'white' });
+    f.current.receive({
+      type: 'error',
+      code: 'COMPUTER_UNAVAILABLE',
+      message: 'playing the computer is not available on this server yet',
+      id: sent.id,
+    });
+    await expect(r).rejects.toThrow('Playing the computer is not available on this server yet.');
+  });
+});

@@ -1,0 +1,289 @@
+/*
+ * The store: the application state (state.ts), the socket that feeds it, and the actions the
+ * pages call. React reads it through useSyncExternalStore (hooks/useStore.ts).
+ *
+ * Resynchronisation: after every welcome (the first and each reconnect) the store asks again
+ * for what the pages use: the seek list when a lobby is open, the full state of every game a
+ * page shows, the live games. The welcome itself carries the player's games in progress.
+ * A game whose events stopped fitting (state.games[id].stale) is fetched again the same way.
+ *
+ * Actions return promises that resolve to the reply (or null after an error); errors also
+ * become notices people read, so nothing fails silently.
+ */
+import { readableError } from '../lib/errors';
+import { KEYS, type KeyValue } from '../lib/storage';
+import type {
+  ClientMessage,
+  ColorChoice,
+  Seek,
+  ServerMessage,
+  ServerMessageOf,
+  TimeControl,
+} from '../net/protocol';
+import type { GameSocket } from '../net/socket';
+import type { LocalMove } from '../lib/chess';
+import { initialState, reduceMessage, type AppState, type Notice } from './state';
+
+export type GameCommand =
+  | 'resign'
+  | 'abort'
+  | 'draw_offer'
+  | 'draw_accept'
+  | 'draw_decline'
+  | 'draw_claim'
+  | 'takeback_propose'
+  | 'takeback_accept'
+  | 'takeback_decline'
+  | 'rematch_offer'
+  | 'rematch_accept'
+  | 'rematch_decline';
+
+type Listener = () => void;
+type GameStartedListener = (gameId: string, fromRequest: boolean) => void;
+
+export class Store {
+  private state: AppState = initialState;
+  private readonly listeners = new Set<Listener>();
+  private readonly startedListeners = new Set<GameStartedListener>();
+  private lobbyUsers = 0;
+  private liveUsers = 0;
+  private readonly watched = new Map<string, number>();
+  private readonly resyncing = new Set<string>();
+  private noticeId = 1;
+  private readonly socket: GameSocket;
+  private readonly storage: KeyValue;
+
+  constructor(socket: GameSocket, storage: KeyValue) {
+    this.socket = socket;
+    this.storage = storage;
+    socket.onState((conn) => this.set({ ...this.state, conn }));
+    socket.onMessage((msg, at) => this.received(msg, at));
+    socket.onWelcome((msg, at) => this.welcomed(msg, at));
+  }
+
+  getState = (): AppState => this.state;
+
+  subscribe = (listener: Listener): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  /** Called when a game starts for this player (a seek or challenge accepted, a rematch). */
+  onGameStarted(listener: GameStartedListener): () => void {
+    this.startedListeners.add(listener);
+    return () => this.startedListeners.delete(listener);
+  }
+
+  // ---- connection ----
+
+  private received(msg: ServerMessage, at: number): void {
+    const next = reduceMessage(this.state, msg, at);
+    if (next !== this.state) this.set(next);
+    if (msg.type === 'game_started') {
+      for (const l of this.startedListeners) l(msg.game.id, msg.id !== undefined);
+    }
+    if (msg.type === 'game') this.resyncing.delete(msg.game.id);
+    for (const game of Object.values(this.state.games)) {
+      if (game.stale && !this.resyncing.has(game.id)) {
+        this.resyncing.add(game.id);
+        void this.fetchGame(game.id);
+      }
+    }
+  }
+
+  private welcomed(msg: ServerMessageOf<'welcome'>, at: number): void {
+    this.storage.set(KEYS.token, msg.token);
+    this.set(reduceMessage(this.state, msg, at));
+    this.resyncing.clear();
+    if (this.lobbyUsers > 0) this.socket.send({ type: 'lobby_subscribe' });
+    if (this.liveUsers > 0) this.socket.send({ type: 'live_games', limit: 20 });
+    for (const id of this.watched.keys()) void this.fetchGame(id);
+  }
+
+  private async fetchGame(id: string): Promise<void> {
+    try {
+      await this.socket.request({ type: 'watch', game: id });
+    } catch (err) {
+      this.resyncing.delete(id);
+      const code = (err as { code?: string }).code;
+      if (code === 'OFFLINE' || code === 'CONNECTION_LOST') return; // the next welcome retries
+      this.set({ ...this.state, gameErrors: { ...this.state.gameErrors, [id]: readableError(err) } });
+    }
+  }
+
+  // ---- subscriptions held by pages ----
+
+  /** The lobby's seek list, live while at least one caller holds it. Returns the release. */
+  holdLobby(): () => void {
+    if (this.lobbyUsers++ === 0) this.socket.send({ type: 'lobby_subscribe' });
+    return () => {
+      if (--this.lobbyUsers === 0) {
+        this.socket.send({ type: 'lobby_unsubscribe' });
+        this.set({ ...this.state, seeksLoaded: false });
+      }
+    };
+  }
+
+  /** The live games list, refreshed now and after reconnects while held. */
+  holdLiveGames(): () => void {
+    this.liveUsers++;
+    this.refreshLiveGames();
+    return () => {
+      this.liveUsers--;
+    };
+  }
+
+  refreshLiveGames(): void {
+    this.socket.send({ type: 'live_games', limit: 20 });
+  }
+
+  /** A game's full state and its events, while at least one caller holds it. */
+  holdGame(id: string): () => void {
+    const n = this.watched.get(id) ?? 0;
+    this.watched.set(id, n + 1);
+    if (n === 0 && this.state.conn.status === 'online') void this.fetchGame(id);
+    return () => {
+      const left = (this.watched.get(id) ?? 1) - 1;
+      if (left > 0) {
+        this.watched.set(id, left);
+        return;
+      }
+      this.watched.delete(id);
+      this.socket.send({ type: 'unwatch', game: id });
+    };
+  }
+
+  // ---- lobby actions ----
+
+  createSeek(time: TimeControl, color: ColorChoice) {
+    return this.act({ type: 'seek_create', time, color });
+  }
+
+  cancelSeek(seek: string) {
+    return this.act({ type: 'seek_cancel', seek });
+  }
+
+  acceptSeek(seek: string) {
+    return this.act({ type: 'seek_accept', seek });
+  }
+
+  async createChallenge(time: TimeControl, color: ColorChoice): Promise<Seek | null> {
+    const reply = await this.act({ type: 'challenge_create', time, color });
+    return reply?.type === 'challenge_created' ? reply.challenge : null;
+  }
+
+  cancelChallenge(challenge: string) {
+    return this.act({ type: 'challenge_cancel', challenge });
+  }
+
+  acceptChallenge(challenge: string) {
+    return this.act({ type: 'challenge_accept', challenge });
+  }
+
+  /** The challenge behind a link; rejects with the server's error (shown by the page). */
+  async getChallenge(challenge: string): Promise<Seek> {
+    const reply = await this.socket.request({ type: 'challenge_get', challenge });
+    if (reply.type !== 'challenge') throw new Error('unexpected reply');
+    return reply.challenge;
+  }
+
+  /** Starts a game against the computer; throws an Error with the server's reason in words
+   * when it refuses (for example while the server has no engine pool). */
+  async playComputerOrThrow(level: number, time: TimeControl, color: ColorChoice): Promise<void> {
+    try {
+      await this.socket.request({ type: 'computer_play', level, time, color });
+    } catch (err) {
+      throw new Error(readableError(err));
+    }
+  }
+
+  // ---- game actions ----
+
+  /** Shows a move at once and sends it; the server's answer confirms or reverts it. */
+  async move(gameId: string, move: LocalMove): Promise<boolean> {
+    const game = this.state.games[gameId];
+    if (!game || this.state.pending[gameId]) return false;
+    const ply = game.ply + 1;
+    this.set({
+      ...this.state,
+      pending: {
+        ...this.state.pending,
+        [gameId]: { ply, uci: move.uci, san: move.san, fen: move.fen, from: move.from, to: move.to },
+      },
+    });
+    try {
+      await this.socket.request({ type: 'move', game: gameId, move: move.uci, ply: game.ply });
+      return true;
+    } catch (err) {
+      this.dropPending(gameId, ply);
+      const code = (err as { code?: string }).code;
+      if (code === 'STALE_PLY') void this.fetchGame(gameId);
+      this.notify(readableError(err));
+      return false;
+    }
+  }
+
+  private dropPending(gameId: string, ply: number): void {
+    const p = this.state.pending[gameId];
+    if (!p || p.ply !== ply) return;
+    const pending = { ...this.state.pending };
+    delete pending[gameId];
+    this.set({ ...this.state, pending });
+  }
+
+  command(gameId: string, type: GameCommand) {
+    return this.act({ type, game: gameId } as ClientMessage);
+  }
+
+  claimAbandoned(gameId: string, result: 'win' | 'draw') {
+    return this.act({ type: 'abandon_claim', game: gameId, result });
+  }
+
+  chat(gameId: string, text: string) {
+    return this.act({ type: 'chat', game: gameId, text });
+  }
+
+  /** Reconnects now instead of waiting for the next attempt. */
+  retryNow(): void {
+    this.socket.retryNow();
+  }
+
+  // ---- identity ----
+
+  /** Starts over as a new guest (optionally with a name) on the next connection. */
+  newGuest(name: string | null): void {
+    this.storage.set(KEYS.token, null);
+    this.storage.set(KEYS.name, name);
+    this.socket.stop();
+    this.set({ ...initialState, notices: this.state.notices });
+    this.socket.start();
+  }
+
+  // ---- notices ----
+
+  notify(text: string, kind: Notice['kind'] = 'error'): void {
+    const notice = { id: this.noticeId++, kind, text };
+    this.set({ ...this.state, notices: [...this.state.notices.slice(-4), notice] });
+  }
+
+  dismiss(id: number): void {
+    this.set({ ...this.state, notices: this.state.notices.filter((n) => n.id !== id) });
+  }
+
+  // ---- internals ----
+
+  /** Sends a request; an error becomes a notice and the result null. */
+  private async act(msg: ClientMessage): Promise<ServerMessage | null> {
+    try {
+      return await this.socket.request(msg);
+    } catch (err) {
+      this.notify(readableError(err));
+      return null;
+    }
+  }
+
+  private set(next: AppState): void {
+    this.state = next;
+    for (const l of this.listeners) l();
+  }
+}

@@ -1,0 +1,70 @@
+/*
+ * The moves in SAN, two per row, each a button that shows the position after it; buttons to go
+ * to the start, back, forward and to the live position. The parent handles the arrow keys.
+ */
+import { useEffect, useRef } from 'react';
+import { Icon } from '../../components/Icon';
+
+export function MoveList({
+  san,
+  viewPly,
+  onView,
+}: {
+  san: string[];
+  /** The ply shown on the board. */
+  viewPly: number;
+  onView: (ply: number) => void;
+}) {
+  const listRef = useRef<HTMLOListElement>(null);
+  useEffect(() => {
+    const current = listRef.current?.querySelector('[aria-current="true"]');
+    if (current && 'scrollIntoView' in current) (current as HTMLElement).scrollIntoView({ block: 'nearest' });
+  }, [viewPly, san.length]);
+  const rows: { number: number; white?: number; black?: number }[] = [];
+  for (let i = 0; i < san.length; i += 2) rows.push({ number: i / 2 + 1, white: i + 1, black: i + 2 <= san.length ? i + 2 : undefined });
+  const last = san.length;
+  const moveButton = (ply: number | undefined) =>
+    ply === undefined ? (
+      <span className="move empty" />
+    ) : (
+      <button
+        type="button"
+        className="move"
+        aria-current={ply === viewPly ? 'true' : undefined}
+        aria-label={`${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${san[ply - 1]}`}
+        onClick={() => onView(ply)}
+      >
+        {san[ply - 1]}
+      </button>
+    );
+  return (
+    <div className="moves-panel">
+      <div className="history-nav" role="toolbar" aria-label="Move history">
+        <button type="button" aria-label="First position" disabled={viewPly === 0} onClick={() => onView(0)}>
+          <Icon name="first" />
+        </button>
+        <button type="button" aria-label="Previous move" disabled={viewPly === 0} onClick={() => onView(viewPly - 1)}>
+          <Icon name="prev" />
+        </button>
+        <button type="button" aria-label="Next move" disabled={viewPly >= last} onClick={() => onView(viewPly + 1)}>
+          <Icon name="next" />
+        </button>
+        <button type="button" aria-label="Last move" disabled={viewPly >= last} onClick={() => onView(last)}>
+          <Icon name="last" />
+        </button>
+      </div>
+      <ol className="move-list" ref={listRef} aria-label="Moves">
+        {rows.map((r) => (
+          <li key={r.number}>
+            <span className="move-number" aria-hidden="true">
+              {r.number}.
+            </span>
+            {moveButton(r.white)}
+            {moveButton(r.black)}
+          </li>
+        ))}
+        {rows.length === 0 && <li className="hint">No moves yet.</li>}
+      </ol>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+/*
+ * One side of the board: the player's name, whether they are connected (with the time until an
+ * absent player's game may be claimed) and their clock, which ticks locally from the server's
+ * last reading.
+ */
+import { memo } from 'react';
+import { remainingMs, type GameState } from '../../app/games';
+import { useNow } from '../../hooks/useNow';
+import { formatClock } from '../../lib/timeControl';
+import type { Color } from '../../net/protocol';
+
+export function PlayerBar({
+  game,
+  color,
+  isYou,
+  position,
+}: {
+  game: GameState;
+  color: Color;
+  isYou: boolean;
+  position: 'top' | 'bottom';
+}) {
+  const seat = game[color];
+  return (
+    <div className={`player-bar player-${position}`} data-color={color}>
+      <span className="player-id">
+        <span
+          className={`presence ${seat.connected ? 'on' : 'off'}`}
+          role="img"
+          aria-label={seat.connected ? 'connected' : 'disconnected'}
+          title={seat.connected ? 'Connected' : 'Disconnected'}
+        />
+        <span className="player-name">
+          {seat.name}
+          {isYou && <span className="you"> (you)</span>}
+        </span>
+        <span className="player-color visually-hidden">, {color}</span>
+        {!seat.connected && game.status === 'playing' && <span className="away">away</span>}
+      </span>
+      {game.clock && <Clock game={game} color={color} />}
+    </div>
+  );
+}
+
+const Clock = memo(function Clock({ game, color }: { game: GameState; color: Color }) {
+  const running = game.clockRunning === color;
+  const now = useNow(100, running);
+  const ms = remainingMs(game, color, running ? now : game.clockAt) ?? 0;
+  const low = ms < 20000;
+  return (
+    <span
+      className={`clock${running ? ' running' : ''}${low ? ' low' : ''}`}
+      role="timer"
+      aria-label={`${color} clock`}
+      aria-live="off"
+    >
+      {formatClock(ms)}
+    </span>
+  );
+});

@@ -1,0 +1,1 @@
+export { GamePage } from './GamePage';

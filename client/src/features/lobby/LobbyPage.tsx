@@ -1,0 +1,320 @@
+/*
+ * The lobby: quick pairing by preset, a custom game (seek or challenge by link), a game against
+ * the computer, the live list of open seeks, this player's open challenges, the live games to
+ * watch, and players and games online.
+ */
+import { useEffect, useState, type FormEvent } from 'react';
+import { navigate } from '../../app/router';
+import { ColorPicker } from '../../components/ColorPicker';
+import { ShareLink } from '../../components/ShareLink';
+import { useAppState, useStoreApi } from '../../hooks/useStore';
+import type { ColorChoice, Seek, TimeControl } from '../../net/protocol';
+import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../lib/timeControl';
+import { LiveGames } from '../watch';
+import { useServerStats } from './useServerStats';
+
+export function LobbyPage() {
+  const store = useStoreApi();
+  useEffect(() => store.holdLobby(), [store]);
+  const stats = useServerStats();
+  return (
+    <div className="lobby">
+      <div className="lobby-main">
+        <QuickPairing />
+        <SeekList />
+      </div>
+      <div className="lobby-side">
+        <CustomGame />
+        <MyChallenges />
+        <ComputerGame />
+      </div>
+      <div className="lobby-live">
+        <LiveGames />
+        <p className="stats" aria-live="polite">
+          {stats
+            ? `${stats.players} ${stats.players === 1 ? 'player' : 'players'} online · ${stats.games} ${
+                stats.games === 1 ? 'game' : 'games'
+              } in play`
+            : 'Counting players…'}
+        </p>
+      </div>
+    </div>
+  );
+}
+
+function QuickPairing() {
+  const store = useStoreApi();
+  const [color, setColor] = useState<ColorChoice>('random');
+  return (
+    <section className="panel" aria-labelledby="quick-title">
+      <h2 id="quick-title">Quick pairing</h2>
+      <p className="hint">Pick a time control: your seek appears in the list below for others to join.</p>
+      <div className="preset-grid">
+        {PRESETS.map((p) => {
+          const name = formatTimeControl(p);
+          return (
+            <button
+              key={name}
+              type="button"
+              className="preset"
+              aria-label={`Seek a ${name} ${speedOf(p)} game`}
+              onClick={() => void store.createSeek(p, color)}
+            >
+              <span className="preset-time">{name}</span>
+              <span className="preset-speed">{speedOf(p)}</span>
+            </button>
+          );
+        })}
+      </div>
+      <ColorPicker name="quick-color" value={color} onChange={setColor} />
+    </section>
+  );
+}
+
+function SeekList() {
+  const store = useStoreApi();
+  const seeks = useAppState((s) => s.seeks);
+  const loaded = useAppState((s) => s.seeksLoaded);
+  const me = useAppState((s) => s.me);
+  return (
+    <section className="panel" aria-labelledby="seeks-title">
+      <h2 id="seeks-title">Open seeks</h2>
+      {!loaded ? (
+        <p className="hint">Loading…</p>
+      ) : seeks.length === 0 ? (
+        <p className="hint">No open seeks. Create one above.</p>
+      ) : (
+        <table className="seek-table">
+          <thead>
+            <tr>
+              <th scope="col">Player</th>
+              <th scope="col">Time</th>
+              <th scope="col">Speed</th>
+              <th scope="col">They play</th>
+              <th scope="col">
+                <span className="visually-hidden">Action</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {seeks.map((s) => (
+              <SeekRow key={s.id} seek={s} mine={s.player.id === me?.id} onJoin={() => store.acceptSeek(s.id)} onCancel={() => store.cancelSeek(s.id)} />
+            ))}
+          </tbody>
+        </table>
+      )}
+    </section>
+  );
+}
+
+function SeekRow({
+  seek,
+  mine,
+  onJoin,
+  onCancel,
+}: {
+  seek: Seek;
+  mine: boolean;
+  onJoin: () => void;
+  onCancel: () => void;
+}) {
+  const tc = formatTimeControl(seek.time);
+  // The colour the seeker plays; the joiner gets the other one.
+  const color = seek.color === 'random' ? 'random' : seek.color;
+  return (
+    <tr className={mine ? 'mine' : undefined}>
+      <td>{seek.player.name}{mine && ' (you)'}</td>
+      <td>{tc}</td>
+      <td>{speedOf(seek.time)}</td>
+      <td>{color}</td>
+      <td>
+        {mine ? (
+          <button type="button" onClick={onCancel} aria-label={`Cancel your ${tc} seek`}>
+            Cancel
+          </button>
+        ) : (
+          <button type="button" className="primary" onClick={onJoin} aria-label={`Join ${seek.player.name}'s ${tc} game`}>
+            Join
+          </button>
+        )}
+      </td>
+    </tr>
+  );
+}
+
+function TimeFields({
+  minutes,
+  increment,
+  setMinutes,
+  setIncrement,
+  idPrefix,
+}: {
+  minutes: string;
+  increment: string;
+  setMinutes: (v: string) => void;
+  setIncrement: (v: string) => void;
+  idPrefix: string;
+}) {
+  return (
+    <div className="time-fields">
+      <label htmlFor={`${idPrefix}-minutes`}>Minutes per side</label>
+      <input
+        id={`${idPrefix}-minutes`}
+        type="number"
+        inputMode="decimal"
+        min={0.25}
+        max={180}
+        step={0.25}
+        value={minutes}
+        onChange={(e) => setMinutes(e.target.value)}
+      />
+      <label htmlFor={`${idPrefix}-increment`}>Increment (seconds)</label>
+      <input
+        id={`${idPrefix}-increment`}
+        type="number"
+        inputMode="numeric"
+        min={0}
+        max={180}
+        step={1}
+        value={increment}
+        onChange={(e) => setIncrement(e.target.value)}
+      />
+    </div>
+  );
+}
+
+function useTimeForm(initialMinutes: string, initialIncrement: string) {
+  const [minutes, setMinutes] = useState(initialMinutes);
+  const [increment, setIncrement] = useState(initialIncrement);
+  const [unlimited, setUnlimited] = useState(false);
+  const read = (): { ok: true; time: TimeControl } | { ok: false; error: string } =>
+    unlimited ? { ok: true, time: 'unlimited' } : customTimeControl(Number(minutes), Number(increment));
+  return { minutes, increment, setMinutes, setIncrement, unlimited, setUnlimited, read };
+}
+
+function CustomGame() {
+  const store = useStoreApi();
+  const form = useTimeForm('10', '0');
+  const [color, setColor] = useState<ColorChoice>('random');
+  const [error, setError] = useState<string | null>(null);
+  const submit = async (e: FormEvent<HTMLFormElement>) => {
+    e.preventDefault();
+    const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
+    const r = form.read();
+    if (!r.ok) {
+      setError(r.error);
+      return;
+    }
+    setError(null);
+    if (submitter?.value === 'friend') {
+      const challenge = await store.createChallenge(r.time, color);
+      if (challenge) navigate(`/challenge/${challenge.id}`);
+    } else {
+      await store.createSeek(r.time, color);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="custom-title">
+      <h2 id="custom-title">Custom game</h2>
+      <form onSubmit={submit}>
+        <label className="check">
+          <input type="checkbox" checked={form.unlimited} onChange={(e) => form.setUnlimited(e.target.checked)} />
+          No clock
+        </label>
+        {!form.unlimited && <TimeFields idPrefix="custom" {...form} />}
+        <ColorPicker name="custom-color" value={color} onChange={setColor} />
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        <div className="button-row">
+          <button type="submit" name="action" value="seek" className="primary">
+            Create seek
+          </button>
+          <button type="submit" name="action" value="friend">
+            Challenge a friend
+          </button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
+function MyChallenges() {
+  const store = useStoreApi();
+  const challenges = useAppState((s) => s.challenges);
+  const list = Object.values(challenges);
+  if (list.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="challenges-title">
+      <h2 id="challenges-title">Your challenges</h2>
+      <p className="hint">Send the link to a friend; the game starts when they accept.</p>
+      <ul className="plain-list">
+        {list.map((c) => (
+          <li key={c.id}>
+            <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
+            <button type="button" onClick={() => store.cancelChallenge(c.id)}>
+              Cancel challenge
+            </button>
+          </li>
+        ))}
+      </ul>
+    </section>
+  );
+}
+
+function ComputerGame() {
+  const store = useStoreApi();
+  const [level, setLevel] = useState(1);
+  const [color, setColor] = useState<ColorChoice>('random');
+  const [preset, setPreset] = useState('5+0');
+  const [refusal, setRefusal] = useState<string | null>(null);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const p = PRESETS.find((x) => formatTimeControl(x) === preset);
+    const time: TimeControl = p ?? 'unlimited';
+    setRefusal(null);
+    try {
+      await store.playComputerOrThrow(level, time, color);
+    } catch (err) {
+      setRefusal((err as Error).message);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="computer-title">
+      <h2 id="computer-title">Play the computer</h2>
+      <form onSubmit={submit}>
+        <label htmlFor="computer-level">Level</label>
+        <div className="level-row">
+          <input
+            id="computer-level"
+            type="range"
+            min={1}
+            max={8}
+            value={level}
+            onChange={(e) => setLevel(Number(e.target.value))}
+            aria-valuetext={`Level ${level}`}
+          />
+          <output htmlFor="computer-level">{level}</output>
+        </div>
+        <label htmlFor="computer-time">Time control</label>
+        <select id="computer-time" value={preset} onChange={(e) => setPreset(e.target.value)}>
+          {PRESETS.map((p) => (
+            <option key={formatTimeControl(p)}>{formatTimeControl(p)}</option>
+          ))}
+          <option value="unlimited">No clock</option>
+        </select>
+        <ColorPicker name="computer-color" value={color} onChange={setColor} />
+        {refusal && (
+          <p className="form-error" role="alert">
+            {refusal}
+          </p>
+        )}
+        <button type="submit" className="primary">
+          Play the computer
+        </button>
+      </form>
+    </section>
+  );
+}

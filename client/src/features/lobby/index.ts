@@ -1,0 +1,2 @@
+export { LobbyPage } from './LobbyPage';
+export { ChallengePage } from './ChallengePage';

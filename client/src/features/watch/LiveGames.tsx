@@ -1,0 +1,52 @@
+/*
+ * Live games to watch: a small board, the players and the time control, each linking to the
+ * game's page (read-only for spectators). Refreshed every few seconds while shown.
+ */
+import { useEffect } from 'react';
+import { Link } from '../../app/router';
+import { MiniBoard } from '../../components/MiniBoard';
+import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { formatTimeControl } from '../../lib/timeControl';
+
+export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
+  const store = useStoreApi();
+  const games = useAppState((s) => s.liveGames);
+  useEffect(() => {
+    const release = store.holdLiveGames();
+    const t = setInterval(() => store.refreshLiveGames(), refreshMs);
+    return () => {
+      clearInterval(t);
+      release();
+    };
+  }, [store, refreshMs]);
+  return (
+    <section className="panel" aria-labelledby="live-title">
+      <h2 id="live-title">Live games</h2>
+      {games === null ? (
+        <p className="hint">Loading…</p>
+      ) : games.length === 0 ? (
+        <p className="hint">No games in play right now.</p>
+      ) : (
+        <ul className="live-list">
+          {games.map((g) => (
+            <li key={g.id}>
+              <Link
+                to={`/game/${g.id}`}
+                className="live-game"
+                aria-label={`Watch ${g.white.name} (white) against ${g.black.name} (black), ${formatTimeControl(g.time)}, move ${Math.floor(g.ply / 2) + 1}`}
+              >
+                <MiniBoard fen={g.fen} />
+                <span className="live-names">
+                  <span>{g.white.name}</span>
+                  <span className="vs">vs</span>
+                  <span>{g.black.name}</span>
+                </span>
+                <span className="live-tc">{formatTimeControl(g.time)}</span>
+              </Link>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}

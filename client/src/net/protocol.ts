@@ -1,0 +1,238 @@
+/*
+ * Protocol v1 between the browser and the server, as TypeScript types: every message a client
+ * may send and every message the server sends, over one WebSocket at /ws carrying JSON text
+ * frames. The server's message table (server/src/proto/proto.c) and encoder (encode.c) are the
+ * source of truth; docs/protocol.md describes the same messages for people.
+ *
+ * A request may carry an "id" (number or string); the reply (a result event or an error)
+ * echoes it. Events about a game carry the game id and "v", the game's version after the event.
+ */
+
+export const PROTOCOL_VERSION = 1;
+
+export type Color = 'white' | 'black';
+export type ColorChoice = Color | 'random';
+
+/** "unlimited" or minutes (may be fractional, e.g. 0.25) plus increment seconds. */
+export type TimeControl = 'unlimited' | { minutes: number; increment: number };
+
+export interface PlayerRef {
+  id: string;
+  name: string;
+}
+
+export interface GamePlayer extends PlayerRef {
+  connected: boolean;
+}
+
+export interface Clocks {
+  white: number;
+  black: number;
+}
+
+export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
+
+export type Termination =
+  | 'checkmate'
+  | 'stalemate'
+  | 'threefold_repetition'
+  | 'fivefold_repetition'
+  | 'fifty_moves'
+  | 'seventy_five_moves'
+  | 'insufficient_material'
+  | 'resignation'
+  | 'agreement'
+  | 'timeout'
+  | 'timeout_vs_insufficient_material'
+  | 'timeout_vs_insufficient'
+  | 'aborted'
+  | 'abandoned';
+
+export type ChatRoom = 'players' | 'spectators';
+
+export interface ChatLine {
+  room: ChatRoom;
+  from: PlayerRef;
+  text: string;
+  /** Wall-clock milliseconds. */
+  time: number;
+}
+
+export type OfferKind = 'draw' | 'takeback' | 'rematch';
+
+/** The full state of a game ("game", "game_started", the welcome's games, GET /api/games/<id>). */
+export interface GameFull {
+  id: string;
+  v: number;
+  white: GamePlayer;
+  black: GamePlayer;
+  time: TimeControl;
+  status: 'playing' | 'ended';
+  initial_fen: string;
+  moves: string[];
+  san: string[];
+  ply: number;
+  fen: string;
+  turn: Color;
+  clock: Clocks | null;
+  clock_running: Color | null;
+  result?: GameResult;
+  reason?: Termination;
+  winner?: Color | null;
+  offers: Record<OfferKind, Color | null>;
+  rematch: string | null;
+  chat: ChatLine[];
+}
+
+/** A live game in lists. */
+export interface GameSummary {
+  id: string;
+  white: PlayerRef;
+  black: PlayerRef;
+  time: TimeControl;
+  ply: number;
+  fen: string;
+  turn: Color;
+  clock: Clocks | null;
+}
+
+/** A seek in the lobby, or a challenge by link (which has a url). */
+export interface Seek {
+  id: string;
+  player: PlayerRef;
+  time: TimeControl;
+  color: ColorChoice;
+  created: number;
+  url?: string;
+}
+
+// ---- client to server ----
+
+type GameCommand<T extends string> = { type: T; game: string };
+
+export type ClientMessage =
+  | { type: 'hello'; protocol: number; token?: string; name?: string }
+  | { type: 'ping' }
+  | { type: 'lobby_subscribe' }
+  | { type: 'lobby_unsubscribe' }
+  | { type: 'live_games'; limit?: number }
+  | { type: 'watch'; game: string }
+  | { type: 'unwatch'; game: string }
+  | { type: 'seek_create'; time: TimeControl; color?: ColorChoice }
+  | { type: 'seek_cancel'; seek: string }
+  | { type: 'seek_accept'; seek: string }
+  | { type: 'challenge_create'; time: TimeControl; color?: ColorChoice }
+  | { type: 'challenge_cancel'; challenge: string }
+  | { type: 'challenge_accept'; challenge: string }
+  | { type: 'challenge_get'; challenge: string }
+  | { type: 'computer_play'; level: number; time: TimeControl; color?: ColorChoice }
+  | { type: 'move'; game: string; move: string; ply?: number }
+  | GameCommand<'resign'>
+  | GameCommand<'abort'>
+  | GameCommand<'draw_offer'>
+  | GameCommand<'draw_accept'>
+  | GameCommand<'draw_decline'>
+  | GameCommand<'draw_claim'>
+  | GameCommand<'takeback_propose'>
+  | GameCommand<'takeback_accept'>
+  | GameCommand<'takeback_decline'>
+  | GameCommand<'rematch_offer'>
+  | GameCommand<'rematch_accept'>
+  | GameCommand<'rematch_decline'>
+  | { type: 'abandon_claim'; game: string; result: 'win' | 'draw' }
+  | { type: 'chat'; game: string; text: string; room?: ChatRoom };
+
+export type RequestId = number | string;
+
+// ---- server to client ----
+
+interface GameEvent<T extends string> {
+  type: T;
+  game: string;
+  v: number;
+}
+
+export type ServerMessage = (
+  | { type: 'welcome'; protocol: number; player: PlayerRef; token: string; games: GameFull[] }
+  | { type: 'pong' }
+  | { type: 'ok' }
+  | { type: 'error'; code: string; message: string; field?: string }
+  | { type: 'seeks'; seeks: Seek[] }
+  | { type: 'seek_added'; seek: Seek }
+  | { type: 'seek_removed'; seek: string }
+  | { type: 'challenge_created'; challenge: Seek }
+  | { type: 'challenge_removed'; challenge: string }
+  | { type: 'challenge'; challenge: Seek }
+  | { type: 'live_games'; games: GameSummary[] }
+  | { type: 'game'; game: GameFull }
+  | { type: 'game_started'; game: GameFull }
+  | (GameEvent<'move'> & {
+      ply: number;
+      uci: string;
+      san: string;
+      fen: string;
+      turn: Color;
+      clock: Clocks | null;
+    })
+  | (GameEvent<'game_end'> & {
+      result: GameResult;
+      reason: Termination;
+      winner: Color | null;
+      clock: Clocks | null;
+    })
+  | (GameEvent<'offer'> & { kind: OfferKind; by: Color })
+  | (GameEvent<'offer_declined'> & { kind: OfferKind; by: Color })
+  | (GameEvent<'takeback'> & {
+      undone: number;
+      ply: number;
+      fen: string;
+      turn: Color;
+      clock: Clocks | null;
+    })
+  | (GameEvent<'presence'> & { color: Color; connected: boolean; claim_after_ms?: number })
+  | (GameEvent<'chat'> & ChatLine)
+  | (GameEvent<'rematch'> & { next: string })
+) & { id?: RequestId };
+
+export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
+
+/** The game events: messages about one game, carrying "game" as an id and "v". */
+export type GameEventMessage = ServerMessageOf<
+  'move' | 'game_end' | 'offer' | 'offer_declined' | 'takeback' | 'presence' | 'chat' | 'rematch'
+>;
+
+const GAME_EVENT_TYPES = new Set([
+  'move',
+  'game_end',
+  'offer',
+  'offer_declined',
+  'takeback',
+  'presence',
+  'chat',
+  'rematch',
+]);
+
+export function isGameEvent(msg: ServerMessage): msg is GameEventMessage {
+  return GAME_EVENT_TYPES.has(msg.type);
+}
+
+/**
+ * Checks the shape of a decoded frame just enough to dispatch on it: an object with a string
+ * type. Returns the message or null.
+ */
+export function parseServerMessage(text: string): ServerMessage | null {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return null;
+  if (typeof (value as { type?: unknown }).type !== 'string') return null;
+  return value as ServerMessage;
+}
+
+/** The other colour. */
+export function opposite(color: Color): Color {
+  return color === 'white' ? 'black' : 'white';
+}

@@ -1,0 +1,134 @@
+/*
+ * Games in a real browser against the real server: two people pair through the lobby and play
+ * to checkmate by clicking the board while a spectator watches the moves arrive; an illegal
+ * drag snaps back and a legal one is played; moves typed in SAN and a promotion through the
+ * chooser. Screenshots of the game page at desktop and phone sizes.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  clickMove,
+  dragMove,
+  eventually,
+  moveList,
+  openPlayer,
+  pair as pairIn,
+  PHONE,
+  screenshot,
+  square,
+  suite,
+  waitForGame,
+  waitForMoves,
+} from './harness.mjs';
+
+const ctx = suite();
+const pair = (a, b, tc) => pairIn(ctx, a, b, tc);
+
+test('two players play to checkmate by clicking; a spectator sees every move', async () => {
+  const { alice, bob, gameId } = await pair('Alice', 'Bob');
+  const watcher = await openPlayer(ctx.browser, ctx.server, 'Watcher', `/game/${gameId}`);
+  await watcher.page.getByText('spectating').first().waitFor();
+
+  // Fool's mate: 1. f3 e5 2. g4 Qh4#
+  const plies = [
+    [alice.page, 'f2', 'f3', 'f3'],
+    [bob.page, 'e7', 'e5', 'e5'],
+    [alice.page, 'g2', 'g4', 'g4'],
+    [bob.page, 'd8', 'h4', 'Qh4#'],
+  ];
+  const played = [];
+  for (const [page, from, to, san] of plies) {
+    // Legal destinations show as the piece is selected.
+    await square(page, from).click();
+    await square(page, to).and(page.locator('[data-dest]')).waitFor();
+    await square(page, to).click();
+    played.push(san);
+    for (const p of [alice.page, bob.page, watcher.page]) await waitForMoves(p, played);
+  }
+  for (const p of [alice.page, bob.page, watcher.page]) {
+    await p.getByText('Black wins').waitFor();
+    await p.getByText('Checkmate').waitFor();
+  }
+  // The last move and the mated king are marked on the board.
+  await square(watcher.page, 'h4').and(watcher.page.locator('[data-last]')).waitFor();
+  await watcher.page.getByLabel('e1, white king, in check').waitFor();
+  await screenshot(alice.page, 'game-desktop');
+  // PGN download link points at the server's PGN.
+  const href = await alice.page.getByRole('link', { name: 'Download PGN' }).getAttribute('href');
+  const pgn = await (await fetch(`${ctx.server.url}${href}`)).text();
+  assert.match(pgn, /1\. f3 .*e5 .*2\. g4 .*Qh4#/s);
+  assert.match(pgn, /\[Result "0-1"\]/);
+  for (const s of [alice, bob, watcher]) await s.context.close();
+});
+
+test('an illegal drag snaps back; a legal drag is played', async () => {
+  const { alice, bob } = await pair('Carol', 'Dave', '3+2');
+  await dragMove(alice.page, 'e2', 'e5'); // a pawn cannot go three squares
+  await square(alice.page, 'e2').and(alice.page.getByLabel(/^e2, white pawn/)).waitFor();
+  assert.equal(await square(alice.page, 'e5').getAttribute('aria-label'), 'e5, empty');
+  assert.deepEqual(await moveList(alice.page), []);
+  await dragMove(alice.page, 'e2', 'e4');
+  await waitForMoves(bob.page, ['e4']);
+  await square(bob.page, 'e4').and(bob.page.getByLabel(/^e4, white pawn/)).waitFor();
+  await dragMove(bob.page, 'c7', 'c5');
+  await waitForMoves(alice.page, ['e4', 'c5']);
+  await alice.context.close();
+  await bob.context.close();
+});
+
+test('moves typed in SAN, and a promotion through the chooser', async () => {
+  const { alice, bob } = await pair('Erin', 'Frank', '10+5');
+  const typed = ['e4', 'd5', 'exd5', 'c6', 'dxc6', 'Nf6', 'cxb7', 'Nbd7'];
+  for (let i = 0; i < typed.length; i++) {
+    const page = i % 2 === 0 ? alice.page : bob.page;
+    const input = page.getByLabel('Type a move');
+    await eventually(() => input.isEnabled(), { what: 'the move input to be enabled' });
+    await input.fill(typed[i]);
+    await input.press('Enter');
+    await waitForMoves(i % 2 === 0 ? bob.page : alice.page, typed.slice(0, i + 1));
+  }
+  // A typo is refused by the client with a readable message and nothing is sent.
+  const input = alice.page.getByLabel('Type a move');
+  await input.fill('Ke9');
+  await input.press('Enter');
+  await alice.page.getByRole('alert').filter({ hasText: 'is not a legal move here' }).waitFor();
+  await input.fill('');
+  // b7xa8 promotes: the chooser opens; pick a knight.
+  await clickMove(alice.page, 'b7', 'a8');
+  await alice.page.getByRole('dialog', { name: 'Choose a piece to promote to' }).waitFor();
+  await alice.page.getByRole('button', { name: 'Promote to knight' }).click();
+  await waitForMoves(bob.page, [...typed, 'bxa8=N']);
+  await square(bob.page, 'a8').and(bob.page.getByLabel(/^a8, white knight/)).waitFor();
+  // History navigation with the arrow keys: back one ply shows Nbd7's position.
+  await alice.page.locator('body').click({ position: { x: 5, y: 5 } });
+  await alice.page.keyboard.press('ArrowLeft');
+  await square(alice.page, 'b7').and(alice.page.getByLabel(/^b7, white pawn/)).waitFor();
+  await alice.page.keyboard.press('End');
+  await square(alice.page, 'a8').and(alice.page.getByLabel(/^a8, white knight/)).waitFor();
+  await alice.context.close();
+  await bob.context.close();
+});
+
+test('game page on a phone', async () => {
+  const alice = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', PHONE);
+  const bob = await openPlayer(ctx.browser, ctx.server, 'Hank', '/', PHONE);
+  await alice.page.getByRole('button', { name: /^Seek a 3\+0 / }).click();
+  await bob.page.getByRole('button', { name: "Join Gina's 3+0 game" }).click();
+  await waitForGame(alice.page);
+  await waitForGame(bob.page);
+  // Whoever is White plays e4 by tapping.
+  const whitePage = (await alice.page.getByText('you play white').count()) > 0 ? alice.page : bob.page;
+  const blackPage = whitePage === alice.page ? bob.page : alice.page;
+  await square(whitePage, 'e2').tap();
+  await square(whitePage, 'e4').tap();
+  await waitForMoves(blackPage, ['e4']);
+  await square(blackPage, 'e7').tap();
+  await square(blackPage, 'e5').tap();
+  await waitForMoves(whitePage, ['e4', 'e5']);
+  // The whole board fits the phone's width.
+  const board = await whitePage.getByRole('group', { name: /^Board/ }).boundingBox();
+  assert.ok(board && board.width <= PHONE.width && board.x >= 0, `board box ${JSON.stringify(board)}`);
+  await screenshot(whitePage, 'game-phone');
+  await alice.context.close();
+  await bob.context.close();
+});
