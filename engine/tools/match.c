@@ -282,7 +282,7 @@ static int position_command(const struct game_state *g, char *buf, size_t size) 
     return len > 0 && (size_t)len < size ? 0 : -1;
 }
 
-static void send_go(const struct game_state *g, struct engine *e) {
+static int send_go(const struct game_state *g, struct engine *e) {
     const struct engine_spec *s = e->spec;
     char cmd[256];
     int len = snprintf(cmd, sizeof cmd, "go");
@@ -295,7 +295,7 @@ static void send_go(const struct game_state *g, struct engine *e) {
                         (long long)s->movetime_ms);
     if (s->depth) len += snprintf(cmd + len, sizeof cmd - (size_t)len, " depth %d", s->depth);
     if (s->nodes) snprintf(cmd + len, sizeof cmd - (size_t)len, " nodes %lld", s->nodes);
-    engine_send(e, "%s", cmd);
+    return engine_send(e, "%s", cmd);
 }
 
 static void end_game(struct game_state *g, enum chess_result result, enum chess_termination term,
@@ -323,8 +323,8 @@ static int wait_bestmove(struct game_state *g, struct engine *e, int color, char
         *elapsed = now_ms() - start;
         if (rc < 0) return -1;
         if (rc == 0) {
-            engine_send(e, "stop");
-            engine_expect(e, "bestmove", 1000);
+            /* Best effort: the next game starts with isready, which resynchronises. */
+            if (engine_send(e, "stop") == 0) (void)engine_expect(e, "bestmove", 1000);
             return -2;
         }
         if (strncmp(line, "info", 4) == 0) parse_score(e, line);
@@ -365,11 +365,11 @@ static bool play_turn(struct game_state *g) {
     struct engine *e = g->side[color];
     char cmd[LINE_MAX_LEN], move[16];
     int64_t elapsed = 0;
-    if (position_command(g, cmd, sizeof cmd) < 0 || engine_send(e, "%s", cmd) < 0) {
+    if (position_command(g, cmd, sizeof cmd) < 0 || engine_send(e, "%s", cmd) < 0 ||
+        send_go(g, e) < 0) {
         end_game(g, loss_for(color), CHESS_TERM_ABANDONED, "engine disconnected");
         return false;
     }
-    send_go(g, e);
     int rc = wait_bestmove(g, e, color, move, &elapsed);
     if (rc == -1) {
         end_game(g, loss_for(color), CHESS_TERM_ABANDONED, "engine disconnected");
@@ -424,6 +424,16 @@ static int opening_position(const char *text, struct chess_game *game) {
     return 0;
 }
 
+/* New game: ucinewgame and a readyok, restarting the engine when it does not answer. */
+static void prepare_engine(struct engine *e) {
+    if (engine_send(e, "ucinewgame") == 0 && engine_send(e, "isready") == 0 &&
+        engine_expect(e, "readyok", 30000) == 1)
+        return;
+    const struct engine_spec *spec = e->spec;
+    engine_kill(e);
+    if (engine_start(e, spec) < 0) die("cannot restart engine: %s", spec->cmd);
+}
+
 /* Plays game number `index`; engines[0] is the first engine. Returns the result. */
 static enum chess_result play_game(const struct config *cfg, struct engine engines[2], int index,
                                    struct chess_pgn *pgn, const char **reason) {
@@ -441,11 +451,7 @@ static enum chess_result play_game(const struct config *cfg, struct engine engin
     for (int c = 0; c < 2; c++) g.clock[c] = g.side[c]->spec->base_ms;
     if (chess_fen_write(&g.pgn.game.start, CHESS_FEN_XFEN, g.start_fen, sizeof g.start_fen) < 0)
         die("cannot write FEN");
-    for (int i = 0; i < 2; i++) {
-        engine_send(&engines[i], "ucinewgame");
-        engine_send(&engines[i], "isready");
-        engine_expect(&engines[i], "readyok", 30000);
-    }
+    for (int i = 0; i < 2; i++) prepare_engine(&engines[i]);
     while (play_turn(&g)) {
     }
     *reason = g.reason ? g.reason : "?";
@@ -579,7 +585,7 @@ static void *runner_main(void *arg) {
         }
     }
     for (int i = 0; i < 2; i++) {
-        engine_send(&engines[i], "quit");
+        (void)engine_send(&engines[i], "quit"); /* killed next in any case */
         engine_kill(&engines[i]);
     }
     return NULL;

@@ -311,7 +311,6 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
     int rc = proto_decode(text, len, &req);
     const char *type = req.spec ? req.spec->type : "invalid";
     metrics_family_add(&srv->metrics.messages_in, type, 1);
-    if (rc == 0 && srv->stopping) rc = -PROTO_ERR_SHUTTING_DOWN;
     if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
     if (rc == 0) {
         if (req.msg <= PROTO_MSG_CORE_LAST) {

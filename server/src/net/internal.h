@@ -65,6 +65,19 @@ struct conn {
     struct conn *free_next;
 };
 
+/*
+ * A one-shot timer on whichever loop runs: a uv_timer_t on libuv (lws's own timers there are
+ * only re-armed after lws's own callbacks, so one set from a uv callback could sleep forever),
+ * an lws_sul on lws's poll loop (which recomputes its timeout every turn).
+ */
+struct loop_timer {
+    uv_timer_t uv;
+    lws_sorted_usec_list_t sul;
+    struct server *srv;
+    void (*fire)(struct server *srv);
+    bool initialised;
+};
+
 /* Spectators of one game (by id, so an evicted game leaves nothing dangling). */
 struct watch_list {
     char id[GAME_ID_LEN + 1];
@@ -80,6 +93,10 @@ struct server {
     struct lws_vhost *vhost;
     uv_loop_t loop;
     bool loop_initialised;
+    uv_async_t async; /* libuv loop: wakes the loop for the mailbox */
+    bool async_initialised;
+    struct mailbox mailbox; /* results from other threads */
+    bool mailbox_initialised;
     struct lws_http_mount mounts[4];
     char index_path[4096];
     lws_retry_bo_t retry;
@@ -90,9 +107,9 @@ struct server {
     struct conn *lobby;     /* lobby subscribers */
     struct strmap watchers; /* game id -> struct watch_list */
     struct conn *to_free;
-    lws_sorted_usec_list_t world_sul; /* the world's next deadline */
-    int64_t world_sul_at;             /* when it is set for (ms), or GCLOCK_NEVER */
-    lws_sorted_usec_list_t house_sul; /* housekeeping every 100 ms */
+    struct loop_timer world_timer; /* the world's next deadline */
+    int64_t world_timer_at;        /* when it is set for (ms), or GCLOCK_NEVER */
+    struct loop_timer house_timer; /* housekeeping every 100 ms */
     volatile sig_atomic_t stop_requested;
     bool stopping;
     int64_t stop_deadline_ms;

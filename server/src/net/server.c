@@ -2,11 +2,11 @@
  * The lws context and vhost, the one protocol callback (HTTP and WebSocket), the timers and the
  * shutdown sequence.
  *
- * Timers use lws's sorted-usec-list (lws_sul) on either loop: one for the world's next deadline
- * (flags, first-move aborts, seek expiry) and one for housekeeping every 100 ms (freeing closed
- * connections, moves per second, noticing a stop request). Keeping to lws's own timer and
- * wake-up API (lws_cancel_service) is what lets the same code run on lws's poll loop and on
- * libuv; later issues' threads wake the loop with lws_cancel_service() and a locked queue.
+ * Two timers (struct loop_timer: a uv timer on libuv, an lws_sul on lws's poll loop): one for
+ * the world's next deadline (flags, first-move aborts, seek expiry) and one for housekeeping
+ * every 100 ms (freeing closed connections, moves per second, noticing a stop request). Other
+ * threads hand results to the loop through the mailbox, woken by uv_async_send() on libuv and
+ * lws_cancel_service() on lws's poll loop.
  *
  * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
  * queued for it, wait until they are gone (or shutdown_grace_ms), then destroy the context
@@ -49,28 +49,90 @@ static int random_source(void *ctx, void *buf, unsigned n) {
 
 /* ---- timers ---- */
 
-static void world_timer_cb(lws_sorted_usec_list_t *sul) {
-    struct server *srv =
-        (struct server *)(void *)((char *)sul - offsetof(struct server, world_sul));
+static void timer_uv_cb(uv_timer_t *handle) {
+    struct loop_timer *t = handle->data;
+    t->fire(t->srv);
+}
+
+static void timer_sul_cb(lws_sorted_usec_list_t *sul) {
+    struct loop_timer *t = (struct loop_timer *)(void *)((char *)sul - offsetof(struct loop_timer, sul));
+    t->fire(t->srv);
+}
+
+static int timer_init(struct server *srv, struct loop_timer *t, void (*fire)(struct server *)) {
+    t->srv = srv;
+    t->fire = fire;
+    if (srv->cfg.use_libuv) {
+        if (uv_timer_init(&srv->loop, &t->uv) != 0) return -1;
+        t->uv.data = t;
+    }
+    t->initialised = true;
+    return 0;
+}
+
+/* (Re)arms the timer to fire once after delay_us (rounded up to whole ms on libuv). */
+static void timer_start(struct loop_timer *t, int64_t delay_us) {
+    if (delay_us < 1) delay_us = 1;
+    if (t->srv->cfg.use_libuv) uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
+    else lws_sul_schedule(t->srv->ctx, 0, &t->sul, timer_sul_cb, delay_us);
+}
+
+static void timer_stop(struct loop_timer *t) {
+    if (!t->initialised) return;
+    if (t->srv->cfg.use_libuv) uv_timer_stop(&t->uv);
+    else lws_sul_cancel(&t->sul);
+}
+
+static void timer_close(struct loop_timer *t) {
+    if (!t->initialised) return;
+    timer_stop(t);
+    if (t->srv->cfg.use_libuv && !uv_is_closing((uv_handle_t *)&t->uv))
+        uv_close((uv_handle_t *)&t->uv, NULL);
+    t->initialised = false;
+}
+
+static void world_timer_fired(struct server *srv) {
     int64_t now_us = now_mono_us();
-    if (srv->world_sul_at != GCLOCK_NEVER)
+    if (srv->world_timer_at != GCLOCK_NEVER)
         metrics_hist_observe(&srv->metrics.timer_lag_us,
-                             (double)(now_us - srv->world_sul_at * 1000));
-    srv->world_sul_at = GCLOCK_NEVER;
+                             (double)(now_us - srv->world_timer_at * 1000));
+    srv->world_timer_at = GCLOCK_NEVER;
     world_tick(srv->world, now_us / 1000, &srv->events);
     dispatch_events(srv, &srv->events, NULL, NULL); /* re-arms the timer */
 }
 
 void server_arm_world_timer(struct server *srv) {
     int64_t next = world_next_deadline(srv->world);
-    if (next == srv->world_sul_at) return;
-    srv->world_sul_at = next;
-    if (next == GCLOCK_NEVER) {
-        lws_sul_cancel(&srv->world_sul);
-        return;
+    if (next == srv->world_timer_at) return;
+    srv->world_timer_at = next;
+    if (next == GCLOCK_NEVER) timer_stop(&srv->world_timer);
+    else timer_start(&srv->world_timer, next * 1000 - now_mono_us());
+}
+
+/* ---- results from other threads ---- */
+
+static void drain_mailbox(struct server *srv) {
+    struct mailbox_item *item = mailbox_take_all(&srv->mailbox);
+    while (item) {
+        struct server_result *r = (struct server_result *)(void *)item;
+        item = item->next;
+        r->apply(srv, r);
     }
-    int64_t delay_us = next * 1000 - now_mono_us();
-    lws_sul_schedule(srv->ctx, 0, &srv->world_sul, world_timer_cb, delay_us > 0 ? delay_us : 1);
+}
+
+static void async_cb(uv_async_t *handle) {
+    drain_mailbox(handle->data);
+}
+
+/* Runs on the posting thread: both calls are thread-safe. */
+static void wake_loop(void *ctx) {
+    struct server *srv = ctx;
+    if (srv->cfg.use_libuv) uv_async_send(&srv->async);
+    else lws_cancel_service(srv->ctx);
+}
+
+void server_post(struct server *srv, struct server_result *result) {
+    mailbox_post(&srv->mailbox, &result->link);
 }
 
 static void begin_shutdown(struct server *srv) {
@@ -84,11 +146,16 @@ static void begin_shutdown(struct server *srv) {
 static void finish(struct server *srv) {
     srv->finished = true;
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
+    drain_mailbox(srv);
+    timer_close(&srv->world_timer);
+    timer_close(&srv->house_timer);
     /* On libuv the context is destroyed inside the loop; server_run() finishes the job. */
-    if (srv->cfg.use_libuv)
+    if (srv->cfg.use_libuv) {
+        uv_close((uv_handle_t *)&srv->async, NULL);
         lws_context_destroy(srv->ctx);
-    else
+    } else {
         lws_cancel_service(srv->ctx);
+    }
 }
 
 static void sample_moves(struct server *srv, int64_t now) {
@@ -104,9 +171,7 @@ static void sample_moves(struct server *srv, int64_t now) {
     srv->moves_sample_at++;
 }
 
-static void house_timer_cb(lws_sorted_usec_list_t *sul) {
-    struct server *srv =
-        (struct server *)(void *)((char *)sul - offsetof(struct server, house_sul));
+static void house_timer_fired(struct server *srv) {
     int64_t now = now_mono_ms();
     conn_free_closed(srv);
     sample_moves(srv, now);
@@ -115,7 +180,7 @@ static void house_timer_cb(lws_sorted_usec_list_t *sul) {
         finish(srv);
         return;
     }
-    lws_sul_schedule(srv->ctx, 0, &srv->house_sul, house_timer_cb, 100000);
+    timer_start(&srv->house_timer, 100000);
 }
 
 /* ---- the protocol callback ---- */
@@ -126,6 +191,10 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     struct server *srv = ctx ? lws_context_user(ctx) : NULL;
     struct session *ss = user;
     switch (reason) {
+        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
+            /* lws's poll loop woken by another thread (or by lws itself): check the mailbox. */
+            if (srv && !srv->cfg.use_libuv && !srv->finished) drain_mailbox(srv);
+            return 0;
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
             if (srv->stopping || srv->conn_count >= srv->cfg.max_connections) {
                 srv->metrics.connections_rejected++;
@@ -213,9 +282,11 @@ struct server *server_create(const struct server_config *cfg) {
     if (!srv) return NULL;
     srv->cfg = *cfg;
     srv->cfg.world.random = random_source;
-    srv->world_sul_at = GCLOCK_NEVER;
+    srv->world_timer_at = GCLOCK_NEVER;
     srv->events.reply = -1;
     if (metrics_init(&srv->metrics) < 0) goto fail;
+    if (mailbox_init(&srv->mailbox, wake_loop, srv) < 0) goto fail;
+    srv->mailbox_initialised = true;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -263,7 +334,15 @@ struct server *server_create(const struct server_config *cfg) {
     if (stat(cfg->static_dir, &st) != 0)
         LOGW("server", "static directory %s not found: only the API and /ws are served",
              cfg->static_dir);
-    lws_sul_schedule(srv->ctx, 0, &srv->house_sul, house_timer_cb, 100000);
+    if (cfg->use_libuv) {
+        if (uv_async_init(&srv->loop, &srv->async, async_cb) != 0) goto fail;
+        srv->async.data = srv;
+        srv->async_initialised = true;
+    }
+    if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
+        timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
+        goto fail;
+    timer_start(&srv->house_timer, 100000);
     LOGI("server", "listening on %s:%d (%s loop), static files from %s",
          cfg->listen_addr ? cfg->listen_addr : "*", cfg->port,
          cfg->use_libuv ? "libuv" : "lws poll", cfg->static_dir);
@@ -296,12 +375,20 @@ void server_request_stop(struct server *srv) {
 
 void server_destroy(struct server *srv) {
     if (!srv) return;
+    timer_close(&srv->world_timer);
+    timer_close(&srv->house_timer);
     if (srv->ctx) {
+        if (srv->async_initialised && !uv_is_closing((uv_handle_t *)&srv->async))
+            uv_close((uv_handle_t *)&srv->async, NULL);
         lws_context_destroy(srv->ctx);
         if (srv->cfg.use_libuv) {
             uv_run(&srv->loop, UV_RUN_DEFAULT);
             lws_context_destroy(srv->ctx);
         }
+    } else if (srv->loop_initialised) {
+        if (srv->async_initialised && !uv_is_closing((uv_handle_t *)&srv->async))
+            uv_close((uv_handle_t *)&srv->async, NULL);
+        uv_run(&srv->loop, UV_RUN_DEFAULT); /* lets closed handles finish */
     }
     conn_free_closed(srv);
     if (srv->loop_initialised && uv_loop_close(&srv->loop) != 0)
@@ -314,6 +401,7 @@ void server_destroy(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->watchers);
+    if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
     world_destroy(srv->world);
     core_events_free(&srv->events);
     metrics_free(&srv->metrics);

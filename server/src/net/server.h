@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "core/world.h"
+#include "util/mailbox.h"
 
 struct server_config {
     const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
@@ -35,14 +36,29 @@ struct server_config {
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */
 void server_config_defaults(struct server_config *cfg);
 
-struct server;
-
 /* Creates the world and the lws context and binds the port. Returns NULL (after logging why)
  * on failure. */
 struct server *server_create(const struct server_config *cfg);
 
 /* Runs the loop until the server has shut down. Returns 0 after a clean shutdown. */
 int server_run(struct server *srv);
+
+struct server;
+
+/*
+ * A result computed on another thread (an engine move, a database commit), applied on the loop
+ * thread. The producer fills `apply`, which runs on the loop, owns the result from then on and
+ * must free it. Results should carry the game id and version they were computed for, and drop
+ * themselves when the game has moved on.
+ */
+struct server_result {
+    struct mailbox_item link; /* first */
+    void (*apply)(struct server *srv, struct server_result *result);
+};
+
+/* Any thread: hands a result to the loop and wakes it (wake-ups coalesce). Producers must stop
+ * posting before server_run() returns; results posted later are never applied. */
+void server_post(struct server *srv, struct server_result *result);
 
 /* Asks for a graceful shutdown. Async-signal-safe: only sets a flag the loop polls. */
 void server_request_stop(struct server *srv);

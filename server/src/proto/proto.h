@@ -36,7 +36,6 @@
     X(BAD_TOKEN, "unknown or expired session token")                                               \
     X(RATE_LIMITED, "too many messages; slow down")                                                \
     X(TOO_MANY_WATCHED, "this connection watches too many games")                                  \
-    X(SHUTTING_DOWN, "the server is shutting down")                                                \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
