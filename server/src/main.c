@@ -90,12 +90,30 @@ static void usage(FILE *out) {
                  "The chess server: lobby, live games and spectators over WebSocket (/ws), with\n"
                  "/healthz, /metrics, /api/games/<id>[.pgn] and the web client on one port.\n\n"
                  "Options (each also read from the environment variable shown):\n");
+    static const char *const levels[] = {"debug", "info", "warn", "error"};
     for (int i = 0; i < OPTION_COUNT; i++) {
-        char flag[64];
-        snprintf(flag, sizeof flag, "--%s", options[i].name);
-        fprintf(out, "  %-24s %-28s %s\n", flag, options[i].env, options[i].help);
+        const struct option_spec *o = &options[i];
+        char flag[64], value[128];
+        snprintf(flag, sizeof flag, "--%s", o->name);
+        switch (o->kind) {
+            case OPT_STRING: snprintf(value, sizeof value, "%s", *(const char **)o->target); break;
+            case OPT_INT: snprintf(value, sizeof value, "%d", *(int *)o->target); break;
+            case OPT_SECONDS:
+                snprintf(value, sizeof value, "%lld", (long long)(*(int64_t *)o->target / 1000));
+                break;
+            case OPT_LEVEL:
+                snprintf(value, sizeof value, "%s", levels[*(enum log_level *)o->target]);
+                break;
+            case OPT_LOOP:
+                snprintf(value, sizeof value, "%s", *(bool *)o->target ? "uv" : "poll");
+                break;
+        }
+        fprintf(out, "  %-22s %-27s %s (%s)\n", flag, o->env, o->help, value);
     }
-    fprintf(out, "  %-24s %-28s %s\n", "--help", "", "this text");
+    fprintf(out, "  %-22s %-27s %s\n", "--help", "", "this text");
+    fprintf(
+        out,
+        "\nValues in parentheses are the ones in effect (defaults, or from the environment).\n");
     fprintf(out, "\nSIGTERM or SIGINT shut the server down gracefully (exit status 0).\n");
 }
 
