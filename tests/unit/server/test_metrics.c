@@ -1,0 +1,49 @@
+/* Tests of the Prometheus rendering: counters, labelled families, cumulative histograms. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "metrics/metrics.h"
+
+static void test_render(void) {
+    struct metrics m;
+    CHECK_EQ_INT(metrics_init(&m), 0);
+    m.connections_total = 7;
+    metrics_family_add(&m.messages_in, "move", 3);
+    metrics_family_add(&m.messages_in, "hello", 1);
+    metrics_family_add(&m.messages_in, "move", 2);
+    metrics_family_add(&m.errors, "ILLEGAL_MOVE", 1);
+    metrics_hist_observe(&m.handle_us, 3);   /* first bucket (le 5) */
+    metrics_hist_observe(&m.handle_us, 40);  /* le 50 */
+    metrics_hist_observe(&m.handle_us, 1e9); /* +Inf only */
+    m.moves_per_second = 12.5;
+    struct metrics_gauges g = {
+        .connections = 2, .games_live = 1, .games_ended_kept = 4, .moves_total = 99};
+    size_t len;
+    char *text = metrics_render(&m, &g, &len);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK_EQ_INT(strlen(text), len);
+        CHECK(strstr(text, "\nchess_connections 2\n") != NULL);
+        CHECK(strstr(text, "\nchess_connections_total 7\n") != NULL);
+        CHECK(strstr(text, "chess_messages_in_total{type=\"move\"} 5\n") != NULL);
+        CHECK(strstr(text, "chess_messages_in_total{type=\"hello\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_errors_total{code=\"ILLEGAL_MOVE\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_games{state=\"playing\"} 1\nchess_games{state=\"ended\"} 4\n") !=
+              NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"5\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"50\"} 2\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"100000\"} 2\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"+Inf\"} 3\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_count 3\n") != NULL);
+        CHECK(strstr(text, "# TYPE chess_moves_total counter\nchess_moves_total 99\n") != NULL);
+        CHECK(strstr(text, "chess_moves_per_second 12.5\n") != NULL);
+        free(text);
+    }
+    metrics_free(&m);
+}
+
+int main(void) {
+    RUN(test_render);
+    return check_finish();
+}
