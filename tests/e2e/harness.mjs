@@ -242,10 +242,11 @@ export function suite(serverArgs = []) {
 
 /**
  * Alice seeks a game as White through quick pairing and Bob joins it from his lobby; both end
- * on the game's page. `setupBob` runs before Bob's page loads. Returns { alice, bob, gameId }.
+ * on the game's page. `setupBob` (`setupAlice`) runs before Bob's (Alice's) page loads.
+ * Returns { alice, bob, gameId }.
  */
-export async function pair(ctx, aliceName, bobName, timeLabel = '5+0', setupBob = null) {
-  const alice = await openPlayer(ctx.browser, ctx.server, aliceName);
+export async function pair(ctx, aliceName, bobName, timeLabel = '5+0', setupBob = null, setupAlice = null) {
+  const alice = await openPlayer(ctx.browser, ctx.server, aliceName, '/', DESKTOP, setupAlice);
   const bob = await openPlayer(ctx.browser, ctx.server, bobName, '/', DESKTOP, setupBob);
   await alice.page.getByRole('radio', { name: 'White' }).first().check();
   const seekName = new RegExp(`^Seek a ${timeLabel.replace('+', '\\+')} `);

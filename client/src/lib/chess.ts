@@ -22,12 +22,29 @@ export interface LocalMove {
   check: boolean;
 }
 
+/** A fresh game at this position (callers may play moves on it). */
 function load(fen: string): Chess | null {
   try {
     return new Chess(fen);
   } catch {
     return null;
   }
+}
+
+// Positions are parsed again and again while a board renders (every piece asks whether it may
+// be dragged, every square for its moves): keep the last few, for read-only questions only.
+const recent = new Map<string, Chess | null>();
+const RECENT_MAX = 16;
+
+/** A shared game at this position, never to be changed. */
+function peek(fen: string): Chess | null {
+  let chess = recent.get(fen);
+  if (chess === undefined) {
+    chess = load(fen);
+    if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
+    recent.set(fen, chess);
+  }
+  return chess;
 }
 
 function toLocal(m: Move, after: Chess): LocalMove {
@@ -88,7 +105,7 @@ export interface Destination {
 
 /** Legal destinations of the piece on `square` (empty when none or not the side to move). */
 export function legalDestinations(fen: string, square: string): Destination[] {
-  const chess = load(fen);
+  const chess = peek(fen);
   if (!chess) return [];
   let moves: Move[];
   try {
@@ -105,7 +122,7 @@ export function legalDestinations(fen: string, square: string): Destination[] {
 
 /** True when moving from -> to is a legal pawn promotion (the player must choose a piece). */
 export function isPromotion(fen: string, from: string, to: string): boolean {
-  const chess = load(fen);
+  const chess = peek(fen);
   if (!chess) return false;
   try {
     return chess
@@ -166,7 +183,7 @@ export function parseTypedMove(fen: string, text: string): LocalMove | null {
 
 /** The square of the king in check in this position, or null. */
 export function checkedKingSquare(fen: string): string | null {
-  const chess = load(fen);
+  const chess = peek(fen);
   if (!chess || !chess.inCheck()) return null;
   const turn = chess.turn();
   const [square] = chess.findPiece({ type: 'k', color: turn });
@@ -180,7 +197,7 @@ export function fenTurn(fen: string): 'white' | 'black' {
 
 /** The colour of the piece on a square ("white"/"black"), or null when empty. */
 export function pieceColorAt(fen: string, square: string): 'white' | 'black' | null {
-  const chess = load(fen);
+  const chess = peek(fen);
   const piece = chess?.get(square as Square);
   if (!piece) return null;
   return piece.color === 'w' ? 'white' : 'black';

@@ -12,7 +12,6 @@ import { Chessboard, defaultPieces, type PieceDropHandlerArgs, type SquareHandle
 import {
   isPromotion,
   legalDestinations,
-  pieceColorAt,
   tryMove,
   type LocalMove,
   type PromotionPiece,
@@ -81,7 +80,7 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
     return true;
   };
 
-  const ownPiece = (square: string) => movable !== null && pieceColorAt(fen, square) === movable;
+  const ownPiece = (square: string) => movable !== null && pieces[square]?.startsWith(movable) === true;
 
   const onSquareClick = ({ square }: SquareHandlerArgs) => {
     if (promotion) return;
@@ -142,7 +141,8 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
           allowDragging: movable !== null && !promotion,
           allowDrawingArrows: true,
           animationDurationInMs: 200,
-          canDragPiece: ({ square }) => square !== null && ownPiece(square),
+          // pieceType is "wP", "bK", ...: the first letter is the colour.
+          canDragPiece: ({ piece }) => movable !== null && piece.pieceType[0] === movable[0],
           onPieceDrag: ({ square }) => {
             if (square) setSelected(square);
           },

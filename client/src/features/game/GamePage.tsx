@@ -120,14 +120,22 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
     wasPlaying.current = game.status === 'playing';
   }, [game.status, sounds]);
 
-  // The tab's title says whose turn it is.
+  // The tab's title says whose turn it is: set when it changes, after the board is painted
+  // (it is not free).
+  const mine = game.status === 'playing' && myColor === game.turn;
+  const title = `${mine ? '▶ Your turn · ' : ''}${game.white.name} vs ${game.black.name} · chess`;
   useEffect(() => {
-    const mine = game.status === 'playing' && myColor === game.turn;
-    document.title = `${mine ? '▶ Your turn · ' : ''}${game.white.name} vs ${game.black.name} · chess`;
-    return () => {
+    const t = setTimeout(() => {
+      if (document.title !== title) document.title = title;
+    }, 50);
+    return () => clearTimeout(t);
+  }, [title]);
+  useEffect(
+    () => () => {
       document.title = 'Chess';
-    };
-  }, [game.status, game.turn, game.white.name, game.black.name, myColor]);
+    },
+    [],
+  );
 
   const onMove = (move: LocalMove) => {
     void store.move(game.id, move);

@@ -16,9 +16,19 @@ export function MoveList({
   onView: (ply: number) => void;
 }) {
   const listRef = useRef<HTMLOListElement>(null);
+  // Keep the current move in view, scrolling the list only (never the page). Measured in the
+  // next frame, with the layout the browser does anyway, so a move is not delayed by it.
   useEffect(() => {
-    const current = listRef.current?.querySelector('[aria-current="true"]');
-    if (current && 'scrollIntoView' in current) (current as HTMLElement).scrollIntoView({ block: 'nearest' });
+    const frame = requestAnimationFrame(() => {
+      const list = listRef.current;
+      const current = list?.querySelector<HTMLElement>('[aria-current="true"]');
+      if (!list || !current) return;
+      const top = current.offsetTop; // the list is positioned: offsets are within it
+      const bottom = top + current.offsetHeight;
+      if (top < list.scrollTop) list.scrollTop = top;
+      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
+    });
+    return () => cancelAnimationFrame(frame);
   }, [viewPly, san.length]);
   const rows: { number: number; white?: number; black?: number }[] = [];
   for (let i = 0; i < san.length; i += 2) rows.push({ number: i / 2 + 1, white: i + 1, black: i + 2 <= san.length ? i + 2 : undefined });
