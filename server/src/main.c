@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "net/persist.h"
 #include "net/server.h"
+#include "store/store.h"
 #include "util/log.h"
 
 enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOOP };
@@ -30,6 +32,7 @@ struct option_spec {
 
 static struct server_config cfg;
 static const char *data_dir = "./data";
+static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
@@ -41,7 +44,9 @@ static const struct option_spec options[] = {
      "address to listen on (0.0.0.0: every IPv4 address)"},
     {"port", "CHESS_PORT", OPT_INT, &port, 1, 65535, "TCP port for HTTP and WebSocket"},
     {"data-dir", "CHESS_DATA_DIR", OPT_STRING, &data_dir, 0, 0,
-     "data directory (created if missing; games are kept in memory for now)"},
+     "data directory, created if missing: the database chess.db (docs/persistence.md)"},
+    {"db-sync", "CHESS_DB_SYNC", OPT_STRING, &db_sync, 0, 0,
+     "full: a commit survives power loss; normal: it survives a crash of the server"},
     {"static-dir", "CHESS_STATIC_DIR", OPT_STRING, &cfg.static_dir, 0, 0,
      "web client files; client routes fall back to its index.html"},
     {"log-level", "CHESS_LOG_LEVEL", OPT_LEVEL, &level, 0, 0, "debug, info, warn or error"},
@@ -242,10 +247,29 @@ int main(int argc, char **argv) {
     cfg.world.max_seeks_per_player = max_seeks;
     cfg.world.max_games_per_player = max_games;
 
-    if (prepare_data_dir(data_dir) < 0) return 1;
+    if (prepare_data_dir(data_dir) < 0) return store_exit_code(-STORE_ERR_DIR);
+    if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
+        fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);
+        return 2;
+    }
+    /* The database first: a bad one stops the start before the port is taken. */
+    struct store_config store_cfg = {.data_dir = data_dir,
+                                     .sync_normal = strcmp(db_sync, "normal") == 0};
+    int store_status;
+    char store_err[512];
+    struct store *store = store_open(&store_cfg, &store_status, store_err, sizeof store_err);
+    if (!store) {
+        LOGE("main", "cannot use the database: %s", store_err);
+        fprintf(stderr, "chess_server: %s (%s)\n", store_err, store_status_name(store_status));
+        return store_exit_code(store_status);
+    }
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
-    if (!srv) return 1;
+    if (!srv || persist_attach(srv, store) < 0) {
+        server_destroy(srv);
+        store_close(store);
+        return 1;
+    }
     running = srv;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
@@ -255,7 +279,12 @@ int main(int argc, char **argv) {
     sigaction(SIGTERM, &sa, NULL);
     int rc = server_run(srv);
     running = NULL;
+    /* Everything queued is committed before the database closes; then the server goes. */
+    persist_detach(srv);
+    bool store_broken = store_failed(store);
+    store_close(store);
     server_destroy(srv);
+    if (store_broken) rc = 8; /* the database stopped accepting writes (docs/persistence.md) */
     LOGI("main", "exit %d", rc);
     return rc;
 }

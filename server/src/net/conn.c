@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "net/internal.h"
+#include "net/persist.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -65,6 +66,12 @@ static void conn_kill(struct conn *c) {
 }
 
 void conn_send(struct conn *c, struct outmsg *m) {
+    /* Held while writes it may announce wait for the disk (persist.c). */
+    if (persist_hold(c, m)) return;
+    conn_enqueue(c, m);
+}
+
+void conn_enqueue(struct conn *c, struct outmsg *m) {
     if (!c->wsi || !m || (c->close_code && c->close_code != LWS_CLOSE_STATUS_GOINGAWAY)) return;
     if (c->q_count == c->q_cap) {
         if (c->q_cap >= c->srv->cfg.out_queue_max) {
@@ -122,7 +129,7 @@ int conn_write(struct conn *c) {
         if (c->q_count > 0 || c->close_code) lws_callback_on_writable(c->wsi);
         return 0;
     }
-    if (c->close_code && !c->close_sent) {
+    if (c->close_code && !c->close_sent && c->held == 0) {
         /*
          * The close frame is written here rather than through lws_close_reason() and a -1
          * return: on the libuv loop, Debian's lws 4.1 then drops the socket without sending
@@ -196,6 +203,7 @@ void conn_receive(struct conn *c, const void *in, size_t len) {
 
 void conn_closed(struct conn *c) {
     struct server *srv = c->srv;
+    persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)
         c->all_prev->all_next = c->all_next;

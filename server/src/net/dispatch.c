@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "net/internal.h"
+#include "net/persist.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -203,6 +204,12 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         core_events_reset(events);
         return;
     }
+    /* Written before anyone is told; messages wait for the commit (persist.c). */
+    if (persist_record(srv, events) < 0) {
+        core_events_reset(events);
+        server_arm_world_timer(srv);
+        return;
+    }
     int64_t now = now_mono_ms();
     for (int i = 0; i < events->count; i++) {
         const struct core_event *ev = &events->items[i];
@@ -247,10 +254,12 @@ static int handle_hello(struct conn *c, const struct proto_request *req, int64_t
     struct player *p;
     if (req->token) {
         p = world_player_by_token(srv->world, req->token);
+        if (!p) p = persist_player_by_token(srv, req->token); /* known before a restart */
         if (!p) return -PROTO_ERR_BAD_TOKEN;
     } else {
         p = world_player_create(srv->world, req->name, now);
         if (!p) return -CORE_ERR_NO_MEMORY;
+        persist_player_created(srv, p);
     }
     player_link(c, p);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,

@@ -59,6 +59,7 @@ struct conn {
     bool rx_oversize;
     struct ratelimit limit;
     int abuse;       /* refused messages in a row */
+    int held;        /* messages held until a commit (persist.c); the close frame waits */
     int close_code;  /* nonzero: close with this code once the queue is flushed */
     bool close_sent; /* the close frame is out; waiting for the client's */
     const char *close_reason;
@@ -88,6 +89,7 @@ struct watch_list {
 struct server {
     struct server_config cfg;
     struct world *world;
+    struct persist *persist; /* the store's side (persist.c); NULL without a database */
     struct core_events events;
     struct lws_context *ctx;
     struct lws_vhost *vhost;
@@ -125,8 +127,12 @@ struct server {
 struct conn *conn_create(struct server *srv, struct lws *wsi);
 
 /* Queues a message (taking a reference) and asks for a writable callback. A connection whose
- * queue is full is closed as too slow. */
+ * queue is full is closed as too slow. While writes wait for the disk the message is held
+ * first (persist.c) and queued once they are committed. */
 void conn_send(struct conn *c, struct outmsg *m);
+
+/* conn_send() without holding: for messages whose writes are committed. */
+void conn_enqueue(struct conn *c, struct outmsg *m);
 
 /* Encodes, serialises and queues one message for one connection; consumes msg. */
 void conn_send_json(struct conn *c, json_t *msg);

@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 
 #include "net/internal.h"
+#include "net/persist.h"
 #include "util/ids.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -145,6 +146,7 @@ static void begin_shutdown(struct server *srv) {
 
 static void finish(struct server *srv) {
     srv->finished = true;
+    persist_detach(srv); /* no wake-ups from the store once the loop is going away */
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     drain_mailbox(srv);
     timer_close(&srv->world_timer);
@@ -401,6 +403,7 @@ void server_destroy(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->watchers);
+    persist_free(srv);
     if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
     world_destroy(srv->world);
     core_events_free(&srv->events);

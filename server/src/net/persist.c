@@ -1,0 +1,311 @@
+/*
+ * Holding messages until their writes are committed, restoring games, and returning players.
+ *
+ * The held FIFO is a ring of (sequence number, connection, message). A message is held when
+ * writes are waiting or when earlier messages are still held (order is kept across all
+ * connections: a spectator never sees a move its player has not been told about yet). A closed
+ * connection's entries are cleared in place; the messages are released when their turn comes.
+ */
+#include "net/persist.h"
+
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/restore.h"
+#include "net/internal.h"
+#include "store/auth.h"
+#include "store/read.h"
+#include "store/record.h"
+#include "util/log.h"
+#include "util/now.h"
+
+struct held {
+    uint64_t seq;
+    struct conn *conn; /* NULL once the connection closed */
+    struct outmsg *msg;
+};
+
+struct persist {
+    struct server *srv;
+    struct store *store;
+    struct server_result wake_item; /* posted by the store's threads, at most once at a time */
+    pthread_mutex_t wake_lock;
+    bool posted;       /* guarded by wake_lock */
+    bool detached;     /* guarded by wake_lock */
+    struct held *held; /* ring */
+    size_t head, count, cap;
+    bool stop_logged;
+};
+
+/* ---- wake-ups and commits ---- */
+
+static void flush(struct persist *p) {
+    uint64_t committed = store_committed(p->store);
+    while (p->count > 0 && p->held[p->head].seq <= committed) {
+        struct held e = p->held[p->head];
+        p->head = (p->head + 1) % p->cap;
+        p->count--;
+        if (e.conn) {
+            e.conn->held--;
+            conn_enqueue(e.conn, e.msg);
+            /* A close frame waits for the last held message (conn_write). */
+            if (e.conn->held == 0 && e.conn->close_code && e.conn->wsi)
+                lws_callback_on_writable(e.conn->wsi);
+        }
+        outmsg_release(e.msg);
+    }
+}
+
+static void poll_store(struct persist *p) {
+    store_poll(p->store, NULL, NULL);
+    flush(p);
+    if (store_failed(p->store) && !p->stop_logged) {
+        p->stop_logged = true;
+        LOGE("persist", "the database stopped accepting writes: shutting down (moves not "
+                        "committed were never announced)");
+        server_request_stop(p->srv);
+    }
+}
+
+static void on_wake(struct server *srv, struct server_result *item) {
+    (void)item;
+    struct persist *p = srv->persist;
+    pthread_mutex_lock(&p->wake_lock);
+    p->posted = false; /* before polling: a report arriving during the poll posts again */
+    pthread_mutex_unlock(&p->wake_lock);
+    poll_store(p);
+}
+
+/* Store threads: hand the loop a wake-up unless one is already on its way. */
+static void wake_from_store(void *ctx) {
+    struct persist *p = ctx;
+    pthread_mutex_lock(&p->wake_lock);
+    if (!p->detached && !p->posted) {
+        p->posted = true;
+        server_post(p->srv, &p->wake_item);
+    }
+    pthread_mutex_unlock(&p->wake_lock);
+}
+
+bool persist_hold(struct conn *c, struct outmsg *m) {
+    struct persist *p = c->srv->persist;
+    if (!p || !m) return false;
+    uint64_t submitted = store_submitted(p->store);
+    if (p->count == 0 && submitted == store_committed(p->store)) return false;
+    if (p->count == p->cap) {
+        size_t cap = p->cap ? p->cap * 2 : 1024;
+        struct held *ring = malloc(sizeof *ring * cap);
+        if (!ring) {
+            /* Out of memory: the connection cannot be served in order any more. */
+            LOGE("persist", "conn=%llu: out of memory holding a message; closing it",
+                 (unsigned long long)c->id);
+            conn_close(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "server out of memory");
+            return true;
+        }
+        for (size_t i = 0; i < p->count; i++) ring[i] = p->held[(p->head + i) % p->cap];
+        free(p->held);
+        p->held = ring;
+        p->head = 0;
+        p->cap = cap;
+    }
+    p->held[(p->head + p->count++) % p->cap] = (struct held){submitted, c, m};
+    m->refs++;
+    c->held++;
+    return true;
+}
+
+void persist_conn_gone(struct conn *c) {
+    struct persist *p = c->srv->persist;
+    for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
+        struct held *e = &p->held[(p->head + i) % p->cap];
+        if (e->conn == c) {
+            e->conn = NULL;
+            c->held--;
+        }
+    }
+}
+
+int persist_record(struct server *srv, struct core_events *events) {
+    struct persist *p = srv->persist;
+    if (!p || events->count == 0) return 0;
+    uint64_t seq;
+    if (store_record_events(p->store, events, now_wall_ms(), &seq) == 0) return 0;
+    if (!p->stop_logged) {
+        p->stop_logged = true;
+        LOGE("persist", "events could not be stored: not announced; shutting down");
+        server_request_stop(srv);
+    }
+    return -1;
+}
+
+/* ---- players from the database ---- */
+
+void persist_player_created(struct server *srv, struct player *player) {
+    struct persist *p = srv->persist;
+    if (!p || player->stored) return;
+    struct store_op op = {.type = STORE_OP_PLAYER};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player->id);
+    snprintf(op.u.player.name, sizeof op.u.player.name, "%s", player->name);
+    op.u.player.created_at = now_wall_ms();
+    op.u.player.has_token = true;
+    auth_token_hash(player->token, op.u.player.token_hash);
+    if (store_submit(p->store, &op) > 0) player->stored = true;
+}
+
+static void apply_identity(struct player *pl, const struct store_identity *id) {
+    pl->stored = true;
+    pl->registered = id->username[0] != '\0';
+    pl->bot = id->bot;
+    memcpy(pl->ratings, id->ratings, sizeof pl->ratings);
+}
+
+/* The world's player for a stored identity (restored into the world when missing). */
+static struct player *player_for(struct server *srv, const struct store_identity *id,
+                                 const char *token) {
+    struct player *pl = world_player_by_id(srv->world, id->player_id);
+    if (pl) {
+        if (token && world_player_set_token(srv->world, pl, token) < 0) return NULL;
+        return pl;
+    }
+    pl = world_player_restore(srv->world, id->player_id, id->name, token, now_mono_ms());
+    if (pl) apply_identity(pl, id);
+    return pl;
+}
+
+struct player *persist_player_by_token(struct server *srv, const char *token) {
+    struct persist *p = srv->persist;
+    if (!p || strlen(token) > PLAYER_TOKEN_LEN) return NULL;
+    uint8_t hash[STORE_HASH_LEN];
+    auth_token_hash(token, hash);
+    struct store_identity id;
+    if (store_find_token(p->store, hash, &id) < 0) return NULL;
+    return player_for(srv, &id, token);
+}
+
+/* ---- restoring games ---- */
+
+/* Stores the end of a game that cannot go on (ended by its last stored move, or damaged). */
+static void store_end(struct persist *p, struct game *g) {
+    struct core_events events = {.reply = -1};
+    struct core_event ev = {.type = CORE_EV_GAME_ENDED, .target = CORE_TO_GAME, .game = g};
+    events.items = &ev;
+    events.count = 1;
+    uint64_t seq;
+    if (store_record_events(p->store, &events, now_wall_ms(), &seq) < 0)
+        LOGE("persist", "game=%s: its end could not be queued", g->id);
+}
+
+static int restore_game(void *ctx, const struct store_game *sg,
+                        const struct store_identity players[2]) {
+    struct persist *p = ctx;
+    struct server *srv = p->srv;
+    struct player *pl[2];
+    for (int c = 0; c < 2; c++) {
+        pl[c] = player_for(srv, &players[c], NULL);
+        if (!pl[c]) {
+            LOGE("persist", "game=%s: cannot restore player %s", sg->id, players[c].player_id);
+            return -1;
+        }
+    }
+    struct game_restore_move *moves = calloc((size_t)sg->ply_count + 1, sizeof *moves);
+    struct game *g = malloc(sizeof *g);
+    int rc = -1;
+    if (!moves || !g) goto done;
+    for (int i = 0; i < sg->ply_count; i++)
+        moves[i] =
+            (struct game_restore_move){sg->moves[i].uci, sg->moves[i].timed, sg->moves[i].clock_ms};
+    struct game_record rec = {
+        .id = sg->id,
+        .initial_fen = sg->initial_fen,
+        .tc = {sg->unlimited, sg->initial_ms, sg->increment_ms},
+        .created_wall_ms = sg->created_at,
+        .rated = sg->rated,
+        .rating = {sg->rating[0], sg->rating[1]},
+        .moves = moves,
+        .count = sg->ply_count,
+    };
+    int64_t now = now_mono_ms(), wall = now_wall_ms();
+    const struct world_config *wc = &srv->cfg.world;
+    rc = game_restore(g, &rec, pl[0], pl[1], wc->lag_comp_ms, wc->first_move_ms, now, wall);
+    if (rc == -CORE_ERR_ILLEGAL_MOVE) {
+        /* A record that does not replay cannot be played on: end it as aborted. */
+        LOGE("persist", "game=%s: its stored moves do not replay; ended as aborted", sg->id);
+        struct game_record bare = rec;
+        bare.count = 0;
+        bare.initial_fen = NULL;
+        if (game_restore(g, &bare, pl[0], pl[1], 0, 0, now, wall) == 0) {
+            game_finish(g, CHESS_RESULT_NONE, CHESS_TERM_ABORTED, now, wall);
+            store_end(p, g);
+            game_free(g);
+        }
+        rc = 0;
+        goto done;
+    }
+    if (rc < 0) goto done;
+    if (g->ended) {
+        LOGI("persist", "game=%s ended by its last move before the restart: %s", g->id,
+             chess_termination_name(g->chess.termination));
+        store_end(p, g);
+        game_free(g);
+        goto done;
+    }
+    rc = world_restore_game(srv->world, g);
+    if (rc < 0) {
+        game_free(g);
+        goto done;
+    }
+    LOGD("persist", "game=%s restored at ply %d", g->id, game_ply(g));
+    g = NULL; /* the world's now */
+done:
+    free(g);
+    free(moves);
+    return rc < 0 ? -1 : 0;
+}
+
+int persist_attach(struct server *srv, struct store *store) {
+    struct persist *p = calloc(1, sizeof *p);
+    if (!p || pthread_mutex_init(&p->wake_lock, NULL) != 0) {
+        free(p);
+        return -1;
+    }
+    p->srv = srv;
+    p->store = store;
+    p->wake_item.apply = on_wake;
+    srv->persist = p;
+    int rc = store_load_live(store, restore_game, p);
+    if (rc != 0) {
+        LOGE("persist", "restoring games failed (%s)",
+             rc < 0 ? store_status_name(rc) : "see above");
+        return -1;
+    }
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    LOGI("persist", "restored %d game(s) in progress", st.games_live);
+    server_arm_world_timer(srv);
+    if (store_start(store, wake_from_store, p) < 0) {
+        LOGE("persist", "cannot start the store's threads");
+        return -1;
+    }
+    return 0;
+}
+
+void persist_detach(struct server *srv) {
+    struct persist *p = srv->persist;
+    if (!p) return;
+    pthread_mutex_lock(&p->wake_lock);
+    p->detached = true;
+    pthread_mutex_unlock(&p->wake_lock);
+}
+
+void persist_free(struct server *srv) {
+    struct persist *p = srv->persist;
+    if (!p) return;
+    persist_detach(srv);
+    for (size_t i = 0; i < p->count; i++) outmsg_release(p->held[(p->head + i) % p->cap].msg);
+    free(p->held);
+    pthread_mutex_destroy(&p->wake_lock);
+    free(p);
+    srv->persist = NULL;
+}

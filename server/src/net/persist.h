@@ -1,0 +1,63 @@
+/*
+ * The network layer's side of persistence (docs/persistence.md): nothing about a change reaches
+ * a client before the change is committed.
+ *
+ * - Every batch of world events is recorded (store_record_events) before it is delivered.
+ * - While writes are waiting for the disk, every outbound WebSocket message (events, replies,
+ *   errors) is held in one FIFO with the sequence number of the last write submitted before it,
+ *   and released, in order, once the store reports that number committed. When nothing is
+ *   waiting, messages go straight out. A connection's close frame waits for its held messages.
+ * - Commit reports arrive from the store's threads through server_post() (a coalesced wake-up);
+ *   the loop never waits for the disk.
+ * - At attach, the games that were in progress are restored into the world.
+ * - A hello with a token the world does not know is looked up in the database (the token's
+ *   hash), bringing back players from before a restart.
+ * - Account messages (register, login, logout) and archive messages are handled in
+ *   accounts.c and archive.c on top of this.
+ *
+ * Loop thread, except the store's wake callback.
+ */
+#ifndef SERVER_NET_PERSIST_H
+#define SERVER_NET_PERSIST_H
+
+#include <stdbool.h>
+
+#include "store/store.h"
+
+struct server;
+struct conn;
+struct outmsg;
+struct core_events;
+struct player;
+
+/*
+ * Restores the live games of the database into the world, then starts the store's threads with
+ * the loop's wake-up. Call after server_create(), before server_run(). The store stays owned by
+ * the caller, who closes it after server_run() returns. Returns 0, or -1 (logged).
+ */
+int persist_attach(struct server *srv, struct store *store);
+
+/* Records events before delivery. Returns 0, or -1 when they must not be delivered (the
+ * store refused them: the server is stopping). */
+int persist_record(struct server *srv, struct core_events *events);
+
+/* conn_send(): true when the message was held for a later commit (a reference was taken). */
+bool persist_hold(struct conn *c, struct outmsg *m);
+
+/* A connection closed: its held messages and pending requests are dropped. */
+void persist_conn_gone(struct conn *c);
+
+/* A new guest: stored with its token's hash (the welcome that carries the token waits for the
+ * commit, so a token a client holds always survives a restart). */
+void persist_player_created(struct server *srv, struct player *player);
+
+/* The player a token names when the world does not know it (from the database), or NULL. */
+struct player *persist_player_by_token(struct server *srv, const char *token);
+
+/* Stops wake-ups from the store (the loop is ending). */
+void persist_detach(struct server *srv);
+
+/* Frees what the network layer kept (held messages, pending requests). */
+void persist_free(struct server *srv);
+
+#endif

@@ -1,0 +1,109 @@
+"""
+Helpers for the persistence tests (test_persist*.py): servers that restart on the same data
+directory, direct reads of the database file (Python's sqlite3, read-only), a long legal move
+sequence for games under load, and a runner for tests that manage their own servers.
+
+Built on harness.py (Server, Client, start_game, play).
+"""
+import asyncio
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from harness import Server, free_port  # noqa: F401  (re-exported for the tests)
+
+# 160 legal plies from the start (UCI), played by the engine against itself; games under load
+# replay a prefix of it.
+LONG_GAME = (
+    "e2e3 e7e6 d2d4 f8e7 b1d2 d7d5 f1e2 c8d7 c2c4 d5c4 e2f3 d7c6 d2c4 b7b5 c4e5 c6d5 d1d3 a7a6 "
+    "e3e4 d5b7 f3h5 g7g6 h5e2 g8f6 f2f3 f6d7 c1e3 d7e5 d4e5 b8c6 d3c3 b5b4 c3c2 e8g8 a1d1 d8c8 "
+    "f3f4 f8d8 g1f3 d8d1 e2d1 c8d7 e1g1 a8d8 d1e2 h7h6 f1d1 d7e8 h2h3 a6a5 e2b5 d8d1 c2d1 e8d8 "
+    "d1c2 c6b8 f4f5 g6g5 f5f6 e7f8 c2d3 b8c6 d3c4 c6b8 f3d4 c7c5 d4b3 b8c6 b5c6 d8d1 g1h2 b7c6 "
+    "b3a5 d1e1 a5c6 e1e3 c6e7 g8h7 e7f5 e3f4 h2h1 f4e5 a2a3 e5f6 a3b4 e6f5 b4c5 f5e4 c4e4 h7g7 "
+    "b2b4 f6c3 h1h2 f8c5 b4c5 c3c5 g2g4 c5a3 e4d4 g7g8 h2g2 a3a2 g2h1 a2e2 d4f6 e2e1 h1h2 e1e6 "
+    "f6e6 f7e6 h2g3 g8f7 g3f3 f7e7 f3e3 e7d6 e3d4 e6e5 d4e4 d6e6 e4e3 e6d5 e3d3 e5e4 d3e3 d5e5 "
+    "e3d2 e5f4 d2e2 f4g3 e2e3 g3h3 e3e4 h3g4 e4e5 h6h5 e5f6 h5h4 f6g6 h4h3 g6f7 h3h2 f7e6 h2h1q "
+    "e6e5 h1f3 e5d4 f3f4 d4c3 f4e5 c3c2 e5d4 c2c1 g4f4 c1b1 g5g4 b1c1 g4g3 c1b1 g3g2"
+).split()
+
+
+class DataDir:
+    """A data directory that outlives the servers started on it."""
+
+    def __init__(self):
+        self.path = tempfile.mkdtemp(prefix="chess-persist-")
+        self.servers = []
+
+    @property
+    def db(self):
+        return os.path.join(self.path, "chess.db")
+
+    def start(self, *args):
+        """A server on this data directory (a new port each time)."""
+        srv = Server(self.binary, ["--data-dir", self.path] + list(args))
+        self.servers.append(srv)
+        return srv
+
+    def query(self, sql, params=()):
+        """Rows from the database, read-only (safe beside a running server: WAL)."""
+        con = sqlite3.connect("file:%s?mode=ro" % self.db, uri=True, timeout=10)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+
+    def moves(self, game):
+        """{ply: (uci, san)} of a game, live or archived."""
+        rows = self.query("SELECT ply, uci, san FROM live_moves WHERE game_id = ? UNION ALL "
+                          "SELECT ply, uci, san FROM moves WHERE game_id = ?", (game, game))
+        return {ply: (uci, san) for ply, uci, san in rows}
+
+    def run_binary(self, *args, timeout=20):
+        """Runs the server binary to its exit (for start-up failures): (status, output)."""
+        cmd = [self.binary, "--listen", "127.0.0.1", "--port", str(free_port()),
+               "--data-dir", self.path] + list(args)
+        p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                           timeout=timeout)
+        return p.returncode, p.stdout.decode(errors="replace")
+
+    def cleanup(self):
+        for srv in self.servers:
+            srv.close()
+        shutil.rmtree(self.path, ignore_errors=True)
+
+
+def run_data_dir_tests(namespace):
+    """Runs every async test_*(data: DataDir) with a fresh data directory; exits 0 or 1."""
+    import argparse
+    import inspect
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("-k", default="")
+    opts = parser.parse_args()
+    tests = [(n, f) for n, f in namespace.items()
+             if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
+    failed = []
+    for name, fn in tests:
+        data = DataDir()
+        data.binary = opts.server
+        t0 = time.time()
+        try:
+            asyncio.run(asyncio.wait_for(fn(data), 240))
+            print("PASS %s (%.1fs)" % (name, time.time() - t0))
+        except BaseException:
+            failed.append(name)
+            print("FAIL %s (%.1fs)" % (name, time.time() - t0))
+            traceback.print_exc()
+            for srv in data.servers:
+                print("---- server log (port %d) ----\n%s" % (srv.port, srv.read_log()[-5000:]))
+        finally:
+            data.cleanup()
+        sys.stdout.flush()
+    print("%d tests, %d failed%s" % (len(tests), len(failed),
+                                      (": " + ", ".join(failed)) if failed else ""))
+    sys.exit(1 if failed else 0)

@@ -1,0 +1,142 @@
+"""
+Persistence across restarts (docs/persistence.md): moves are in the database before anyone
+sees them; after a restart the games that were in progress are back with their moves and
+clocks (the time the server was down is not charged), players come back with their tokens and
+play on; ended games stay in the archive. Start-up failures (corrupt file, newer schema,
+unusable data directory, a second server on the same directory) stop with their exit codes.
+"""
+import asyncio
+import os
+import signal
+
+from harness import play, start_game
+from persist_harness import DataDir, run_data_dir_tests  # noqa: F401
+
+
+async def test_moves_committed_before_announced(data):
+    srv = data.start()
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b, {"minutes": 5, "increment": 3})
+    for i, mv in enumerate(["e4", "e5", "Nf3", "Nc6"]):
+        mover = a if i % 2 == 0 else b
+        reply = await mover.move(gid, mv)
+        # The reply came after the commit: the move is already in the database.
+        assert data.moves(gid).get(reply["ply"], (None, None))[1] == mv, data.moves(gid)
+    [(status, white, black)] = data.query(
+        "SELECT status, white_name, black_name FROM games WHERE id = ?", (gid,))
+    assert (status, white, black) == ("live", "Ann", "Ben")
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
+async def test_restart_restores_games_and_players(data):
+    srv = data.start()
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    spectator = await srv.player("Sue")
+    gid = await start_game(a, b, {"minutes": 5, "increment": 3})
+    await play(gid, a, b, ["e4", "c5", "Nf3", "d6"])
+    before = (await spectator.ok({"type": "watch", "game": gid}))["game"]
+    tokens = (a.token, b.token, spectator.token)
+    await srv.close_clients()
+    assert srv.stop(signal.SIGTERM) == 0
+    await asyncio.sleep(1.5)  # time the server is down: charged to nobody
+
+    srv2 = data.start()
+    a2 = await srv2.connect()
+    welcome = await a2.hello(token=tokens[0])
+    assert welcome["player"]["id"] == a.player["id"] and welcome["player"]["name"] == "Ann"
+    [game] = welcome["games"]
+    assert game["id"] == gid and game["san"] == ["e4", "c5", "Nf3", "d6"]
+    assert game["turn"] == "white" and game["status"] == "playing"
+    # White's clock runs again from the restart: well above what 1.5 s down would have left.
+    assert abs(game["clock"]["white"] - before["clock"]["white"]) < 1000, (game, before)
+    assert game["clock"]["black"] == before["clock"]["black"]
+    b2 = await srv2.player(token=tokens[1])
+    assert b2.player["id"] == b.player["id"]
+    watcher = await srv2.player(token=tokens[2])
+    await watcher.ok({"type": "watch", "game": gid})
+    await a2.move(gid, "d4")
+    seen = await b2.recv_type("move", ply=5)
+    assert seen["san"] == "d4"
+    await watcher.recv_type("move", ply=5)
+    await b2.move(gid, "cxd4")
+    end = await a2.ok({"type": "resign", "game": gid})
+    assert end["type"] == "game_end" and end["result"] == "0-1"
+    [(status, result, reason, plies)] = data.query(
+        "SELECT status, result, termination, ply_count FROM games WHERE id = ?", (gid,))
+    assert (status, result, reason, plies) == ("ended", "0-1", "resignation", 6)
+    assert len(data.moves(gid)) == 6
+    assert data.query("SELECT count(*) FROM live_moves WHERE game_id = ?", (gid,)) == [(0,)]
+    await srv2.close_clients()
+    assert srv2.stop() == 0
+    # Ended games are not restored.
+    srv3 = data.start()
+    again = await srv3.player(token=tokens[0])
+    assert again.welcome["games"] == []
+    await srv3.close_clients()
+    assert srv3.stop() == 0
+
+
+async def test_unknown_token_after_restart(data):
+    srv = data.start()
+    c = await srv.connect()
+    await c.error({"type": "hello", "protocol": 1, "token": "NoSuchToken1234"}, "BAD_TOKEN")
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
+async def test_takeback_survives_restart(data):
+    srv = data.start()
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b, {"minutes": 3, "increment": 0})
+    await play(gid, a, b, ["d4", "d5", "c4"])
+    await a.ok({"type": "takeback_propose", "game": gid})
+    await b.ok({"type": "takeback_accept", "game": gid})
+    assert sorted(data.moves(gid)) == [1, 2]
+    await srv.close_clients()
+    assert srv.stop() == 0
+    srv2 = data.start()
+    a2 = await srv2.player(token=a.token)
+    [game] = a2.welcome["games"]
+    assert game["san"] == ["d4", "d5"] and game["turn"] == "white"
+    await a2.move(gid, "Nf3")
+    await srv2.close_clients()
+    assert srv2.stop() == 0
+
+
+async def test_startup_failures(data):
+    # A file that is not a database.
+    with open(data.db, "wb") as f:
+        f.write(b"this is not a database" * 200)
+    status, out = data.run_binary()
+    assert status == 5 and "not a database" in out, (status, out)
+    os.remove(data.db)
+    # A newer schema than the binary knows.
+    srv = data.start()
+    assert srv.stop() == 0
+    import sqlite3
+    con = sqlite3.connect(data.db)
+    con.execute("PRAGMA user_version = 999")
+    con.commit()
+    con.close()
+    status, out = data.run_binary()
+    assert status == 6 and "schema version 999" in out, (status, out)
+    assert data.query("PRAGMA user_version") == [(999,)]
+    # A data directory that cannot be one.
+    plain = os.path.join(data.path, "plain-file")
+    with open(plain, "w") as f:
+        f.write("x")
+    status, out = data.run_binary("--data-dir", plain)
+    assert status == 3 and "not" in out, (status, out)
+    # A second server on the same data directory.
+    for name in os.listdir(data.path):
+        if name.startswith("chess.db"):
+            os.remove(os.path.join(data.path, name))
+    first = data.start()
+    status, out = data.run_binary()
+    assert status == 4 and "in use by another server" in out, (status, out)
+    assert first.stop() == 0
+
+
+if __name__ == "__main__":
+    run_data_dir_tests(globals())
