@@ -24,6 +24,13 @@ enum {
     PROTO_F_NAME = 1u << 12,     /* "name" */
     PROTO_F_PROTOCOL = 1u << 13, /* "protocol": 1 */
     PROTO_F_LIMIT = 1u << 14,    /* "limit": 1..100 */
+    PROTO_F_USERNAME = 1u << 15, /* "username": 1..64 bytes (the handler checks the rules) */
+    PROTO_F_PASSWORD = 1u << 16, /* "password": 1..256 bytes (the handler checks the rules) */
+    PROTO_F_PLAYER = 1u << 17,   /* "player": id */
+    PROTO_F_PAGE = 1u << 18,     /* "page": 1..100000 */
+    PROTO_F_CATEGORY = 1u << 19, /* "category": bullet, blitz, rapid, classical */
+    PROTO_F_PGN = 1u << 20,      /* "pgn": PGN text */
+    PROTO_F_LAST = PROTO_F_PGN
 };
 
 #define GAME_ONLY PROTO_F_GAME, PROTO_F_GAME
@@ -74,6 +81,19 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
     [PROTO_MSG_LIVE_GAMES] = {"live_games", PROTO_MSG_LIVE_GAMES, 1, PROTO_F_LIMIT, 0},
     [PROTO_MSG_WATCH] = {"watch", PROTO_MSG_WATCH, 1, GAME_ONLY},
     [PROTO_MSG_UNWATCH] = {"unwatch", PROTO_MSG_UNWATCH, 1, GAME_ONLY},
+    [PROTO_MSG_REGISTER] = {"register", PROTO_MSG_REGISTER, 1, PROTO_F_USERNAME | PROTO_F_PASSWORD,
+                            PROTO_F_USERNAME | PROTO_F_PASSWORD},
+    [PROTO_MSG_LOGIN] = {"login", PROTO_MSG_LOGIN, 0, PROTO_F_USERNAME | PROTO_F_PASSWORD,
+                         PROTO_F_USERNAME | PROTO_F_PASSWORD},
+    [PROTO_MSG_LOGOUT] = {"logout", PROTO_MSG_LOGOUT, 1, 0, 0},
+    [PROTO_MSG_PLAYER_GET] = {"player_get", PROTO_MSG_PLAYER_GET, 1,
+                              PROTO_F_PLAYER | PROTO_F_USERNAME, 0},
+    [PROTO_MSG_GAMES_LIST] = {"games_list", PROTO_MSG_GAMES_LIST, 1,
+                              PROTO_F_PLAYER | PROTO_F_PAGE | PROTO_F_LIMIT, PROTO_F_PLAYER},
+    [PROTO_MSG_GAME_RECORD] = {"game_record", PROTO_MSG_GAME_RECORD, 1, GAME_ONLY},
+    [PROTO_MSG_LEADERBOARD] = {"leaderboard", PROTO_MSG_LEADERBOARD, 1,
+                               PROTO_F_CATEGORY | PROTO_F_LIMIT, PROTO_F_CATEGORY},
+    [PROTO_MSG_PGN_IMPORT] = {"pgn_import", PROTO_MSG_PGN_IMPORT, 1, PROTO_F_PGN, PROTO_F_PGN},
 };
 
 /* ---- errors ---- */
@@ -191,13 +211,15 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
     static const char *const colors[] = {"white", "black", "random"};
     static const char *const rooms[] = {"players", "spectators"};
     static const char *const results[] = {"draw", "win"};
+    static const char *const categories[] = {"bullet", "blitz", "rapid", "classical"};
     struct core_cmd *cmd = &req->cmd;
     int rc = 0, word;
-    for (unsigned bit = 1; bit <= PROTO_F_LIMIT && rc == 0; bit <<= 1) {
+    for (unsigned bit = 1; bit <= PROTO_F_LAST && rc == 0; bit <<= 1) {
         if (!(spec->fields & bit)) continue;
-        static const char *const names[] = {"game",   "seek",  "challenge", "move",     "ply",
-                                            "time",   "color", "level",     "room",     "text",
-                                            "result", "token", "name",      "protocol", "limit"};
+        static const char *const names[] = {
+            "game",  "seek",     "challenge", "move",   "ply",   "time",     "color",
+            "level", "room",     "text",      "result", "token", "name",     "protocol",
+            "limit", "username", "password",  "player", "page",  "category", "pgn"};
         const char *name = names[__builtin_ctz(bit)];
         if (!json_object_get(req->root, name)) {
             if (spec->required & bit) rc = bad_field(req, name);
@@ -221,6 +243,15 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
             case PROTO_F_LEVEL: rc = get_int(req, name, 1, 8, &cmd->level); break;
             case PROTO_F_LIMIT: rc = get_int(req, name, 1, 100, &req->limit); break;
             case PROTO_F_PROTOCOL: rc = get_int(req, name, 0, 1000000, &req->protocol); break;
+            case PROTO_F_USERNAME: rc = get_string(req, name, 64, false, &req->username); break;
+            case PROTO_F_PASSWORD: rc = get_string(req, name, 256, false, &req->password); break;
+            case PROTO_F_PLAYER: rc = get_string(req, name, 16, true, &req->player); break;
+            case PROTO_F_PAGE: rc = get_int(req, name, 1, 100000, &req->page); break;
+            case PROTO_F_PGN: rc = get_string(req, name, 1 << 20, false, &req->pgn); break;
+            case PROTO_F_CATEGORY:
+                if ((rc = get_word(req, name, categories, RATING_CATEGORY_COUNT, &word)) == 0)
+                    req->category = word;
+                break;
             case PROTO_F_TIME: rc = get_time(req, &cmd->tc); break;
             case PROTO_F_COLOR:
                 if ((rc = get_word(req, name, colors, 3, &word)) == 0)
@@ -267,6 +298,7 @@ int proto_decode(const char *text, size_t len, struct proto_request *req) {
     req->cmd.color = COLOR_CHOICE_RANDOM;
     req->cmd.room = CHAT_ROOM_AUTO;
     req->limit = 20;
+    req->page = 1;
     json_error_t error;
     req->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
     if (!req->root) return -PROTO_ERR_BAD_JSON;

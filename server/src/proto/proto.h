@@ -36,6 +36,16 @@
     X(BAD_TOKEN, "unknown or expired session token")                                               \
     X(RATE_LIMITED, "too many messages; slow down")                                                \
     X(TOO_MANY_WATCHED, "this connection watches too many games")                                  \
+    X(USERNAME_INVALID, "a username has 3 to 20 letters, digits, _ or -, starts with a letter, "   \
+                        "ends with a letter or digit, and does not start with \"guest\"")          \
+    X(PASSWORD_INVALID, "a password has 8 to 128 bytes")                                           \
+    X(USERNAME_TAKEN, "this username is taken")                                                    \
+    X(ALREADY_REGISTERED, "this player already has an account")                                    \
+    X(LOGIN_FAILED, "wrong username or password")                                                  \
+    X(LOGIN_RATE_LIMITED, "too many login attempts; wait a minute")                                \
+    X(PLAYER_NOT_FOUND, "no player with this id or username")                                      \
+    X(PGN_INVALID, "the text is not a PGN game this server can read")                              \
+    X(STORE_UNAVAILABLE, "the database cannot serve this request now")                             \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -87,6 +97,15 @@ enum proto_msg {
     PROTO_MSG_LIVE_GAMES,
     PROTO_MSG_WATCH,
     PROTO_MSG_UNWATCH,
+    /* Accounts and the archive (docs/persistence.md; handled in net/accounts.c, archive.c). */
+    PROTO_MSG_REGISTER,
+    PROTO_MSG_LOGIN,
+    PROTO_MSG_LOGOUT,
+    PROTO_MSG_PLAYER_GET,
+    PROTO_MSG_GAMES_LIST,
+    PROTO_MSG_GAME_RECORD,
+    PROTO_MSG_LEADERBOARD,
+    PROTO_MSG_PGN_IMPORT,
     PROTO_MSG_COUNT
 };
 
@@ -98,13 +117,19 @@ struct proto_request {
     const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
     const json_t *id;                      /* borrowed from root; NULL when absent */
     enum proto_msg msg;
-    struct core_cmd cmd; /* for messages up to PROTO_MSG_CORE_LAST */
-    const char *game;    /* watch, unwatch; also cmd.target */
-    const char *token;   /* hello: optional */
-    const char *name;    /* hello: optional guest name */
-    int protocol;        /* hello */
-    int limit;           /* live_games */
-    const char *field;   /* on BAD_FIELD: the offending field */
+    struct core_cmd cmd;  /* for messages up to PROTO_MSG_CORE_LAST */
+    const char *game;     /* watch, unwatch; also cmd.target */
+    const char *token;    /* hello: optional */
+    const char *name;     /* hello: optional guest name */
+    int protocol;         /* hello */
+    int limit;            /* live_games, games_list, leaderboard */
+    const char *username; /* register, login, player_get */
+    const char *password; /* register, login */
+    const char *player;   /* player_get, games_list: a player id */
+    int page;             /* games_list: from 1 */
+    int category;         /* leaderboard: enum rating_category */
+    const char *pgn;      /* pgn_import */
+    const char *field;    /* on BAD_FIELD: the offending field */
 };
 
 /* One row of the message table. */

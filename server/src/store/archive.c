@@ -1,0 +1,192 @@
+/*
+ * PGN and FEN for stored games: the moves are replayed from the start position into a struct
+ * chess_pgn (the engine writes the text), with the tags lichess writes and one %clk comment per
+ * move when the game had a clock.
+ */
+#include "store/archive.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "chess/fen.h"
+#include "chess/move.h"
+#include "chess/pgn.h"
+#include "chess/san.h"
+
+/* The start position of a stored game. */
+static int start_position(const struct store_game *g, struct chess_position *pos) {
+    if (!g->initial_fen[0]) {
+        chess_position_startpos(pos);
+        return 0;
+    }
+    return chess_fen_parse(pos, g->initial_fen) < 0 ? -STORE_ERR_CORRUPT : 0;
+}
+
+/* Replays the first `plies` moves into game (initialised from the start). */
+static int replay(const struct store_game *g, int plies, struct chess_game *game) {
+    for (int i = 0; i < plies; i++) {
+        chess_move move;
+        if (chess_move_from_uci(&game->current, g->moves[i].uci, &move) < 0 ||
+            chess_game_play(game, move) < 0)
+            return -STORE_ERR_CORRUPT;
+    }
+    return 0;
+}
+
+int store_game_fen(const struct store_game *g, int ply, char *fen) {
+    if (ply < 0 || ply > g->ply_count) return -STORE_ERR_NOT_FOUND;
+    struct chess_position start;
+    struct chess_game game;
+    if (start_position(g, &start) < 0) return -STORE_ERR_CORRUPT;
+    if (chess_game_init(&game, &start) < 0) return -STORE_ERR_NO_MEMORY;
+    int rc = replay(g, ply, &game);
+    if (rc == 0 && chess_fen_write(&game.current, CHESS_FEN_XFEN, fen, STORE_FEN_MAX + 1) < 0)
+        rc = -STORE_ERR_CORRUPT;
+    chess_game_free(&game);
+    return rc;
+}
+
+static void format_clock(int64_t ms, char *buf, size_t size) {
+    int64_t s = (ms + 999) / 1000; /* rounded up, as clocks show it */
+    snprintf(buf, size, "[%%clk %d:%02d:%02d]", (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
+}
+
+static const char *termination_tag(const char *termination) {
+    if (strcmp(termination, "timeout") == 0 || strcmp(termination, "timeout_vs_insufficient") == 0)
+        return "Time forfeit";
+    if (strcmp(termination, "abandoned") == 0) return "Abandoned";
+    if (strcmp(termination, "aborted") == 0 || !termination[0]) return "Unterminated";
+    return "Normal";
+}
+
+static enum chess_result result_of(const char *text) {
+    if (strcmp(text, "1-0") == 0) return CHESS_RESULT_WHITE_WINS;
+    if (strcmp(text, "0-1") == 0) return CHESS_RESULT_BLACK_WINS;
+    if (strcmp(text, "1/2-1/2") == 0) return CHESS_RESULT_DRAW;
+    return CHESS_RESULT_NONE;
+}
+
+/* Event, date and time, time control, ratings... in the order lichess writes them. */
+static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const char *site) {
+    char event[64], date[16], utc_time[16], tc[48], elo[2][16], diff[2][16];
+    const char *category = rating_category_name(g->category);
+    if (strcmp(g->status, "imported") == 0)
+        snprintf(event, sizeof event, "Imported game");
+    else
+        snprintf(event, sizeof event, "%s %s game", g->rated ? "Rated" : "Casual",
+                 category ? category : "correspondence");
+    if (event[0] >= 'a' && event[0] <= 'z') event[0] = (char)(event[0] - 'a' + 'A');
+    time_t secs = (time_t)(g->created_at / 1000);
+    struct tm tm;
+    gmtime_r(&secs, &tm);
+    strftime(date, sizeof date, "%Y.%m.%d", &tm);
+    strftime(utc_time, sizeof utc_time, "%H:%M:%S", &tm);
+    if (g->unlimited)
+        snprintf(tc, sizeof tc, "-");
+    else
+        snprintf(tc, sizeof tc, "%lld+%lld", (long long)(g->initial_ms / 1000),
+                 (long long)(g->increment_ms / 1000));
+    const char *tags[][2] = {
+        {"Event", event},      {"Site", site},        {"Date", date},    {"Round", "-"},
+        {"White", g->name[0]}, {"Black", g->name[1]}, {"UTCDate", date}, {"UTCTime", utc_time},
+    };
+    for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
+        if (chess_pgn_set_tag(pgn, tags[i][0], tags[i][1]) < 0) return -1;
+    if (g->has_ratings) {
+        for (int c = 0; c < 2; c++) {
+            snprintf(elo[c], sizeof elo[c], "%d", g->rating[c]);
+            snprintf(diff[c], sizeof diff[c], "%+d", g->rating_diff[c]);
+        }
+        if (chess_pgn_set_tag(pgn, "WhiteElo", elo[0]) < 0 ||
+            chess_pgn_set_tag(pgn, "BlackElo", elo[1]) < 0)
+            return -1;
+        if (strcmp(g->status, "ended") == 0 &&
+            (chess_pgn_set_tag(pgn, "WhiteRatingDiff", diff[0]) < 0 ||
+             chess_pgn_set_tag(pgn, "BlackRatingDiff", diff[1]) < 0))
+            return -1;
+    }
+    if (strcmp(g->status, "imported") != 0 &&
+        (chess_pgn_set_tag(pgn, "TimeControl", tc) < 0 ||
+         chess_pgn_set_tag(pgn, "Termination", termination_tag(g->termination)) < 0))
+        return -1;
+    return chess_pgn_set_tag(pgn, "GameId", g->id) < 0 ? -1 : 0;
+}
+
+long store_game_pgn(const struct store_game *g, const char *site, char **out) {
+    struct chess_position start;
+    if (start_position(g, &start) < 0) return -STORE_ERR_CORRUPT;
+    struct chess_pgn pgn;
+    if (chess_pgn_init(&pgn, &start) < 0) return -STORE_ERR_NO_MEMORY;
+    long rc = replay(g, g->ply_count, &pgn.game);
+    if (rc < 0) goto done;
+    rc = -STORE_ERR_NO_MEMORY;
+    if (set_tags(&pgn, g, site) < 0) goto done;
+    char clock[32];
+    for (int i = 0; !g->unlimited && i < g->ply_count; i++) {
+        if (!g->moves[i].timed) continue;
+        format_clock(g->moves[i].clock_ms, clock, sizeof clock);
+        if (chess_pgn_set_comment(&pgn, i + 1, clock) < 0) goto done;
+    }
+    /* The stored result (resignations, timeouts, agreements are not in the moves); "*" while
+     * live or aborted. */
+    pgn.result = result_of(g->result);
+    if (pgn.result == CHESS_RESULT_NONE) pgn.game.result = CHESS_RESULT_NONE;
+    rc = chess_pgn_write(&pgn, out);
+    if (rc < 0) rc = -STORE_ERR_NO_MEMORY;
+done:
+    chess_pgn_free(&pgn);
+    return rc;
+}
+
+int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_wall_ms,
+                     struct store_op *op, char *err, size_t errlen) {
+    struct chess_pgn pgn;
+    size_t consumed = 0;
+    int rc = chess_pgn_read(text, len, &consumed, &pgn);
+    if (rc < 0) {
+        snprintf(err, errlen, "%s near byte %zu", chess_error_name(-rc), consumed);
+        return -1;
+    }
+    memset(op, 0, sizeof *op);
+    op->type = STORE_OP_IMPORT;
+    snprintf(op->game_id, sizeof op->game_id, "%s", id);
+    const char *white = chess_pgn_tag(&pgn, "White"), *black = chess_pgn_tag(&pgn, "Black");
+    snprintf(op->u.import.white, sizeof op->u.import.white, "%s", white && *white ? white : "?");
+    snprintf(op->u.import.black, sizeof op->u.import.black, "%s", black && *black ? black : "?");
+    enum chess_result r = pgn.result != CHESS_RESULT_NONE ? pgn.result : pgn.game.result;
+    snprintf(op->u.import.result, sizeof op->u.import.result, "%s", chess_result_name(r));
+    struct chess_position standard;
+    chess_position_startpos(&standard);
+    if (pgn.game.start.key != standard.key &&
+        chess_fen_write(&pgn.game.start, CHESS_FEN_XFEN, op->u.import.initial_fen,
+                        sizeof op->u.import.initial_fen) < 0)
+        op->u.import.initial_fen[0] = '\0';
+    op->u.import.at = now_wall_ms;
+    int n = pgn.game.ply_count;
+    op->u.import.moves = calloc((size_t)n + 1, sizeof *op->u.import.moves);
+    op->u.import.pgn = malloc(consumed + 1);
+    if (!op->u.import.moves || !op->u.import.pgn) {
+        free(op->u.import.moves);
+        free(op->u.import.pgn);
+        chess_pgn_free(&pgn);
+        snprintf(err, errlen, "out of memory");
+        return -1;
+    }
+    memcpy(op->u.import.pgn, text, consumed);
+    op->u.import.pgn[consumed] = '\0';
+    struct chess_position pos = pgn.game.start;
+    for (int i = 0; i < n; i++) {
+        struct store_move_row *m = &op->u.import.moves[i];
+        chess_move mv = pgn.game.moves[i];
+        m->ply = i + 1;
+        m->played_at = now_wall_ms;
+        chess_move_to_uci(&pos, mv, m->uci);
+        chess_san_write(&pos, mv, m->san);
+        chess_position_make_move(&pos, mv);
+    }
+    op->u.import.count = n;
+    chess_pgn_free(&pgn);
+    return 0;
+}

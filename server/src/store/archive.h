@@ -1,0 +1,34 @@
+/*
+ * The archive's formats for stored games (struct store_game from read.h): PGN with the standard
+ * tags, player names and ratings and lichess-style [%clk h:mm:ss] comments; the FEN after any
+ * ply; and reading a PGN game into an import operation.
+ *
+ * Pure functions over the engine (chess_pgn_*, FEN, UCI); any thread.
+ */
+#ifndef SERVER_STORE_ARCHIVE_H
+#define SERVER_STORE_ARCHIVE_H
+
+#include <stddef.h>
+
+#include "store/read.h"
+
+/*
+ * Writes a stored game (with its moves) as PGN into a new malloc'd string (*out, the caller
+ * frees). site: the Site tag (e.g. "http://host"). Returns the length, or -STORE_ERR_NO_MEMORY,
+ * or -STORE_ERR_CORRUPT when the stored moves do not replay.
+ */
+long store_game_pgn(const struct store_game *game, const char *site, char **out);
+
+/* The FEN after `ply` plies (0: the start) into fen (STORE_FEN_MAX + 1 bytes). Returns 0,
+ * -STORE_ERR_NOT_FOUND (ply out of range) or -STORE_ERR_CORRUPT. */
+int store_game_fen(const struct store_game *game, int ply, char *fen);
+
+/*
+ * Reads the first game of a PGN text into an import operation for game id `id` (names from the
+ * White/Black tags, "?" when missing; the result token; the moves as UCI and SAN, without
+ * clocks). Returns 0 (op filled; its pgn and moves are owned by it), or -1 with a reason in err.
+ */
+int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_wall_ms,
+                     struct store_op *op, char *err, size_t errlen);
+
+#endif
