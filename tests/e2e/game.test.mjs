@@ -109,6 +109,60 @@ test('moves typed in SAN, and a promotion through the chooser', async () => {
   await bob.context.close();
 });
 
+test('chat, offers, takeback, resignation and rematch, with confirmations', async () => {
+  const { alice, bob, gameId } = await pair('Ivy', 'Jack', '15+10');
+  const watcher = await openPlayer(ctx.browser, ctx.server, 'Kim', `/game/${gameId}`);
+  // Chat: the players' room reaches the opponent, not the spectators.
+  await alice.page.getByRole('textbox', { name: 'Write a message' }).fill('good luck');
+  await alice.page.getByRole('button', { name: 'Send' }).click();
+  await bob.page.getByRole('list', { name: 'Messages' }).getByText('good luck').waitFor();
+  await watcher.page.getByRole('textbox', { name: 'Write a message' }).fill('hello spectators');
+  await watcher.page.getByRole('button', { name: 'Send' }).click();
+  await watcher.page.getByRole('list', { name: 'Messages' }).getByText('hello spectators').waitFor();
+  assert.equal(await bob.page.getByText('hello spectators').count(), 0);
+
+  await clickMove(alice.page, 'd2', 'd4');
+  await waitForMoves(bob.page, ['d4']);
+  await clickMove(bob.page, 'd7', 'd5');
+  await waitForMoves(alice.page, ['d4', 'd5']);
+  // A draw offer asks for confirmation, then Bob declines it.
+  await alice.page.getByRole('button', { name: 'Offer draw' }).click();
+  await alice.page.getByRole('button', { name: 'Yes, offer a draw' }).click();
+  await alice.page.getByRole('button', { name: 'Draw offered…' }).waitFor();
+  await bob.page.getByText('Your opponent offers a draw.').waitFor();
+  await bob.page.getByRole('button', { name: 'Decline draw' }).click();
+  await alice.page.getByRole('button', { name: 'Offer draw' }).waitFor();
+  // Alice regrets 2. Bg5 and asks for a takeback; Bob accepts.
+  await clickMove(alice.page, 'c1', 'g5');
+  await waitForMoves(bob.page, ['d4', 'd5', 'Bg5']);
+  await alice.page.getByRole('button', { name: 'Propose takeback' }).click();
+  await bob.page.getByRole('button', { name: 'Accept takeback' }).click();
+  for (const p of [alice.page, bob.page, watcher.page]) await waitForMoves(p, ['d4', 'd5']);
+  await square(alice.page, 'c1').and(alice.page.getByLabel(/^c1, white bishop/)).waitFor();
+  // Resigning asks first; cancelling keeps the game going.
+  await bob.page.getByRole('button', { name: 'Resign' }).click();
+  await bob.page.getByRole('button', { name: 'Cancel' }).click();
+  await bob.page.getByRole('button', { name: 'Resign' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
+  for (const p of [alice.page, bob.page, watcher.page]) {
+    await p.getByText('White wins').waitFor();
+    await p.getByText('Black resigned').waitFor();
+  }
+  // Rematch: both land on the new game with colours swapped.
+  await bob.page.getByRole('button', { name: 'Rematch' }).click();
+  await alice.page.getByText('Your opponent wants a rematch.').waitFor();
+  await alice.page.getByRole('button', { name: 'Accept rematch' }).click();
+  await alice.page.waitForURL((url) => !url.pathname.endsWith(gameId));
+  await bob.page.waitForURL((url) => !url.pathname.endsWith(gameId));
+  await alice.page.getByText('you play black').waitFor();
+  await bob.page.getByText('you play white').waitFor();
+  // The spectator of the old game is offered the way to the new one.
+  await watcher.page.getByRole('link', { name: 'Watch the rematch' }).click();
+  await watcher.page.waitForURL(alice.page.url());
+  await watcher.page.getByText('spectating').first().waitFor();
+  for (const s of [alice, bob, watcher]) await s.context.close();
+});
+
 test('game page on a phone', async () => {
   const alice = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', PHONE);
   const bob = await openPlayer(ctx.browser, ctx.server, 'Hank', '/', PHONE);

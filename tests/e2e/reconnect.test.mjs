@@ -1,30 +1,40 @@
 /*
  * A dropped connection in a real browser: the page notices, says so, reconnects with backoff,
  * resynchronises the full state (a move made while it was away shows up) and the game goes on.
- * The test sits between the page and the server (Playwright's WebSocket routing) to cut the
- * connection and to refuse reconnections for a while.
+ * A player who stays away may have the game claimed by the opponent. The test sits between the
+ * page and the server (Playwright's WebSocket routing) to cut the connection and to refuse
+ * reconnections for a while.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { clickMove, moveList, pair, square, suite, waitForMoves } from './harness.mjs';
 
-const ctx = suite();
+const ctx = suite(['--abandon-seconds', '2']);
 
-test('a dropped socket reconnects, resynchronises and the game goes on', async () => {
-  let link = null;
-  let blocked = false;
-  let connections = 0;
-  const route = async (page) => {
+/** Routes a page's WebSocket through the test, which can cut it and refuse reconnections. */
+function cutter() {
+  const c = { link: null, blocked: false, connections: 0 };
+  c.route = async (page) => {
     await page.routeWebSocket(/\/ws$/, (ws) => {
-      if (blocked) {
+      if (c.blocked) {
         ws.close({ code: 4002, reason: 'refused by the test' });
         return;
       }
-      connections++;
-      const toServer = ws.connectToServer();
-      link = { ws, toServer };
+      c.connections++;
+      c.link = { ws, toServer: ws.connectToServer() };
     });
   };
+  c.cut = async () => {
+    c.blocked = true;
+    await c.link.toServer.close();
+    await c.link.ws.close({ code: 4001, reason: 'dropped by the test' });
+  };
+  return c;
+}
+
+test('a dropped socket reconnects, resynchronises and the game goes on', async () => {
+  const net = cutter();
+  const route = net.route;
   const { alice, bob } = await pair(ctx, 'Alice', 'Bob', '5+3', route);
   await clickMove(alice.page, 'e2', 'e4');
   await waitForMoves(bob.page, ['e4']);
@@ -32,9 +42,7 @@ test('a dropped socket reconnects, resynchronises and the game goes on', async (
   await waitForMoves(alice.page, ['e4', 'c5']);
 
   // Cut Bob's connection and keep him out for a while.
-  blocked = true;
-  await link.toServer.close();
-  await link.ws.close({ code: 4001, reason: 'dropped by the test' });
+  await net.cut();
   await bob.page.getByRole('alert').filter({ hasText: /Connection lost|Reconnecting/ }).waitFor();
   await alice.page.getByText('away').waitFor(); // Bob's presence, as the server tells Alice
   await clickMove(alice.page, 'g1', 'f3'); // played while Bob is away
@@ -42,14 +50,30 @@ test('a dropped socket reconnects, resynchronises and the game goes on', async (
   assert.deepEqual(await moveList(bob.page), ['e4', 'c5']);
 
   // Let him back: the next attempt connects, the welcome brings the game's full state.
-  blocked = false;
+  net.blocked = false;
   await waitForMoves(bob.page, ['e4', 'c5', 'Nf3']);
   await bob.page.getByRole('status').filter({ hasText: 'Online' }).waitFor();
   await alice.page.getByText('away').waitFor({ state: 'detached' });
-  assert.ok(connections >= 2, `connections: ${connections}`);
+  assert.ok(net.connections >= 2, `connections: ${net.connections}`);
   await square(bob.page, 'f3').and(bob.page.getByLabel(/^f3, white knight/)).waitFor();
   await clickMove(bob.page, 'd7', 'd6');
   await waitForMoves(alice.page, ['e4', 'c5', 'Nf3', 'd6']);
+  await alice.context.close();
+  await bob.context.close();
+});
+
+test('a player who stays away loses the game when the opponent claims it', async () => {
+  const net = cutter();
+  const { alice, bob } = await pair(ctx, 'Cleo', 'Dan', '10+0', net.route);
+  await clickMove(alice.page, 'd2', 'd4');
+  await waitForMoves(bob.page, ['d4']);
+  await clickMove(bob.page, 'd7', 'd5');
+  await waitForMoves(alice.page, ['d4', 'd5']);
+  await net.cut();
+  await alice.page.getByText(/Your opponent left\. You can claim the game in \d s/).waitFor();
+  await alice.page.getByRole('button', { name: 'Claim victory' }).click({ timeout: 5000 });
+  await alice.page.getByText('White wins').waitFor();
+  await alice.page.getByText('Black left the game').waitFor();
   await alice.context.close();
   await bob.context.close();
 });

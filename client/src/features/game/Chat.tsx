@@ -43,7 +43,7 @@ export function Chat({
       </ol>
       <form onSubmit={submit} className="chat-form">
         <label htmlFor={id} className="visually-hidden">
-          Message
+          Write a message
         </label>
         <input
           id={id}

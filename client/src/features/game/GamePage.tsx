@@ -175,6 +175,11 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             Download PGN
           </a>
         </div>
+        {!myColor && game.rematch && (
+          <Link to={`/game/${game.rematch}`} className="button primary">
+            Watch the rematch
+          </Link>
+        )}
         {myColor && (
           <GameControls
             game={game}
