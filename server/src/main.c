@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -198,6 +199,22 @@ static int prepare_data_dir(const char *dir) {
     return 0;
 }
 
+/* Raises the soft fd limit to the hard one: lws sizes its descriptor table from it, and every
+ * connection needs a descriptor. Warns when it is still below what --max-connections needs. */
+static void raise_fd_limit(int connections) {
+    struct rlimit rl;
+    if (getrlimit(RLIMIT_NOFILE, &rl) != 0) return;
+    if (rl.rlim_cur < rl.rlim_max) {
+        rl.rlim_cur = rl.rlim_max;
+        if (setrlimit(RLIMIT_NOFILE, &rl) != 0) getrlimit(RLIMIT_NOFILE, &rl);
+    }
+    if (rl.rlim_cur != RLIM_INFINITY && rl.rlim_cur < (rlim_t)connections + 64)
+        LOGW("main",
+             "fd limit %llu is below --max-connections %d: raise it (ulimit -n, "
+             "LimitNOFILE=) or lower --max-connections",
+             (unsigned long long)rl.rlim_cur, connections);
+}
+
 static struct server *running;
 
 static void on_signal(int sig) {
@@ -263,6 +280,7 @@ int main(int argc, char **argv) {
         fprintf(stderr, "chess_server: %s (%s)\n", store_err, store_status_name(store_status));
         return store_exit_code(store_status);
     }
+    raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
     if (!srv || persist_attach(srv, store) < 0) {

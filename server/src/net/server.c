@@ -56,7 +56,8 @@ static void timer_uv_cb(uv_timer_t *handle) {
 }
 
 static void timer_sul_cb(lws_sorted_usec_list_t *sul) {
-    struct loop_timer *t = (struct loop_timer *)(void *)((char *)sul - offsetof(struct loop_timer, sul));
+    struct loop_timer *t =
+        (struct loop_timer *)(void *)((char *)sul - offsetof(struct loop_timer, sul));
     t->fire(t->srv);
 }
 
@@ -74,14 +75,18 @@ static int timer_init(struct server *srv, struct loop_timer *t, void (*fire)(str
 /* (Re)arms the timer to fire once after delay_us (rounded up to whole ms on libuv). */
 static void timer_start(struct loop_timer *t, int64_t delay_us) {
     if (delay_us < 1) delay_us = 1;
-    if (t->srv->cfg.use_libuv) uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
-    else lws_sul_schedule(t->srv->ctx, 0, &t->sul, timer_sul_cb, delay_us);
+    if (t->srv->cfg.use_libuv)
+        uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
+    else
+        lws_sul_schedule(t->srv->ctx, 0, &t->sul, timer_sul_cb, delay_us);
 }
 
 static void timer_stop(struct loop_timer *t) {
     if (!t->initialised) return;
-    if (t->srv->cfg.use_libuv) uv_timer_stop(&t->uv);
-    else lws_sul_cancel(&t->sul);
+    if (t->srv->cfg.use_libuv)
+        uv_timer_stop(&t->uv);
+    else
+        lws_sul_cancel(&t->sul);
 }
 
 static void timer_close(struct loop_timer *t) {
@@ -106,8 +111,10 @@ void server_arm_world_timer(struct server *srv) {
     int64_t next = world_next_deadline(srv->world);
     if (next == srv->world_timer_at) return;
     srv->world_timer_at = next;
-    if (next == GCLOCK_NEVER) timer_stop(&srv->world_timer);
-    else timer_start(&srv->world_timer, next * 1000 - now_mono_us());
+    if (next == GCLOCK_NEVER)
+        timer_stop(&srv->world_timer);
+    else
+        timer_start(&srv->world_timer, next * 1000 - now_mono_us());
 }
 
 /* ---- results from other threads ---- */
@@ -128,8 +135,10 @@ static void async_cb(uv_async_t *handle) {
 /* Runs on the posting thread: both calls are thread-safe. */
 static void wake_loop(void *ctx) {
     struct server *srv = ctx;
-    if (srv->cfg.use_libuv) uv_async_send(&srv->async);
-    else lws_cancel_service(srv->ctx);
+    if (srv->cfg.use_libuv)
+        uv_async_send(&srv->async);
+    else
+        lws_cancel_service(srv->ctx);
 }
 
 void server_post(struct server *srv, struct server_result *result) {
@@ -300,7 +309,9 @@ struct server *server_create(const struct server_config *cfg) {
     info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS |
                    LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.user = srv;
-    info.fd_limit_per_thread = (unsigned)cfg->max_connections + 256;
+    /* No fd_limit_per_thread: with it, lws 4.1 finds a connection from its descriptor by a
+     * linear scan; without it lws indexes a table sized from the fd limit, which main()
+     * raises to the hard limit. */
     void *foreign[1] = {&srv->loop};
     if (cfg->use_libuv) {
         if (uv_loop_init(&srv->loop) != 0) goto fail;
