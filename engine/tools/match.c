@@ -375,6 +375,9 @@ static bool play_turn(struct game_state *g) {
         end_game(g, loss_for(color), CHESS_TERM_ABANDONED, "engine disconnected");
         return false;
     }
+    if (rc == -2 && getenv("MATCH_DEBUG"))
+        fprintf(stderr, "ply %d %s flagged after %lld ms with %lld on the clock\n", game->ply_count,
+                e->spec->name, (long long)elapsed, (long long)g->clock[color]);
     if (rc == -2) {
         bool dead = chess_position_side_cannot_mate(&game->current, color ^ 1);
         end_game(g, dead ? CHESS_RESULT_DRAW : loss_for(color),
@@ -383,6 +386,9 @@ static bool play_turn(struct game_state *g) {
         return false;
     }
     if (e->spec->base_ms || e->spec->inc_ms) g->clock[color] += e->spec->inc_ms - elapsed;
+    if (getenv("MATCH_DEBUG"))
+        fprintf(stderr, "ply %d %s %s %lld ms, clock %lld\n", game->ply_count, e->spec->name, move,
+                (long long)elapsed, (long long)g->clock[color]);
     chess_move m;
     if (chess_move_from_uci(&game->current, move, &m) < 0 || chess_game_play(game, m) < 0) {
         end_game(g, loss_for(color), CHESS_TERM_NONE, "illegal move");
