@@ -15,22 +15,26 @@ out=${OUT:-/tmp/engine-levels}
 stockfish=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 mkdir -p "$out"
 [ -x "$build/engine/match" ] && [ -x "$build/engine/uci" ] || scripts/build.sh release
-match() { # name1 opts1 name2 opts2
-    "$build/engine/match" --engine cmd="$build/engine/uci" name="$1" $2 \
-        --engine name="$3" $4 --each tc="$tc" option.Hash=16 option.Threads=1 \
+# match NAME1 NAME2 ARGS2...: the engine at the options in LEVEL_ARGS against ARGS2.
+match() {
+    local name1=$1 name2=$2
+    shift 2
+    "$build/engine/match" --engine cmd="$build/engine/uci" name="$name1" "${LEVEL_ARGS[@]}" \
+        --engine name="$name2" "$@" --each tc="$tc" option.Hash=16 option.Threads=1 \
         --games "$games" --concurrency "${CONCURRENCY:-2}" --quiet \
-        --pgnout "$out/$1-$3.pgn" | tee "$out/$1-$3.log" | grep -E "^(Score|Elo)"
+        --pgnout "$out/$name1-$name2.pgn" | tee "$out/$name1-$name2.log" | grep -E "^(Score|Elo)"
 }
 for level in 1 2 3 4 5 6 7; do
     next=$((level + 1))
-    match "level$level" "option.Level=$level" "level$next" \
-        "cmd=$build/engine/uci option.Level=$next"
+    LEVEL_ARGS=("option.Level=$level")
+    match "level$level" "level$next" cmd="$build/engine/uci" "option.Level=$next"
 done
 # Anchors: ELO_FOR_LEVEL_<n> overrides the Stockfish rating each level plays.
 for level in 3 4 5 6 7 8; do
     var="ELO_FOR_LEVEL_$level"
     elo=${!var:-$((1000 + 250 * level))}
     [ "$elo" -lt 1350 ] && continue
-    match "level$level" "option.Level=$level" "sf$elo" \
-        "cmd=$stockfish option.UCI_LimitStrength=true option.UCI_Elo=$elo"
+    LEVEL_ARGS=("option.Level=$level")
+    match "level$level" "sf$elo" cmd="$stockfish" option.UCI_LimitStrength=true \
+        "option.UCI_Elo=$elo" "option.Move Overhead=100"
 done
