@@ -308,7 +308,7 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
             watch_remove(c, req->game);
             reply(c, proto_encode_simple("ok"), req->id);
             return 0;
-        default: return -PROTO_ERR_UNKNOWN_TYPE;
+        default: return persist_message(c, req, now); /* accounts and the archive */
     }
 }
 

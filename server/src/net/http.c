@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "core/pgn.h"
+#include "net/archive.h"
 #include "net/internal.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -47,6 +48,15 @@ static int respond_json(struct lws *wsi, struct session *ss, unsigned status, js
     json_decref(msg);
     if (!text) return -1;
     return respond(wsi, ss, status, "application/json", text, strlen(text));
+}
+
+int http_send(struct lws *wsi, struct session *ss, unsigned status, const char *type, char *body,
+              size_t len) {
+    return respond(wsi, ss, status, type, body, len);
+}
+
+int http_send_json(struct lws *wsi, struct session *ss, unsigned status, json_t *msg) {
+    return respond_json(wsi, ss, status, msg);
 }
 
 static int respond_error(struct lws *wsi, struct session *ss, unsigned status, int code) {
@@ -88,7 +98,7 @@ static int serve_game(struct server *srv, struct lws *wsi, struct session *ss, c
     memcpy(id, rest, len);
     id[len] = '\0';
     const struct game *g = world_game(srv->world, id);
-    if (!g) return respond_error(wsi, ss, 404, -CORE_ERR_GAME_NOT_FOUND);
+    if (!g) return archive_http_game(srv, wsi, ss, id, pgn); /* ended long ago: the database */
     if (!pgn)
         return respond_json(wsi, ss, 200,
                             proto_encode_game(g, now_mono_ms(), PROTO_VIEWER_SPECTATOR));
@@ -142,6 +152,8 @@ int http_request(struct server *srv, struct lws *wsi, struct session *ss) {
     LOGD("http", "GET %s", path);
     if (strcmp(path, "/healthz") == 0) return serve_health(srv, wsi, ss);
     if (strcmp(path, "/metrics") == 0) return serve_metrics(srv, wsi, ss);
+    int rc;
+    if (archive_http(srv, wsi, ss, path, &rc)) return rc; /* players, users, leaderboard, FEN */
     if (strncmp(path, "/api/games/", 11) == 0) return serve_game(srv, wsi, ss, path + 11);
     if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0 || strcmp(path, "/ws") == 0)
         return respond_json(

@@ -189,4 +189,10 @@ int http_write(struct lws *wsi, struct session *ss);
 /* Frees a response that did not finish. */
 void http_session_done(struct session *ss);
 
+/* Starts a response: body (malloc'd text, taken over) or msg (stolen). Return what the HTTP
+ * callback returns. For the archive's endpoints (archive.c). */
+int http_send(struct lws *wsi, struct session *ss, unsigned status, const char *type, char *body,
+              size_t len);
+int http_send_json(struct lws *wsi, struct session *ss, unsigned status, json_t *msg);
+
 #endif

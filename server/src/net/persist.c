@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "core/restore.h"
+#include "net/accounts.h"
+#include "net/archive.h"
 #include "net/internal.h"
 #include "store/auth.h"
 #include "store/read.h"
@@ -32,8 +34,9 @@ struct persist {
     struct store *store;
     struct server_result wake_item; /* posted by the store's threads, at most once at a time */
     pthread_mutex_t wake_lock;
-    bool posted;       /* guarded by wake_lock */
-    bool detached;     /* guarded by wake_lock */
+    bool posted;   /* guarded by wake_lock */
+    bool detached; /* guarded by wake_lock */
+    struct accounts *accounts;
     struct held *held; /* ring */
     size_t head, count, cap;
     bool stop_logged;
@@ -58,8 +61,13 @@ static void flush(struct persist *p) {
     }
 }
 
+static void on_result(void *ctx, const struct store_result *r) {
+    struct persist *p = ctx;
+    accounts_on_result(p->srv, r);
+}
+
 static void poll_store(struct persist *p) {
-    store_poll(p->store, NULL, NULL);
+    store_poll(p->store, on_result, p);
     flush(p);
     if (store_failed(p->store) && !p->stop_logged) {
         p->stop_logged = true;
@@ -118,6 +126,7 @@ bool persist_hold(struct conn *c, struct outmsg *m) {
 
 void persist_conn_gone(struct conn *c) {
     struct persist *p = c->srv->persist;
+    if (p) accounts_conn_gone(c->srv, c);
     for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
         struct held *e = &p->held[(p->head + i) % p->cap];
         if (e->conn == c) {
@@ -274,6 +283,8 @@ int persist_attach(struct server *srv, struct store *store) {
     p->store = store;
     p->wake_item.apply = on_wake;
     srv->persist = p;
+    p->accounts = accounts_create();
+    if (!p->accounts) return -1;
     int rc = store_load_live(store, restore_game, p);
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
@@ -291,6 +302,24 @@ int persist_attach(struct server *srv, struct store *store) {
     return 0;
 }
 
+struct store *persist_store(struct server *srv) {
+    return srv->persist ? srv->persist->store : NULL;
+}
+
+struct accounts *persist_accounts(struct server *srv) {
+    return srv->persist ? srv->persist->accounts : NULL;
+}
+
+int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms) {
+    if (!c->srv->persist) return -PROTO_ERR_STORE_UNAVAILABLE;
+    switch (req->msg) {
+        case PROTO_MSG_REGISTER:
+        case PROTO_MSG_LOGIN:
+        case PROTO_MSG_LOGOUT: return accounts_handle(c, req, now_ms);
+        default: return archive_handle(c, req, now_ms);
+    }
+}
+
 void persist_detach(struct server *srv) {
     struct persist *p = srv->persist;
     if (!p) return;
@@ -305,6 +334,7 @@ void persist_free(struct server *srv) {
     persist_detach(srv);
     for (size_t i = 0; i < p->count; i++) outmsg_release(p->held[(p->head + i) % p->cap].msg);
     free(p->held);
+    accounts_free(p->accounts);
     pthread_mutex_destroy(&p->wake_lock);
     free(p);
     srv->persist = NULL;

@@ -22,6 +22,7 @@
 
 #include <stdbool.h>
 
+#include "proto/proto.h"
 #include "store/store.h"
 
 struct server;
@@ -53,6 +54,13 @@ void persist_player_created(struct server *srv, struct player *player);
 
 /* The player a token names when the world does not know it (from the database), or NULL. */
 struct player *persist_player_by_token(struct server *srv, const char *token);
+
+/* The store, and the account requests waiting on it (NULL without a database). */
+struct store *persist_store(struct server *srv);
+struct accounts *persist_accounts(struct server *srv);
+
+/* Handles the account and archive messages (register ... pgn_import). Returns 0 or an error. */
+int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms);
 
 /* Stops wake-ups from the store (the loop is ending). */
 void persist_detach(struct server *srv);

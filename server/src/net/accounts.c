@@ -1,0 +1,348 @@
+/*
+ * Register, login and logout as small state machines: each request waits in a list under a
+ * cookie while the auth thread hashes or verifies and the writer commits, and moves on when
+ * the store's result for that cookie comes back (accounts_on_result).
+ *
+ *   register: hash password -> REGISTER write -> "registered"
+ *   login:    read account -> verify (or hash, for an unknown name: same cost) -> TOKEN_ADD
+ *             write -> "session"
+ *   logout:   TOKEN_REVOKE write -> "logged_out"
+ */
+#include "net/accounts.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/ratelimit.h"
+#include "net/internal.h"
+#include "net/persist.h"
+#include "proto/encode.h"
+#include "store/auth.h"
+#include "store/read.h"
+#include "util/ids.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/str.h"
+#include "util/strmap.h"
+
+/* Login attempts: per username and per client address, a burst then one every few seconds. */
+#define LOGIN_BURST_PER_NAME   5
+#define LOGIN_EVERY_S_PER_NAME 20.0
+#define LOGIN_BURST_PER_ADDR   20
+#define LOGIN_EVERY_S_PER_ADDR 3.0
+#define LIMIT_TABLE_MAX        10000 /* entries per table before it is cleared */
+
+enum pending_kind { PENDING_REGISTER, PENDING_LOGIN, PENDING_LOGOUT };
+
+struct pending {
+    uint64_t cookie;
+    enum pending_kind kind;
+    bool unknown_user; /* login: the hash of a name that does not exist (answered LOGIN_FAILED) */
+    struct conn *conn; /* NULL once it closed */
+    json_t *id;        /* the request's id (a copy), or NULL */
+    struct player *player;
+    struct store_identity account; /* login */
+    char username[STORE_USERNAME_MAX + 1];
+    char name[STORE_NAME_MAX + 1];
+    char token[PLAYER_TOKEN_LEN + 1]; /* login: the new token; logout: the revoked one */
+    struct pending *next;
+};
+
+struct limit_entry {
+    char key[72];
+    struct ratelimit limit;
+};
+
+struct accounts {
+    struct pending *pending;
+    uint64_t next_cookie;
+    struct strmap by_name, by_addr; /* key -> struct limit_entry */
+};
+
+struct accounts *accounts_create(void) {
+    return calloc(1, sizeof(struct accounts));
+}
+
+static void free_limits(struct strmap *map) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(map, &i, &key, &value);) free(value);
+    strmap_free(map);
+}
+
+static void pending_free(struct pending *p) {
+    json_decref(p->id);
+    free(p);
+}
+
+void accounts_free(struct accounts *a) {
+    if (!a) return;
+    while (a->pending) {
+        struct pending *next = a->pending->next;
+        pending_free(a->pending);
+        a->pending = next;
+    }
+    free_limits(&a->by_name);
+    free_limits(&a->by_addr);
+    free(a);
+}
+
+/* True when the attempt is allowed (one token taken from key's bucket). */
+static bool take(struct strmap *map, const char *key, double burst, double every_s, int64_t now) {
+    struct limit_entry *e = strmap_get(map, key);
+    if (!e) {
+        if (map->count >= LIMIT_TABLE_MAX) free_limits(map); /* forget old attempts */
+        e = calloc(1, sizeof *e);
+        if (!e) return false;
+        str_copy(e->key, sizeof e->key, key);
+        ratelimit_init(&e->limit, burst, 1.0 / every_s, now);
+        if (strmap_put(map, e->key, e) < 0) {
+            free(e);
+            return false;
+        }
+    }
+    return ratelimit_take(&e->limit, 1, now);
+}
+
+static struct accounts *accounts_of(struct server *srv) {
+    return persist_accounts(srv);
+}
+
+static struct pending *add_pending(struct accounts *a, enum pending_kind kind, struct conn *c,
+                                   const json_t *id) {
+    struct pending *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->cookie = ++a->next_cookie;
+    p->kind = kind;
+    p->conn = c;
+    p->id = id ? json_deep_copy(id) : NULL;
+    p->player = c->player;
+    p->next = a->pending;
+    a->pending = p;
+    return p;
+}
+
+static void remove_pending(struct accounts *a, struct pending *p) {
+    for (struct pending **at = &a->pending; *at; at = &(*at)->next) {
+        if (*at == p) {
+            *at = p->next;
+            pending_free(p);
+            return;
+        }
+    }
+}
+
+void accounts_conn_gone(struct server *srv, struct conn *c) {
+    struct accounts *a = accounts_of(srv);
+    for (struct pending *p = a ? a->pending : NULL; p; p = p->next)
+        if (p->conn == c) p->conn = NULL;
+}
+
+/* ---- replies ---- */
+
+static json_t *player_json(const struct player *pl) {
+    return json_pack("{s:s,s:s,s:b,s:b}", "id", pl->id, "name", pl->name, "registered",
+                     pl->registered, "bot", pl->bot);
+}
+
+static void reply(struct pending *p, json_t *msg) {
+    if (!p->conn || !msg) {
+        json_decref(msg);
+        return;
+    }
+    proto_set_id(msg, p->id);
+    conn_send_json(p->conn, msg);
+}
+
+static void reply_error(struct pending *p, int code) {
+    if (p->conn) conn_send_error(p->conn, code, p->id, NULL);
+}
+
+/* ---- requests ---- */
+
+static int start_register(struct conn *c, const struct proto_request *req, struct store *store) {
+    struct player *pl = c->player;
+    char lower[STORE_USERNAME_MAX + 1];
+    if (pl->registered) return -PROTO_ERR_ALREADY_REGISTERED;
+    if (auth_username_check(req->username, lower) < 0) return -PROTO_ERR_USERNAME_INVALID;
+    if (auth_password_check(req->password) < 0) return -PROTO_ERR_PASSWORD_INVALID;
+    struct store_identity existing;
+    char hash[STORE_PWHASH_MAX];
+    int rc = store_find_account(store, lower, &existing, hash);
+    if (rc == 0) return -PROTO_ERR_USERNAME_TAKEN; /* early; the unique index decides */
+    if (rc != -STORE_ERR_NOT_FOUND) return -PROTO_ERR_STORE_UNAVAILABLE;
+    struct accounts *a = accounts_of(c->srv);
+    struct pending *p = add_pending(a, PENDING_REGISTER, c, req->id);
+    if (!p) return -PROTO_ERR_INTERNAL;
+    str_copy(p->username, sizeof p->username, lower);
+    str_copy(p->name, sizeof p->name, req->username);
+    if (store_hash_password(store, req->password, p->cookie) < 0) {
+        remove_pending(a, p);
+        return -PROTO_ERR_INTERNAL;
+    }
+    return 0;
+}
+
+static int start_login(struct conn *c, const struct proto_request *req, struct store *store,
+                       int64_t now) {
+    char addr[64] = "";
+    if (c->wsi) lws_get_peer_simple(c->wsi, addr, sizeof addr);
+    char lower[STORE_USERNAME_MAX + 1];
+    bool valid = auth_username_check(req->username, lower) == 0;
+    if (!valid) str_copy(lower, sizeof lower, "?"); /* one bucket for malformed names */
+    struct accounts *a = accounts_of(c->srv);
+    if (!take(&a->by_addr, addr, LOGIN_BURST_PER_ADDR, LOGIN_EVERY_S_PER_ADDR, now) ||
+        !take(&a->by_name, lower, LOGIN_BURST_PER_NAME, LOGIN_EVERY_S_PER_NAME, now)) {
+        char safe[64];
+        LOGW("accounts", "conn=%llu login rate limited (user=%s addr=%s)",
+             (unsigned long long)c->id, log_sanitize(req->username, safe, sizeof safe), addr);
+        return -PROTO_ERR_LOGIN_RATE_LIMITED;
+    }
+    struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id);
+    if (!p) return -PROTO_ERR_INTERNAL;
+    char hash[STORE_PWHASH_MAX] = "";
+    int rc = valid ? store_find_account(store, lower, &p->account, hash) : -STORE_ERR_NOT_FOUND;
+    if (rc == 0) {
+        rc = store_verify_password(store, req->password, hash, p->cookie);
+    } else if (rc == -STORE_ERR_NOT_FOUND) {
+        /* No such account: spend what a verification costs, then refuse. */
+        p->unknown_user = true;
+        rc = store_hash_password(store, req->password, p->cookie);
+    } else {
+        remove_pending(a, p);
+        return -PROTO_ERR_STORE_UNAVAILABLE;
+    }
+    if (rc < 0) {
+        remove_pending(a, p);
+        return -PROTO_ERR_INTERNAL;
+    }
+    return 0;
+}
+
+static int start_logout(struct conn *c, const struct proto_request *req, struct store *store) {
+    struct player *pl = c->player;
+    struct accounts *a = accounts_of(c->srv);
+    struct pending *p = add_pending(a, PENDING_LOGOUT, c, req->id);
+    if (!p) return -PROTO_ERR_INTERNAL;
+    str_copy(p->token, sizeof p->token, pl->token);
+    struct store_op op = {.type = STORE_OP_TOKEN_REVOKE, .cookie = p->cookie, .want_result = true};
+    auth_token_hash(pl->token, op.u.token.hash);
+    op.u.token.at = now_wall_ms();
+    if (!pl->token[0] || store_submit(store, &op) == 0) {
+        remove_pending(a, p);
+        return pl->token[0] ? -PROTO_ERR_STORE_UNAVAILABLE : -PROTO_ERR_BAD_TOKEN;
+    }
+    return 0;
+}
+
+int accounts_handle(struct conn *c, const struct proto_request *req, int64_t now_ms) {
+    struct store *store = persist_store(c->srv);
+    if (!store || !accounts_of(c->srv)) return -PROTO_ERR_STORE_UNAVAILABLE;
+    switch (req->msg) {
+        case PROTO_MSG_REGISTER: return start_register(c, req, store);
+        case PROTO_MSG_LOGIN: return start_login(c, req, store, now_ms);
+        case PROTO_MSG_LOGOUT: return start_logout(c, req, store);
+        default: return -PROTO_ERR_UNKNOWN_TYPE;
+    }
+}
+
+/* ---- results ---- */
+
+static void register_hashed(struct server *srv, struct pending *p, const struct store_result *r) {
+    struct player *pl = p->player;
+    struct store_op op = {.type = STORE_OP_REGISTER, .cookie = p->cookie, .want_result = true};
+    str_copy(op.player_id, sizeof op.player_id, pl->id);
+    str_copy(op.u.reg.name, sizeof op.u.reg.name, p->name);
+    str_copy(op.u.reg.username, sizeof op.u.reg.username, p->username);
+    memcpy(op.u.reg.password_hash, r->text, sizeof op.u.reg.password_hash);
+    op.u.reg.at = now_wall_ms();
+    if (pl->token[0]) {
+        op.u.reg.has_token = true;
+        auth_token_hash(pl->token, op.u.reg.token_hash);
+    }
+    if (r->status < 0 || store_submit(persist_store(srv), &op) == 0) {
+        reply_error(p, -PROTO_ERR_INTERNAL);
+        remove_pending(accounts_of(srv), p);
+    }
+}
+
+static void register_done(struct server *srv, struct pending *p, int status) {
+    struct player *pl = p->player;
+    if (status == -STORE_ERR_CONFLICT) {
+        reply_error(p, -PROTO_ERR_USERNAME_TAKEN);
+    } else if (status < 0) {
+        reply_error(p, -PROTO_ERR_INTERNAL);
+    } else {
+        pl->registered = true;
+        pl->stored = true;
+        str_copy(pl->name, sizeof pl->name, p->name);
+        LOGI("accounts", "player=%s registered as %s", pl->id, p->username);
+        json_t *msg = json_pack("{s:s,s:o}", "type", "registered", "player", player_json(pl));
+        reply(p, msg);
+    }
+    remove_pending(accounts_of(srv), p);
+}
+
+static void login_checked(struct server *srv, struct pending *p, const struct store_result *r) {
+    if (p->unknown_user || r->status < 0 || ids_random_text(p->token, PLAYER_TOKEN_LEN) < 0) {
+        reply_error(p, -PROTO_ERR_LOGIN_FAILED);
+        remove_pending(accounts_of(srv), p);
+        return;
+    }
+    struct store_op op = {.type = STORE_OP_TOKEN_ADD, .cookie = p->cookie, .want_result = true};
+    str_copy(op.player_id, sizeof op.player_id, p->account.player_id);
+    auth_token_hash(p->token, op.u.token.hash);
+    op.u.token.kind = STORE_TOKEN_SESSION;
+    op.u.token.at = now_wall_ms();
+    if (store_submit(persist_store(srv), &op) == 0) {
+        reply_error(p, -PROTO_ERR_STORE_UNAVAILABLE);
+        remove_pending(accounts_of(srv), p);
+    }
+}
+
+static void login_done(struct server *srv, struct pending *p, int status) {
+    if (status < 0) {
+        reply_error(p, -PROTO_ERR_INTERNAL);
+    } else {
+        const struct store_identity *id = &p->account;
+        json_t *player = json_pack("{s:s,s:s,s:b,s:b}", "id", id->player_id, "name", id->name,
+                                   "registered", 1, "bot", id->bot);
+        reply(p,
+              json_pack("{s:s,s:s,s:o}", "type", "session", "token", p->token, "player", player));
+    }
+    remove_pending(accounts_of(srv), p);
+}
+
+static void logout_done(struct server *srv, struct pending *p, int status) {
+    struct player *pl = p->player;
+    /* Already revoked counts as done. */
+    if (status < 0 && status != -STORE_ERR_NOT_FOUND) {
+        reply_error(p, -PROTO_ERR_INTERNAL);
+    } else {
+        if (strcmp(pl->token, p->token) == 0) world_player_forget_token(srv->world, pl);
+        reply(p, json_pack("{s:s}", "type", "logged_out"));
+    }
+    remove_pending(accounts_of(srv), p);
+}
+
+void accounts_on_result(struct server *srv, const struct store_result *r) {
+    struct accounts *a = accounts_of(srv);
+    struct pending *p = a ? a->pending : NULL;
+    while (p && p->cookie != r->cookie) p = p->next;
+    if (!p) return;
+    switch (p->kind) {
+        case PENDING_REGISTER:
+            if (r->kind == STORE_RESULT_HASH)
+                register_hashed(srv, p, r);
+            else
+                register_done(srv, p, r->status);
+            return;
+        case PENDING_LOGIN:
+            if (r->kind == STORE_RESULT_WRITE)
+                login_done(srv, p, r->status);
+            else
+                login_checked(srv, p, r);
+            return;
+        case PENDING_LOGOUT: logout_done(srv, p, r->status); return;
+    }
+}

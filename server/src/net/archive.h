@@ -1,0 +1,43 @@
+/*
+ * The archive, over WebSocket and HTTP (docs/protocol.md): players' profiles with their ratings,
+ * a player's games page by page (newest first), one stored game with its moves and clocks, the
+ * FEN at any ply, PGN of one game or of all a player's games, leaderboards, and PGN import.
+ * Reads go to the database (what is committed); a player in memory shows its current ratings.
+ *
+ * HTTP endpoints (GET):
+ *   /api/players/<id>                 profile          /api/users/<username>   profile
+ *   /api/players/<id>/games?page=&limit=               games, newest first
+ *   /api/players/<id>/games.pgn       every ended game of the player, oldest first
+ *   /api/games/<id>, /api/games/<id>.pgn               games no longer in memory (http.c serves
+ *                                                      the ones that are)
+ *   /api/games/<id>/fen/<ply>         the position after ply plies
+ *   /api/leaderboard/<category>?limit=
+ *
+ * Loop thread.
+ */
+#ifndef SERVER_NET_ARCHIVE_H
+#define SERVER_NET_ARCHIVE_H
+
+#include <stdbool.h>
+
+#include "proto/proto.h"
+
+struct conn;
+struct lws;
+struct server;
+struct session;
+
+/* player_get, games_list, game_record, leaderboard, pgn_import. Returns 0 or an error code. */
+int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_ms);
+
+/* Serves path when it is one of the archive's endpoints: returns true and sets *rc to what the
+ * HTTP callback returns; false for any other path. */
+bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const char *path,
+                  int *rc);
+
+/* /api/games/<id>[.pgn] for a game the world no longer (or not yet) holds. Returns what the
+ * HTTP callback returns. */
+int archive_http_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
+                      bool pgn);
+
+#endif
