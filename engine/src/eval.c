@@ -117,13 +117,12 @@ static void eval_material_pst(struct eval_state *st) {
                                      EVAL_PST_ROOK,
                                      EVAL_PST_QUEEN,
                                      EVAL_PST_KING};
-    chess_bitboard all = st->pos->by_type[0];
-    while (all) {
-        int sq = bb_pop(&all);
-        int piece = st->pos->board[sq];
-        int c = CHESS_PIECE_COLOR(piece), type = CHESS_PIECE_TYPE(piece);
-        if (type != CHESS_KING) add(st, c, EVAL_MATERIAL + type, 1);
-        add(st, c, pst_group[type] + relative_square(c, sq), 1);
+    for (int c = 0; c < 2; c++) {
+        for (int type = CHESS_PAWN; type <= CHESS_KING; type++) {
+            chess_bitboard b = chess_position_pieces(st->pos, c, type);
+            if (type != CHESS_KING) add(st, c, EVAL_MATERIAL + type, bb_count(b));
+            while (b) add(st, c, pst_group[type] + relative_square(c, bb_pop(&b)), 1);
+        }
     }
 }
 
