@@ -142,6 +142,9 @@ async def test_rated_games_ratings_and_leaderboard(data):
     gid, end = await rated_game(a, b, ["f3", "e5", "g4", "Qh4#"],
                                 lambda gid: b.recv_type("game_end"))
     assert end["result"] == "0-1" and end["reason"] == "checkmate"
+    change = end["ratings"]
+    assert change["white"]["before"] == 1500 and change["white"]["diff"] < 0, change
+    assert change["black"]["after"] == 1500 + change["black"]["diff"] > 1500, change
     record = (await a.ok({"type": "game_record", "game": gid}))["game"]
     assert record["rated"] is True and record["category"] == "blitz"
     assert record["white"]["rating"] == 1500 and record["black"]["rating"] == 1500
@@ -155,7 +158,8 @@ async def test_rated_games_ratings_and_leaderboard(data):
     assert prof["ratings"]["bullet"] == {"rating": 1500, "deviation": 350, "games": 0,
                                          "provisional": True}
     # A guest's games are never rated.
-    gid2, _ = await rated_game(a, g, [], lambda gid: a.ok({"type": "resign", "game": gid}))
+    gid2, end2 = await rated_game(a, g, [], lambda gid: a.ok({"type": "resign", "game": gid}))
+    assert "ratings" not in end2
     assert (await a.ok({"type": "game_record", "game": gid2}))["game"]["rated"] is False
     # Only settled ratings are on the board: play until Greta's is no longer provisional.
     board = await a.ok({"type": "leaderboard", "category": "blitz"})

@@ -5,6 +5,7 @@
  */
 #include "proto/encode.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -116,6 +117,7 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     }
     put(obj, "time", encode_time(&g->tc));
     put(obj, "status", json_string_nocheck(g->ended ? "ended" : "playing"));
+    put(obj, "rated", json_boolean(g->rated));
     put(obj, "initial_fen", encode_fen(&g->chess.start));
     json_t *moves = json_array(), *sans = json_array();
     struct chess_position pos = g->chess.start;
@@ -186,6 +188,20 @@ static json_t *encode_seek(const struct seek *s) {
     return obj;
 }
 
+/* A rated game's ratings before and after (the store has already updated the players' ratings
+ * when the end is encoded: persist.c records events before they are delivered). */
+static json_t *encode_rating_change(const struct game *g) {
+    int category = rating_category_of(&g->tc);
+    json_t *obj = json_object();
+    for (int c = 0; obj && category != RATING_NONE && c < 2; c++) {
+        long after = lround(g->players[c]->ratings[category].rating);
+        put(obj, proto_color_name(c),
+            json_pack("{s:i,s:i,s:i}", "before", g->rating[c], "after", (int)after, "diff",
+                      (int)(after - g->rating[c])));
+    }
+    return obj;
+}
+
 static json_t *encode_move(const struct core_event *ev, int64_t now_ms) {
     const struct game *g = ev->game;
     json_t *msg = game_message("move", ev);
@@ -220,6 +236,7 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
             if ((msg = game_message("game_end", ev))) {
                 put_result(msg, g);
                 put(msg, "clock", encode_clocks(g, now_ms));
+                if (g->rated) put(msg, "ratings", encode_rating_change(g));
             }
             return msg;
         case CORE_EV_OFFER:
