@@ -31,6 +31,9 @@
 #define LOGIN_BURST_PER_ADDR   20
 #define LOGIN_EVERY_S_PER_ADDR 3.0
 #define LIMIT_TABLE_MAX        10000 /* entries per table before it is cleared */
+/* Requests waiting for the auth thread (Argon2id takes tens of milliseconds and 64 MiB each):
+ * beyond this, more are refused rather than queued. */
+#define PENDING_MAX 64
 
 enum pending_kind { PENDING_REGISTER, PENDING_LOGIN, PENDING_LOGOUT };
 
@@ -55,6 +58,7 @@ struct limit_entry {
 
 struct accounts {
     struct pending *pending;
+    int pending_count;
     uint64_t next_cookie;
     struct strmap by_name, by_addr; /* key -> struct limit_entry */
 };
@@ -110,8 +114,10 @@ static struct accounts *accounts_of(struct server *srv) {
 
 static struct pending *add_pending(struct accounts *a, enum pending_kind kind, struct conn *c,
                                    const json_t *id) {
+    if (a->pending_count >= PENDING_MAX) return NULL;
     struct pending *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    a->pending_count++;
     p->cookie = ++a->next_cookie;
     p->kind = kind;
     p->conn = c;
@@ -126,10 +132,16 @@ static void remove_pending(struct accounts *a, struct pending *p) {
     for (struct pending **at = &a->pending; *at; at = &(*at)->next) {
         if (*at == p) {
             *at = p->next;
+            a->pending_count--;
             pending_free(p);
             return;
         }
     }
+}
+
+/* Why add_pending() failed: too many waiting, or memory. */
+static int busy(const struct accounts *a) {
+    return a->pending_count >= PENDING_MAX ? -PROTO_ERR_RATE_LIMITED : -PROTO_ERR_INTERNAL;
 }
 
 void accounts_conn_gone(struct server *srv, struct conn *c) {
@@ -173,7 +185,7 @@ static int start_register(struct conn *c, const struct proto_request *req, struc
     if (rc != -STORE_ERR_NOT_FOUND) return -PROTO_ERR_STORE_UNAVAILABLE;
     struct accounts *a = accounts_of(c->srv);
     struct pending *p = add_pending(a, PENDING_REGISTER, c, req->id);
-    if (!p) return -PROTO_ERR_INTERNAL;
+    if (!p) return busy(a);
     str_copy(p->username, sizeof p->username, lower);
     str_copy(p->name, sizeof p->name, req->username);
     if (store_hash_password(store, req->password, p->cookie) < 0) {
@@ -199,7 +211,7 @@ static int start_login(struct conn *c, const struct proto_request *req, struct s
         return -PROTO_ERR_LOGIN_RATE_LIMITED;
     }
     struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id);
-    if (!p) return -PROTO_ERR_INTERNAL;
+    if (!p) return busy(a);
     char hash[STORE_PWHASH_MAX] = "";
     int rc = valid ? store_find_account(store, lower, &p->account, hash) : -STORE_ERR_NOT_FOUND;
     if (rc == 0) {
@@ -223,7 +235,7 @@ static int start_logout(struct conn *c, const struct proto_request *req, struct 
     struct player *pl = c->player;
     struct accounts *a = accounts_of(c->srv);
     struct pending *p = add_pending(a, PENDING_LOGOUT, c, req->id);
-    if (!p) return -PROTO_ERR_INTERNAL;
+    if (!p) return busy(a);
     str_copy(p->token, sizeof p->token, pl->token);
     struct store_op op = {.type = STORE_OP_TOKEN_REVOKE, .cookie = p->cookie, .want_result = true};
     auth_token_hash(pl->token, op.u.token.hash);

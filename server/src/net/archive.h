@@ -7,7 +7,7 @@
  * HTTP endpoints (GET):
  *   /api/players/<id>                 profile          /api/users/<username>   profile
  *   /api/players/<id>/games?page=&limit=               games, newest first
- *   /api/players/<id>/games.pgn       every ended game of the player, oldest first
+ *   /api/players/<id>/games.pgn       the player's ended games, oldest first (at most 1,000)
  *   /api/games/<id>, /api/games/<id>.pgn               games no longer in memory (http.c serves
  *                                                      the ones that are)
  *   /api/games/<id>/fen/<ply>         the position after ply plies
