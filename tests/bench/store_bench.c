@@ -133,10 +133,12 @@ static struct store *open_store(const char *dir, const char *name, bool per_op, 
 
 /* Players and games to hang the moves on. */
 static void make_games(struct store *s, int games) {
+    static const char *const ids[2] = {"player0", "player1"}, *const names[2] = {"Player0",
+                                                                                 "Player1"};
     for (int p = 0; p < 2; p++) {
         struct store_op op = {.type = STORE_OP_PLAYER};
-        snprintf(op.player_id, sizeof op.player_id, "player%d", p);
-        snprintf(op.u.player.name, sizeof op.u.player.name, "Player%d", p);
+        memcpy(op.player_id, ids[p], strlen(ids[p]) + 1);
+        memcpy(op.u.player.name, names[p], strlen(names[p]) + 1);
         store_submit(s, &op);
     }
     for (int g = 0; g < games; g++) {
