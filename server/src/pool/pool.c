@@ -231,16 +231,23 @@ static void preempt_for_head(struct pool *pool) {
     }
 }
 
-static struct pool_event *done_event(const struct job *job, const struct chess_search_result *res) {
+/* A new event about the job, with what every event carries; NULL when memory is short. */
+static struct pool_event *event_new(const struct job *job, enum pool_event_type type) {
     struct pool_event *ev = calloc(1, sizeof *ev);
     if (!ev) return NULL;
-    ev->type = POOL_EVENT_DONE;
+    ev->type = type;
     ev->kind = job->spec.kind;
     ev->job = job->id;
     memcpy(ev->game, job->spec.game, sizeof ev->game);
     ev->owner = job->spec.owner;
     ev->version = job->spec.version;
     ev->root = job->spec.root;
+    return ev;
+}
+
+static struct pool_event *done_event(const struct job *job, const struct chess_search_result *res) {
+    struct pool_event *ev = event_new(job, POOL_EVENT_DONE);
+    if (!ev) return NULL;
     ev->cancelled = job->cancelled || res == NULL;
     if (res) ev->result = *res;
     ev->wait_ms = job->wait_ms;
@@ -274,15 +281,8 @@ static void on_info(void *arg, const struct chess_search_info *info) {
     struct search_ctx *ctx = arg;
     const struct job *job = ctx->job;
     if (!job->spec.stream_info || !ctx->pool->deliver) return;
-    struct pool_event *ev = calloc(1, sizeof *ev);
+    struct pool_event *ev = event_new(job, POOL_EVENT_INFO);
     if (!ev) return; /* progress reports are best effort */
-    ev->type = POOL_EVENT_INFO;
-    ev->kind = job->spec.kind;
-    ev->job = job->id;
-    memcpy(ev->game, job->spec.game, sizeof ev->game);
-    ev->owner = job->spec.owner;
-    ev->version = job->spec.version;
-    ev->root = job->spec.root;
     ev->info = *info;
     int n = info->pv_length < POOL_PV_MAX ? info->pv_length : POOL_PV_MAX;
     if (n > 0) memcpy(ev->pv, info->pv, sizeof(chess_move) * (size_t)n);

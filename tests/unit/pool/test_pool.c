@@ -86,6 +86,18 @@ static struct pool_event *find_job(struct inbox *box, uint64_t job) {
     return NULL;
 }
 
+/* A pool of the given size delivering into the inbox (table_bytes 0: the default). */
+static struct pool *start_pool(struct inbox *box, int workers, size_t table_bytes) {
+    inbox_init(box);
+    struct pool_config cfg;
+    pool_config_defaults(&cfg);
+    cfg.workers = workers;
+    if (table_bytes) cfg.table_bytes = table_bytes;
+    struct pool *pool = pool_create(&cfg, deliver, box);
+    CHECK(pool != NULL);
+    return pool;
+}
+
 static struct pool_job_spec move_spec(const char *game, int level, int64_t deadline) {
     struct pool_job_spec spec;
     memset(&spec, 0, sizeof spec);
@@ -158,12 +170,8 @@ static void test_many_games_get_legal_moves(void) {
 
 static void test_cancel_queued_and_running(void) {
     struct inbox box;
-    inbox_init(&box);
-    struct pool_config cfg;
-    pool_config_defaults(&cfg);
-    cfg.workers = 1;
-    cfg.table_bytes = 1 << 20;
-    struct pool *pool = pool_create(&cfg, deliver, &box);
+    struct pool *pool = start_pool(&box, 1, 1 << 20);
+    if (!pool) return;
     int64_t now = now_mono_ms();
     struct pool_job_spec endless = analysis_spec("", now + 1000000);
     uint64_t running = pool_submit(pool, &endless);
@@ -189,12 +197,8 @@ static void test_cancel_queued_and_running(void) {
 
 static void test_move_preempts_analysis(void) {
     struct inbox box;
-    inbox_init(&box);
-    struct pool_config cfg;
-    pool_config_defaults(&cfg);
-    cfg.workers = 1;
-    cfg.table_bytes = 1 << 20;
-    struct pool *pool = pool_create(&cfg, deliver, &box);
+    struct pool *pool = start_pool(&box, 1, 1 << 20);
+    if (!pool) return;
     int64_t now = now_mono_ms();
     struct pool_job_spec analysis = analysis_spec("studied", now + 3600 * 1000);
     uint64_t a = pool_submit(pool, &analysis);
@@ -224,12 +228,8 @@ static void test_move_preempts_analysis(void) {
 
 static void test_earliest_deadline_first(void) {
     struct inbox box;
-    inbox_init(&box);
-    struct pool_config cfg;
-    pool_config_defaults(&cfg);
-    cfg.workers = 1;
-    cfg.table_bytes = 1 << 20;
-    struct pool *pool = pool_create(&cfg, deliver, &box);
+    struct pool *pool = start_pool(&box, 1, 1 << 20);
+    if (!pool) return;
     /* Keep the worker busy while the others queue up. */
     int64_t now = now_mono_ms();
     struct pool_job_spec blocker = move_spec("blocker", 0, now);
@@ -294,12 +294,8 @@ static void test_budget_evicts_idle_tables(void) {
 
 static void test_shutdown_cancels_everything(void) {
     struct inbox box;
-    inbox_init(&box);
-    struct pool_config cfg;
-    pool_config_defaults(&cfg);
-    cfg.workers = 2;
-    cfg.table_bytes = 1 << 20;
-    struct pool *pool = pool_create(&cfg, deliver, &box);
+    struct pool *pool = start_pool(&box, 2, 1 << 20);
+    if (!pool) return;
     for (int i = 0; i < 6; i++) {
         struct pool_job_spec spec = analysis_spec(i % 2 ? "a" : "b", now_mono_ms() + i);
         spec.owner = (uint64_t)i;
