@@ -7,7 +7,7 @@ import { useEffect } from 'react';
 import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatus';
 import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
-import { AccountPage } from '../features/account';
+import { AccountPage, ProfilePage } from '../features/account';
 import { GamePage } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
 import { useStoreApi } from '../hooks/useStore';
@@ -47,6 +47,7 @@ export function App() {
         {route.page === 'game' && <GamePage key={route.id} id={route.id} />}
         {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
         {route.page === 'account' && <AccountPage />}
+        {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (
           <section className="panel">
             <h1>Page not found</h1>

@@ -12,8 +12,9 @@
  * arrived (clockAt, performance.now() time) and which side's time runs, and the display
  * subtracts the time since (remainingMs).
  */
-import { replay } from '../lib/chess';
+import { fenTurn, replay, START_FEN } from '../lib/chess';
 import type {
+  ArchivedGame,
   ChatLine,
   Clocks,
   Color,
@@ -31,11 +32,15 @@ export interface Seat {
   connected: boolean;
   /** While away: when (performance.now() time) the opponent may claim the game. */
   claimAt: number | null;
+  /** Stored games of rated play: the rating at the start and its change. */
+  rating?: number;
+  ratingDiff?: number;
 }
 
 export interface GameOutcome {
   result: GameResult;
-  reason: Termination;
+  /** Null when the record does not say (an imported game). */
+  reason: Termination | null;
   winner: Color | null;
 }
 
@@ -65,6 +70,8 @@ export interface GameState {
   chat: ChatLine[];
   /** An event did not fit: the full state must be fetched again. */
   stale: boolean;
+  /** A finished game read from the server's archive (not live: no events will come). */
+  archived: boolean;
 }
 
 export const CHAT_KEEP = 100;
@@ -106,6 +113,52 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     rematch: full.rematch,
     chat: full.chat.slice(-CHAT_KEEP),
     stale: false,
+    archived: false,
+  };
+}
+
+/** A game from the server's archive (game_record), shown read-only. */
+export function gameFromArchive(a: ArchivedGame, now: number): GameState {
+  const moves = a.moves ?? [];
+  const initialFen = a.initial_fen ?? START_FEN;
+  const fens = replay(initialFen, moves);
+  const fen = a.fen ?? fens[fens.length - 1];
+  if (fens.length !== moves.length + 1) {
+    fens.length = 0;
+    fens.push(initialFen, ...moves.map(() => fen));
+  }
+  const seat = (side: ArchivedGame['white']): Seat => ({
+    id: side.id ?? '',
+    name: side.name,
+    connected: false,
+    claimAt: null,
+    rating: side.rating,
+    ratingDiff: side.rating_diff,
+  });
+  const ended = a.result !== null && a.result !== undefined && a.result !== '*';
+  return {
+    id: a.id,
+    v: 0,
+    white: seat(a.white),
+    black: seat(a.black),
+    time: a.time,
+    status: 'ended',
+    initialFen,
+    moves: [...moves],
+    san: [...(a.san ?? [])],
+    fens,
+    ply: moves.length,
+    fen,
+    turn: fenTurn(fen),
+    clock: null,
+    clockRunning: null,
+    clockAt: now,
+    outcome: ended ? { result: a.result!, reason: a.reason ?? null, winner: a.winner ?? null } : null,
+    offers: { draw: null, takeback: null, rematch: null },
+    rematch: null,
+    chat: [],
+    stale: false,
+    archived: true,
   };
 }
 

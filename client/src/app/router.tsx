@@ -32,6 +32,7 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'challenge'; id: string }
   | { page: 'account' }
+  | { page: 'player'; id: string }
   | { page: 'not_found' };
 
 /** The page for a path. */
@@ -43,6 +44,8 @@ export function matchRoute(path: string): Route {
   if (m) return { page: 'game', id: m[1] };
   m = clean.match(/^\/challenge\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'challenge', id: m[1] };
+  m = clean.match(/^\/player\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { page: 'player', id: m[1] };
   return { page: 'not_found' };
 }
 

@@ -61,3 +61,57 @@ describe('reduceMessage', () => {
     expect(ended.pending).toEqual({});
   });
 });
+
+describe('accounts and the archive', () => {
+  const archived = {
+    id: 'old1',
+    status: 'ended',
+    white: { id: 'p1', name: 'Ann', rating: 1500, rating_diff: 8 },
+    black: { id: 'p2', name: 'Ben', rating: 1520, rating_diff: -8 },
+    time: { minutes: 5, increment: 0 },
+    rated: true,
+    category: 'blitz' as const,
+    result: '1-0' as const,
+    reason: 'resignation' as const,
+    winner: 'white' as const,
+    ply: 2,
+    created_at: 1,
+    ended_at: 2,
+    initial_fen: 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1',
+    moves: ['e2e4', 'e7e5'],
+    san: ['e4', 'e5'],
+    clocks: [300000, 299000],
+  };
+
+  it('takes the new name when this guest registers', () => {
+    let s = reduceMessage(initialState, { type: 'welcome', protocol: 1, player: { id: 'p1', name: 'Guest1' }, token: 't', games: [] }, 0);
+    s = reduceMessage(s, { type: 'registered', player: { id: 'p1', name: 'Ann', registered: true } }, 0);
+    expect(s.me).toMatchObject({ id: 'p1', name: 'Ann', registered: true, token: 't' });
+  });
+
+  it('shows an archived game read-only, never over a live copy', () => {
+    const s = reduceMessage(initialState, { type: 'game_record', game: archived }, 0);
+    expect(s.games.old1).toMatchObject({
+      archived: true,
+      status: 'ended',
+      ply: 2,
+      san: ['e4', 'e5'],
+      clock: null,
+      outcome: { result: '1-0', reason: 'resignation', winner: 'white' },
+      white: { name: 'Ann', rating: 1500, ratingDiff: 8 },
+    });
+    expect(s.games.old1.fens).toHaveLength(3);
+    const live = reduceMessage(initialState, { type: 'game', game: fullGame({ id: 'old1' }) }, 0);
+    expect(reduceMessage(live, { type: 'game_record', game: archived }, 0)).toBe(live);
+  });
+});
+
+describe('the own profile', () => {
+  it('tells whether this player has an account', () => {
+    let s = reduceMessage(initialState, { type: 'welcome', protocol: 1, player: { id: 'p1', name: 'ann' }, token: 't', games: [] }, 0);
+    const profile = { id: 'p1', name: 'ann', registered: true, bot: false, online: true, created_at: 0, username: 'ann', ratings: {} };
+    s = reduceMessage(s, { type: 'player', player: profile }, 0);
+    expect(s.me).toMatchObject({ registered: true });
+    expect(reduceMessage(s, { type: 'player', player: { ...profile, id: 'other', registered: false } }, 0)).toBe(s);
+  });
+});

@@ -6,7 +6,7 @@
 import type { ConnectionState } from '../net/socket';
 import type { GameSummary, PlayerRef, Seek, ServerMessage } from '../net/protocol';
 import { isGameEvent } from '../net/protocol';
-import { applyGameEvent, gameFromFull, type GameState } from './games';
+import { applyGameEvent, gameFromArchive, gameFromFull, type GameState } from './games';
 
 /** A move shown on the board before the server confirmed it. */
 export interface PendingMove {
@@ -101,6 +101,17 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
     }
     case 'live_games':
       return { ...state, liveGames: msg.games };
+    case 'registered':
+      if (!state.me || state.me.id !== msg.player.id) return state;
+      return { ...state, me: { ...state.me, ...msg.player } };
+    case 'player': // a profile: when it is this player's, it says whether they have an account
+      if (!state.me || state.me.id !== msg.player.id) return state;
+      if (state.me.registered === msg.player.registered && state.me.name === msg.player.name) return state;
+      return { ...state, me: { ...state.me, registered: msg.player.registered, name: msg.player.name } };
+    case 'game_record':
+      // Only for games the server no longer has in memory (a live copy is never replaced).
+      if (state.games[msg.game.id] && !state.games[msg.game.id].archived) return state;
+      return { ...state, games: { ...state.games, [msg.game.id]: gameFromArchive(msg.game, now) } };
     default:
       return state;
   }

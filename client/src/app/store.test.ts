@@ -88,16 +88,6 @@ describe('Store', () => {
     expect(store.getState().games.g1).toMatchObject({ stale: false, ply: 2 });
   });
 
-  it('reports games the server does not have', async () => {
-    const { f, store } = setup();
-    welcome(f.current);
-    store.holdGame('zz');
-    const watch = f.current.last('watch')!;
-    f.current.receive({ type: 'error', code: 'GAME_NOT_FOUND', message: 'no game with this id', id: watch.id });
-    await vi.runAllTimersAsync().catch(() => undefined);
-    expect(store.getState().gameErrors.zz).toBe('No game with this id.');
-  });
-
   it('tells listeners when a game starts for the player', () => {
     const { f, store } = setup();
     welcome(f.current);
@@ -131,5 +121,74 @@ describe('Store', () => {
       id: sent.id,
     });
     await expect(r).rejects.toThrow('Playing the computer is not available on this server yet.');
+  });
+});
+
+describe('Store accounts', () => {
+  it('logs in, keeps the session token and reconnects as the account', async () => {
+    const { f, storage, store } = setup();
+    welcome(f.current, [], 'guest-token');
+    const done = store.login('ann', 'secret-password');
+    const sent = f.current.last('login')!;
+    expect(sent).toMatchObject({ username: 'ann', password: 'secret-password' });
+    const first = f.current;
+    first.receive({ type: 'session', token: 'session-token', player: { id: 'a1', name: 'ann', registered: true }, id: sent.id });
+    await expect(done).resolves.toBeNull();
+    expect(storage.get(KEYS.token)).toBe('session-token');
+    expect(first.closedWith).toBe(1000);
+    f.current.open();
+    expect(f.current.last('hello')).toMatchObject({ token: 'session-token' });
+  });
+
+  it('logs out and continues as a new guest', async () => {
+    const { f, storage, store } = setup();
+    welcome(f.current, [], 'session-token', { id: 'a1', name: 'ann' });
+    const done = store.logout();
+    f.current.receive({ type: 'logged_out', id: f.current.last('logout')!.id });
+    await expect(done).resolves.toBeNull();
+    expect(storage.get(KEYS.token)).toBeNull();
+    expect(store.getState().me).toBeNull();
+    f.current.open();
+    expect(f.current.last('hello')!.token).toBeUndefined();
+  });
+
+  it('says so when the server has no accounts', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    const done = store.register('ann', 'secret-password');
+    f.current.receive({ type: 'error', code: 'UNKNOWN_TYPE', message: 'unknown message type', id: f.current.last('register')!.id });
+    await expect(done).resolves.toBe('Accounts are not available on this server yet.');
+    const taken = store.register('ann', 'secret-password');
+    f.current.receive({ type: 'error', code: 'USERNAME_TAKEN', message: 'this username is taken', id: f.current.last('register')!.id });
+    await expect(taken).resolves.toBe('This username is taken.');
+  });
+
+  it('opens a game the server no longer holds from its archive', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    store.holdGame('old1');
+    f.current.receive({ type: 'error', code: 'GAME_NOT_FOUND', message: 'no game with this id', id: f.current.last('watch')!.id });
+    await vi.waitFor(() => expect(f.current.last('game_record')).toMatchObject({ game: 'old1' }));
+    f.current.receive({
+      type: 'game_record',
+      id: f.current.last('game_record')!.id,
+      game: {
+        id: 'old1', status: 'ended', white: { id: 'p1', name: 'Ann' }, black: { id: 'p2', name: 'Ben' },
+        time: 'unlimited', rated: false, category: null, result: '*', reason: 'aborted', winner: null,
+        ply: 0, created_at: 1, ended_at: 2, moves: [], san: [],
+      },
+    });
+    await vi.waitFor(() => expect(store.getState().games.old1?.archived).toBe(true));
+    expect(store.getState().gameErrors.old1).toBeUndefined();
+  });
+
+  it('reports a game neither in memory nor in the archive', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    store.holdGame('zz');
+    f.current.receive({ type: 'error', code: 'GAME_NOT_FOUND', message: 'no game with this id', id: f.current.last('watch')!.id });
+    await vi.waitFor(() => expect(f.current.last('game_record')).toBeDefined());
+    f.current.receive({ type: 'error', code: 'UNKNOWN_TYPE', message: 'unknown message type', id: f.current.last('game_record')!.id });
+    await vi.waitFor(() => expect(store.getState().gameErrors.zz).toBe('No game with this id.'));
   });
 });

@@ -15,6 +15,7 @@ import { KEYS, type KeyValue } from '../lib/storage';
 import type {
   ClientMessage,
   ColorChoice,
+  Profile,
   Seek,
   ServerMessage,
   ServerMessageOf,
@@ -98,6 +99,11 @@ export class Store {
     if (this.lobbyUsers > 0) this.socket.send({ type: 'lobby_subscribe' });
     if (this.liveUsers > 0) this.socket.send({ type: 'live_games', limit: 20 });
     for (const id of this.watched.keys()) void this.fetchGame(id);
+    // The welcome does not say whether the player has an account; the profile does (on servers
+    // with a database; others refuse, which changes nothing).
+    if (msg.player.registered === undefined) {
+      this.socket.request({ type: 'player_get', player: msg.player.id }).catch(() => undefined);
+    }
   }
 
   private async fetchGame(id: string): Promise<void> {
@@ -107,7 +113,19 @@ export class Store {
       this.resyncing.delete(id);
       const code = (err as { code?: string }).code;
       if (code === 'OFFLINE' || code === 'CONNECTION_LOST') return; // the next welcome retries
+      // Not in memory: a server with a database may still have it in its archive.
+      if (code === 'GAME_NOT_FOUND' && (await this.fetchRecord(id))) return;
       this.set({ ...this.state, gameErrors: { ...this.state.gameErrors, [id]: readableError(err) } });
+    }
+  }
+
+  /** A finished game from the archive (the reducer stores it); false when there is none. */
+  private async fetchRecord(id: string): Promise<boolean> {
+    try {
+      const reply = await this.socket.request({ type: 'game_record', game: id });
+      return reply.type === 'game_record';
+    } catch {
+      return false;
     }
   }
 
@@ -248,15 +266,77 @@ export class Store {
     this.socket.retryNow();
   }
 
+  // ---- accounts (servers with a database) ----
+
+  /** Turns this guest into an account. Resolves to null, or the reason it failed in words. */
+  async register(username: string, password: string): Promise<string | null> {
+    try {
+      await this.socket.request({ type: 'register', username, password });
+      this.notify('Your account is ready.', 'info');
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** Logs in and continues as that account (a new connection with its session token). */
+  async login(username: string, password: string): Promise<string | null> {
+    try {
+      const reply = await this.socket.request({ type: 'login', username, password });
+      if (reply.type !== 'session') return 'Unexpected answer from the server.';
+      this.switchIdentity(reply.token);
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** Ends the session; the browser continues as a new guest. */
+  async logout(): Promise<string | null> {
+    try {
+      await this.socket.request({ type: 'logout' });
+      this.switchIdentity(null);
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** A player's profile (ratings); rejects with the reason in words. */
+  async profile(player: { id?: string; username?: string }): Promise<Profile> {
+    try {
+      const reply = await this.socket.request({ type: 'player_get', player: player.id, username: player.username });
+      if (reply.type !== 'player') throw new Error('unexpected reply');
+      return reply.player;
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  /** A page of a player's finished games, newest first; rejects with the reason in words. */
+  async gamesList(player: string, page: number, limit = 20): Promise<ServerMessageOf<'games'>> {
+    try {
+      const reply = await this.socket.request({ type: 'games_list', player, page, limit });
+      if (reply.type !== 'games') throw new Error('unexpected reply');
+      return reply;
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  private switchIdentity(token: string | null): void {
+    this.storage.set(KEYS.token, token);
+    this.socket.stop();
+    this.set({ ...initialState, notices: this.state.notices });
+    this.socket.start();
+  }
+
   // ---- identity ----
 
   /** Starts over as a new guest (optionally with a name) on the next connection. */
   newGuest(name: string | null): void {
-    this.storage.set(KEYS.token, null);
     this.storage.set(KEYS.name, name);
-    this.socket.stop();
-    this.set({ ...initialState, notices: this.state.notices });
-    this.socket.start();
+    this.switchIdentity(null);
   }
 
   // ---- notices ----
@@ -286,4 +366,11 @@ export class Store {
     this.state = next;
     for (const l of this.listeners) l();
   }
+}
+
+/** Account and archive errors in words; a server without them answers UNKNOWN_TYPE. */
+function accountError(err: unknown): string {
+  const code = (err as { code?: string }).code;
+  if (code === 'UNKNOWN_TYPE') return 'Accounts are not available on this server yet.';
+  return readableError(err);
 }

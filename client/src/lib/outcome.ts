@@ -14,7 +14,12 @@ export interface OutcomeText {
 
 const NAME: Record<Color, string> = { white: 'White', black: 'Black' };
 
-export function describeOutcome(result: GameResult, reason: Termination, winner: Color | null): OutcomeText {
+/** `reason` may be null for games whose record does not say (imported PGN, say). */
+export function describeOutcome(
+  result: GameResult,
+  reason: Termination | null,
+  winner: Color | null,
+): OutcomeText {
   const score = result === '1/2-1/2' ? '½-½' : result;
   const won = winner ? `${NAME[winner]} wins` : null;
   const loser = winner ? NAME[winner === 'white' ? 'black' : 'white'] : null;
@@ -50,6 +55,10 @@ export function describeOutcome(result: GameResult, reason: Termination, winner:
     case 'aborted':
       return { title: 'Game aborted', detail: 'No result', score: '*' };
     default:
-      return { title: won ?? (result === '1/2-1/2' ? 'Draw' : 'Game over'), detail: String(reason), score };
+      return {
+        title: won ?? (result === '1/2-1/2' ? 'Draw' : 'Game over'),
+        detail: reason ? String(reason).replace(/_/g, ' ') : '',
+        score,
+      };
   }
 }

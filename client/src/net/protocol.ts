@@ -19,6 +19,9 @@ export type TimeControl = 'unlimited' | { minutes: number; increment: number };
 export interface PlayerRef {
   id: string;
   name: string;
+  /** Whether the player has an account (servers with accounts say so). */
+  registered?: boolean;
+  bot?: boolean;
 }
 
 export interface GamePlayer extends PlayerRef {
@@ -106,6 +109,64 @@ export interface Seek {
   url?: string;
 }
 
+// ---- accounts and the archive (servers with a database) ----
+
+export type RatingCategory = 'bullet' | 'blitz' | 'rapid' | 'classical';
+
+export interface Rating {
+  rating: number;
+  deviation: number;
+  games: number;
+  provisional: boolean;
+}
+
+/** A player's profile ("player", the reply to player_get). */
+export interface Profile extends PlayerRef {
+  username: string | null;
+  online: boolean;
+  created_at: number;
+  ratings: Partial<Record<RatingCategory, Rating>>;
+}
+
+export interface ArchivedSide {
+  id: string | null;
+  name: string;
+  rating?: number;
+  rating_diff?: number;
+}
+
+/** A stored game: in lists without moves, from game_record with them. */
+export interface ArchivedGame {
+  id: string;
+  status: string;
+  white: ArchivedSide;
+  black: ArchivedSide;
+  time: TimeControl;
+  rated: boolean;
+  category: RatingCategory | null;
+  result: GameResult | null;
+  reason: Termination | null;
+  winner: Color | null;
+  ply: number;
+  created_at: number;
+  ended_at: number | null;
+  initial_fen?: string;
+  fen?: string;
+  moves?: string[];
+  san?: string[];
+  /** The mover's clock after each ply (null for untimed plies). */
+  clocks?: (number | null)[];
+}
+
+export interface LeaderboardRow {
+  rank: number;
+  id: string;
+  name: string;
+  rating: number;
+  deviation: number;
+  games: number;
+}
+
 // ---- client to server ----
 
 type GameCommand<T extends string> = { type: T; game: string };
@@ -140,7 +201,14 @@ export type ClientMessage =
   | GameCommand<'rematch_accept'>
   | GameCommand<'rematch_decline'>
   | { type: 'abandon_claim'; game: string; result: 'win' | 'draw' }
-  | { type: 'chat'; game: string; text: string; room?: ChatRoom };
+  | { type: 'chat'; game: string; text: string; room?: ChatRoom }
+  | { type: 'register'; username: string; password: string }
+  | { type: 'login'; username: string; password: string }
+  | { type: 'logout' }
+  | { type: 'player_get'; player?: string; username?: string }
+  | { type: 'games_list'; player: string; page?: number; limit?: number }
+  | { type: 'game_record'; game: string }
+  | { type: 'leaderboard'; category: RatingCategory; limit?: number };
 
 export type RequestId = number | string;
 
@@ -192,6 +260,13 @@ export type ServerMessage = (
   | (GameEvent<'presence'> & { color: Color; connected: boolean; claim_after_ms?: number })
   | (GameEvent<'chat'> & ChatLine)
   | (GameEvent<'rematch'> & { next: string })
+  | { type: 'registered'; player: PlayerRef }
+  | { type: 'session'; token: string; player: PlayerRef }
+  | { type: 'logged_out' }
+  | { type: 'player'; player: Profile }
+  | { type: 'games'; player: string; page: number; limit: number; more: boolean; games: ArchivedGame[] }
+  | { type: 'game_record'; game: ArchivedGame }
+  | { type: 'leaderboard'; category: RatingCategory; players: LeaderboardRow[] }
 ) & { id?: RequestId };
 
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;

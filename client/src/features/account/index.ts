@@ -1,1 +1,2 @@
 export { AccountPage } from './AccountPage';
+export { ProfilePage } from './ProfilePage';

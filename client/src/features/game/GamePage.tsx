@@ -180,7 +180,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             Watch the rematch
           </Link>
         )}
-        {myColor && (
+        {myColor && !game.archived && (
           <GameControls
             game={game}
             me={myColor}
@@ -189,12 +189,14 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             claimAbandoned={(result) => void store.claimAbandoned(game.id, result)}
           />
         )}
-        <Chat
-          lines={game.chat}
-          room={myColor ? 'players' : 'spectators'}
-          enabled={online}
-          onSend={async (text) => (await store.chat(game.id, text)) !== null}
-        />
+        {!game.archived && (
+          <Chat
+            lines={game.chat}
+            room={myColor ? 'players' : 'spectators'}
+            enabled={online}
+            onSend={async (text) => (await store.chat(game.id, text)) !== null}
+          />
+        )}
         <ShareLink path={`/game/${game.id}`} label="Link to this game" />
       </aside>
     </div>
@@ -207,9 +209,18 @@ function GameHeader({ game, myColor }: { game: GameState; myColor: Color | null 
     const o = describeOutcome(game.outcome.result, game.outcome.reason, game.outcome.winner);
     return (
       <div className="game-over" role="status" aria-live="polite">
+        {game.archived && <div className="game-meta">{tc} · from the archive</div>}
         <div className="game-over-score">{o.score}</div>
         <div className="game-over-title">{o.title}</div>
-        <div className="game-over-detail">{o.detail}</div>
+        {o.detail && <div className="game-over-detail">{o.detail}</div>}
+      </div>
+    );
+  }
+  if (game.archived) {
+    return (
+      <div className="game-status">
+        <div className="game-meta">{tc} · from the archive</div>
+        <div className="game-turn">No result</div>
       </div>
     );
   }

@@ -5,6 +5,7 @@
  */
 import { memo } from 'react';
 import { remainingMs, type GameState } from '../../app/games';
+import { Link } from '../../app/router';
 import { useNow } from '../../hooks/useNow';
 import { formatClock } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
@@ -24,16 +25,24 @@ export function PlayerBar({
   return (
     <div className={`player-bar player-${position}`} data-color={color}>
       <span className="player-id">
-        <span
-          className={`presence ${seat.connected ? 'on' : 'off'}`}
-          role="img"
-          aria-label={seat.connected ? 'connected' : 'disconnected'}
-          title={seat.connected ? 'Connected' : 'Disconnected'}
-        />
+        {!game.archived && (
+          <span
+            className={`presence ${seat.connected ? 'on' : 'off'}`}
+            role="img"
+            aria-label={seat.connected ? 'connected' : 'disconnected'}
+            title={seat.connected ? 'Connected' : 'Disconnected'}
+          />
+        )}
         <span className="player-name">
-          {seat.name}
+          {seat.id ? <Link to={`/player/${seat.id}`}>{seat.name}</Link> : seat.name}
           {isYou && <span className="you"> (you)</span>}
         </span>
+        {seat.rating !== undefined && (
+          <span className="rating">
+            {seat.rating}
+            {seat.ratingDiff ? ` ${seat.ratingDiff > 0 ? '+' : ''}${seat.ratingDiff}` : ''}
+          </span>
+        )}
         <span className="player-color visually-hidden">, {color}</span>
         {!seat.connected && game.status === 'playing' && <span className="away">away</span>}
       </span>

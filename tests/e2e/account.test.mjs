@@ -1,0 +1,124 @@
+/*
+ * Accounts in a real browser, on a server with a database: a guest registers, plays, sees the
+ * game in their profile's history and opens it; a game only in the archive opens read-only; the
+ * player logs out and logs in again. On a server without accounts the page must show the
+ * server's refusal instead, and the rest is skipped.
+ */
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { clickMove, moveList, openPlayer, pair, screenshot, suite, waitForMoves } from './harness.mjs';
+
+const ctx = suite();
+
+/** Imports a PGN through a page's own WebSocket (the client has no import page); the id. */
+async function importPgn(page, pgn) {
+  return page.evaluate(
+    (text) =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://${location.host}/ws`);
+        ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', protocol: 1, id: 1 }));
+        ws.onmessage = (ev) => {
+          const m = JSON.parse(ev.data);
+          if (m.id === 1) ws.send(JSON.stringify({ type: 'pgn_import', pgn: text, id: 2 }));
+          if (m.id === 2) {
+            ws.close();
+            if (m.type === 'imported') resolve(m.game);
+            else reject(new Error(JSON.stringify(m)));
+          }
+        };
+      }),
+    pgn,
+  );
+}
+
+const OPERA_GAME = `[Event "Paris"]
+[Site "Paris FRA"]
+[Date "1858.??.??"]
+[Round "?"]
+[White "Paul Morphy"]
+[Black "Duke Karl / Count Isouard"]
+[Result "1-0"]
+
+1. e4 e5 2. Nf3 d6 3. d4 Bg4 4. dxe5 Bxf3 5. Qxf3 dxe5 6. Bc4 Nf6 7. Qb3 Qe7 8. Nc3 c6
+9. Bg5 b5 10. Nxb5 cxb5 11. Bxb5+ Nbd7 12. O-O-O Rd8 13. Rxd7 Rxd7 14. Rd1 Qe6 15. Bxd7+ Nxd7
+16. Qb8+ Nxb8 17. Rd8# 1-0
+`;
+
+const PASSWORD = 'correct horse battery';
+
+async function resignAfterOneMove(alice, bob) {
+  await clickMove(alice.page, 'e2', 'e4');
+  await waitForMoves(bob.page, ['e4']);
+  await clickMove(bob.page, 'e7', 'e5');
+  await waitForMoves(alice.page, ['e4', 'e5']);
+  await bob.page.getByRole('button', { name: 'Resign' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
+  await alice.page.getByText('White wins').waitFor();
+}
+
+test('register, play, the profile and its history, an archived game, log out and in', async (t) => {
+  const { alice, bob, gameId } = await pair(ctx, 'Anna', 'Boris', '3+2');
+  await resignAfterOneMove(alice, bob);
+
+  const page = alice.page;
+  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Register' }) });
+  await form.getByLabel('Username').fill('anna_e2e');
+  await form.getByLabel('Password').fill(PASSWORD);
+  await form.getByRole('button', { name: 'Register' }).click();
+  const answer = await Promise.race([
+    page.getByText('You are logged in.').waitFor().then(() => 'ok'),
+    form.getByRole('alert').waitFor().then(async () => form.getByRole('alert').innerText()),
+  ]);
+  if (answer !== 'ok') {
+    assert.equal(answer, 'Accounts are not available on this server yet.');
+    t.skip(`the server has no accounts: "${answer}" is shown`);
+    return;
+  }
+  await page.getByRole('heading', { name: 'anna_e2e' }).waitFor();
+  await page.getByRole('status').filter({ hasText: 'Your account is ready.' }).waitFor();
+
+  // The profile: ratings and the finished game.
+  await page.getByRole('link', { name: 'Your profile' }).click();
+  await page.getByText('Account anna_e2e').waitFor();
+  await page.getByRole('rowheader', { name: 'blitz' }).waitFor();
+  const row = page.getByRole('link', { name: / vs Boris/ });
+  await row.waitFor();
+  assert.match(await row.innerText(), /1-0 · White wins/);
+  await screenshot(page, 'profile-desktop');
+
+  await row.click();
+  await page.waitForURL(new RegExp(`/game/${gameId}$`));
+  await waitForMoves(page, ['e4', 'e5']);
+  await page.getByText('Black resigned').waitFor();
+
+  // A game only in the archive (imported, never played here) opens read-only.
+  const visitor = await openPlayer(ctx.browser, ctx.server, 'Vera');
+  const stored = await importPgn(visitor.page, OPERA_GAME);
+  await visitor.page.goto(`/game/${stored}`);
+  await visitor.page.getByText('from the archive').waitFor();
+  await visitor.page.getByText('Paul Morphy').waitFor();
+  await visitor.page.getByText('White wins').waitFor();
+  const moves = await moveList(visitor.page);
+  assert.equal(moves.length, 33);
+  assert.equal(moves[32], 'Rd8#');
+  await visitor.page.getByRole('button', { name: 'First position' }).click();
+  await visitor.page.getByLabel(/^e2, white pawn/).waitFor();
+  await visitor.context.close();
+
+  // Log out (a new guest), then log in again.
+  await page.getByRole('link', { name: 'Account' }).click();
+  await page.getByRole('button', { name: 'Log out' }).click();
+  await page.getByRole('heading', { name: 'Log in' }).waitFor();
+  const login = page.locator('form').filter({ has: page.getByRole('button', { name: 'Log in' }) });
+  await login.getByLabel('Username').fill('anna_e2e');
+  await login.getByLabel('Password').fill('wrong password');
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await login.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor();
+  await login.getByLabel('Password').fill(PASSWORD);
+  await login.getByRole('button', { name: 'Log in' }).click();
+  await page.getByText('You are logged in.').waitFor();
+  await page.getByRole('heading', { name: 'anna_e2e' }).waitFor();
+  for (const s of [alice, bob]) await s.context.close();
+});
