@@ -94,5 +94,33 @@ async def test_static_files_and_client_routes(srv):
     assert status == 200
 
 
+async def test_websocket_only_at_ws(srv):
+    try:
+        ws = await websockets.connect("ws://127.0.0.1:%d/elsewhere" % srv.port)
+    except (websockets.InvalidHandshake, OSError):
+        return
+    await ws.close()
+    raise AssertionError("a WebSocket upgrade outside /ws was accepted")
+
+
+@server_args("--max-connections", "2")
+async def test_connection_limit(srv):
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    try:
+        c = await srv.connect()
+    except (websockets.InvalidHandshake, OSError, asyncio.TimeoutError):
+        c = None
+    if c is not None:
+        # Accepted at TCP level and closed at once: no message ever arrives.
+        try:
+            await c._read(2)
+            raise AssertionError("a third connection was served")
+        except (websockets.ConnectionClosed, asyncio.TimeoutError):
+            pass
+    await a.ok({"type": "ping"})  # the others are unaffected
+    status, _, body = srv.http("/metrics")
+    assert status == 200 and "chess_connections_rejected_total 1" in body.decode()
+
+
 if __name__ == "__main__":
     run_tests(globals())

@@ -207,17 +207,19 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (srv && !srv->cfg.use_libuv && !srv->finished) drain_mailbox(srv);
             return 0;
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
-            if (srv->stopping || srv->conn_count >= srv->cfg.max_connections) {
-                srv->metrics.connections_rejected++;
-                return 1;
-            }
-            return 0;
+            /* Stopping: nothing new. The connection limit is for WebSockets only, so health
+             * checks and metrics still answer when it is reached. */
+            return srv->stopping ? 1 : 0;
         case LWS_CALLBACK_FILTER_PROTOCOL_CONNECTION: {
             char uri[16];
             if (lws_hdr_copy(wsi, uri, sizeof uri, WSI_TOKEN_GET_URI) <= 0 ||
                 strcmp(uri, "/ws") != 0)
                 return 1;
-            return srv->stopping || srv->conn_count >= srv->cfg.max_connections;
+            if (srv->stopping || srv->conn_count >= srv->cfg.max_connections) {
+                srv->metrics.connections_rejected++;
+                return 1;
+            }
+            return 0;
         }
         case LWS_CALLBACK_ESTABLISHED:
             ss->conn = conn_create(srv, wsi);
