@@ -190,6 +190,9 @@ static struct lconn *conns;
 static struct lgame *games;
 static struct heap schedule;
 static lws_sorted_usec_list_t tick_sul, ramp_sul;
+static uv_loop_t client_loop;
+static uv_timer_t wake_timer, tick_timer;
+static bool client_uv = true;
 static int connect_next;
 static bool paced = true;
 static bool measuring;
@@ -314,11 +317,21 @@ static void tick_cb(lws_sorted_usec_list_t *sul) {
     schedule_tick();
 }
 
+static void tick_uv_cb(uv_timer_t *t) {
+    (void)t;
+    tick_cb(NULL);
+}
+
 static void schedule_tick(void) {
     struct heap_node *n = heap_peek(&schedule);
     if (!n) return;
     int64_t delay = n->key - now_us();
-    lws_sul_schedule(ctx, 0, &tick_sul, tick_cb, delay > 0 ? delay : 1);
+    if (client_uv) {
+        /* A uv timer: lws re-arms its own timers on libuv only after its own callbacks. */
+        uv_timer_start(&tick_timer, tick_uv_cb, delay > 0 ? (uint64_t)(delay + 999) / 1000 : 0, 0);
+    } else {
+        lws_sul_schedule(ctx, 0, &tick_sul, tick_cb, delay > 0 ? delay : 1);
+    }
 }
 
 /* The opponent got the move: measure, then schedule the reply. */
@@ -512,10 +525,6 @@ static double self_cpu_s(void) {
            (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6;
 }
 
-static uv_loop_t client_loop;
-static uv_timer_t wake_timer;
-static bool client_uv = true;
-
 static void wake_cb(uv_timer_t *t) {
     (void)t; /* only makes uv_run(UV_RUN_ONCE) return now and then */
 }
@@ -597,6 +606,7 @@ static int run_generator(void) {
          * costs too much with 10,000 connections in one process. */
         uv_loop_init(&client_loop);
         uv_timer_init(&client_loop, &wake_timer);
+        uv_timer_init(&client_loop, &tick_timer);
         uv_timer_start(&wake_timer, wake_cb, 50, 50);
         info.options |= LWS_SERVER_OPTION_LIBUV;
         info.foreign_loops = foreign;
