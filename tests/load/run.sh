@@ -10,6 +10,9 @@
 # each paced at RATE moves/s (delay figures) and then closed-loop (most moves/s), and prints
 # the ratio of the chess server's closed-loop moves/s to the echo round trips/s.
 # Only loopback addresses are used. The fd limit is raised for 10,000 connections.
+# The server reads its CHESS_* environment variables as usual, e.g. CHESS_EVENT_LOOP=poll or
+# CHESS_DB_SYNC=normal; the echo server follows CHESS_EVENT_LOOP. Each server gets a fresh data
+# directory.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
@@ -33,7 +36,9 @@ trap cleanup EXIT
 
 port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 
-echo "== $(date -u +%FT%TZ) $(nproc) cores, $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop"
+echo "== $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the run," \
+     "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop"
 echo "== ceiling: bare lws echo server"
 p=$(port)
 "$loadgen" echo-server --port "$p" --loop "$loop" 2>"$tmp/echo.log" &
