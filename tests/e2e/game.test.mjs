@@ -61,7 +61,7 @@ test('two players play to checkmate by clicking; a spectator sees every move', a
   for (const s of [alice, bob, watcher]) await s.context.close();
 });
 
-test('an illegal drag snaps back; a legal drag is played', async () => {
+test('an illegal drag snaps back; a legal drag is played; premoves', async () => {
   const { alice, bob } = await pair('Carol', 'Dave', '3+2');
   await dragMove(alice.page, 'e2', 'e5'); // a pawn cannot go three squares
   await square(alice.page, 'e2').and(alice.page.getByLabel(/^e2, white pawn/)).waitFor();
@@ -70,8 +70,19 @@ test('an illegal drag snaps back; a legal drag is played', async () => {
   await dragMove(alice.page, 'e2', 'e4');
   await waitForMoves(bob.page, ['e4']);
   await square(bob.page, 'e4').and(bob.page.getByLabel(/^e4, white pawn/)).waitFor();
+  // While Bob thinks, Alice queues d4 (a premove); it is played as soon as Bob has moved.
+  await clickMove(alice.page, 'd2', 'd4');
+  await alice.page.getByLabel('d4, empty, premove').waitFor();
   await dragMove(bob.page, 'c7', 'c5');
-  await waitForMoves(alice.page, ['e4', 'c5']);
+  await waitForMoves(bob.page, ['e4', 'c5', 'd4']);
+  await waitForMoves(alice.page, ['e4', 'c5', 'd4']);
+  // A premove that is no longer legal when the turn comes is dropped.
+  await clickMove(alice.page, 'd4', 'd5');
+  await alice.page.getByLabel('d5, empty, premove').waitFor();
+  await clickMove(bob.page, 'd7', 'd5');
+  await waitForMoves(alice.page, ['e4', 'c5', 'd4', 'd5']);
+  await alice.page.getByLabel('d5, black pawn, last move').or(alice.page.getByLabel(/^d5, black pawn$/)).waitFor();
+  assert.deepEqual(await moveList(alice.page), ['e4', 'c5', 'd4', 'd5']);
   await alice.context.close();
   await bob.context.close();
 });

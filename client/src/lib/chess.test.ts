@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import {
   checkedKingSquare,
+  playPremove,
+  premoveDestinations,
   claimableDraw,
   isPromotion,
   legalDestinations,
@@ -66,5 +68,23 @@ describe('chess helpers', () => {
     expect(claimableDraw(fens.slice(0, 8))).toBeNull();
     expect(claimableDraw(fens)).toBe('threefold_repetition');
     expect(claimableDraw(['8/8/8/4k3/8/8/8/4K2R w - - 100 80'])).toBe('fifty_moves');
+  });
+});
+
+describe('premoves', () => {
+  const AFTER_E4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
+  it('lists where a piece could go once it is its side\'s turn', () => {
+    expect(premoveDestinations(AFTER_E4, 'd2', 'white').map((d) => d.to).sort()).toEqual(['d3', 'd4']);
+    expect(premoveDestinations(AFTER_E4, 'f1', 'white').map((d) => d.to)).toContain('b5');
+    expect(premoveDestinations(AFTER_E4, 'd7', 'white')).toEqual([]);
+  });
+  it('plays a premove only if it is still legal, promoting to a queen', () => {
+    const afterC5 = 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+    expect(playPremove(afterC5, { from: 'd2', to: 'd4' })?.san).toBe('d4');
+    expect(playPremove(afterC5, { from: 'e4', to: 'e5' })?.san).toBe('e5');
+    const blocked = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';
+    expect(playPremove(blocked, { from: 'e4', to: 'e5' })).toBeNull();
+    const promo = '7k/P7/8/8/8/8/8/K7 w - - 0 1';
+    expect(playPremove(promo, { from: 'a7', to: 'a8' })?.san).toBe('a8=Q+');
   });
 });

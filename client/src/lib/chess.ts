@@ -219,3 +219,28 @@ export function claimableDraw(fens: readonly string[]): 'threefold_repetition' |
   if (halfmoves >= 100) return 'fifty_moves';
   return null;
 }
+
+/**
+ * Destinations for a premove: the moves `color`'s piece on `square` could make if it were
+ * `color`'s turn in this position (the opponent is still to move; the premove is checked again,
+ * for real, once it is `color`'s turn).
+ */
+export function premoveDestinations(fen: string, square: string, color: 'white' | 'black'): Destination[] {
+  const fields = fen.split(' ');
+  if (fields.length < 4) return [];
+  fields[1] = color === 'white' ? 'w' : 'b';
+  fields[3] = '-';
+  return legalDestinations(fields.join(' '), square);
+}
+
+/** A premove: from, to, and the piece a pawn becomes (a queen, when premoved). */
+export interface Premove {
+  from: string;
+  to: string;
+}
+
+/** Plays a premove now that it is the mover's turn; null when it is not legal any more. */
+export function playPremove(fen: string, premove: Premove): LocalMove | null {
+  const promotion = isPromotion(fen, premove.from, premove.to) ? 'q' : undefined;
+  return tryMove(fen, premove.from, premove.to, promotion);
+}

@@ -4,16 +4,20 @@
  * check highlighted, a promotion chooser, coordinates and orientation.
  *
  * Moves are checked with chess.js for instant feedback (an illegal drop snaps back); the legal
- * ones go to onMove, and the server decides. Every square carries an accessible label such as
- * "e4, white knight".
+ * ones go to onMove, and the server decides. While the opponent thinks, the player may queue a
+ * premove the same ways (shown on its squares, cancelled by a click elsewhere or Escape); the
+ * page plays it when the turn comes, if it is still legal. Every square carries an accessible
+ * label such as "e4, white knight".
  */
 import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { Chessboard, defaultPieces, type PieceDropHandlerArgs, type SquareHandlerArgs } from 'react-chessboard';
 import {
   isPromotion,
   legalDestinations,
+  premoveDestinations,
   tryMove,
   type LocalMove,
+  type Premove,
   type PromotionPiece,
 } from '../../lib/chess';
 import type { Color } from '../../net/protocol';
@@ -23,6 +27,10 @@ export interface BoardProps {
   orientation: Color;
   /** The colour the user may move now, or null (spectator, history view, not their turn). */
   movable: Color | null;
+  /** The colour that may queue a premove now (its opponent is to move), or null. */
+  premoveColor?: Color | null;
+  premove?: Premove | null;
+  onPremove?: (premove: Premove | null) => void;
   lastMove: { from: string; to: string } | null;
   checkSquare: string | null;
   onMove: (move: LocalMove) => void;
@@ -42,29 +50,50 @@ const PIECE_NAMES: Record<string, string> = {
 
 const LAST_MOVE = 'rgba(155, 199, 0, 0.41)';
 const SELECTED = 'rgba(20, 85, 30, 0.5)';
+const PREMOVE = 'rgba(20, 30, 85, 0.45)';
 const DOT = 'radial-gradient(circle, rgba(20, 85, 30, 0.5) 19%, transparent 20%)';
 const RING = 'radial-gradient(transparent 0%, transparent 79%, rgba(20, 85, 30, 0.35) 80%)';
 const CHECK =
   'radial-gradient(ellipse at center, rgb(255, 0, 0) 0%, rgb(231, 0, 0) 25%, rgba(169, 0, 0, 0) 89%, rgba(158, 0, 0, 0) 100%)';
 
-export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove, onIllegal, label }: BoardProps) {
+export function Board({
+  fen,
+  orientation,
+  movable,
+  premoveColor = null,
+  premove = null,
+  onPremove,
+  lastMove,
+  checkSquare,
+  onMove,
+  onIllegal,
+  label,
+}: BoardProps) {
   const [selected, setSelected] = useState<string | null>(null);
   const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
+  // Whose pieces the user handles now: to move, or to premove.
+  const actor = movable ?? (onPremove ? premoveColor : null);
 
   // A new position (a move played, the history browsed) clears the selection.
   useEffect(() => {
     setSelected(null);
     setPromotion(null);
-  }, [fen, movable]);
+  }, [fen, movable, actor]);
 
-  const destinations = useMemo(
-    () => (selected && movable ? legalDestinations(fen, selected) : []),
-    [fen, selected, movable],
-  );
+  const destinations = useMemo(() => {
+    if (!selected || !actor) return [];
+    return movable ? legalDestinations(fen, selected) : premoveDestinations(fen, selected, actor);
+  }, [fen, selected, movable, actor]);
 
   const pieces = useMemo(() => piecesOf(fen), [fen]);
 
   const attempt = (from: string, to: string): boolean => {
+    if (!movable && actor && from !== to) {
+      const ok = premoveDestinations(fen, from, actor).some((d) => d.to === to);
+      setSelected(null);
+      onPremove?.(ok ? { from, to } : null);
+      return false; // the piece waits on its square, the premove shows on the squares
+    }
     if (!movable || from === to) return false;
     if (isPromotion(fen, from, to)) {
       setPromotion({ from, to });
@@ -80,7 +109,7 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
     return true;
   };
 
-  const ownPiece = (square: string) => movable !== null && pieces[square]?.startsWith(movable) === true;
+  const ownPiece = (square: string) => actor !== null && pieces[square]?.startsWith(actor) === true;
 
   const onSquareClick = ({ square }: SquareHandlerArgs) => {
     if (promotion) return;
@@ -88,9 +117,19 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
       attempt(selected, square);
       return;
     }
+    if (premove) onPremove?.(null); // a click elsewhere cancels the premove
     if (ownPiece(square)) setSelected(selected === square ? null : square);
     else setSelected(null);
   };
+
+  useEffect(() => {
+    if (!premove || !onPremove) return;
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key === 'Escape') onPremove(null);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, [premove, onPremove]);
 
   const onPieceDrop = ({ sourceSquare, targetSquare }: PieceDropHandlerArgs): boolean => {
     if (!targetSquare) return false;
@@ -103,6 +142,10 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
     for (const d of destinations) add(d.to, d.capture ? RING : DOT);
     if (checkSquare) add(checkSquare, CHECK);
     if (selected) add(selected, `linear-gradient(${SELECTED}, ${SELECTED})`);
+    if (premove) {
+      add(premove.from, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
+      add(premove.to, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
+    }
     if (lastMove) {
       add(lastMove.from, `linear-gradient(${LAST_MOVE}, ${LAST_MOVE})`);
       add(lastMove.to, `linear-gradient(${LAST_MOVE}, ${LAST_MOVE})`);
@@ -110,14 +153,15 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
     const styles: Record<string, CSSProperties> = {};
     for (const [sq, bgs] of Object.entries(layers)) styles[sq] = { background: bgs.join(', ') };
     return styles;
-  }, [destinations, checkSquare, selected, lastMove]);
+  }, [destinations, checkSquare, selected, lastMove, premove]);
 
   const squareRenderer = ({ square, children }: SquareHandlerArgs & { children?: ReactNode }) => {
     const piece = pieces[square];
     const dest = destinations.find((d) => d.to === square);
+    const premoved = premove && (premove.from === square || premove.to === square);
     const text = `${square}, ${piece ?? 'empty'}${checkSquare === square ? ', in check' : ''}${
       dest ? ', legal move' : ''
-    }${selected === square ? ', selected' : ''}`;
+    }${selected === square ? ', selected' : ''}${premoved ? ', premove' : ''}`;
     return (
       <div
         className="square-inner"
@@ -138,11 +182,11 @@ export function Board({ fen, orientation, movable, lastMove, checkSquare, onMove
           id: 'main',
           position: fen,
           boardOrientation: orientation,
-          allowDragging: movable !== null && !promotion,
+          allowDragging: actor !== null && !promotion,
           allowDrawingArrows: true,
           animationDurationInMs: 200,
           // pieceType is "wP", "bK", ...: the first letter is the colour.
-          canDragPiece: ({ piece }) => movable !== null && piece.pieceType[0] === movable[0],
+          canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
           onPieceDrag: ({ square }) => {
             if (square) setSelected(square);
           },

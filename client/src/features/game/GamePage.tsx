@@ -16,7 +16,7 @@ import { Icon } from '../../components/Icon';
 import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { useSounds } from '../../hooks/useSounds';
-import { checkedKingSquare, type LocalMove } from '../../lib/chess';
+import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
 import { describeOutcome } from '../../lib/outcome';
 import { soundForSan } from '../../lib/sound';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
@@ -76,6 +76,18 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
     live && online && game.status === 'playing' && myColor && !pending && game.turn === myColor
       ? myColor
       : null;
+  // While the opponent thinks (or the own move is on its way), the next move may be queued.
+  const premoveColor = live && game.status === 'playing' && myColor && !movable ? myColor : null;
+  const [premove, setPremove] = useState<Premove | null>(null);
+  useEffect(() => {
+    if (!premove) return;
+    if (game.status !== 'playing') setPremove(null);
+    else if (movable) {
+      setPremove(null);
+      const move = playPremove(fen, premove);
+      if (move) void store.move(game.id, move);
+    }
+  }, [premove, movable, fen, game.status, game.id, store]);
 
   const view = useCallback(
     (ply: number) => setViewPly(ply >= game.ply ? null : Math.max(0, ply)),
@@ -153,6 +165,9 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
           fen={fen}
           orientation={orientation}
           movable={movable}
+          premoveColor={premoveColor}
+          premove={premove}
+          onPremove={setPremove}
           lastMove={lastMove}
           checkSquare={checkSquare}
           onMove={onMove}
