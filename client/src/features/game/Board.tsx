@@ -34,8 +34,6 @@ export interface BoardProps {
   lastMove: { from: string; to: string } | null;
   checkSquare: string | null;
   onMove: (move: LocalMove) => void;
-  /** Called when the user tries an illegal move (to say why, if wanted). */
-  onIllegal?: () => void;
   label: string;
 }
 
@@ -66,7 +64,6 @@ export function Board({
   lastMove,
   checkSquare,
   onMove,
-  onIllegal,
   label,
 }: BoardProps) {
   const [selected, setSelected] = useState<string | null>(null);
@@ -100,10 +97,7 @@ export function Board({
       return false;
     }
     const move = tryMove(fen, from, to);
-    if (!move) {
-      onIllegal?.();
-      return false;
-    }
+    if (!move) return false; // snaps back
     setSelected(null);
     onMove(move);
     return true;
