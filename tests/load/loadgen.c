@@ -36,6 +36,7 @@
 #include <unistd.h>
 #include <uv.h>
 
+#include "chess/game.h"
 #include "chess/move.h"
 #include "chess/movegen.h"
 #include "chess/position.h"
@@ -166,7 +167,7 @@ struct lconn {
 struct lgame {
     struct lconn *conn[2]; /* by pair position: [0] creates the challenge, [1] accepts */
     char id[24];
-    struct chess_position pos;
+    struct chess_game game; /* the rules too: a drawn position gets no more moves */
     int ply;
     bool playing;
     int64_t sent_us;      /* when the move in flight was sent */
@@ -284,13 +285,16 @@ static void game_schedule(struct lgame *g, int64_t at) {
 
 static void game_send_move(struct lgame *g) {
     struct chess_move_list list;
-    if (!g->playing || chess_generate_moves(&g->pos, CHESS_GEN_ALL, &list) == 0) return;
+    const struct chess_position *pos = &g->game.current;
+    if (!g->playing || g->game.result != CHESS_RESULT_NONE ||
+        chess_generate_moves(pos, CHESS_GEN_ALL, &list) == 0)
+        return; /* the game is over: game_end is on its way */
     chess_move m = list.moves[random_next() % (uint64_t)list.count];
     char uci[CHESS_UCI_MAX];
-    chess_move_to_uci(&g->pos, m, uci);
-    int mover = g->pos.side;
+    chess_move_to_uci(pos, m, uci);
+    int mover = pos->side;
     struct lconn *c = g->conn[0]->color == mover ? g->conn[0] : g->conn[1];
-    chess_position_make_move(&g->pos, m);
+    chess_game_play(&g->game, m);
     g->ply++;
     g->sent_us = now_us();
     conn_sendf(c, "{\"type\":\"move\",\"game\":\"%s\",\"move\":\"%s\"}", g->id, uci);
@@ -359,7 +363,8 @@ static void on_game_started(struct lconn *c, json_t *msg) {
         g->conn[i]->color = strcmp(white, g->conn[i]->player_id) == 0 ? CHESS_WHITE : CHESS_BLACK;
     if (strcmp(g->id, id) == 0) return; /* the partner already set the game up */
     snprintf(g->id, sizeof g->id, "%s", id);
-    chess_position_startpos(&g->pos);
+    chess_game_free(&g->game);
+    if (chess_game_init(&g->game, NULL) < 0) return;
     g->ply = 0;
     g->playing = true;
     games_started_count++;
