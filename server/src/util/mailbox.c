@@ -13,8 +13,10 @@ void mailbox_destroy(struct mailbox *mb) {
 void mailbox_post(struct mailbox *mb, struct mailbox_item *item) {
     item->next = NULL;
     pthread_mutex_lock(&mb->lock);
-    if (mb->tail) mb->tail->next = item;
-    else mb->head = item;
+    if (mb->tail)
+        mb->tail->next = item;
+    else
+        mb->head = item;
     mb->tail = item;
     mb->posts++;
     bool wake = !mb->wake_pending;
