@@ -26,5 +26,5 @@ log="$out/sf$elo-$tc.log"
     --engine cmd="$stockfish" name="stockfish-$elo" option.UCI_LimitStrength=true \
         option.UCI_Elo="$elo" "option.Move Overhead=100" \
     --each tc="$tc" option.Hash=16 option.Threads=1 \
-    --games "$games" --concurrency "$concurrency" --quiet \
+    --games "$games" --concurrency "$concurrency" --quiet --openings tests/bench/openings.fen \
     --pgnout "$out/sf$elo-$tc.pgn" | tee "$log" | grep -E "^(Score|Elo|Finished)"
