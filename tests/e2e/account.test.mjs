@@ -120,5 +120,10 @@ test('register, play, the profile and its history, an archived game, log out and
   await login.getByRole('button', { name: 'Log in' }).click();
   await page.getByText('You are logged in.').waitFor();
   await page.getByRole('heading', { name: 'anna_e2e' }).waitFor();
+  // The lobby shows the leaderboard of a server that keeps ratings.
+  await page.getByRole('link', { name: 'Play' }).click();
+  await page.getByRole('heading', { name: 'Top players' }).waitFor();
+  await page.getByRole('tab', { name: 'rapid' }).click();
+  await page.getByRole('tab', { name: 'rapid', selected: true }).waitFor();
   for (const s of [alice, bob]) await s.context.close();
 });

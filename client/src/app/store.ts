@@ -15,7 +15,9 @@ import { KEYS, type KeyValue } from '../lib/storage';
 import type {
   ClientMessage,
   ColorChoice,
+  LeaderboardRow,
   Profile,
+  RatingCategory,
   Seek,
   ServerMessage,
   ServerMessageOf,
@@ -319,6 +321,17 @@ export class Store {
       const reply = await this.socket.request({ type: 'games_list', player, page, limit });
       if (reply.type !== 'games') throw new Error('unexpected reply');
       return reply;
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  /** The best rated players of a speed; rejects with the reason in words. */
+  async leaderboard(category: RatingCategory, limit = 10): Promise<LeaderboardRow[]> {
+    try {
+      const reply = await this.socket.request({ type: 'leaderboard', category, limit });
+      if (reply.type !== 'leaderboard') throw new Error('unexpected reply');
+      return reply.players;
     } catch (err) {
       throw new Error(accountError(err));
     }

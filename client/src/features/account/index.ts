@@ -1,2 +1,3 @@
 export { AccountPage } from './AccountPage';
 export { ProfilePage } from './ProfilePage';
+export { Leaderboard } from './Leaderboard';

@@ -10,6 +10,7 @@ import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import type { ColorChoice, Seek, TimeControl } from '../../net/protocol';
 import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../lib/timeControl';
+import { Leaderboard } from '../account';
 import { LiveGames } from '../watch';
 import { useServerStats } from './useServerStats';
 
@@ -27,6 +28,7 @@ export function LobbyPage() {
         <CustomGame />
         <MyChallenges />
         <ComputerGame />
+        <Leaderboard />
       </div>
       <div className="lobby-live">
         <LiveGames />

@@ -1,0 +1,62 @@
+/*
+ * The best rated players by speed, for the lobby. Shown only by servers that keep ratings: a
+ * server without a database refuses the request and the panel stays out of the way.
+ */
+import { useEffect, useState } from 'react';
+import { Link } from '../../app/router';
+import { useAppState, useStoreApi } from '../../hooks/useStore';
+import type { LeaderboardRow, RatingCategory } from '../../net/protocol';
+
+const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
+
+export function Leaderboard() {
+  const store = useStoreApi();
+  const online = useAppState((s) => s.conn.status === 'online');
+  const [category, setCategory] = useState<RatingCategory>('blitz');
+  const [rows, setRows] = useState<LeaderboardRow[] | null>(null);
+  const [available, setAvailable] = useState(true);
+  useEffect(() => {
+    if (!online) return;
+    let live = true;
+    store.leaderboard(category).then(
+      (r) => live && (setRows(r), setAvailable(true)),
+      () => live && setAvailable(false),
+    );
+    return () => {
+      live = false;
+    };
+  }, [store, category, online]);
+  if (!available || rows === null) return null;
+  return (
+    <section className="panel" aria-labelledby="leaders-title">
+      <h2 id="leaders-title">Top players</h2>
+      <div className="segmented" role="tablist" aria-label="Speed">
+        {CATEGORIES.map((c) => (
+          <button
+            key={c}
+            type="button"
+            role="tab"
+            aria-selected={c === category}
+            className={c === category ? 'selected' : undefined}
+            onClick={() => setCategory(c)}
+          >
+            {c}
+          </button>
+        ))}
+      </div>
+      {rows.length === 0 ? (
+        <p className="hint">No rated players yet.</p>
+      ) : (
+        <ol className="leaders">
+          {rows.map((r) => (
+            <li key={r.id}>
+              <span className="leader-rank">{r.rank}.</span>
+              <Link to={`/player/${r.id}`}>{r.name}</Link>
+              <span className="leader-rating">{r.rating}</span>
+            </li>
+          ))}
+        </ol>
+      )}
+    </section>
+  );
+}
