@@ -58,6 +58,10 @@ test('a dropped socket reconnects, resynchronises and the game goes on', async (
   await square(bob.page, 'f3').and(bob.page.getByLabel(/^f3, white knight/)).waitFor();
   await clickMove(bob.page, 'd7', 'd6');
   await waitForMoves(alice.page, ['e4', 'c5', 'Nf3', 'd6']);
+  // A reload on the lobby offers the game in progress (the token in the browser brings it back).
+  await bob.page.goto('/');
+  await bob.page.getByRole('link', { name: 'Resume against Alice' }).click();
+  await waitForMoves(bob.page, ['e4', 'c5', 'Nf3', 'd6']);
   await alice.context.close();
   await bob.context.close();
 });

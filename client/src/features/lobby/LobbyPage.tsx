@@ -4,7 +4,7 @@
  * watch, and players and games online.
  */
 import { useEffect, useState, type FormEvent } from 'react';
-import { navigate } from '../../app/router';
+import { Link, navigate } from '../../app/router';
 import { ColorPicker } from '../../components/ColorPicker';
 import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
@@ -21,6 +21,7 @@ export function LobbyPage() {
   return (
     <div className="lobby">
       <div className="lobby-main">
+        <GamesInProgress />
         <QuickPairing />
         <SeekList />
       </div>
@@ -41,6 +42,37 @@ export function LobbyPage() {
         </p>
       </div>
     </div>
+  );
+}
+
+/** This player's games still being played (after a reload, say), to go back to. */
+function GamesInProgress() {
+  const me = useAppState((s) => s.me);
+  const games = useAppState((s) => s.games);
+  const mine = Object.values(games).filter(
+    (g) => g.status === 'playing' && !g.archived && (g.white.id === me?.id || g.black.id === me?.id),
+  );
+  if (mine.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="ongoing-title">
+      <h2 id="ongoing-title">Your games in progress</h2>
+      <ul className="plain-list">
+        {mine.map((g) => {
+          const color = g.white.id === me?.id ? 'white' : 'black';
+          const opponent = color === 'white' ? g.black.name : g.white.name;
+          return (
+            <li key={g.id}>
+              <Link to={`/game/${g.id}`} className="button primary">
+                Resume against {opponent}
+              </Link>{' '}
+              <span className="hint">
+                {formatTimeControl(g.time)} · you play {color} · {g.turn === color ? 'your turn' : 'their turn'}
+              </span>
+            </li>
+          );
+        })}
+      </ul>
+    </section>
   );
 }
 
