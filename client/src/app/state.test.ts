@@ -21,6 +21,15 @@ describe('reduceMessage', () => {
     expect(Object.keys(s.games)).toEqual(['g1']);
   });
 
+  it('forgets games of the player that ended while the connection was down', () => {
+    const welcome = (games: ReturnType<typeof fullGame>[]) =>
+      ({ type: 'welcome', protocol: 1, player: { id: 'p1', name: 'Ann' }, token: 't', games }) as const;
+    let s = reduceMessage(initialState, welcome([fullGame(), fullGame({ id: 'g2' })]), 0);
+    s = reduceMessage(s, { type: 'game', game: fullGame({ id: 'w1', white: { id: 'x', name: 'X', connected: true } }) }, 0);
+    s = reduceMessage(s, welcome([fullGame()]), 0);
+    expect(Object.keys(s.games).sort()).toEqual(['g1', 'w1']);
+  });
+
   it('keeps the seek list live', () => {
     let s = reduceMessage(initialState, { type: 'seeks', seeks: [seek('a')] }, 0);
     expect(s.seeksLoaded).toBe(true);

@@ -70,6 +70,14 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
   switch (msg.type) {
     case 'welcome': {
       const games = { ...state.games };
+      // The welcome lists every game this player has in progress: one of theirs that the copy
+      // thinks is in progress but is not listed ended meanwhile. Its copy goes (pages showing
+      // it fetch it again).
+      const listed = new Set(msg.games.map((g) => g.id));
+      for (const g of Object.values(games)) {
+        const mine = g.white.id === msg.player.id || g.black.id === msg.player.id;
+        if (mine && g.status === 'playing' && !listed.has(g.id)) delete games[g.id];
+      }
       for (const full of msg.games) games[full.id] = gameFromFull(full, now);
       let s: AppState = {
         ...state,
