@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "net/engine.h"
 #include "net/persist.h"
 #include "net/server.h"
 #include "store/store.h"
@@ -39,6 +40,8 @@ static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
     grace, lag, max_finished, max_seeks, max_games;
 static int64_t first_move_ms, abandon_ms, seek_grace_ms;
+static struct engine_config engine_cfg;
+static int engine_memory_mb, engine_table_mb, analysis_seconds;
 
 static const struct option_spec options[] = {
     {"listen", "CHESS_LISTEN", OPT_STRING, &listen_addr, 0, 0,
@@ -87,6 +90,16 @@ static const struct option_spec options[] = {
      "open seeks and challenges per player"},
     {"max-games", "CHESS_MAX_GAMES", OPT_INT, &max_games, 1, 100000,
      "games in progress per player"},
+    {"engine-workers", "CHESS_ENGINE_WORKERS", OPT_INT, &engine_cfg.workers, 0, 256,
+     "engine search threads for computer games and analysis (0: off)"},
+    {"engine-memory-mb", "CHESS_ENGINE_MEMORY_MB", OPT_INT, &engine_memory_mb, 1, 1 << 20,
+     "memory for all games' transposition tables together (MiB)"},
+    {"engine-table-mb", "CHESS_ENGINE_TABLE_MB", OPT_INT, &engine_table_mb, 1, 1 << 16,
+     "one full-strength game's transposition table (MiB)"},
+    {"analysis-per-connection", "CHESS_ANALYSIS_PER_CONNECTION", OPT_INT,
+     &engine_cfg.analysis_per_conn, 1, 64, "analyses one connection may run at once"},
+    {"analysis-seconds", "CHESS_ANALYSIS_SECONDS", OPT_INT, &analysis_seconds, 1, 3600,
+     "longest analysis a client may ask for (s)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -242,7 +255,14 @@ int main(int argc, char **argv) {
     max_finished = cfg.world.max_finished_games;
     max_seeks = cfg.world.max_seeks_per_player;
     max_games = cfg.world.max_games_per_player;
+    engine_config_defaults(&engine_cfg);
+    engine_memory_mb = (int)(engine_cfg.memory_bytes >> 20);
+    engine_table_mb = (int)(engine_cfg.table_bytes >> 20);
+    analysis_seconds = engine_cfg.analysis_max_ms / 1000;
     if (parse(argc, argv) < 0) return 2;
+    engine_cfg.memory_bytes = (size_t)engine_memory_mb << 20;
+    engine_cfg.table_bytes = (size_t)engine_table_mb << 20;
+    engine_cfg.analysis_max_ms = analysis_seconds * 1000;
     log_set_level(level);
     cfg.listen_addr = listen_addr;
     cfg.port = port;
@@ -283,7 +303,7 @@ int main(int argc, char **argv) {
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
-    if (!srv || persist_attach(srv, store) < 0) {
+    if (!srv || persist_attach(srv, store) < 0 || engine_attach(srv, &engine_cfg) < 0) {
         server_destroy(srv);
         store_close(store);
         return 1;

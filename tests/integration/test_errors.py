@@ -222,6 +222,7 @@ async def test_too_many_games(srv):
     await a.error({"type": "challenge_accept", "challenge": ch["challenge"]["id"]}, "TOO_MANY_GAMES")
 
 
+@server_args("--engine-workers", "0")
 async def test_computer_unavailable(srv):
     a = await srv.player("Ann")
     await a.error({"type": "computer_play", "level": 3, "time": "unlimited"}, "COMPUTER_UNAVAILABLE")

@@ -79,7 +79,9 @@ async def test_live_games_list(srv):
     assert ids[0] not in [g["id"] for g in live["games"]]
 
 
+@server_args("--engine-workers", "0")
 async def test_computer_games_refused_clearly(srv):
+    """With the engine turned off, computer games are refused, not faked."""
     a = await srv.player("Ann")
     r = await a.error({"type": "computer_play", "level": 8, "color": "white",
                        "time": {"minutes": 5, "increment": 0}}, "COMPUTER_UNAVAILABLE")

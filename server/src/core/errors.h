@@ -29,7 +29,7 @@
     X(OWN_CHALLENGE, "you cannot accept your own challenge")                                       \
     X(TOO_MANY_SEEKS, "you have too many open seeks and challenges")                               \
     X(TOO_MANY_GAMES, "you are playing too many games at once")                                    \
-    X(COMPUTER_UNAVAILABLE, "playing the computer is not available on this server yet")            \
+    X(COMPUTER_UNAVAILABLE, "playing the computer is not available on this server")                \
     X(CHAT_INVALID, "chat text must be 1 to 140 characters without control characters")            \
     X(CHAT_NOT_ALLOWED, "players write in the players room, spectators in the spectators room")    \
     X(CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds")                             \

@@ -95,12 +95,51 @@ static void mark_reply(struct core_events *out) {
 
 /* ---- world ---- */
 
+static void player_setup(struct world *world, struct player *p, int64_t now_ms);
+
+/*
+ * The built-in engine plays as one player per level, "computer-1" to "computer-8": always
+ * present, never identified by a token, never rated. The network layer moves for it.
+ */
+static int create_computers(struct world *world) {
+    for (int level = 1; level <= WORLD_COMPUTER_LEVELS; level++) {
+        struct player *p = calloc(1, sizeof *p);
+        if (!p) return -1;
+        snprintf(p->id, sizeof p->id, "computer-%d", level);
+        snprintf(p->name, sizeof p->name, "Computer level %d", level);
+        p->computer_level = level;
+        p->online = 1;
+        player_setup(world, p, 0);
+        if (strmap_put(&world->players_by_id, p->id, p) < 0) {
+            free(p);
+            return -1;
+        }
+    }
+    return 0;
+}
+
 struct world *world_create(const struct world_config *cfg) {
     struct world *world = calloc(1, sizeof *world);
     if (!world) return NULL;
     world->cfg = *cfg;
     if (world->cfg.max_finished_games < 1) world->cfg.max_finished_games = 1;
+    if (create_computers(world) < 0) {
+        world_destroy(world);
+        return NULL;
+    }
     return world;
+}
+
+struct player *world_computer(const struct world *world, int level) {
+    char id[PLAYER_ID_LEN + 1];
+    if (level < 1 || level > WORLD_COMPUTER_LEVELS) return NULL;
+    snprintf(id, sizeof id, "computer-%d", level);
+    return strmap_get(&world->players_by_id, id);
+}
+
+int world_computer_to_move(const struct game *game) {
+    if (game->ended) return 0;
+    return game->players[game_turn(game)]->computer_level;
 }
 
 static void free_game(struct game *game) {
@@ -369,6 +408,7 @@ static void drop_old_games(struct world *world) {
 }
 
 static int check_can_play(const struct world *world, const struct player *p) {
+    if (p->computer_level) return 0; /* the computer plays everyone who asks */
     return p->game_count >= world->cfg.max_games_per_player ? -CORE_ERR_TOO_MANY_GAMES : 0;
 }
 
@@ -591,6 +631,8 @@ static int accept_offer(struct world *world, struct game *g, int color, enum gam
     return 0;
 }
 
+static int apply_decline(struct game *g, int color, enum game_offer kind, struct core_events *out);
+
 /* An offer made or declined by colour: the reply, to everyone in the game. */
 static void push_offer_event(struct core_events *out, enum core_event_type type, struct game *g,
                              enum game_offer kind, int color) {
@@ -599,6 +641,16 @@ static void push_offer_event(struct core_events *out, enum core_event_type type,
     ev->offer = kind;
     ev->color = color;
     mark_reply(out);
+}
+
+/* The computer answers at once: it grants takebacks and rematches and plays draws out. */
+static int computer_answer(struct world *world, struct game *g, int computer_color,
+                           enum game_offer kind, int64_t now_ms, struct core_events *out) {
+    int reply = out->reply; /* the offer stays the reply; the answer follows it */
+    int rc = kind == GAME_OFFER_DRAW ? apply_decline(g, computer_color, kind, out)
+                                     : accept_offer(world, g, computer_color, kind, now_ms, out);
+    out->reply = reply;
+    return rc;
 }
 
 static int apply_offer(struct world *world, struct game *g, int color, enum game_offer kind,
@@ -610,6 +662,8 @@ static int apply_offer(struct world *world, struct game *g, int color, enum game
     int rc = game_offer(g, kind, color);
     if (rc < 0) return rc;
     push_offer_event(out, CORE_EV_OFFER, g, kind, color);
+    if (g->players[!color]->computer_level)
+        return computer_answer(world, g, !color, kind, now_ms, out);
     return 0;
 }
 
@@ -698,6 +752,33 @@ static int apply_game_command(struct world *world, struct player *actor, const s
     }
 }
 
+static int play_computer(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                         int64_t now_ms, struct core_events *out) {
+    struct player *computer = world_computer(world, cmd->level);
+    if (!computer) return -CORE_ERR_COMPUTER_UNAVAILABLE;
+    int color = cmd->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)cmd->color;
+    struct player *white = color == CHESS_WHITE ? actor : computer;
+    struct player *black = color == CHESS_WHITE ? computer : actor;
+    return start_game(world, white, black, &cmd->tc, now_ms, out, NULL);
+}
+
+int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
+                        chess_move move, int64_t now_ms, struct core_events *out) {
+    core_events_reset(out);
+    struct game *g = world_game(world, game_id);
+    if (!g) return -CORE_ERR_GAME_NOT_FOUND;
+    settle_game(world, g, now_ms, out);
+    if (g->ended) return -CORE_ERR_GAME_OVER;
+    int color = game_turn(g);
+    if (!g->players[color]->computer_level) return -CORE_ERR_NOT_YOUR_TURN;
+    /* A result for any other position (a takeback came in meanwhile) is stale. */
+    if (game_ply(g) != ply || g->chess.current.key != key) return -CORE_ERR_STALE_PLY;
+    char uci[CHESS_UCI_MAX];
+    chess_move_to_uci(&g->chess.current, move, uci);
+    struct core_cmd cmd = {.type = CORE_CMD_MOVE, .text = uci, .expected_ply = ply};
+    return apply_move(world, g, color, &cmd, now_ms, out);
+}
+
 int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
                 int64_t now_ms, struct core_events *out) {
     core_events_reset(out);
@@ -713,9 +794,7 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
         case CORE_CMD_CHALLENGE_ACCEPT:
             return accept_seek(world, actor, cmd, cmd->type == CORE_CMD_CHALLENGE_ACCEPT, now_ms,
                                out);
-        case CORE_CMD_COMPUTER_PLAY:
-            /* The engine worker pool (a later issue) will take these; refuse, do not fake. */
-            return -CORE_ERR_COMPUTER_UNAVAILABLE;
+        case CORE_CMD_COMPUTER_PLAY: return play_computer(world, actor, cmd, now_ms, out);
         default: return apply_game_command(world, actor, cmd, now_ms, out);
     }
 }

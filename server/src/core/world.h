@@ -204,6 +204,25 @@ static inline struct game *world_live_next(const struct game *game) {
 /* Open seeks and challenges in creation order. */
 struct seek *world_seek_first(const struct world *world);
 
+/* ---- the computer ---- */
+
+#define WORLD_COMPUTER_LEVELS 8
+
+/* The player the built-in engine plays as at a level (1..8), or NULL. */
+struct player *world_computer(const struct world *world, int level);
+
+/* The level of the computer to move in a game in progress, or 0 when a person is to move. */
+int world_computer_to_move(const struct game *game);
+
+/*
+ * Plays the computer's move, found for the position after `ply` plies whose key is `key`.
+ * Returns 0, or -GAME_NOT_FOUND, -GAME_OVER, -NOT_YOUR_TURN (a person is to move), -STALE_PLY
+ * (the game is no longer in that position), -ILLEGAL_MOVE. Even on error `out` may hold events
+ * (a flag that fell): deliver them.
+ */
+int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
+                        chess_move move, int64_t now_ms, struct core_events *out);
+
 struct world_stats {
     int players;
     int players_online;

@@ -123,6 +123,37 @@ static void emit_hist(struct text *t, const char *name, const char *help,
     emit(t, "%s_sum %.17g\n%s_count %llu\n", name, h->sum, name, (unsigned long long)h->count);
 }
 
+static void emit_engine(struct text *t, const struct metrics_gauges *g) {
+    emit_metric(t, "chess_engine_workers", "gauge", "Engine worker threads.", g->engine_workers);
+    emit_metric(t, "chess_engine_busy_workers", "gauge", "Engine workers searching now.",
+                g->engine_busy_slots);
+    emit_metric(t, "chess_engine_queue_length", "gauge", "Engine searches waiting for a worker.",
+                (double)g->engine_queue_length);
+    emit_metric(t, "chess_engine_jobs_total", "counter", "Engine searches finished.",
+                (double)g->engine_jobs_done);
+    emit_metric(t, "chess_engine_cancellations_total", "counter",
+                "Engine searches cancelled (game over, takeback, client gone).",
+                (double)g->engine_jobs_cancelled);
+    emit_metric(t, "chess_engine_preemptions_total", "counter",
+                "Analyses paused for a move with an earlier deadline.",
+                (double)g->engine_preemptions);
+    emit_metric(t, "chess_engine_wait_seconds_total", "counter",
+                "Time finished searches waited for a worker.",
+                (double)g->engine_wait_ms_total / 1000.0);
+    emit_metric(t, "chess_engine_search_seconds_total", "counter",
+                "Time finished searches spent searching.",
+                (double)g->engine_search_ms_total / 1000.0);
+    emit_metric(t, "chess_engine_nodes_total", "counter",
+                "Positions searched by finished searches.", (double)g->engine_nodes_total);
+    emit_metric(t, "chess_engine_table_bytes", "gauge", "Memory in per-game transposition tables.",
+                (double)g->engine_table_bytes);
+    emit_metric(t, "chess_engine_tables", "gauge", "Per-game transposition tables allocated.",
+                (double)g->engine_tables);
+    emit_metric(t, "chess_engine_table_evictions_total", "counter",
+                "Idle games' tables evicted to stay within the memory budget.",
+                (double)g->engine_evictions);
+}
+
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
     struct text t = {.cap = 8192};
     t.data = malloc(t.cap);
@@ -154,6 +185,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_games_ended_total", "counter", "Games ended.",
                 (double)g->games_ended_total);
     emit_metric(&t, "chess_moves_total", "counter", "Moves played.", (double)g->moves_total);
+    emit_engine(&t, g);
     emit_metric(&t, "chess_moves_per_second", "gauge", "Moves per second over the last 10 s.",
                 m->moves_per_second);
     emit_metric(&t, "chess_http_requests_total", "counter", "HTTP requests served.",

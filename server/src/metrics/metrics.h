@@ -67,6 +67,13 @@ struct metrics_gauges {
     uint64_t moves_total;
     uint64_t games_started_total;
     uint64_t games_ended_total;
+    /* The engine worker pool (all zero when the engine is off). */
+    int engine_workers;
+    int engine_busy_slots;
+    uint64_t engine_queue_length;
+    uint64_t engine_jobs_done, engine_jobs_cancelled, engine_preemptions;
+    uint64_t engine_wait_ms_total, engine_search_ms_total, engine_nodes_total;
+    uint64_t engine_table_bytes, engine_tables, engine_evictions;
 };
 
 /* Renders everything as Prometheus text into a new malloc'd string (the caller frees it);

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/engine.h"
 #include "net/internal.h"
 #include "net/persist.h"
 #include "proto/encode.h"
@@ -116,6 +117,7 @@ static void lobby_set(struct conn *c, bool on) {
 
 void dispatch_conn_gone(struct conn *c) {
     struct server *srv = c->srv;
+    engine_conn_gone(srv, c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
     lobby_set(c, false);
     if (c->player) {
@@ -185,6 +187,20 @@ static void route(struct server *srv, const struct core_event *ev, struct delive
     }
 }
 
+void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
+                      bool spectators) {
+    struct outmsg *m = msg ? outmsg_create(msg) : NULL;
+    json_decref(msg);
+    if (!m) return;
+    struct delivery d = {.plain = m};
+    if (players) {
+        deliver_player(&d, g->players[CHESS_WHITE]);
+        deliver_player(&d, g->players[CHESS_BLACK]);
+    }
+    if (spectators) deliver_watchers(srv, &d, g);
+    outmsg_release(m);
+}
+
 static void log_event(const struct core_event *ev) {
     const struct game *g = ev->game;
     if (ev->type == CORE_EV_GAME_STARTED) {
@@ -232,6 +248,7 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         outmsg_release(d.plain);
         outmsg_release(d.with_id);
     }
+    engine_observe(srv, events); /* the computer's turn, a takeback, a game's end */
     core_events_reset(events);
     server_arm_world_timer(srv);
 }
@@ -308,6 +325,8 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
             watch_remove(c, req->game);
             reply(c, proto_encode_simple("ok"), req->id);
             return 0;
+        case PROTO_MSG_ANALYSE: return engine_analyse(c, req);
+        case PROTO_MSG_ANALYSIS_STOP: return engine_analysis_stop(c, req);
         default: return persist_message(c, req, now); /* accounts and the archive */
     }
 }
@@ -323,7 +342,10 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
     if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
     if (rc == 0) {
         if (req.msg <= PROTO_MSG_CORE_LAST) {
-            rc = world_apply(srv->world, c->player, &req.cmd, now, &srv->events);
+            if (req.cmd.type == CORE_CMD_COMPUTER_PLAY && !engine_available(srv))
+                rc = -CORE_ERR_COMPUTER_UNAVAILABLE;
+            else
+                rc = world_apply(srv->world, c->player, &req.cmd, now, &srv->events);
             if (rc == 0 && srv->events.reply < 0) reply(c, proto_encode_simple("ok"), req.id);
             dispatch_events(srv, &srv->events, c, rc == 0 ? req.id : NULL);
         } else {

@@ -11,6 +11,7 @@
 
 #include "core/pgn.h"
 #include "net/archive.h"
+#include "net/engine.h"
 #include "net/internal.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -136,6 +137,7 @@ static int serve_metrics(struct server *srv, struct lws *wsi, struct session *ss
         .games_started_total = st.games_started_total,
         .games_ended_total = st.games_ended_total,
     };
+    engine_fill_gauges(srv, &g);
     size_t len;
     char *text = metrics_render(&srv->metrics, &g, &len);
     if (!text) return -1;

@@ -90,6 +90,7 @@ struct server {
     struct server_config cfg;
     struct world *world;
     struct persist *persist; /* the store's side (persist.c); NULL without a database */
+    struct engine *engine;   /* the computer's side (engine.c); NULL before engine_attach */
     struct core_events events;
     struct lws_context *ctx;
     struct lws_vhost *vhost;
@@ -164,6 +165,11 @@ void dispatch_message(struct conn *c, const char *text, size_t len);
  * connection that asked and its request id, for the reply event (may be NULL). */
 void dispatch_events(struct server *srv, struct core_events *events, struct conn *requester,
                      const json_t *id);
+
+/* Sends a message (consumed) to a game's players and/or its spectators, in order with the
+ * game's events. */
+void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
+                      bool spectators);
 
 /* Removes a closing connection from watch lists and the lobby, and detaches its player. */
 void dispatch_conn_gone(struct conn *c);

@@ -17,6 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "net/engine.h"
 #include "net/internal.h"
 #include "net/persist.h"
 #include "util/ids.h"
@@ -156,6 +157,7 @@ static void begin_shutdown(struct server *srv) {
 static void finish(struct server *srv) {
     srv->finished = true;
     persist_detach(srv); /* no wake-ups from the store once the loop is going away */
+    engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     drain_mailbox(srv);
     timer_close(&srv->world_timer);
@@ -416,6 +418,7 @@ void server_destroy(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->watchers);
+    engine_free(srv);
     persist_free(srv);
     if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
     world_destroy(srv->world);

@@ -35,6 +35,7 @@ static json_t *encode_player(const struct player *p) {
     if (!obj) return NULL;
     put(obj, "id", json_string_nocheck(p->id));
     put(obj, "name", json_string_nocheck(p->name));
+    if (p->computer_level) put(obj, "computer", json_integer(p->computer_level));
     return obj;
 }
 
@@ -395,4 +396,53 @@ unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
     }
     *len = b.len - front;
     return b.data;
+}
+
+/* ---- the computer and analysis (net/engine.c) ---- */
+
+json_t *proto_encode_thinking(const struct game *game, bool thinking) {
+    json_t *msg = message("computer_thinking");
+    if (!msg) return NULL;
+    put(msg, "game", json_string_nocheck(game->id));
+    put(msg, "ply", json_integer(game_ply(game)));
+    put(msg, "thinking", json_boolean(thinking));
+    return msg;
+}
+
+/* The score from White's point of view: {"cp": n} or {"mate": moves}. */
+static json_t *encode_score(int score, int side_to_move) {
+    int white_score = side_to_move == CHESS_WHITE ? score : -score;
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    if (chess_score_is_mate(white_score))
+        put(obj, "mate", json_integer(chess_score_mate_moves(white_score)));
+    else
+        put(obj, "cp", json_integer(white_score));
+    return obj;
+}
+
+json_t *proto_encode_search_line(const char *type, const struct chess_position *root,
+                                 const struct chess_search_info *info) {
+    json_t *msg = message(type);
+    if (!msg) return NULL;
+    put(msg, "depth", json_integer(info->depth));
+    put(msg, "seldepth", json_integer(info->seldepth));
+    put(msg, "multipv", json_integer(info->multipv));
+    put(msg, "score", encode_score(info->score, root->side));
+    if (info->lowerbound || info->upperbound)
+        put(msg, "bound", json_string_nocheck(info->lowerbound ? "lower" : "upper"));
+    put(msg, "nodes", json_integer((json_int_t)info->nodes));
+    put(msg, "nps", json_integer((json_int_t)info->nps));
+    put(msg, "time_ms", json_integer(info->time_ms));
+    json_t *pv = json_array();
+    struct chess_position pos = *root;
+    for (int i = 0; pv && i < info->pv_length; i++) {
+        char san[CHESS_SAN_MAX];
+        if (!chess_position_is_legal(&pos, info->pv[i])) break;
+        chess_san_write(&pos, info->pv[i], san);
+        json_array_append_new(pv, json_string_nocheck(san));
+        chess_position_make_move(&pos, info->pv[i]);
+    }
+    put(msg, "pv", pv);
+    return msg;
 }

@@ -11,6 +11,9 @@
 #include <jansson.h>
 #include <stddef.h>
 
+#include <chess/search.h>
+#include <stdbool.h>
+
 #include "core/world.h"
 
 /* Who looks at a game decides which chat room its full state carries. */
@@ -56,6 +59,17 @@ int proto_set_id(json_t *msg, const json_t *id);
  * text's length, or NULL when memory runs out.
  */
 unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len);
+
+/* computer_thinking: whether the computer is thinking about its move at the game's ply. */
+json_t *proto_encode_thinking(const struct game *game, bool thinking);
+
+/*
+ * One line of a search: {"type": type, depth, seldepth, multipv, score {"cp"|"mate"} from
+ * White's point of view, bound when not exact, nodes, nps, time_ms, pv in SAN}. The pv moves
+ * are checked against root; a line is cut at the first move that does not fit.
+ */
+json_t *proto_encode_search_line(const char *type, const struct chess_position *root,
+                                 const struct chess_search_info *info);
 
 /* Names for JSON: "white"/"black". */
 const char *proto_color_name(int color);

@@ -30,7 +30,13 @@ enum {
     PROTO_F_PAGE = 1u << 18,     /* "page": 1..100000 */
     PROTO_F_CATEGORY = 1u << 19, /* "category": bullet, blitz, rapid, classical */
     PROTO_F_PGN = 1u << 20,      /* "pgn": PGN text */
-    PROTO_F_LAST = PROTO_F_PGN
+    PROTO_F_FEN = 1u << 21,      /* "fen": a position */
+    PROTO_F_MOVES = 1u << 22,    /* "moves": up to 600 moves (UCI or SAN) */
+    PROTO_F_DEPTH = 1u << 23,    /* "depth": 1..60 */
+    PROTO_F_MOVETIME = 1u << 24, /* "movetime": ms, 10..3600000 */
+    PROTO_F_MULTIPV = 1u << 25,  /* "multipv": 1..5 */
+    PROTO_F_ANALYSIS = 1u << 26, /* "analysis": an analysis id */
+    PROTO_F_LAST = PROTO_F_ANALYSIS
 };
 
 #define GAME_ONLY PROTO_F_GAME, PROTO_F_GAME
@@ -94,6 +100,11 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
     [PROTO_MSG_LEADERBOARD] = {"leaderboard", PROTO_MSG_LEADERBOARD, 1,
                                PROTO_F_CATEGORY | PROTO_F_LIMIT, PROTO_F_CATEGORY},
     [PROTO_MSG_PGN_IMPORT] = {"pgn_import", PROTO_MSG_PGN_IMPORT, 1, PROTO_F_PGN, PROTO_F_PGN},
+    [PROTO_MSG_ANALYSE] = {"analyse", PROTO_MSG_ANALYSE, 1,
+                           PROTO_F_FEN | PROTO_F_GAME | PROTO_F_PLY | PROTO_F_MOVES |
+                               PROTO_F_DEPTH | PROTO_F_MOVETIME | PROTO_F_MULTIPV,
+                           0},
+    [PROTO_MSG_ANALYSIS_STOP] = {"analysis_stop", PROTO_MSG_ANALYSIS_STOP, 1, PROTO_F_ANALYSIS, 0},
 };
 
 /* ---- errors ---- */
@@ -207,6 +218,19 @@ static int get_time(struct proto_request *req, struct time_control *tc) {
     return 0;
 }
 
+/* An array of at most 600 move strings of 1..16 bytes (their meaning is checked later). */
+static int get_moves(struct proto_request *req, const char *field) {
+    const json_t *v = json_object_get(req->root, field);
+    if (!json_is_array(v) || json_array_size(v) > 600) return bad_field(req, field);
+    for (size_t i = 0; i < json_array_size(v); i++) {
+        const json_t *m = json_array_get(v, i);
+        if (!json_is_string(m) || json_string_length(m) == 0 || json_string_length(m) > 16)
+            return bad_field(req, field);
+    }
+    req->moves = v;
+    return 0;
+}
+
 static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
     static const char *const colors[] = {"white", "black", "random"};
     static const char *const rooms[] = {"players", "spectators"};
@@ -217,9 +241,10 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
     for (unsigned bit = 1; bit <= PROTO_F_LAST && rc == 0; bit <<= 1) {
         if (!(spec->fields & bit)) continue;
         static const char *const names[] = {
-            "game",  "seek",     "challenge", "move",   "ply",   "time",     "color",
-            "level", "room",     "text",      "result", "token", "name",     "protocol",
-            "limit", "username", "password",  "player", "page",  "category", "pgn"};
+            "game",  "seek",     "challenge", "move",     "ply",     "time",     "color",
+            "level", "room",     "text",      "result",   "token",   "name",     "protocol",
+            "limit", "username", "password",  "player",   "page",    "category", "pgn",
+            "fen",   "moves",    "depth",     "movetime", "multipv", "analysis"};
         const char *name = names[__builtin_ctz(bit)];
         if (!json_object_get(req->root, name)) {
             if (spec->required & bit) rc = bad_field(req, name);
@@ -248,6 +273,12 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
             case PROTO_F_PLAYER: rc = get_string(req, name, 16, true, &req->player); break;
             case PROTO_F_PAGE: rc = get_int(req, name, 1, 100000, &req->page); break;
             case PROTO_F_PGN: rc = get_string(req, name, 1 << 20, false, &req->pgn); break;
+            case PROTO_F_FEN: rc = get_string(req, name, 100, false, &req->fen); break;
+            case PROTO_F_MOVES: rc = get_moves(req, name); break;
+            case PROTO_F_DEPTH: rc = get_int(req, name, 1, 60, &req->depth); break;
+            case PROTO_F_MOVETIME: rc = get_int(req, name, 10, 3600000, &req->movetime_ms); break;
+            case PROTO_F_MULTIPV: rc = get_int(req, name, 1, 5, &req->multipv); break;
+            case PROTO_F_ANALYSIS: rc = get_int(req, name, 1, 2147483647, &req->analysis); break;
             case PROTO_F_CATEGORY:
                 if ((rc = get_word(req, name, categories, RATING_CATEGORY_COUNT, &word)) == 0)
                     req->category = word;
@@ -299,6 +330,7 @@ int proto_decode(const char *text, size_t len, struct proto_request *req) {
     req->cmd.room = CHAT_ROOM_AUTO;
     req->limit = 20;
     req->page = 1;
+    req->multipv = 1;
     json_error_t error;
     req->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
     if (!req->root) return -PROTO_ERR_BAD_JSON;

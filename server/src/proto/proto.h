@@ -46,6 +46,10 @@
     X(PLAYER_NOT_FOUND, "no player with this id or username")                                      \
     X(PGN_INVALID, "the text is not a PGN game this server can read")                              \
     X(STORE_UNAVAILABLE, "the database cannot serve this request now")                             \
+    X(ANALYSIS_UNAVAILABLE, "analysis is not available on this server")                            \
+    X(ANALYSIS_LIMIT, "this connection already runs as many analyses as it may; stop one first")   \
+    X(ANALYSIS_NOT_FOUND, "no analysis with this id runs for this connection")                     \
+    X(FEN_INVALID, "the FEN is malformed or not a legal position")                                 \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -106,6 +110,9 @@ enum proto_msg {
     PROTO_MSG_GAME_RECORD,
     PROTO_MSG_LEADERBOARD,
     PROTO_MSG_PGN_IMPORT,
+    /* The engine (net/engine.c). */
+    PROTO_MSG_ANALYSE,
+    PROTO_MSG_ANALYSIS_STOP,
     PROTO_MSG_COUNT
 };
 
@@ -129,6 +136,12 @@ struct proto_request {
     int page;             /* games_list: from 1 */
     int category;         /* leaderboard: enum rating_category */
     const char *pgn;      /* pgn_import */
+    const char *fen;      /* analyse: the position (or game and ply) */
+    const json_t *moves;  /* analyse: moves to play first (array of strings, borrowed) */
+    int depth;            /* analyse: 0 = no depth limit */
+    int movetime_ms;      /* analyse: 0 = the server's longest */
+    int multipv;          /* analyse: lines, 1..5 */
+    int analysis;         /* analysis_stop: the id from analysis_started; 0 = all */
     const char *field;    /* on BAD_FIELD: the offending field */
 };
 

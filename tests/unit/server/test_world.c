@@ -147,8 +147,57 @@ static void test_seek_rules(void) {
     CHECK_EQ_INT(a->open_seeks, 0);
     for (int i = 0; i < 10; i++) CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
     CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), -CORE_ERR_TOO_MANY_SEEKS);
-    struct core_cmd computer = {.type = CORE_CMD_COMPUTER_PLAY, .level = 3};
+    struct core_cmd computer = {.type = CORE_CMD_COMPUTER_PLAY, .level = 9};
     CHECK_EQ_INT(world_apply(w, a, &computer, 0, &ev), -CORE_ERR_COMPUTER_UNAVAILABLE);
+    world_destroy(w);
+}
+
+/* Games against the computer: its seat, its turn, stale results, and its answers to offers. */
+static void test_computer_games(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    world_player_attach(w, a, 0, &ev);
+    struct player *cpu = world_computer(w, 3);
+    CHECK(cpu && cpu->computer_level == 3 && cpu->online == 1);
+    CHECK(world_computer(w, 0) == NULL && world_computer(w, 9) == NULL);
+    struct core_cmd play = {
+        .type = CORE_CMD_COMPUTER_PLAY, .level = 3, .tc = blitz, .color = COLOR_CHOICE_WHITE};
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    struct game *g = started ? started->game : NULL;
+    CHECK(g && g->players[CHESS_WHITE] == a && g->players[CHESS_BLACK] == cpu);
+    if (!g) return;
+    CHECK_EQ_INT(world_computer_to_move(g), 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", 10), 0);
+    CHECK_EQ_INT(world_computer_to_move(g), 3);
+    struct chess_position pos = g->chess.current;
+    chess_move reply;
+    CHECK_EQ_INT(chess_move_parse(&pos, "e5", &reply), 0);
+    /* A result for another ply or position is refused; the right one is played. */
+    CHECK_EQ_INT(world_computer_move(w, g->id, 0, pos.key, reply, 20, &ev), -CORE_ERR_STALE_PLY);
+    CHECK_EQ_INT(world_computer_move(w, g->id, 1, pos.key ^ 1, reply, 20, &ev),
+                 -CORE_ERR_STALE_PLY);
+    CHECK_EQ_INT(world_computer_move(w, "nosuch", 1, pos.key, reply, 20, &ev),
+                 -CORE_ERR_GAME_NOT_FOUND);
+    CHECK_EQ_INT(world_computer_move(w, g->id, 1, pos.key, reply, 20, &ev), 0);
+    CHECK(find_event(CORE_EV_MOVE) != NULL);
+    CHECK_EQ_INT(world_computer_move(w, g->id, 2, g->chess.current.key, reply, 30, &ev),
+                 -CORE_ERR_NOT_YOUR_TURN);
+    /* Draws are declined at once; the offer stays the reply. */
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_DRAW_OFFER, g->id, NULL, 40), 0);
+    const struct core_event *declined = find_event(CORE_EV_OFFER_DECLINED);
+    CHECK(declined && declined->color == CHESS_BLACK && declined->offer == GAME_OFFER_DRAW);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].type == CORE_EV_OFFER);
+    /* Takebacks are granted: White's e4 (and the reply) go. */
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_TAKEBACK_OFFER, g->id, NULL, 50), 0);
+    const struct core_event *tb = find_event(CORE_EV_TAKEBACK);
+    CHECK(tb && tb->undone == 2 && game_ply(g) == 0);
+    /* The computer plays any number of games: no per-player limit for it. */
+    for (int i = 0; i < 12; i++) {
+        struct player *p = world_player_create(w, NULL, 0);
+        CHECK_EQ_INT(world_apply(w, p, &play, 0, &ev), 0);
+    }
+    CHECK(cpu->game_count >= 12);
     world_destroy(w);
 }
 
@@ -347,6 +396,7 @@ int main(void) {
     RUN(test_players);
     RUN(test_seek_to_mate);
     RUN(test_seek_rules);
+    RUN(test_computer_games);
     RUN(test_challenge_and_seek_expiry);
     RUN(test_flag_by_timer);
     RUN(test_late_move_sees_flag_first);
