@@ -8,6 +8,10 @@
  * gap in v is normal; moves carry their ply instead, and a move or takeback that does not fit
  * the copy's ply marks the game for a resync (the store then asks for the full state again).
  *
+ * The computer (games against it): computer_thinking marks the ply it is thinking at, until the
+ * next move, takeback or end; computer_analysis (spectators only) keeps its latest line. These
+ * messages carry no "v" (they are not part of the game's history) and are checked by ply.
+ *
  * Clocks: the server sends remaining milliseconds as of sending; the copy records when they
  * arrived (clockAt, performance.now() time) and which side's time runs, and the display
  * subtracts the time since (remainingMs).
@@ -22,6 +26,8 @@ import type {
   GameEventMessage,
   GameResult,
   OfferKind,
+  SearchLine,
+  ServerMessageOf,
   Termination,
   TimeControl,
 } from '../net/protocol';
@@ -35,7 +41,12 @@ export interface Seat {
   /** Stored games of rated play: the rating at the start and its change. */
   rating?: number;
   ratingDiff?: number;
+  /** The computer's seat: its level. */
+  computer?: number;
 }
+
+/** The computer's latest search line, for the position after `ply` plies. */
+export type ComputerLine = SearchLine & { ply: number };
 
 export interface GameOutcome {
   result: GameResult;
@@ -72,6 +83,10 @@ export interface GameState {
   stale: boolean;
   /** A finished game read from the server's archive (not live: no events will come). */
   archived: boolean;
+  /** The ply at which the computer is thinking about its move, or null. */
+  thinking: number | null;
+  /** The computer's latest line (sent to spectators only), or null. */
+  analysis: ComputerLine | null;
 }
 
 export const CHAT_KEEP = 100;
@@ -114,6 +129,8 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     chat: full.chat.slice(-CHAT_KEEP),
     stale: false,
     archived: false,
+    thinking: null,
+    analysis: null,
   };
 }
 
@@ -159,11 +176,45 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     chat: [],
     stale: false,
     archived: true,
+    thinking: null,
+    analysis: null,
   };
 }
 
 function seatFrom(p: GameFull['white']): Seat {
-  return { id: p.id, name: p.name, connected: p.connected, claimAt: null };
+  const seat: Seat = { id: p.id, name: p.name, connected: p.connected, claimAt: null };
+  if (p.computer !== undefined) seat.computer = p.computer;
+  return seat;
+}
+
+/**
+ * A full state replacing `prev` (a resync) says nothing about the computer's search: what the
+ * old copy knew still holds while the game stands at the same ply.
+ */
+export function keepComputerState(prev: GameState | undefined, next: GameState): GameState {
+  if (!prev || (prev.thinking === null && prev.analysis === null)) return next;
+  const thinking = next.status === 'playing' && prev.thinking === next.ply ? prev.thinking : null;
+  const analysis = prev.analysis && prev.analysis.ply <= next.ply ? prev.analysis : null;
+  if (thinking === next.thinking && analysis === next.analysis) return next;
+  return { ...next, thinking, analysis };
+}
+
+/**
+ * Applies computer_thinking or computer_analysis. Messages about another ply than the copy's
+ * (late ones, from before a move or takeback) and messages after the end change nothing; the
+ * same object is returned then.
+ */
+export function applyComputerMessage(
+  game: GameState,
+  msg: ServerMessageOf<'computer_thinking' | 'computer_analysis'>,
+): GameState {
+  if (msg.ply !== game.ply || game.status !== 'playing') return game;
+  if (msg.type === 'computer_thinking') {
+    const thinking = msg.thinking ? msg.ply : null;
+    return thinking === game.thinking ? game : { ...game, thinking };
+  }
+  const { type: _type, game: _game, id: _id, ...line } = msg;
+  return { ...game, analysis: line };
 }
 
 /**
@@ -192,6 +243,7 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,
         clockAt: now,
         offers,
+        thinking: null,
       };
     }
     case 'game_end':
@@ -204,6 +256,7 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         clockRunning: null,
         clockAt: now,
         offers: { draw: null, takeback: null, rematch: null },
+        thinking: null,
       };
     case 'offer':
       return { ...game, v: ev.v, offers: { ...game.offers, [ev.kind]: ev.by } };
@@ -224,6 +277,8 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,
         clockAt: now,
         offers: { ...game.offers, takeback: null, draw: null },
+        thinking: null,
+        analysis: game.analysis && game.analysis.ply <= ev.ply ? game.analysis : null,
       };
     }
     case 'presence': {

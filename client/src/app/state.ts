@@ -6,7 +6,14 @@
 import type { ConnectionState } from '../net/socket';
 import type { GameSummary, PlayerRef, Seek, ServerMessage } from '../net/protocol';
 import { isGameEvent } from '../net/protocol';
-import { applyGameEvent, gameFromArchive, gameFromFull, type GameState } from './games';
+import {
+  applyComputerMessage,
+  applyGameEvent,
+  gameFromArchive,
+  gameFromFull,
+  keepComputerState,
+  type GameState,
+} from './games';
 
 /** A move shown on the board before the server confirmed it. */
 export interface PendingMove {
@@ -78,7 +85,7 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
         const mine = g.white.id === msg.player.id || g.black.id === msg.player.id;
         if (mine && g.status === 'playing' && !listed.has(g.id)) delete games[g.id];
       }
-      for (const full of msg.games) games[full.id] = gameFromFull(full, now);
+      for (const full of msg.games) games[full.id] = keepComputerState(games[full.id], gameFromFull(full, now));
       let s: AppState = {
         ...state,
         me: { ...msg.player, token: msg.token },
@@ -89,8 +96,16 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
     }
     case 'game':
     case 'game_started': {
-      const s = { ...state, games: { ...state.games, [msg.game.id]: gameFromFull(msg.game, now) } };
+      const game = keepComputerState(state.games[msg.game.id], gameFromFull(msg.game, now));
+      const s = { ...state, games: { ...state.games, [msg.game.id]: game } };
       return settlePending(s, msg.game.id, true);
+    }
+    case 'computer_thinking':
+    case 'computer_analysis': {
+      const game = state.games[msg.game];
+      if (!game) return state;
+      const next = applyComputerMessage(game, msg);
+      return next === game ? state : { ...state, games: { ...state.games, [game.id]: next } };
     }
     case 'seeks':
       return { ...state, seeks: msg.seeks, seeksLoaded: true };

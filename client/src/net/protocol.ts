@@ -22,6 +22,8 @@ export interface PlayerRef {
   /** Whether the player has an account (servers with accounts say so). */
   registered?: boolean;
   bot?: boolean;
+  /** The computer's seat in a game against it: its level (1-8); its id is computer-<level>. */
+  computer?: number;
 }
 
 export interface GamePlayer extends PlayerRef {
@@ -62,6 +64,24 @@ export interface ChatLine {
 }
 
 export type OfferKind = 'draw' | 'takeback' | 'rematch';
+
+/** An engine score from White's point of view: centipawns, or moves to mate (negative: Black mates). */
+export type EngineScore = { cp: number } | { mate: number };
+
+/** One line of the engine's search after a completed depth (computer_analysis, analysis). */
+export interface SearchLine {
+  depth: number;
+  seldepth?: number;
+  multipv?: number;
+  score: EngineScore;
+  /** "lower" or "upper" when the score is only a bound. */
+  bound?: 'lower' | 'upper';
+  nodes?: number;
+  nps?: number;
+  time_ms?: number;
+  /** The principal variation in SAN from the position searched. */
+  pv: string[];
+}
 
 /** The full state of a game ("game", "game_started", the welcome's games, GET /api/games/<id>). */
 export interface GameFull {
@@ -260,6 +280,9 @@ export type ServerMessage = (
   | (GameEvent<'presence'> & { color: Color; connected: boolean; claim_after_ms?: number })
   | (GameEvent<'chat'> & ChatLine)
   | (GameEvent<'rematch'> & { next: string })
+  // The computer's search in a game against it (no "v": not part of the game's history).
+  | { type: 'computer_thinking'; game: string; ply: number; thinking: boolean }
+  | ({ type: 'computer_analysis'; game: string; ply: number } & SearchLine)
   | { type: 'registered'; player: PlayerRef }
   | { type: 'session'; token: string; player: PlayerRef }
   | { type: 'logged_out' }

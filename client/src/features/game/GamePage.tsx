@@ -2,7 +2,8 @@
  * A game's page, for its players and for spectators (read-only): the board between the two
  * player bars with their clocks, the status or the game-over banner, the move list with history
  * navigation (arrow keys, Home, End), keyboard move entry, the game's actions, chat, the link
- * to share and the PGN download. Sounds follow the moves.
+ * to share and the PGN download. Sounds follow the moves. In games against the computer,
+ * spectators also see its evaluation and line (players do not).
  *
  * The page holds the game in the store (which fetches its full state, and again after every
  * reconnect); everything shown derives from the store's copy plus the move being sent.
@@ -23,6 +24,7 @@ import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import { Board } from './Board';
 import { Chat } from './Chat';
+import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';
 import { MoveInput } from './MoveInput';
 import { MoveList } from './MoveList';
@@ -180,6 +182,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
         <p className="visually-hidden" aria-live="polite">
           {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
         </p>
+        {!myColor && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={view} />
         {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={movable !== null} onMove={onMove} />}
         <div className="button-row">

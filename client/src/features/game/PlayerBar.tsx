@@ -1,7 +1,7 @@
 /*
  * One side of the board: the player's name, whether they are connected (with the time until an
  * absent player's game may be claimed) and their clock, which ticks locally from the server's
- * last reading.
+ * last reading. The computer's seat is marked as such and says when it is thinking.
  */
 import { memo } from 'react';
 import { remainingMs, type GameState } from '../../app/games';
@@ -34,9 +34,19 @@ export function PlayerBar({
           />
         )}
         <span className="player-name">
-          {seat.id ? <Link to={`/player/${seat.id}`}>{seat.name}</Link> : seat.name}
+          {seat.id && seat.computer === undefined ? <Link to={`/player/${seat.id}`}>{seat.name}</Link> : seat.name}
           {isYou && <span className="you"> (you)</span>}
         </span>
+        {seat.computer !== undefined && (
+          <span className="badge computer-badge" title={`The computer, level ${seat.computer} of 8`}>
+            computer
+          </span>
+        )}
+        {seat.computer !== undefined && game.thinking !== null && game.turn === color && (
+          <span className="thinking" role="status">
+            thinking…
+          </span>
+        )}
         {seat.rating !== undefined && (
           <span className="rating">
             {seat.rating}
