@@ -293,14 +293,19 @@ static uint64_t splitmix64(uint64_t *state) {
 }
 
 /*
- * Below full skill: picks one of the searched lines at random, each weighted by
- * exp(-(loss / t)^2) where loss is how much worse than the best line it scores and t grows as
- * the skill drops: small inaccuracies are common, large material blunders rare (those come
- * from the shallow search missing tactics, as a weak player's do).
+ * Below full skill: with probability min(1, (20 - skill) / 10) the move is drawn at random from
+ * the searched lines, each weighted by exp(-(loss / t)^2) where loss is how much worse than the
+ * best line it scores and t = 5 + 10 * (20 - skill) centipawns; otherwise the best line is
+ * played. Small inaccuracies are common at low skill, large material blunders rare (those come
+ * from the shallow search missing tactics, as a weak player's do), and high skills err rarely:
+ * even small losses on every move add up to a large difference in strength.
  */
 static int pick_weakened(const struct search_shared *sh, const struct worker *w) {
     int skill = sh->req->skill;
-    double t = 20.0 + 9.0 * (CHESS_SKILL_MAX - skill);
+    uint64_t state = sh->req->seed ^ sh->req->position.key;
+    double chance = (double)(splitmix64(&state) >> 11) / 9007199254740992.0;
+    if (chance * 10.0 >= (double)(CHESS_SKILL_MAX - skill)) return 0;
+    double t = 5.0 + 10.0 * (CHESS_SKILL_MAX - skill);
     int best = w->root_moves[0].score;
     double weights[CHESS_MAX_MULTIPV], total = 0;
     int n = sh->multipv;
@@ -310,7 +315,6 @@ static int pick_weakened(const struct search_shared *sh, const struct worker *w)
         weights[i] = score == -INF_SCORE ? 0 : exp(-loss * loss);
         total += weights[i];
     }
-    uint64_t state = sh->req->seed ^ sh->req->position.key;
     double x = (double)(splitmix64(&state) >> 11) / 9007199254740992.0 * total;
     for (int i = 0; i < n; i++) {
         if (x < weights[i]) return i;
@@ -347,8 +351,8 @@ static void fill_result(struct search_shared *sh, struct worker *w,
 
 static int lines_wanted(const struct chess_search_request *req, int legal) {
     int lines = req->multipv < 1 ? 1 : req->multipv;
-    if (req->skill < CHESS_SKILL_MAX && lines < 4 + (CHESS_SKILL_MAX - req->skill) / 2)
-        lines = 4 + (CHESS_SKILL_MAX - req->skill) / 2;
+    if (req->skill < CHESS_SKILL_MAX && lines < 2 + (CHESS_SKILL_MAX - req->skill) / 2)
+        lines = 2 + (CHESS_SKILL_MAX - req->skill) / 2;
     if (lines > CHESS_MAX_MULTIPV) lines = CHESS_MAX_MULTIPV;
     return lines < legal ? lines : legal;
 }
