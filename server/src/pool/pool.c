@@ -140,22 +140,34 @@ static struct table *table_acquire(struct pool *pool, const struct job *job,
         return t;
     }
     size_t size = table_size_for(pool, job->spec.kind == POOL_JOB_MOVE ? job->spec.level : 0);
+    /*
+     * An evicted table of the right size is handed over as it is, without clearing: entries
+     * are checked against the full key and table moves against the position, so another game's
+     * leftovers only cost some replacements, while clearing megabytes on every switch would
+     * cost a few milliseconds of worker time.
+     */
+    struct chess_tt *reused = NULL;
     while (pool->table_bytes + size > pool->cfg.table_budget && pool->idle_oldest) {
         struct table *victim = pool->idle_oldest;
         table_forget(pool, victim);
+        if (!reused && victim->bytes == size && victim->tt) {
+            reused = victim->tt;
+            victim->tt = NULL;
+        }
         victim->lru_next = *evicted;
         *evicted = victim;
         pool->stats.evictions++;
     }
     t = calloc(1, sizeof *t);
-    if (!t) return NULL;
-    if (pthread_mutex_init(&t->create_lock, NULL) != 0) {
+    if (!t || pthread_mutex_init(&t->create_lock, NULL) != 0) {
         free(t);
+        chess_tt_destroy(reused);
         return NULL;
     }
+    t->tt = reused;
     memcpy(t->game, game, sizeof t->game);
     if (game[0] && strmap_put(&pool->tables, t->game, t) < 0) {
-        table_free(t);
+        table_free(t); /* frees the reused table too */
         return NULL;
     }
     t->bytes = size;
