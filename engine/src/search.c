@@ -27,7 +27,7 @@ void chess_search_request_init(struct chess_search_request *req,
     req->threads = 1;
     req->multipv = 1;
     req->skill = CHESS_SKILL_MAX;
-    req->move_overhead_ms = 20;
+    req->move_overhead_ms = 50;
 }
 
 uint64_t search_total_nodes(const struct search_shared *sh) {

@@ -45,7 +45,8 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
         int mtg = limits->movestogo > 0 && limits->movestogo < 40 ? limits->movestogo : 40;
         tm->soft = left / mtg + inc * 3 / 4;
         tm->hard = min64(tm->soft * 5, left / 3 + inc / 2);
-        tm->hard = min64(tm->hard, left * 4 / 5);
+        /* Keep two fifths in reserve: a loaded machine may not run us for a while. */
+        tm->hard = min64(tm->hard, left * 3 / 5);
     }
     tm->hard = max64(1, tm->hard);
     tm->soft = max64(1, min64(tm->soft, tm->hard));

@@ -152,7 +152,7 @@ static void print_options(void) {
     say("option name UCI_Chess960 type check default false");
     say("option name Skill Level type spin default %d min 0 max %d", CHESS_SKILL_MAX,
         CHESS_SKILL_MAX);
-    say("option name Move Overhead type spin default 20 min 0 max 5000");
+    say("option name Move Overhead type spin default 50 min 0 max 5000");
     say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
 }
 
@@ -457,7 +457,7 @@ int main(void) {
     u.threads = 1;
     u.multipv = 1;
     u.skill = CHESS_SKILL_MAX;
-    u.overhead = 20;
+    u.overhead = 50;
     atomic_init(&u.finished, false);
     atomic_init(&u.stop, false);
     atomic_init(&u.ponder, false);
