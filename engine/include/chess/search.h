@@ -105,7 +105,10 @@ void chess_search_request_init(struct chess_search_request *req, const struct ch
  * Searches the request's root using the table (shared with any concurrent searches using it)
  * and writes the outcome to *out. Blocks until a limit is reached or *stop is set; with
  * infinite limits or while pondering it does not return before then, even at maximum depth.
- * Returns 0, or -CHESS_ERR_NO_MEMORY (then *out holds a legal move if there is one).
+ * Any thread may call it; the info callback runs on the calling thread. When memory or
+ * threads for helpers run short it searches with fewer threads. Returns 0, or
+ * -CHESS_ERR_NO_MEMORY when not even one search thread's state (about 2.5 MB) can be
+ * allocated; *out then holds some legal move if there is one.
  */
 int chess_search(const struct chess_search_request *req, struct chess_tt *tt,
                  struct chess_search_result *out);
