@@ -9,10 +9,14 @@
 
 static const struct chess_level levels[CHESS_LEVEL_MAX] = {
     /* skill depth nodes movetime elo */
-    {0, 1, 2000, 50, 0},     {5, 2, 5000, 50, 0},
-    {9, 3, 10000, 100, 0},   {13, 4, 30000, 150, 0},
-    {16, 5, 60000, 200, 0},  {18, 7, 150000, 300, 0},
-    {19, 0, 300000, 500, 0}, {CHESS_SKILL_MAX, 0, 0, 1000, 0},
+    {0, 1, 2000, 50, 0},
+    {5, 2, 5000, 50, 0},
+    {10, 3, 10000, 100, 0},
+    {14, 0, 4000, 150, 0},
+    {17, 0, 10000, 200, 0},
+    {19, 0, 30000, 300, 0},
+    {CHESS_SKILL_MAX, 0, 100000, 500, 0},
+    {CHESS_SKILL_MAX, 0, 0, 1000, 0},
 };
 
 const struct chess_level *chess_level_get(int level) {
