@@ -164,12 +164,7 @@ static void eval_minor_extras(struct eval_state *st, int us, int type, int sq) {
     int front = us == CHESS_WHITE ? sq + 8 : sq - 8;
     if (rank < 7 && CHESS_PIECE_TYPE(pos->board[front]) == CHESS_PAWN)
         add(st, us, EVAL_MINOR_BEHIND_PAWN, 1);
-    add(st, us, EVAL_KING_PROTECTOR, distance(sq, st->ksq[us]));
     if (type == CHESS_BISHOP) {
-        /* Through pawns, does it see both centre squares of a long diagonal? */
-        chess_bitboard center = bb_square(27) | bb_square(28) | bb_square(35) | bb_square(36);
-        chess_bitboard seen = chess_bishop_attacks(sq, pos->by_type[CHESS_PAWN]) | bb_square(sq);
-        if (bb_count(seen & center) >= 2) add(st, us, EVAL_LONG_DIAGONAL, 1);
         chess_bitboard color_squares =
             (BB_LIGHT_SQUARES & bb_square(sq)) ? BB_LIGHT_SQUARES : ~BB_LIGHT_SQUARES;
         add(st, us, EVAL_BISHOP_PAWNS,
@@ -307,32 +302,6 @@ static void eval_passed(struct eval_state *st, int us) {
     }
 }
 
-/* Safe squares in the centre files on our side of the board, those behind our pawns twice. */
-static void eval_space(struct eval_state *st, int us) {
-    const struct chess_position *pos = st->pos;
-    chess_bitboard center_files =
-        (BB_FILE_A << 2) | (BB_FILE_A << 3) | (BB_FILE_A << 4) | (BB_FILE_A << 5);
-    chess_bitboard our_side =
-        bb_relative_rank(us, 1) | bb_relative_rank(us, 2) | bb_relative_rank(us, 3);
-    chess_bitboard pawns = chess_position_pieces(pos, us, CHESS_PAWN);
-    chess_bitboard area = center_files & our_side & ~pawns & ~st->by[us ^ 1][CHESS_PAWN];
-    chess_bitboard behind = pawns;
-    for (int i = 0; i < 3; i++) behind |= us == CHESS_WHITE ? behind >> 8 : behind << 8;
-    add(st, us, EVAL_SPACE, bb_count(area) + bb_count(area & behind));
-}
-
-/* How far the king is from the nearest pawn of either colour (endgame activity). */
-static void eval_king_pawn_distance(struct eval_state *st, int us) {
-    chess_bitboard pawns = st->pos->by_type[CHESS_PAWN];
-    if (!pawns) return;
-    int best = 7;
-    while (pawns) {
-        int d = distance(st->ksq[us], bb_pop(&pawns));
-        if (d < best) best = d;
-    }
-    add(st, us, EVAL_KING_PAWN_DIST + best, 1);
-}
-
 static int game_phase(const struct chess_position *pos) {
     int phase = bb_count(pos->by_type[CHESS_KNIGHT] | pos->by_type[CHESS_BISHOP]) +
                 2 * bb_count(pos->by_type[CHESS_ROOK]) + 4 * bb_count(pos->by_type[CHESS_QUEEN]);
@@ -420,8 +389,6 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
         eval_king_danger(&st, c);
         eval_threats(&st, c);
         eval_passed(&st, c);
-        eval_space(&st, c);
-        eval_king_pawn_distance(&st, c);
     }
     add(&st, pos->side, EVAL_TEMPO, 1);
 

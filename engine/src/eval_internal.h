@@ -53,11 +53,7 @@
     X(HANGING, 1)                                                                                  \
     X(PAWN_PUSH_THREAT, 1)                                                                         \
     X(TEMPO, 1)                                                                                    \
-    X(SPACE, 1)          /* safe central squares on our side, behind-pawn ones twice */            \
-    X(KING_PAWN_DIST, 8) /* king's distance to the nearest pawn */                                 \
-    X(LONG_DIAGONAL, 1)  /* bishop seeing both centre squares of a long diagonal */                \
-    X(KING_PROTECTOR, 1) /* times each minor's distance to its own king */                         \
-    X(KS_ATTACKER, 6)    /* king danger per attacking piece, by type */                            \
+    X(KS_ATTACKER, 6) /* king danger per attacking piece, by type */                               \
     X(KS_ZONE_ATTACKS, 1)                                                                          \
     X(KS_SAFE_CHECK, 6) /* by checking piece type */                                               \
     X(KS_WEAK_ZONE, 1)                                                                             \

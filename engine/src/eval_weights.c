@@ -135,14 +135,6 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {13, 10},
     [EVAL_TEMPO] =
         {14, 7},
-    [EVAL_SPACE] =
-        {0, 0},
-    [EVAL_KING_PAWN_DIST] =
-        {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0}, {0, 0},
-    [EVAL_LONG_DIAGONAL] =
-        {0, 0},
-    [EVAL_KING_PROTECTOR] =
-        {0, 0},
     [EVAL_KS_ATTACKER] =
         {0, 0}, {0, 0}, {15, 0}, {11, 0}, {16, 0}, {27, 0},
     [EVAL_KS_ZONE_ATTACKS] =
