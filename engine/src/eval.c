@@ -109,7 +109,7 @@ static void init_attacks(struct eval_state *st) {
     }
 }
 
-static void eval_material_pst(struct eval_state *st) {
+ALWAYS_INLINE void eval_material_pst(struct eval_state *st) {
     static const int pst_group[7] = {0,
                                      EVAL_PST_PAWN,
                                      EVAL_PST_KNIGHT,
@@ -126,7 +126,7 @@ static void eval_material_pst(struct eval_state *st) {
     }
 }
 
-static void eval_pawn(struct eval_state *st, int us, int sq) {
+ALWAYS_INLINE void eval_pawn(struct eval_state *st, int us, int sq) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1, rank = relative_rank(us, sq);
     chess_bitboard ours = chess_position_pieces(pos, us, CHESS_PAWN);
@@ -149,12 +149,12 @@ static void eval_pawn(struct eval_state *st, int us, int sq) {
     if (!doubled && !(theirs & ahead & (file | adjacent))) st->passed[us] |= bb_square(sq);
 }
 
-static void eval_pawns(struct eval_state *st, int us) {
+ALWAYS_INLINE void eval_pawns(struct eval_state *st, int us) {
     chess_bitboard pawns = chess_position_pieces(st->pos, us, CHESS_PAWN);
     while (pawns) eval_pawn(st, us, bb_pop(&pawns));
 }
 
-static void eval_minor_extras(struct eval_state *st, int us, int type, int sq) {
+ALWAYS_INLINE void eval_minor_extras(struct eval_state *st, int us, int type, int sq) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1, rank = relative_rank(us, sq);
     chess_bitboard their_pawns = chess_position_pieces(pos, them, CHESS_PAWN);
@@ -172,7 +172,7 @@ static void eval_minor_extras(struct eval_state *st, int us, int type, int sq) {
     }
 }
 
-static void eval_rook_file(struct eval_state *st, int us, int sq) {
+ALWAYS_INLINE void eval_rook_file(struct eval_state *st, int us, int sq) {
     chess_bitboard file = bb_file_of(sq);
     if (!(st->pos->by_type[CHESS_PAWN] & file))
         add(st, us, EVAL_ROOK_OPEN, 1);
@@ -180,7 +180,7 @@ static void eval_rook_file(struct eval_state *st, int us, int sq) {
         add(st, us, EVAL_ROOK_SEMI_OPEN, 1);
 }
 
-static void eval_pieces(struct eval_state *st, int us, int type) {
+ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
     static const int mob_group[7] = {
         0, 0, EVAL_MOB_KNIGHT, EVAL_MOB_BISHOP, EVAL_MOB_ROOK, EVAL_MOB_QUEEN, 0};
     const struct chess_position *pos = st->pos;
@@ -204,7 +204,7 @@ static void eval_pieces(struct eval_state *st, int us, int type) {
 }
 
 /* The own pawn nearest the king on a file (in front of it or level), and the enemy one. */
-static void eval_shelter_file(struct eval_state *st, int us, int file, chess_bitboard front) {
+ALWAYS_INLINE void eval_shelter_file(struct eval_state *st, int us, int file, chess_bitboard front) {
     const struct chess_position *pos = st->pos;
     int edge = file < 4 ? file : 7 - file;
     chess_bitboard on_file = front & (BB_FILE_A << file);
@@ -218,7 +218,7 @@ static void eval_shelter_file(struct eval_state *st, int us, int file, chess_bit
     add(st, us, EVAL_STORM + edge * 8 + their_rank, 1);
 }
 
-static void eval_king_shelter(struct eval_state *st, int us) {
+ALWAYS_INLINE void eval_king_shelter(struct eval_state *st, int us) {
     int ksq = st->ksq[us], kfile = CHESS_FILE_OF(ksq);
     chess_bitboard front = forward_ranks(us, ksq) | bb_rank_of(ksq);
     int lo = kfile == 0 ? 0 : kfile - 1, hi = kfile == 7 ? 7 : kfile + 1;
@@ -228,7 +228,7 @@ static void eval_king_shelter(struct eval_state *st, int us) {
 }
 
 /* Danger against the king of `us` from the enemy's attacks, squared into a penalty. */
-static void eval_king_danger(struct eval_state *st, int us) {
+ALWAYS_INLINE void eval_king_danger(struct eval_state *st, int us) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1, ksq = st->ksq[us];
     chess_bitboard occ = pos->by_type[0];
@@ -258,7 +258,7 @@ static void eval_king_danger(struct eval_state *st, int us) {
     }
 }
 
-static void eval_threats(struct eval_state *st, int us) {
+ALWAYS_INLINE void eval_threats(struct eval_state *st, int us) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1;
     chess_bitboard enemies = pos->by_color[them] & ~pos->by_type[CHESS_KING];
@@ -285,7 +285,7 @@ static void eval_threats(struct eval_state *st, int us) {
     add(st, us, EVAL_PAWN_PUSH_THREAT, bb_count(pawn_attacks_bb(us, pushes) & non_pawns));
 }
 
-static void eval_passed(struct eval_state *st, int us) {
+ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1;
     chess_bitboard passers = st->passed[us];
@@ -341,7 +341,7 @@ static uint64_t pawn_key(const struct chess_position *pos) {
 }
 
 /* Pawn structure of both sides, from the cache when it has this placement. */
-static void eval_pawn_structure(struct eval_state *st, struct eval_pawn_cache *cache) {
+ALWAYS_INLINE void eval_pawn_structure(struct eval_state *st, struct eval_pawn_cache *cache) {
     if (!cache) {
         eval_pawns(st, CHESS_WHITE);
         eval_pawns(st, CHESS_BLACK);
