@@ -204,7 +204,8 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
 }
 
 /* The own pawn nearest the king on a file (in front of it or level), and the enemy one. */
-ALWAYS_INLINE void eval_shelter_file(struct eval_state *st, int us, int file, chess_bitboard front) {
+ALWAYS_INLINE void eval_shelter_file(struct eval_state *st, int us, int file,
+                                     chess_bitboard front) {
     const struct chess_position *pos = st->pos;
     int edge = file < 4 ? file : 7 - file;
     chess_bitboard on_file = front & (BB_FILE_A << file);
