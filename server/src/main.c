@@ -38,7 +38,7 @@ static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
-    grace, lag, max_finished, max_seeks, max_games;
+    grace, lag, max_finished, max_seeks, max_games, bots_rated;
 static int64_t first_move_ms, abandon_ms, seek_grace_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds;
@@ -90,6 +90,8 @@ static const struct option_spec options[] = {
      "open seeks and challenges per player"},
     {"max-games", "CHESS_MAX_GAMES", OPT_INT, &max_games, 1, 100000,
      "games in progress per player"},
+    {"bots-rated-vs-humans", "CHESS_BOTS_RATED_VS_HUMANS", OPT_INT, &bots_rated, 0, 1,
+     "1: games between a bot and a person may be rated (docs/bots.md)"},
     {"engine-workers", "CHESS_ENGINE_WORKERS", OPT_INT, &engine_cfg.workers, 0, 256,
      "engine search threads for computer games and analysis (0: off)"},
     {"engine-memory-mb", "CHESS_ENGINE_MEMORY_MB", OPT_INT, &engine_memory_mb, 1, 1 << 20,
@@ -255,6 +257,7 @@ int main(int argc, char **argv) {
     max_finished = cfg.world.max_finished_games;
     max_seeks = cfg.world.max_seeks_per_player;
     max_games = cfg.world.max_games_per_player;
+    bots_rated = cfg.world.bots_rated_vs_humans;
     engine_config_defaults(&engine_cfg);
     engine_memory_mb = (int)(engine_cfg.memory_bytes >> 20);
     engine_table_mb = (int)(engine_cfg.table_bytes >> 20);
@@ -283,6 +286,7 @@ int main(int argc, char **argv) {
     cfg.world.max_finished_games = max_finished;
     cfg.world.max_seeks_per_player = max_seeks;
     cfg.world.max_games_per_player = max_games;
+    cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
     if (prepare_data_dir(data_dir) < 0) return store_exit_code(-STORE_ERR_DIR);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {

@@ -37,6 +37,8 @@
     X(CLAIM_TOO_EARLY, "your opponent has not been away long enough to claim")                     \
     X(NOT_OWNER, "only its creator may cancel it")                                                 \
     X(REMATCH_DONE, "a rematch of this game has already started")                                  \
+    X(NOT_INVITED, "this challenge is for another player")                                         \
+    X(PLAYER_OFFLINE, "no player with this id is connected now")                                   \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {

@@ -15,12 +15,34 @@
 
 struct player;
 
+/* Why a challenge went away (challenge_removed). */
+enum challenge_removal {
+    CHALLENGE_REMOVED_CANCELLED, /* by its creator */
+    CHALLENGE_REMOVED_ACCEPTED,
+    CHALLENGE_REMOVED_DECLINED, /* by the invited player */
+    CHALLENGE_REMOVED_EXPIRED,  /* its creator left */
+};
+
+/* A declining player's reason (as lichess bots give them). */
+enum challenge_decline {
+    CHALLENGE_DECLINE_GENERIC,
+    CHALLENGE_DECLINE_LATER,
+    CHALLENGE_DECLINE_TIME_CONTROL,
+    CHALLENGE_DECLINE_RATED,
+    CHALLENGE_DECLINE_CASUAL,
+    CHALLENGE_DECLINE_TOO_MANY_GAMES,
+    CHALLENGE_DECLINE_COUNT
+};
+
 struct seek {
     char id[CHALLENGE_ID_LEN + 1];
     struct player *owner;
     struct time_control tc;
     enum color_choice color; /* the colour the owner asked for */
     bool is_challenge;       /* unlisted, accepted through its link */
+    struct player *target;   /* a direct challenge: only this player may accept; else NULL */
+    bool casual;             /* asked to be unrated */
+    bool rated;              /* direct challenges: the game would count for ratings */
     int64_t created_wall_ms;
     struct heap_node expiry; /* set while the owner is away */
     struct seek *prev, *next;

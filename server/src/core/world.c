@@ -408,6 +408,13 @@ static void drop_old_games(struct world *world) {
     }
 }
 
+bool world_rated_pairing(const struct player *white, const struct player *black,
+                         const struct time_control *tc, bool bots_rated_vs_humans) {
+    if (!white->registered || !black->registered || white == black) return false;
+    if (rating_category_of(tc) == RATING_NONE) return false;
+    return white->bot == black->bot || bots_rated_vs_humans;
+}
+
 static int check_can_play(const struct world *world, const struct player *p) {
     if (p->computer_level) return 0; /* the computer plays everyone who asks */
     return p->game_count >= world->cfg.max_games_per_player ? -CORE_ERR_TOO_MANY_GAMES : 0;
@@ -437,8 +444,8 @@ fail_map:
 
 /* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). */
 static int start_game(struct world *world, struct player *white, struct player *black,
-                      const struct time_control *tc, int64_t now_ms, struct core_events *out,
-                      struct game **started) {
+                      const struct time_control *tc, bool casual, int64_t now_ms,
+                      struct core_events *out, struct game **started) {
     int rc = check_can_play(world, white);
     if (rc == 0) rc = check_can_play(world, black);
     if (rc < 0) return rc;
@@ -452,6 +459,7 @@ static int start_game(struct world *world, struct player *white, struct player *
     rc = game_init(g, id, white, black, tc, world->cfg.lag_comp_ms, world->cfg.first_move_ms,
                    now_ms, wall(world, now_ms));
     if (rc < 0) goto fail_init;
+    g->rated = !casual && world_rated_pairing(white, black, tc, world->cfg.bots_rated_vs_humans);
     rc = link_live_game(world, g);
     if (rc < 0) goto fail_link;
     world->games_started_total++;
@@ -487,22 +495,58 @@ static void free_seek(struct world *world, struct seek *s) {
     free(s);
 }
 
-/* Emits the removal event for a seek (to the lobby, or to a challenge's owner), then frees it. */
-static void remove_seek(struct world *world, struct seek *s, struct core_events *out) {
-    struct core_event *ev = s->is_challenge
-                                ? push_event(out, CORE_EV_CHALLENGE_REMOVED, CORE_TO_PLAYER)
-                                : push_event(out, CORE_EV_SEEK_REMOVED, CORE_TO_LOBBY);
+/* A copy of a seek for an event (the seek itself may be freed before delivery). */
+static struct core_event *push_seek_event(struct core_events *out, enum core_event_type type,
+                                          enum core_target target, const struct seek *s,
+                                          struct player *to) {
+    struct core_event *ev = push_event(out, type, target);
     if (ev) {
         ev->seek = *s;
         ev->seek.prev = ev->seek.next = NULL;
-        ev->player = s->owner;
+        ev->player = to;
+    }
+    return ev;
+}
+
+/* Emits the removal event for a seek (to the lobby, or to a challenge's owner and invited
+ * player), then frees it. */
+static void remove_seek(struct world *world, struct seek *s, enum challenge_removal why,
+                        enum challenge_decline decline, struct core_events *out) {
+    if (!s->is_challenge) {
+        push_seek_event(out, CORE_EV_SEEK_REMOVED, CORE_TO_LOBBY, s, s->owner);
+    } else {
+        struct player *to[2] = {s->owner, s->target};
+        for (int i = 0; i < 2 && to[i]; i++) {
+            struct core_event *ev =
+                push_seek_event(out, CORE_EV_CHALLENGE_REMOVED, CORE_TO_PLAYER, s, to[i]);
+            if (ev) {
+                ev->removal = why;
+                ev->decline_reason = decline;
+            }
+        }
     }
     free_seek(world, s);
+}
+
+/* The player a direct challenge invites: connected, not the challenger, not the computer
+ * (computer_play starts those games). */
+static int find_invited(struct world *world, struct player *actor, const char *id,
+                        struct player **out) {
+    struct player *p = world_player_by_id(world, id);
+    if (p == actor) return -CORE_ERR_OWN_CHALLENGE;
+    if (!p || p->online <= 0 || p->computer_level) return -CORE_ERR_PLAYER_OFFLINE;
+    *out = p;
+    return 0;
 }
 
 static int create_seek(struct world *world, struct player *actor, const struct core_cmd *cmd,
                        bool challenge, int64_t now_ms, struct core_events *out) {
     if (actor->open_seeks >= world->cfg.max_seeks_per_player) return -CORE_ERR_TOO_MANY_SEEKS;
+    struct player *target = NULL;
+    if (challenge && cmd->opponent) {
+        int rc = find_invited(world, actor, cmd->opponent, &target);
+        if (rc < 0) return rc;
+    }
     struct seek *s = calloc(1, sizeof *s);
     if (!s) return -CORE_ERR_NO_MEMORY;
     size_t id_len = challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
@@ -510,6 +554,10 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     s->tc = cmd->tc;
     s->color = cmd->color;
     s->is_challenge = challenge;
+    s->target = target;
+    s->casual = cmd->casual;
+    s->rated = target && !cmd->casual &&
+               world_rated_pairing(actor, target, &cmd->tc, world->cfg.bots_rated_vs_humans);
     s->created_wall_ms = wall(world, now_ms);
     if (unique_id(world, &world->lobby.by_id, s->id, id_len) < 0 ||
         lobby_add(&world->lobby, s) < 0) {
@@ -524,6 +572,7 @@ static int create_seek(struct world *world, struct player *actor, const struct c
         ev->player = actor;
         mark_reply(out);
     }
+    if (target) push_seek_event(out, CORE_EV_CHALLENGE_RECEIVED, CORE_TO_PLAYER, s, target);
     return 0;
 }
 
@@ -537,8 +586,19 @@ static int cancel_seek(struct world *world, struct player *actor, const struct c
     struct seek *s = find_seek(world, cmd->target, challenge);
     if (!s) return challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND : -CORE_ERR_SEEK_NOT_FOUND;
     if (s->owner != actor) return -CORE_ERR_NOT_OWNER;
-    remove_seek(world, s, out);
-    mark_reply(out);
+    int first = out->count; /* the owner's removal event is the reply */
+    remove_seek(world, s, CHALLENGE_REMOVED_CANCELLED, CHALLENGE_DECLINE_GENERIC, out);
+    if (out->count > first) out->reply = first;
+    return 0;
+}
+
+static int decline_challenge(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                             struct core_events *out) {
+    struct seek *s = find_seek(world, cmd->target, true);
+    if (!s) return -CORE_ERR_CHALLENGE_NOT_FOUND;
+    if (s->target != actor) return -CORE_ERR_NOT_INVITED;
+    remove_seek(world, s, CHALLENGE_REMOVED_DECLINED, cmd->decline_reason, out);
+    mark_reply(out); /* the invited player's removal event comes last */
     return 0;
 }
 
@@ -547,14 +607,15 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
     struct seek *s = find_seek(world, cmd->target, challenge);
     if (!s) return challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND : -CORE_ERR_SEEK_NOT_FOUND;
     if (s->owner == actor) return challenge ? -CORE_ERR_OWN_CHALLENGE : -CORE_ERR_OWN_SEEK;
+    if (s->target && s->target != actor) return -CORE_ERR_NOT_INVITED;
     int owner_color = s->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)s->color;
     struct player *white = owner_color == CHESS_WHITE ? s->owner : actor;
     struct player *black = owner_color == CHESS_WHITE ? actor : s->owner;
     struct time_control tc = s->tc;
     /* Start first (it fails without side effects), then remove the seek. */
-    int rc = start_game(world, white, black, &tc, now_ms, out, NULL);
+    int rc = start_game(world, white, black, &tc, s->casual, now_ms, out, NULL);
     if (rc < 0) return rc;
-    remove_seek(world, s, out);
+    remove_seek(world, s, CHALLENGE_REMOVED_ACCEPTED, CHALLENGE_DECLINE_GENERIC, out);
     return 0;
 }
 
@@ -609,8 +670,8 @@ static int accept_offer(struct world *world, struct game *g, int color, enum gam
         if (game_offer_by(g, kind) != !color) return -CORE_ERR_NO_OFFER;
         struct game *next = NULL;
         /* Colours swap. */
-        int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc, now_ms,
-                            out, &next);
+        int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc,
+                            !g->rated, now_ms, out, &next);
         if (rc < 0) return rc;
         int undone;
         game_accept(g, kind, color, now_ms, wall(world, now_ms), &undone);
@@ -760,7 +821,7 @@ static int play_computer(struct world *world, struct player *actor, const struct
     int color = cmd->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)cmd->color;
     struct player *white = color == CHESS_WHITE ? actor : computer;
     struct player *black = color == CHESS_WHITE ? computer : actor;
-    return start_game(world, white, black, &cmd->tc, now_ms, out, NULL);
+    return start_game(world, white, black, &cmd->tc, true, now_ms, out, NULL);
 }
 
 int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
@@ -796,6 +857,7 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
             return accept_seek(world, actor, cmd, cmd->type == CORE_CMD_CHALLENGE_ACCEPT, now_ms,
                                out);
         case CORE_CMD_COMPUTER_PLAY: return play_computer(world, actor, cmd, now_ms, out);
+        case CORE_CMD_CHALLENGE_DECLINE: return decline_challenge(world, actor, cmd, out);
         default: return apply_game_command(world, actor, cmd, now_ms, out);
     }
 }
@@ -823,7 +885,8 @@ void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
             schedule_game(world, g); /* not due after all (the deadline moved) */
     }
     while ((node = heap_peek(&world->seek_timers)) && node->key <= now_ms) {
-        remove_seek(world, CONTAINER_OF(node, struct seek, expiry), out);
+        remove_seek(world, CONTAINER_OF(node, struct seek, expiry), CHALLENGE_REMOVED_EXPIRED,
+                    CHALLENGE_DECLINE_GENERIC, out);
     }
 }
 

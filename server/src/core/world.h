@@ -22,16 +22,17 @@
 #include "core/types.h"
 
 struct world_config {
-    int64_t lag_comp_ms;      /* clock allowance per move (gclock.h) */
-    int64_t first_move_ms;    /* time for each side's first move before the game aborts */
-    int64_t abandon_ms;       /* time away before the opponent may claim the game */
-    int64_t seek_grace_ms;    /* time away before an owner's seeks and challenges go */
-    int max_seeks_per_player; /* seeks and challenges together */
-    int max_games_per_player; /* games in progress */
-    int max_finished_games;   /* ended games kept in memory (oldest dropped first), >= 1 */
-    double chat_burst;        /* chat lines a player may send at once */
-    double chat_per_second;   /* and their refill rate */
-    core_random_fn random;    /* randomness for ids, tokens, guest names and colours */
+    int64_t lag_comp_ms;       /* clock allowance per move (gclock.h) */
+    int64_t first_move_ms;     /* time for each side's first move before the game aborts */
+    int64_t abandon_ms;        /* time away before the opponent may claim the game */
+    int64_t seek_grace_ms;     /* time away before an owner's seeks and challenges go */
+    int max_seeks_per_player;  /* seeks and challenges together */
+    int max_games_per_player;  /* games in progress */
+    int max_finished_games;    /* ended games kept in memory (oldest dropped first), >= 1 */
+    double chat_burst;         /* chat lines a player may send at once */
+    double chat_per_second;    /* and their refill rate */
+    bool bots_rated_vs_humans; /* games between a bot and a person may be rated */
+    core_random_fn random;     /* randomness for ids, tokens, guest names and colours */
     void *random_ctx;
 };
 
@@ -61,6 +62,7 @@ enum core_cmd_type {
     CORE_CMD_REMATCH_DECLINE,
     CORE_CMD_ABANDON_CLAIM,
     CORE_CMD_CHAT,
+    CORE_CMD_CHALLENGE_DECLINE,
     CORE_CMD_COUNT
 };
 
@@ -75,22 +77,26 @@ struct core_cmd {
     int expected_ply;        /* moves: plies played before this move as the client saw it, -1 */
     enum chat_room room;     /* chat */
     bool claim_win;          /* abandon claim: the win (true) or a draw */
+    const char *opponent;    /* challenges: the invited player's id, or NULL (a link) */
+    bool casual;             /* seeks and challenges: never rated */
+    enum challenge_decline decline_reason; /* challenge_decline */
 };
 
 enum core_event_type {
-    CORE_EV_GAME_STARTED,      /* game: full state to its players */
-    CORE_EV_MOVE,              /* game, move */
-    CORE_EV_GAME_ENDED,        /* game (result and reason are in it) */
-    CORE_EV_OFFER,             /* game, offer, color (the maker) */
-    CORE_EV_OFFER_DECLINED,    /* game, offer, color (the one declining) */
-    CORE_EV_TAKEBACK,          /* game, undone plies */
-    CORE_EV_PRESENCE,          /* game, color, player (connected or away) */
-    CORE_EV_CHAT,              /* game, room, chat */
-    CORE_EV_REMATCH,           /* game (the old one; rematch_id names the new one) */
-    CORE_EV_SEEK_ADDED,        /* seek */
-    CORE_EV_SEEK_REMOVED,      /* seek */
-    CORE_EV_CHALLENGE_CREATED, /* seek */
-    CORE_EV_CHALLENGE_REMOVED, /* seek */
+    CORE_EV_GAME_STARTED,       /* game: full state to its players */
+    CORE_EV_MOVE,               /* game, move */
+    CORE_EV_GAME_ENDED,         /* game (result and reason are in it) */
+    CORE_EV_OFFER,              /* game, offer, color (the maker) */
+    CORE_EV_OFFER_DECLINED,     /* game, offer, color (the one declining) */
+    CORE_EV_TAKEBACK,           /* game, undone plies */
+    CORE_EV_PRESENCE,           /* game, color, player (connected or away) */
+    CORE_EV_CHAT,               /* game, room, chat */
+    CORE_EV_REMATCH,            /* game (the old one; rematch_id names the new one) */
+    CORE_EV_SEEK_ADDED,         /* seek */
+    CORE_EV_SEEK_REMOVED,       /* seek */
+    CORE_EV_CHALLENGE_CREATED,  /* seek */
+    CORE_EV_CHALLENGE_REMOVED,  /* seek, removal (to the owner, and to the invited player) */
+    CORE_EV_CHALLENGE_RECEIVED, /* seek: to the invited player */
 };
 
 /* Who receives an event. */
@@ -116,7 +122,9 @@ struct core_event {
     enum chat_room room;    /* CHAT */
     const struct chat_line *chat;
     struct game_move_info move;
-    struct seek seek; /* a copy: the seek itself may be gone */
+    struct seek seek;                      /* a copy: the seek itself may be gone */
+    enum challenge_removal removal;        /* CHALLENGE_REMOVED */
+    enum challenge_decline decline_reason; /* CHALLENGE_REMOVED by a decline */
 };
 
 /* Events produced by one call. `reply` is the index of the event that answers the request (it
@@ -203,6 +211,14 @@ static inline struct game *world_live_next(const struct game *game) {
 
 /* Open seeks and challenges in creation order. */
 struct seek *world_seek_first(const struct world *world);
+
+/*
+ * True when a game between these players with this time control counts for ratings: both are
+ * registered accounts (bots are too), the game has a clock, and not a bot against a person
+ * unless bots_rated_vs_humans. The world decides it when a game starts (game->rated).
+ */
+bool world_rated_pairing(const struct player *white, const struct player *black,
+                         const struct time_control *tc, bool bots_rated_vs_humans);
 
 /* ---- the computer ---- */
 

@@ -264,29 +264,50 @@ static void reply(struct conn *c, json_t *msg, const json_t *id) {
     conn_send_json(c, msg);
 }
 
-static int handle_hello(struct conn *c, const struct proto_request *req, int64_t now) {
+/* Identifies the connection: as the player a token names, or as a new guest (name may be
+ * NULL). Returns 0 (the welcome is sent) or an error code. */
+static int identify(struct conn *c, const char *token, const char *name, const json_t *id,
+                    int64_t now) {
     struct server *srv = c->srv;
-    if (c->player) return -PROTO_ERR_ALREADY_IDENTIFIED;
-    if (req->protocol != PROTO_VERSION) return -PROTO_ERR_UNSUPPORTED_PROTOCOL;
     struct player *p;
-    if (req->token) {
-        p = world_player_by_token(srv->world, req->token);
-        if (!p) p = persist_player_by_token(srv, req->token); /* known before a restart */
+    if (token) {
+        p = world_player_by_token(srv->world, token);
+        if (!p) p = persist_player_by_token(srv, token); /* known before a restart, or a bot */
         if (!p) return -PROTO_ERR_BAD_TOKEN;
     } else {
-        p = world_player_create(srv->world, req->name, now);
+        p = world_player_create(srv->world, name, now);
         if (!p) return -CORE_ERR_NO_MEMORY;
         persist_player_created(srv, p);
     }
     player_link(c, p);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
-         req->token ? " (returning)" : " (new guest)");
+         !token   ? " (new guest)"
+         : p->bot ? " (bot)"
+                  : " (returning)");
     /* The welcome (with the state of every game in progress, this player now connected)
      * goes first, then what the opponents are told. */
     world_player_attach(srv->world, p, now, &srv->events);
-    reply(c, proto_encode_welcome(p, now), req->id);
+    reply(c, proto_encode_welcome(p, now), id);
     dispatch_events(srv, &srv->events, NULL, NULL);
     return 0;
+}
+
+static int handle_hello(struct conn *c, const struct proto_request *req, int64_t now) {
+    if (c->player) return -PROTO_ERR_ALREADY_IDENTIFIED;
+    if (req->protocol != PROTO_VERSION) return -PROTO_ERR_UNSUPPORTED_PROTOCOL;
+    return identify(c, req->token, req->name, req->id, now);
+}
+
+void dispatch_bearer_hello(struct conn *c, const char *token) {
+    size_t len = strlen(token);
+    bool valid = len > 0 && len <= 64;
+    for (size_t i = 0; valid && i < len; i++)
+        valid = (token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'z') ||
+                (token[i] >= 'A' && token[i] <= 'Z');
+    int rc = valid ? identify(c, token, NULL, NULL, now_mono_ms()) : -PROTO_ERR_BAD_TOKEN;
+    if (rc == 0) return;
+    conn_send_error(c, rc, NULL, NULL);
+    conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad token");
 }
 
 static int handle_connection_message(struct conn *c, const struct proto_request *req, int64_t now) {

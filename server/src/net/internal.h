@@ -171,6 +171,11 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
 void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
                       bool spectators);
 
+/* Identifies a new connection by the token of its upgrade request's "Authorization: Bearer"
+ * header, as hello with that token would (the welcome is its first message). A bad token gets
+ * BAD_TOKEN and the connection is closed (1008). */
+void dispatch_bearer_hello(struct conn *c, const char *token);
+
 /* Removes a closing connection from watch lists and the lobby, and detaches its player. */
 void dispatch_conn_gone(struct conn *c);
 

@@ -16,6 +16,7 @@
 #include "core/restore.h"
 #include "net/accounts.h"
 #include "net/archive.h"
+#include "net/bots.h"
 #include "net/internal.h"
 #include "store/auth.h"
 #include "store/read.h"
@@ -37,6 +38,7 @@ struct persist {
     bool posted;   /* guarded by wake_lock */
     bool detached; /* guarded by wake_lock */
     struct accounts *accounts;
+    struct bots *bots;
     struct held *held; /* ring */
     size_t head, count, cap;
     bool stop_logged;
@@ -64,6 +66,7 @@ static void flush(struct persist *p) {
 static void on_result(void *ctx, const struct store_result *r) {
     struct persist *p = ctx;
     accounts_on_result(p->srv, r);
+    bots_on_result(p->bots, p->srv, r);
 }
 
 static void poll_store(struct persist *p) {
@@ -127,6 +130,7 @@ bool persist_hold(struct conn *c, struct outmsg *m) {
 void persist_conn_gone(struct conn *c) {
     struct persist *p = c->srv->persist;
     if (p) accounts_conn_gone(c->srv, c);
+    if (p) bots_conn_gone(p->bots, c);
     for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
         struct held *e = &p->held[(p->head + i) % p->cap];
         if (e->conn == c) {
@@ -190,7 +194,9 @@ struct player *persist_player_by_token(struct server *srv, const char *token) {
     auth_token_hash(token, hash);
     struct store_identity id;
     if (store_find_token(p->store, hash, &id) < 0) return NULL;
-    return player_for(srv, &id, token);
+    /* Bot tokens are looked up every time (never mapped in the world), so revoking one takes
+     * effect at once (net/bots.h). */
+    return player_for(srv, &id, id.bot_token ? NULL : token);
 }
 
 /* ---- restoring games ---- */
@@ -284,7 +290,8 @@ int persist_attach(struct server *srv, struct store *store) {
     p->wake_item.apply = on_wake;
     srv->persist = p;
     p->accounts = accounts_create();
-    if (!p->accounts) return -1;
+    p->bots = bots_create();
+    if (!p->accounts || !p->bots) return -1;
     int rc = store_load_live(store, restore_game, p);
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
@@ -316,6 +323,9 @@ int persist_message(struct conn *c, const struct proto_request *req, int64_t now
         case PROTO_MSG_REGISTER:
         case PROTO_MSG_LOGIN:
         case PROTO_MSG_LOGOUT: return accounts_handle(c, req, now_ms);
+        case PROTO_MSG_BOT_CREATE:
+        case PROTO_MSG_BOT_TOKEN_CREATE:
+        case PROTO_MSG_BOT_TOKEN_REVOKE: return bots_handle(c->srv->persist->bots, c, req);
         default: return archive_handle(c, req, now_ms);
     }
 }
@@ -335,6 +345,7 @@ void persist_free(struct server *srv) {
     for (size_t i = 0; i < p->count; i++) outmsg_release(p->held[(p->head + i) % p->cap].msg);
     free(p->held);
     accounts_free(p->accounts);
+    bots_free(p->bots);
     pthread_mutex_destroy(&p->wake_lock);
     free(p);
     srv->persist = NULL;

@@ -12,8 +12,8 @@
  * - At attach, the games that were in progress are restored into the world.
  * - A hello with a token the world does not know is looked up in the database (the token's
  *   hash), bringing back players from before a restart.
- * - Account messages (register, login, logout) and archive messages are handled in
- *   accounts.c and archive.c on top of this.
+ * - Account messages (register, login, logout), bot accounts (bot_create, bot_token_*) and
+ *   archive messages are handled in accounts.c, bots.c and archive.c on top of this.
  *
  * Loop thread, except the store's wake callback.
  */

@@ -15,6 +15,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "net/engine.h"
@@ -198,6 +199,22 @@ static void house_timer_fired(struct server *srv) {
 
 /* ---- the protocol callback ---- */
 
+/* A bot may identify itself with its upgrade request ("Authorization: Bearer <token>"). */
+static void bearer_hello(struct lws *wsi, struct conn *c) {
+    char auth[128];
+    int total = lws_hdr_total_length(wsi, WSI_TOKEN_HTTP_AUTHORIZATION);
+    if (total <= 0) return;
+    if (total >= (int)sizeof auth ||
+        lws_hdr_copy(wsi, auth, sizeof auth, WSI_TOKEN_HTTP_AUTHORIZATION) < 0) {
+        dispatch_bearer_hello(c, ""); /* refused: no token is that long */
+        return;
+    }
+    const char *token = auth;
+    if (strncasecmp(token, "Bearer ", 7) == 0) token += 7;
+    while (*token == ' ') token++;
+    dispatch_bearer_hello(c, token);
+}
+
 static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                     size_t len) {
     struct lws_context *ctx = lws_get_context(wsi);
@@ -227,6 +244,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             ss->conn = conn_create(srv, wsi);
             if (!ss->conn) return -1;
             LOGD("net", "conn=%llu open", (unsigned long long)ss->conn->id);
+            bearer_hello(wsi, ss->conn);
             return 0;
         case LWS_CALLBACK_RECEIVE:
             if (ss->conn) conn_receive(ss->conn, in, len);

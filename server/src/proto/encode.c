@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "chess/fen.h"
+#include "chess/movegen.h"
 #include "proto/proto.h"
 
 static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
@@ -36,7 +37,23 @@ static json_t *encode_player(const struct player *p) {
     put(obj, "id", json_string_nocheck(p->id));
     put(obj, "name", json_string_nocheck(p->name));
     if (p->computer_level) put(obj, "computer", json_integer(p->computer_level));
+    if (p->bot) put(obj, "bot", json_true());
     return obj;
+}
+
+/* The legal moves in UCI when a bot is to move (docs/bots.md): bots need no move generator of
+ * their own. Games between people pay nothing for it. */
+static void put_legal_moves(json_t *obj, const struct game *g) {
+    if (g->ended || !g->players[game_turn(g)]->bot) return;
+    struct chess_move_list list;
+    chess_generate_moves(&g->chess.current, CHESS_GEN_ALL, &list);
+    json_t *moves = json_array();
+    for (int i = 0; moves && i < list.count; i++) {
+        char uci[CHESS_UCI_MAX];
+        chess_move_to_uci(&g->chess.current, list.moves[i], uci);
+        json_array_append_new(moves, json_string_nocheck(uci));
+    }
+    put(obj, "legal_moves", moves);
 }
 
 static json_t *encode_time(const struct time_control *tc) {
@@ -138,6 +155,7 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     put(obj, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
     put(obj, "clock", encode_clocks(g, now_ms));
     put(obj, "clock_running", color_or_null(g->clock.running));
+    put_legal_moves(obj, g);
     if (g->ended) put_result(obj, g);
     json_t *offers = json_object();
     for (int k = 0; offers && k < GAME_OFFER_COUNT; k++)
@@ -181,6 +199,11 @@ static json_t *encode_seek(const struct seek *s) {
     put(obj, "time", encode_time(&s->tc));
     put(obj, "color", json_string_nocheck(color_words[s->color]));
     put(obj, "created", json_integer(s->created_wall_ms));
+    if (s->casual) put(obj, "casual", json_true());
+    if (s->target) {
+        put(obj, "to", encode_player(s->target));
+        put(obj, "rated", json_boolean(s->rated));
+    }
     if (s->is_challenge) {
         char url[CHALLENGE_ID_LEN + 16];
         snprintf(url, sizeof url, "/challenge/%s", s->id);
@@ -222,6 +245,7 @@ static json_t *encode_move(const struct core_event *ev, int64_t now_ms) {
         }
         put(msg, "clock", clock);
     }
+    put_legal_moves(msg, g);
     (void)now_ms;
     return msg;
 }
@@ -254,6 +278,7 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
                 put(msg, "fen", encode_fen(&g->chess.current));
                 put(msg, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
                 put(msg, "clock", encode_clocks(g, now_ms));
+                put_legal_moves(msg, g);
             }
             return msg;
         case CORE_EV_PRESENCE:
@@ -276,17 +301,27 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
             return msg;
         case CORE_EV_SEEK_ADDED:
         case CORE_EV_CHALLENGE_CREATED:
-            msg = message(ev->type == CORE_EV_SEEK_ADDED ? "seek_added" : "challenge_created");
+        case CORE_EV_CHALLENGE_RECEIVED:
+            msg = message(ev->type == CORE_EV_SEEK_ADDED          ? "seek_added"
+                          : ev->type == CORE_EV_CHALLENGE_CREATED ? "challenge_created"
+                                                                  : "challenge_received");
             if (msg)
                 put(msg, ev->type == CORE_EV_SEEK_ADDED ? "seek" : "challenge",
                     encode_seek(&ev->seek));
             return msg;
         case CORE_EV_SEEK_REMOVED:
+            if ((msg = message("seek_removed"))) put(msg, "seek", json_string_nocheck(ev->seek.id));
+            return msg;
         case CORE_EV_CHALLENGE_REMOVED:
-            msg = message(ev->type == CORE_EV_SEEK_REMOVED ? "seek_removed" : "challenge_removed");
-            if (msg)
-                put(msg, ev->type == CORE_EV_SEEK_REMOVED ? "seek" : "challenge",
-                    json_string_nocheck(ev->seek.id));
+            if ((msg = message("challenge_removed"))) {
+                static const char *const removals[] = {"cancelled", "accepted", "declined",
+                                                       "expired"};
+                put(msg, "challenge", json_string_nocheck(ev->seek.id));
+                put(msg, "reason", json_string_nocheck(removals[ev->removal]));
+                if (ev->removal == CHALLENGE_REMOVED_DECLINED)
+                    put(msg, "decline_reason",
+                        json_string_nocheck(proto_decline_names[ev->decline_reason]));
+            }
             return msg;
     }
     return NULL;
@@ -297,7 +332,7 @@ json_t *proto_encode_welcome(const struct player *p, int64_t now_ms) {
     if (!msg) return NULL;
     put(msg, "protocol", json_integer(PROTO_VERSION));
     put(msg, "player", encode_player(p));
-    put(msg, "token", json_string_nocheck(p->token));
+    if (!p->bot) put(msg, "token", json_string_nocheck(p->token)); /* a bot has its own */
     json_t *games = json_array();
     for (int i = 0; games && i < p->game_count; i++)
         json_array_append_new(games, proto_encode_game(p->games[i], now_ms, PROTO_VIEWER_PLAYER));

@@ -36,22 +36,27 @@ enum {
     PROTO_F_MOVETIME = 1u << 24, /* "movetime": ms, 10..3600000 */
     PROTO_F_MULTIPV = 1u << 25,  /* "multipv": 1..5 */
     PROTO_F_ANALYSIS = 1u << 26, /* "analysis": an analysis id */
-    PROTO_F_LAST = PROTO_F_ANALYSIS
+    PROTO_F_RATED = 1u << 27,    /* "rated": false asks for a casual game */
+    PROTO_F_REASON = 1u << 28,   /* "reason": why a challenge is declined */
+    PROTO_F_LAST = PROTO_F_REASON
 };
 
 #define GAME_ONLY PROTO_F_GAME, PROTO_F_GAME
 
 /* Messages up to PROTO_MSG_CORE_LAST are core commands in the same order. */
 _Static_assert((int)PROTO_MSG_CHAT == (int)CORE_CMD_CHAT, "proto and core command order");
+_Static_assert((int)PROTO_MSG_CHALLENGE_DECLINE == (int)CORE_CMD_CHALLENGE_DECLINE,
+               "proto and core command order");
 _Static_assert((int)PROTO_MSG_CORE_LAST + 1 == (int)CORE_CMD_COUNT, "every core command");
 
 const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
     [PROTO_MSG_SEEK_CREATE] = {"seek_create", PROTO_MSG_SEEK_CREATE, 1,
-                               PROTO_F_TIME | PROTO_F_COLOR, PROTO_F_TIME},
+                               PROTO_F_TIME | PROTO_F_COLOR | PROTO_F_RATED, PROTO_F_TIME},
     [PROTO_MSG_SEEK_CANCEL] = {"seek_cancel", PROTO_MSG_SEEK_CANCEL, 1, PROTO_F_SEEK, PROTO_F_SEEK},
     [PROTO_MSG_SEEK_ACCEPT] = {"seek_accept", PROTO_MSG_SEEK_ACCEPT, 1, PROTO_F_SEEK, PROTO_F_SEEK},
     [PROTO_MSG_CHALLENGE_CREATE] = {"challenge_create", PROTO_MSG_CHALLENGE_CREATE, 1,
-                                    PROTO_F_TIME | PROTO_F_COLOR, PROTO_F_TIME},
+                                    PROTO_F_TIME | PROTO_F_COLOR | PROTO_F_RATED | PROTO_F_PLAYER,
+                                    PROTO_F_TIME},
     [PROTO_MSG_CHALLENGE_CANCEL] = {"challenge_cancel", PROTO_MSG_CHALLENGE_CANCEL, 1,
                                     PROTO_F_CHALLENGE, PROTO_F_CHALLENGE},
     [PROTO_MSG_CHALLENGE_ACCEPT] = {"challenge_accept", PROTO_MSG_CHALLENGE_ACCEPT, 1,
@@ -77,6 +82,8 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
                                  PROTO_F_GAME | PROTO_F_RESULT, PROTO_F_GAME | PROTO_F_RESULT},
     [PROTO_MSG_CHAT] = {"chat", PROTO_MSG_CHAT, 1, PROTO_F_GAME | PROTO_F_TEXT | PROTO_F_ROOM,
                         PROTO_F_GAME | PROTO_F_TEXT},
+    [PROTO_MSG_CHALLENGE_DECLINE] = {"challenge_decline", PROTO_MSG_CHALLENGE_DECLINE, 1,
+                                     PROTO_F_CHALLENGE | PROTO_F_REASON, PROTO_F_CHALLENGE},
     [PROTO_MSG_HELLO] = {"hello", PROTO_MSG_HELLO, 0,
                          PROTO_F_PROTOCOL | PROTO_F_TOKEN | PROTO_F_NAME, PROTO_F_PROTOCOL},
     [PROTO_MSG_PING] = {"ping", PROTO_MSG_PING, 0, 0, 0},
@@ -100,12 +107,21 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
     [PROTO_MSG_LEADERBOARD] = {"leaderboard", PROTO_MSG_LEADERBOARD, 1,
                                PROTO_F_CATEGORY | PROTO_F_LIMIT, PROTO_F_CATEGORY},
     [PROTO_MSG_PGN_IMPORT] = {"pgn_import", PROTO_MSG_PGN_IMPORT, 1, PROTO_F_PGN, PROTO_F_PGN},
+    [PROTO_MSG_BOT_CREATE] = {"bot_create", PROTO_MSG_BOT_CREATE, 1, PROTO_F_USERNAME,
+                              PROTO_F_USERNAME},
+    [PROTO_MSG_BOT_TOKEN_CREATE] = {"bot_token_create", PROTO_MSG_BOT_TOKEN_CREATE, 1,
+                                    PROTO_F_USERNAME, PROTO_F_USERNAME},
+    [PROTO_MSG_BOT_TOKEN_REVOKE] = {"bot_token_revoke", PROTO_MSG_BOT_TOKEN_REVOKE, 1,
+                                    PROTO_F_USERNAME, PROTO_F_USERNAME},
     [PROTO_MSG_ANALYSE] = {"analyse", PROTO_MSG_ANALYSE, 1,
                            PROTO_F_FEN | PROTO_F_GAME | PROTO_F_PLY | PROTO_F_MOVES |
                                PROTO_F_DEPTH | PROTO_F_MOVETIME | PROTO_F_MULTIPV,
                            0},
     [PROTO_MSG_ANALYSIS_STOP] = {"analysis_stop", PROTO_MSG_ANALYSIS_STOP, 1, PROTO_F_ANALYSIS, 0},
 };
+
+const char *const proto_decline_names[CHALLENGE_DECLINE_COUNT] = {
+    "generic", "later", "time_control", "rated", "casual", "too_many_games"};
 
 /* ---- errors ---- */
 
@@ -241,10 +257,11 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
     for (unsigned bit = 1; bit <= PROTO_F_LAST && rc == 0; bit <<= 1) {
         if (!(spec->fields & bit)) continue;
         static const char *const names[] = {
-            "game",  "seek",     "challenge", "move",     "ply",     "time",     "color",
-            "level", "room",     "text",      "result",   "token",   "name",     "protocol",
-            "limit", "username", "password",  "player",   "page",    "category", "pgn",
-            "fen",   "moves",    "depth",     "movetime", "multipv", "analysis"};
+            "game",     "seek",     "challenge", "move",     "ply",      "time",
+            "color",    "level",    "room",      "text",     "result",   "token",
+            "name",     "protocol", "limit",     "username", "password", "player",
+            "page",     "category", "pgn",       "fen",      "moves",    "depth",
+            "movetime", "multipv",  "analysis",  "rated",    "reason"};
         const char *name = names[__builtin_ctz(bit)];
         if (!json_object_get(req->root, name)) {
             if (spec->required & bit) rc = bad_field(req, name);
@@ -270,7 +287,21 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
             case PROTO_F_PROTOCOL: rc = get_int(req, name, 0, 1000000, &req->protocol); break;
             case PROTO_F_USERNAME: rc = get_string(req, name, 64, false, &req->username); break;
             case PROTO_F_PASSWORD: rc = get_string(req, name, 256, false, &req->password); break;
-            case PROTO_F_PLAYER: rc = get_string(req, name, 16, true, &req->player); break;
+            case PROTO_F_PLAYER:
+                rc = get_string(req, name, 16, true, &req->player);
+                cmd->opponent = req->player;
+                break;
+            case PROTO_F_RATED: {
+                const json_t *v = json_object_get(req->root, name);
+                if (!json_is_boolean(v)) rc = bad_field(req, name);
+                cmd->casual = json_is_false(v);
+                break;
+            }
+            case PROTO_F_REASON:
+                if ((rc = get_word(req, name, proto_decline_names, CHALLENGE_DECLINE_COUNT,
+                                   &word)) == 0)
+                    cmd->decline_reason = (enum challenge_decline)word;
+                break;
             case PROTO_F_PAGE: rc = get_int(req, name, 1, 100000, &req->page); break;
             case PROTO_F_PGN: rc = get_string(req, name, 1 << 20, false, &req->pgn); break;
             case PROTO_F_FEN: rc = get_string(req, name, 100, false, &req->fen); break;

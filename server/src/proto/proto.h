@@ -50,6 +50,9 @@
     X(ANALYSIS_LIMIT, "this connection already runs as many analyses as it may; stop one first")   \
     X(ANALYSIS_NOT_FOUND, "no analysis with this id runs for this connection")                     \
     X(FEN_INVALID, "the FEN is malformed or not a legal position")                                 \
+    X(ACCOUNT_REQUIRED, "only a registered account (not a guest or a bot) may do that")            \
+    X(BOT_NOT_FOUND, "you own no bot with this username")                                          \
+    X(TOO_MANY_BOTS, "you own as many bots as an account may")                                     \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -92,7 +95,8 @@ enum proto_msg {
     PROTO_MSG_REMATCH_DECLINE,
     PROTO_MSG_ABANDON_CLAIM,
     PROTO_MSG_CHAT,
-    PROTO_MSG_CORE_LAST = PROTO_MSG_CHAT,
+    PROTO_MSG_CHALLENGE_DECLINE,
+    PROTO_MSG_CORE_LAST = PROTO_MSG_CHALLENGE_DECLINE,
     PROTO_MSG_HELLO,
     PROTO_MSG_PING,
     PROTO_MSG_LOBBY_SUBSCRIBE,
@@ -110,6 +114,10 @@ enum proto_msg {
     PROTO_MSG_GAME_RECORD,
     PROTO_MSG_LEADERBOARD,
     PROTO_MSG_PGN_IMPORT,
+    /* Bot accounts and their tokens (net/bots.c). */
+    PROTO_MSG_BOT_CREATE,
+    PROTO_MSG_BOT_TOKEN_CREATE,
+    PROTO_MSG_BOT_TOKEN_REVOKE,
     /* The engine (net/engine.c). */
     PROTO_MSG_ANALYSE,
     PROTO_MSG_ANALYSIS_STOP,
@@ -153,6 +161,9 @@ struct proto_message_spec {
     unsigned fields; /* PROTO_F_* bits: the fields this message takes */
     unsigned required;
 };
+
+/* The words for enum challenge_decline ("generic", "later", ...). */
+extern const char *const proto_decline_names[CHALLENGE_DECLINE_COUNT];
 
 /* The table, indexed by enum proto_msg. */
 extern const struct proto_message_spec proto_messages[PROTO_MSG_COUNT];

@@ -94,6 +94,9 @@ static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const cha
     };
     for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++)
         if (chess_pgn_set_tag(pgn, tags[i][0], tags[i][1]) < 0) return -1;
+    if ((g->bot[0] && chess_pgn_set_tag(pgn, "WhiteTitle", "BOT") < 0) ||
+        (g->bot[1] && chess_pgn_set_tag(pgn, "BlackTitle", "BOT") < 0))
+        return -1;
     if (g->has_ratings) {
         for (int c = 0; c < 2; c++) {
             snprintf(elo[c], sizeof elo[c], "%d", g->rating[c]);

@@ -35,7 +35,8 @@ struct auth_job {
 /* The writer's prepared statements (writer thread only, after store_start). */
 struct writer_stmts {
     sqlite3_stmt *player, *token, *game, *move, *unlog, *set_clock, *archive, *game_end, *rating,
-        *chat, *reg, *revoke, *import_game, *import_move;
+        *chat, *reg, *revoke, *import_game, *import_move, *bot_count, *bot_player, *bot_token,
+        *bot_find, *bot_revoke;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */

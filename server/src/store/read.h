@@ -39,6 +39,7 @@ struct store_game {
     char status[12];                     /* live, ended, imported */
     char player_id[2][STORE_ID_MAX + 1]; /* "" for imported games */
     char name[2][STORE_NAME_MAX + 1];
+    bool bot[2];                         /* the player is a bot */
     char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */
     bool unlimited;
     int64_t initial_ms, increment_ms;

@@ -14,13 +14,6 @@
 #include "store/internal.h"
 #include "util/log.h"
 
-bool store_game_rated(const struct player *white, const struct player *black,
-                      const struct time_control *tc, bool bots_rated_vs_humans) {
-    if (!white->registered || !black->registered || white == black) return false;
-    if (rating_category_of(tc) == RATING_NONE) return false;
-    return white->bot == black->bot || bots_rated_vs_humans;
-}
-
 struct op_buffer {
     struct store_op *items;
     size_t count, cap;
@@ -66,7 +59,6 @@ static void record_player(struct op_buffer *b, struct player *p, int64_t wall_ms
 static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
     for (int c = 0; c < 2; c++) record_player(b, g->players[c], wall_ms);
     int category = rating_category_of(&g->tc);
-    g->rated = store_game_rated(g->players[0], g->players[1], &g->tc, false);
     struct store_op *op = add_op(b, STORE_OP_GAME_START);
     if (!op) return;
     copy(op->game_id, sizeof op->game_id, g->id);

@@ -6,8 +6,8 @@
  * end of a game with, for rated games, both players' new Glicko-2 ratings (which it also sets
  * on the players in memory).
  *
- * Whether a game is rated is decided here when it starts (store_game_rated) and kept in the
- * game (game->rated, game->rating[]).
+ * Whether a game is rated is decided by the world when it starts (world_rated_pairing,
+ * game->rated); the ratings at its start are kept here (game->rating[]).
  *
  * Loop thread.
  */
@@ -16,14 +16,6 @@
 
 #include "core/world.h"
 #include "store/store.h"
-
-/*
- * True when a game between these players with this time control counts for ratings: both are
- * registered accounts, the game has a clock, and not a bot against a person (unless
- * bots_rated_vs_humans).
- */
-bool store_game_rated(const struct player *white, const struct player *black,
-                      const struct time_control *tc, bool bots_rated_vs_humans);
 
 /*
  * Submits the writes for events as one group. wall_ms: the wall clock now. *seq receives the

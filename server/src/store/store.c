@@ -31,6 +31,7 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_CONFLICT] = "CONFLICT",
     [STORE_ERR_BAD_PASSWORD] = "BAD_PASSWORD",
     [STORE_ERR_FAILED] = "FAILED",
+    [STORE_ERR_LIMIT] = "LIMIT",
 };
 
 const char *store_status_name(int status) {

@@ -52,6 +52,7 @@ enum store_status {
     STORE_ERR_CONFLICT,     /* writes: a unique name is taken (usernames) */
     STORE_ERR_BAD_PASSWORD, /* password verification failed */
     STORE_ERR_FAILED,       /* the writer gave up: the store accepts nothing more */
+    STORE_ERR_LIMIT,        /* writes: an account already has as many bots as it may */
     STORE_ERR_COUNT
 };
 
@@ -112,6 +113,10 @@ enum store_op_type {
     STORE_OP_TOKEN_ADD,    /* a session or bot token for a player */
     STORE_OP_TOKEN_REVOKE, /* a token stops working */
     STORE_OP_IMPORT,       /* a game read from PGN, to view it */
+    STORE_OP_BOT_CREATE,   /* a bot account owned by player_id, with its first token (result: 0,
+                              -CONFLICT for a taken username, -LIMIT beyond max_bots) */
+    STORE_OP_BOT_TOKEN,    /* another token for a bot player_id owns (result: 0, -NOT_FOUND) */
+    STORE_OP_BOT_REVOKE,   /* every token of a bot player_id owns stops working (0, -NOT_FOUND) */
 };
 
 enum store_token_kind { STORE_TOKEN_SESSION = 0, STORE_TOKEN_BOT = 1 };
@@ -188,6 +193,14 @@ struct store_op {
             char label[32];
             int64_t at;
         } token;
+        struct {
+            char bot_id[STORE_ID_MAX + 1];         /* BOT_CREATE: the new bot's id */
+            char name[STORE_NAME_MAX + 1];         /* BOT_CREATE: the username as typed */
+            char username[STORE_USERNAME_MAX + 1]; /* lower-case */
+            uint8_t token_hash[STORE_HASH_LEN];    /* CREATE, TOKEN */
+            int max_bots;                          /* CREATE: bots an account may own */
+            int64_t at;
+        } bot;
         struct {
             char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
             char result[8];

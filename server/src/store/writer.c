@@ -66,6 +66,20 @@ static const char *const sql_text[] = {
     /* import_move */
     "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+    /* bot_count */
+    "SELECT count(*) FROM players WHERE owner_id = ?1",
+    /* bot_player: no password, so nobody logs in as a bot; its tokens identify it */
+    "INSERT INTO players (id, name, username, is_bot, owner_id, created_at, registered_at) "
+    "VALUES (?1, ?2, ?3, 1, ?4, ?5, ?5)",
+    /* bot_token */
+    "INSERT INTO tokens (hash, player_id, kind, created_at) SELECT ?1, id, 'bot', ?3 "
+    "FROM players WHERE username = ?2 AND owner_id = ?4 AND is_bot = 1",
+    /* bot_find */
+    "SELECT id FROM players WHERE username = ?1 AND owner_id = ?2 AND is_bot = 1",
+    /* bot_revoke */
+    "UPDATE tokens SET revoked_at = ?3 WHERE kind = 'bot' AND revoked_at IS NULL "
+    "AND player_id IN (SELECT id FROM players WHERE username = ?1 AND owner_id = ?2 AND is_bot = "
+    "1)",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -361,6 +375,61 @@ static int put_import(struct store *s, const struct store_op *op) {
     return rc;
 }
 
+/* A query of one row and one integer column: *value, or `none` when there is no row. */
+static int select_int(struct store *s, sqlite3_stmt *st, int none, int64_t *value) {
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) *value = sqlite3_column_int64(st, 0);
+    sqlite3_reset(st);
+    if (rc == SQLITE_ROW) return OP_OK;
+    if (rc == SQLITE_DONE) return none;
+    LOGE("store", "read in a write failed: %s (%d)", sqlite3_errmsg(s->wdb), rc);
+    return -STORE_ERR_IO;
+}
+
+static int put_bot(struct store *s, const struct store_op *op) {
+    int64_t owned = 0;
+    sqlite3_stmt *st = s->ws.bot_count;
+    sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+    int rc = select_int(s, st, STORE_ERR_NOT_FOUND, &owned);
+    if (rc == OP_OK && owned >= op->u.bot.max_bots) rc = STORE_ERR_LIMIT;
+    if (rc != OP_OK) return rc;
+    st = s->ws.bot_player;
+    sqlite3_bind_text(st, 1, op->u.bot.bot_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->u.bot.name, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, op->u.bot.username, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, op->player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, op->u.bot.at);
+    rc = step(s, st);
+    if (rc == OP_OK)
+        rc = put_token(s, op->u.bot.bot_id, op->u.bot.token_hash, STORE_TOKEN_BOT, NULL,
+                       op->u.bot.at);
+    return rc;
+}
+
+/* BOT_TOKEN and BOT_REVOKE: the bot is named by its username and must be the player's. */
+static int put_bot_token(struct store *s, const struct store_op *op) {
+    sqlite3_stmt *st;
+    if (op->type == STORE_OP_BOT_TOKEN) {
+        st = s->ws.bot_token;
+        sqlite3_bind_blob(st, 1, op->u.bot.token_hash, STORE_HASH_LEN, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, op->u.bot.username, -1, SQLITE_STATIC);
+        sqlite3_bind_int64(st, 3, op->u.bot.at);
+        sqlite3_bind_text(st, 4, op->player_id, -1, SQLITE_STATIC);
+        return step_changed(s, st, STORE_ERR_NOT_FOUND);
+    }
+    int64_t unused;
+    st = s->ws.bot_find;
+    sqlite3_bind_text(st, 1, op->u.bot.username, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->player_id, -1, SQLITE_STATIC);
+    int rc = select_int(s, st, STORE_ERR_NOT_FOUND, &unused);
+    if (rc != OP_OK) return rc;
+    st = s->ws.bot_revoke;
+    sqlite3_bind_text(st, 1, op->u.bot.username, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 3, op->u.bot.at);
+    return step(s, st); /* no token left to revoke is fine */
+}
+
 static int apply_op(struct store *s, const struct store_op *op) {
     sqlite3_stmt *st;
     int rc;
@@ -399,6 +468,9 @@ static int apply_op(struct store *s, const struct store_op *op) {
             sqlite3_bind_int64(st, 2, op->u.token.at);
             return step_changed(s, st, STORE_ERR_NOT_FOUND);
         case STORE_OP_IMPORT: return put_import(s, op);
+        case STORE_OP_BOT_CREATE: return put_bot(s, op);
+        case STORE_OP_BOT_TOKEN:
+        case STORE_OP_BOT_REVOKE: return put_bot_token(s, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

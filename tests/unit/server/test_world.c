@@ -392,8 +392,78 @@ static void test_first_move_abort_and_retention(void) {
     world_destroy(w);
 }
 
+/* Counts events of a type sent to one player. */
+static int events_to(enum core_event_type type, const struct player *p) {
+    int n = 0;
+    for (int i = 0; i < ev.count; i++) n += ev.items[i].type == type && ev.items[i].player == p;
+    return n;
+}
+
+/* A challenge to a named player: only they may accept or decline, both hear of its end, and a
+ * bot's game against a person is rated only when the operator allows it. */
+static void test_direct_challenge(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "Ann", 0), *bot = world_player_create(w, "Bot", 0);
+    struct player *c = world_player_create(w, "Cid", 0);
+    a->registered = bot->registered = bot->bot = true;
+    struct core_events ignored = {.reply = -1};
+    world_player_attach(w, a, 0, &ignored);
+    struct core_cmd cmd = {.type = CORE_CMD_CHALLENGE_CREATE, .tc = blitz, .opponent = bot->id};
+    /* Offline, unknown, oneself, the computer: refused. */
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), -CORE_ERR_PLAYER_OFFLINE);
+    world_player_attach(w, bot, 0, &ignored);
+    world_player_attach(w, c, 0, &ignored);
+    cmd.opponent = "nobody";
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), -CORE_ERR_PLAYER_OFFLINE);
+    cmd.opponent = "computer-1";
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), -CORE_ERR_PLAYER_OFFLINE);
+    cmd.opponent = a->id;
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), -CORE_ERR_OWN_CHALLENGE);
+    cmd.opponent = bot->id;
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), 0);
+    const struct core_event *got = find_event(CORE_EV_CHALLENGE_RECEIVED);
+    CHECK(got && got->player == bot && got->seek.target == bot && !got->seek.rated);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].type == CORE_EV_CHALLENGE_CREATED);
+    char id[CHALLENGE_ID_LEN + 1];
+    strcpy(id, got ? got->seek.id : "");
+    /* Someone else: not invited, to accept or to decline. */
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_CHALLENGE_ACCEPT, id, NULL, 0), -CORE_ERR_NOT_INVITED);
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_CHALLENGE_DECLINE, id, NULL, 0), -CORE_ERR_NOT_INVITED);
+    struct core_cmd decline = {.type = CORE_CMD_CHALLENGE_DECLINE,
+                               .target = id,
+                               .decline_reason = CHALLENGE_DECLINE_LATER};
+    CHECK_EQ_INT(world_apply(w, bot, &decline, 0, &ev), 0);
+    CHECK_EQ_INT(events_to(CORE_EV_CHALLENGE_REMOVED, a), 1);
+    CHECK_EQ_INT(events_to(CORE_EV_CHALLENGE_REMOVED, bot), 1);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].player == bot);
+    CHECK(ev.items[0].removal == CHALLENGE_REMOVED_DECLINED &&
+          ev.items[0].decline_reason == CHALLENGE_DECLINE_LATER);
+    CHECK(!world_seek(w, id));
+    /* Cancelled: both told, the creator's event is the reply. */
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), 0);
+    strcpy(id, ev.items[ev.reply].seek.id);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_CHALLENGE_CANCEL, id, NULL, 0), 0);
+    CHECK_EQ_INT(events_to(CORE_EV_CHALLENGE_REMOVED, bot), 1);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].player == a &&
+          ev.items[ev.reply].removal == CHALLENGE_REMOVED_CANCELLED);
+    /* Accepted: a casual game (bot against a person), unless the operator allows it. */
+    CHECK_EQ_INT(world_apply(w, a, &cmd, 0, &ev), 0);
+    strcpy(id, ev.items[ev.reply].seek.id);
+    CHECK_EQ_INT(apply(w, bot, CORE_CMD_CHALLENGE_ACCEPT, id, NULL, 0), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && !started->game->rated);
+    CHECK_EQ_INT(events_to(CORE_EV_CHALLENGE_REMOVED, a), 1);
+    CHECK(world_rated_pairing(a, bot, &blitz, true));
+    CHECK(!world_rated_pairing(a, bot, &blitz, false));
+    c->registered = c->bot = true;
+    CHECK(world_rated_pairing(c, bot, &blitz, false));
+    core_events_free(&ignored);
+    world_destroy(w);
+}
+
 int main(void) {
     RUN(test_players);
+    RUN(test_direct_challenge);
     RUN(test_seek_to_mate);
     RUN(test_seek_rules);
     RUN(test_computer_games);

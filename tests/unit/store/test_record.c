@@ -125,11 +125,11 @@ static void test_rated_game(void) {
     b->ratings[RATING_BLITZ].rating = 1700;
     struct time_control tc = {.initial_ms = 180000};
     struct time_control unlimited = {.unlimited = true};
-    CHECK(store_game_rated(a, b, &tc, false));
-    CHECK(!store_game_rated(a, b, &unlimited, false));
+    CHECK(world_rated_pairing(a, b, &tc, false));
+    CHECK(!world_rated_pairing(a, b, &unlimited, false));
     b->bot = true;
-    CHECK(!store_game_rated(a, b, &tc, false));
-    CHECK(store_game_rated(a, b, &tc, true));
+    CHECK(!world_rated_pairing(a, b, &tc, false));
+    CHECK(world_rated_pairing(a, b, &tc, true));
     b->bot = false;
     const char *id = start(a, b, tc);
     char gid[GAME_ID_LEN + 1];
