@@ -1,0 +1,508 @@
+"""
+Static checks of what deploy/ ships, since no Docker engine runs on the
+build machines: the files parse, agree with each other and with the repository, and the
+runtime image installs what the built binary links to.
+
+- deploy/Dockerfile: the stages exist, every COPY source exists in the repository and is not
+  excluded by .dockerignore, COPY --from names an earlier stage and a path under its work
+  directory; the server stage runs unprivileged, exposes its port, has a health check whose
+  script it copies, keeps its data in the volume; the build stage installs the -dev packages of
+  scripts/setup.sh; the runtime stage installs (directly, through dependencies, or as part of
+  Debian's base image) the package of every library in the binary's NEEDED entries, found with
+  ldd and dpkg -S, plus the libuv plugin of libwebsockets, which is loaded at run time.
+- deploy/nginx: `nginx -t` on the compose front and on the TLS site with each upstream file
+  (Debian's nginx, installed by scripts/setup.sh test); the WebSocket location's read timeout
+  against the server's ping interval.
+- deploy/systemd: `systemd-analyze verify` (any warning fails) and the offline security
+  exposure score, when systemd-analyze is present; the data directory against StateDirectory.
+
+    /usr/bin/python3 tests/deploy/check_deploy.py --server build/release/server/chess_server
+"""
+import argparse
+import glob
+import json
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+
+from server_help import Failures, read_options
+
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+DOCKERFILE = "deploy/Dockerfile"
+HEALTHCHECK_SCRIPT = "/usr/local/lib/chess/healthcheck.sh"
+# Where docs/self-hosting.md installs the nginx files of the TLS site.
+NGINX_INSTALL = {"/etc/nginx/chess/proxy.conf": "deploy/nginx/chess-proxy.conf"}
+NGINX_UPSTREAMS = ["deploy/nginx/upstream-one-node.conf", "deploy/nginx/upstream-several-nodes.conf"]
+# The most the systemd unit's offline exposure score may be (0 best, 10 worst; below 2 is "OK").
+SYSTEMD_MAX_EXPOSURE = 2.0
+
+
+def read(rel):
+    with open(os.path.join(ROOT, rel)) as fh:
+        return fh.read()
+
+
+# ---- Dockerfile ----
+
+class Stage:
+    def __init__(self, name, base):
+        self.name, self.base = name, base
+        self.instructions = []  # (KEYWORD, argument text)
+        self.workdir = "/"
+
+    def all(self, keyword):
+        return [arg for kw, arg in self.instructions if kw == keyword]
+
+    def env(self):
+        env = {}
+        for arg in self.all("ENV"):
+            for tok in shlex.split(arg):
+                if "=" in tok:
+                    k, v = tok.split("=", 1)
+                    env[k] = v
+        return env
+
+    def copies(self):
+        """(from stage or None, [sources], destination) of each COPY/ADD."""
+        out = []
+        for kw, arg in self.instructions:
+            if kw not in ("COPY", "ADD"):
+                continue
+            words = json.loads(arg) if arg.startswith("[") else shlex.split(arg)
+            src_stage = None
+            while words and words[0].startswith("--"):
+                flag = words.pop(0)
+                if flag.startswith("--from="):
+                    src_stage = flag.split("=", 1)[1]
+            out.append((src_stage, words[:-1], words[-1]))
+        return out
+
+    def copy_dest(self, dest_path):
+        """The COPY whose destination is dest_path (a file or the directory holding it)."""
+        for src_stage, sources, dest in self.copies():
+            if dest_path == dest or dest_path.startswith(dest.rstrip("/") + "/"):
+                return src_stage, sources, dest
+        return None
+
+    def apt_packages(self):
+        pkgs = []
+        for arg in self.all("RUN"):
+            for m in re.finditer(r"apt-get\s+install\s+([^&;|]*)", arg):
+                pkgs += [w for w in m.group(1).split() if not w.startswith("-")]
+        return pkgs
+
+
+def parse_dockerfile(text):
+    """Stages of a Dockerfile, in order, and the ARG defaults given before the first FROM."""
+    text = re.sub(r"\\\n", " ", text)
+    args, stages = {}, []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        kw, _, arg = line.partition(" ")
+        kw, arg = kw.upper(), arg.strip()
+        if kw == "ARG" and not stages:
+            k, _, v = arg.partition("=")
+            args[k] = v
+        elif kw == "FROM":
+            words = arg.split()
+            base = re.sub(r"\$\{?(\w+)\}?", lambda m: args.get(m.group(1), m.group(0)), words[0])
+            name = words[2] if len(words) >= 3 and words[1].upper() == "AS" else None
+            stages.append(Stage(name, base))
+        elif stages:
+            stages[-1].instructions.append((kw, arg))
+            if kw == "WORKDIR":
+                stages[-1].workdir = os.path.join(stages[-1].workdir, arg)
+    return stages, args
+
+
+def dockerignore_patterns():
+    patterns = []
+    path = os.path.join(ROOT, ".dockerignore")
+    if os.path.exists(path):
+        for line in read(".dockerignore").splitlines():
+            line = line.strip()
+            if line and not line.startswith("#"):
+                patterns.append(line)
+    return patterns
+
+
+def pattern_regex(pattern):
+    out, i = "", 0
+    while i < len(pattern):
+        if pattern.startswith("**/", i):
+            out += "(?:.*/)?"
+            i += 3
+        elif pattern.startswith("**", i):
+            out += ".*"
+            i += 2
+        elif pattern[i] == "*":
+            out += "[^/]*"
+            i += 1
+        elif pattern[i] == "?":
+            out += "[^/]"
+            i += 1
+        else:
+            out += re.escape(pattern[i])
+            i += 1
+    return re.compile(out + r"\Z")
+
+
+def dockerignored(rel, patterns):
+    """Whether .dockerignore keeps rel (a path relative to the context) out of the context: the
+    last pattern matching it or one of its parent directories decides, '!' re-includes."""
+    parts = rel.strip("/").split("/")
+    prefixes = ["/".join(parts[:i]) for i in range(1, len(parts) + 1)]
+    excluded = False
+    for p in patterns:
+        negate = p.startswith("!")
+        rx = pattern_regex(os.path.normpath(p.lstrip("!").strip("/")))
+        if any(rx.match(x) for x in prefixes):
+            excluded = not negate
+    return excluded
+
+
+def check_dockerfile(f, stages, options):
+    names = [s.name for s in stages]
+    for want in ("build", "client", "front", "server"):
+        f.check(want in names, "%s: no stage named %s" % (DOCKERFILE, want))
+    f.check(stages and stages[-1].name == "server",
+            "%s: the last stage (the default image) must be the server, not %s"
+            % (DOCKERFILE, stages[-1].name if stages else None))
+    by_name = {s.name: s for s in stages}
+    patterns = dockerignore_patterns()
+    for i, st in enumerate(stages):
+        for src_stage, sources, dest in st.copies():
+            if src_stage is None:
+                for src in sources:
+                    hits = glob.glob(os.path.join(ROOT, src))
+                    f.check(hits, "%s: COPY source %s (stage %s) does not exist"
+                            % (DOCKERFILE, src, st.name))
+                    f.check(not dockerignored(src, patterns),
+                            "%s: COPY source %s is excluded by .dockerignore" % (DOCKERFILE, src))
+                continue
+            earlier = [s.name for s in stages[:i]]
+            if not f.check(src_stage in earlier, "%s: COPY --from=%s in stage %s: no earlier "
+                           "stage of that name" % (DOCKERFILE, src_stage, st.name)):
+                continue
+            wd = by_name[src_stage].workdir.rstrip("/") + "/"
+            for src in sources:
+                f.check(src.startswith(wd), "%s: COPY --from=%s %s is not under that stage's "
+                        "work directory %s" % (DOCKERFILE, src_stage, src, wd))
+
+    known_env = {o.env for o in options}
+    for st in stages:
+        for k in st.env():
+            if k.startswith("CHESS_"):
+                f.check(k in known_env, "%s: ENV %s is not a variable of the server"
+                        % (DOCKERFILE, k))
+
+    for name in ("server", "front"):
+        st = by_name.get(name)
+        if not st:
+            continue
+        users = st.all("USER")
+        f.check(users and users[-1] not in ("root", "0"),
+                "%s: stage %s must end with a USER that is not root" % (DOCKERFILE, name))
+        hc = st.all("HEALTHCHECK")
+        if f.check(hc, "%s: stage %s has no HEALTHCHECK" % (DOCKERFILE, name)):
+            f.check(HEALTHCHECK_SCRIPT in hc[-1] and st.copy_dest(HEALTHCHECK_SCRIPT),
+                    "%s: stage %s's HEALTHCHECK must run %s, copied into the stage"
+                    % (DOCKERFILE, name, HEALTHCHECK_SCRIPT))
+        f.check("8080" in " ".join(st.all("EXPOSE")), "%s: stage %s must EXPOSE 8080"
+                % (DOCKERFILE, name))
+
+    srv = by_name.get("server")
+    if srv:
+        env = srv.env()
+        f.check(env.get("CHESS_PORT") == "8080", "%s: the server stage must set CHESS_PORT=8080"
+                % DOCKERFILE)
+        data = env.get("CHESS_DATA_DIR")
+        f.check(data and data in " ".join(srv.all("VOLUME")),
+                "%s: the server stage's VOLUME must be its CHESS_DATA_DIR (%s)" % (DOCKERFILE, data))
+        static = env.get("CHESS_STATIC_DIR")
+        c = srv.copy_dest(static) if static else None
+        f.check(c and c[0] == "client",
+                "%s: CHESS_STATIC_DIR (%s) must be the client built in stage client"
+                % (DOCKERFILE, static))
+        entry = srv.all("ENTRYPOINT")
+        binary = json.loads(entry[-1])[0] if entry else None
+        c = srv.copy_dest(binary) if binary else None
+        f.check(c and c[0] == "build" and c[1][0].endswith("/chess_server"),
+                "%s: the server stage's ENTRYPOINT must be chess_server from the build stage"
+                % DOCKERFILE)
+    front = by_name.get("front")
+    if front:
+        c = front.copy_dest("/etc/nginx/nginx.conf")
+        f.check(c and c[1] == ["deploy/nginx/compose.conf"],
+                "%s: the front's /etc/nginx/nginx.conf must be deploy/nginx/compose.conf"
+                % DOCKERFILE)
+        root = re.search(r"^\s*root\s+([^;]+);", read("deploy/nginx/compose.conf"), re.M)
+        c = front.copy_dest(root.group(1)) if root else None
+        f.check(c and c[0] == "client", "%s: the front must copy the built client to the root "
+                "of deploy/nginx/compose.conf (%s)" % (DOCKERFILE, root and root.group(1)))
+        for inc in re.findall(r"^\s*include\s+([^;]+);", read("deploy/nginx/compose.conf"), re.M):
+            f.check(inc.startswith("/etc/nginx/mime") or front.copy_dest(inc),
+                    "%s: deploy/nginx/compose.conf includes %s, which the front stage does not "
+                    "copy" % (DOCKERFILE, inc))
+
+
+def setup_run_packages():
+    m = re.search(r"^run_packages=\(([^)]*)\)", read("scripts/setup.sh"), re.M)
+    return m.group(1).split() if m else []
+
+
+def installed_packages():
+    """Installed packages: name -> (essential or required, [first alternative of each
+    Pre-Depends and Depends entry])."""
+    out = subprocess.run(["dpkg-query", "-W", "-f",
+                          "${Package}\t${Essential}\t${Priority}\t${Pre-Depends}, ${Depends}\n"],
+                         capture_output=True, text=True, timeout=60, check=True).stdout
+    pkgs = {}
+    for line in out.splitlines():
+        name, essential, priority, deps = line.split("\t")
+        firsts = []
+        for entry in deps.split(","):
+            entry = entry.strip()
+            if entry:
+                firsts.append(re.split(r"[\s(:|]", entry, 1)[0])
+        pkgs[name] = (essential == "yes" or priority == "required", firsts)
+    return pkgs
+
+
+def closure(roots, pkgs):
+    seen, todo = set(), list(roots)
+    while todo:
+        p = todo.pop()
+        if p in seen:
+            continue
+        seen.add(p)
+        todo += pkgs.get(p, (False, []))[1]
+    return seen
+
+
+def package_of(path):
+    candidates = [path, os.path.realpath(path)]
+    if path.startswith("/lib"):
+        candidates.append("/usr" + path)
+    for c in candidates:
+        r = subprocess.run(["dpkg", "-S", c], capture_output=True, text=True, timeout=30)
+        if r.returncode == 0:
+            return r.stdout.split(":", 1)[0].strip()
+    return None
+
+
+def check_runtime_libraries(f, stages, binary):
+    by_name = {s.name: s for s in stages}
+    build, srv = by_name.get("build"), by_name.get("server")
+    if not (build and srv):
+        return
+    build_pkgs = set(build.apt_packages())
+    for p in setup_run_packages():
+        if p.startswith("lib"):
+            f.check(p in build_pkgs, "%s: the build stage lacks %s (scripts/setup.sh run)"
+                    % (DOCKERFILE, p))
+    runtime = srv.apt_packages()
+    f.check("libwebsockets-evlib-uv" in runtime,
+            "%s: the server stage must install libwebsockets-evlib-uv (loaded at run time)"
+            % DOCKERFILE)
+    if not shutil.which("dpkg-query") or not shutil.which("ldd"):
+        print("note: no dpkg-query or ldd; the runtime libraries are not checked")
+        return
+    ldd = subprocess.run(["ldd", binary], capture_output=True, text=True, timeout=30)
+    paths = dict(re.findall(r"^\s*(\S+) => (/\S+)", ldd.stdout, re.M))
+    needed = re.findall(r"\(NEEDED\)\s+Shared library: \[([^\]]+)\]",
+                        subprocess.run(["readelf", "-d", binary], capture_output=True, text=True,
+                                       timeout=30).stdout)
+    if not f.check(needed, "no NEEDED entries read from %s (readelf -d)" % binary):
+        return
+    f.check(not any(n.startswith(("libasan", "libubsan")) for n in needed),
+            "%s is a sanitizer build; check the release build" % binary)
+    pkgs = installed_packages()
+    base = closure([p for p, (req, _) in pkgs.items() if req], pkgs)
+    provided = closure(runtime, pkgs) | base
+    for soname in needed:
+        path = paths.get(soname)
+        if not f.check(path, "ldd does not resolve %s of %s" % (soname, binary)):
+            continue
+        pkg = package_of(path)
+        if not f.check(pkg, "no Debian package owns %s (%s)" % (path, soname)):
+            continue
+        f.check(pkg in provided, "%s: the server stage does not install %s, which provides %s "
+                "(a NEEDED library of chess_server)" % (DOCKERFILE, pkg, soname))
+
+
+# ---- nginx ----
+
+def seconds(value):
+    m = re.fullmatch(r"(\d+)(ms|s|m|h|d)?", value)
+    if not m:
+        return None
+    n = int(m.group(1))
+    return n * {"ms": 0.001, "s": 1, None: 1, "m": 60, "h": 3600, "d": 86400}[m.group(2)]
+
+
+def check_nginx_structure(f, options):
+    proxy = read("deploy/nginx/chess-proxy.conf")
+    ws = re.search(r"location\s*=\s*/ws\s*\{(.*?)\}", proxy, re.S)
+    if not f.check(ws, "deploy/nginx/chess-proxy.conf: no `location = /ws`"):
+        return
+    body = ws.group(1)
+    f.check("proxy_pass http://chess_nodes" in body, "chess-proxy.conf: /ws is not proxied")
+    for needed in (r"proxy_http_version\s+1\.1", r"proxy_set_header\s+Upgrade\s+\$http_upgrade",
+                   r"proxy_set_header\s+Connection\s+\$connection_upgrade"):
+        f.check(re.search(needed, proxy), "chess-proxy.conf lacks %s (WebSocket upgrade)" % needed)
+    ping = {o.flag: o.default for o in options}.get("--ping-seconds")
+    timeout = re.search(r"proxy_read_timeout\s+(\w+);", body)
+    t = seconds(timeout.group(1)) if timeout else 60
+    f.check(ping and t and t > 2 * int(ping),
+            "chess-proxy.conf: /ws proxy_read_timeout %ss is not well above the server's ping "
+            "interval (%ss): idle WebSockets would be cut" % (t, ping))
+    for rel in ["deploy/nginx/chess.conf", "deploy/nginx/compose.conf"]:
+        text = read(rel)
+        f.check(re.search(r"map\s+\$http_upgrade\s+\$connection_upgrade", text),
+                "%s does not map $connection_upgrade" % rel)
+    for rel in ["deploy/nginx/chess.conf"]:
+        text = re.sub(r"#.*", "", read(rel))
+        for inc in re.findall(r"^\s*include\s+([^;]+);", text, re.M):
+            f.check(inc in NGINX_INSTALL or inc == "/etc/nginx/chess/upstream.conf",
+                    "%s includes %s, which docs/self-hosting.md does not install" % (rel, inc))
+    doc = read("docs/self-hosting.md")
+    for dest, src in list(NGINX_INSTALL.items()) + [("/etc/nginx/chess/upstream.conf", u)
+                                                      for u in NGINX_UPSTREAMS]:
+        f.check(dest in doc and src in doc, "docs/self-hosting.md does not say to install %s "
+                "as %s" % (src, dest))
+
+
+def nginx_test(f, what, conf_text, tmp):
+    """Runs `nginx -t` on one nginx.conf text; any error fails."""
+    path = os.path.join(tmp, "nginx.conf")
+    with open(path, "w") as fh:
+        fh.write(conf_text)
+    r = subprocess.run(["nginx", "-t", "-q", "-e", "stderr", "-p", tmp, "-c", path],
+                       capture_output=True, text=True, timeout=30)
+    f.check(r.returncode == 0 and "emerg" not in r.stderr,
+            "nginx -t rejects %s:\n%s" % (what, r.stderr.strip()))
+
+
+def check_nginx_t(f):
+    nginx = shutil.which("nginx") or (os.path.exists("/usr/sbin/nginx") and "/usr/sbin/nginx")
+    if not nginx:
+        print("note: nginx is not installed (scripts/setup.sh test); only structural checks")
+        return
+    os.environ["PATH"] += os.pathsep + os.path.dirname(nginx)
+    with tempfile.TemporaryDirectory(prefix="chess-nginx-") as tmp:
+        # The compose front, with the node names (resolved by Docker's DNS) as loopback and its
+        # includes at their repository paths.
+        conf = read("deploy/nginx/compose.conf")
+        conf = re.sub(r"(^\s*server\s+)[a-z0-9_-]+(:\d+)", r"\g<1>127.0.0.1\2", conf, flags=re.M)
+        conf = conf.replace("/etc/nginx/chess/proxy.conf",
+                            os.path.join(ROOT, "deploy/nginx/chess-proxy.conf"))
+        conf = conf.replace("/tmp/", tmp + "/")
+        nginx_test(f, "deploy/nginx/compose.conf", conf, tmp)
+
+        # The TLS site in a minimal http block, once per upstream file, with a throw-away
+        # certificate in place of certbot's.
+        cert, key = os.path.join(tmp, "cert.pem"), os.path.join(tmp, "key.pem")
+        r = subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days",
+                            "1", "-subj", "/CN=chess.example.org", "-keyout", key, "-out", cert],
+                           capture_output=True, text=True, timeout=60)
+        if not f.check(r.returncode == 0, "openssl could not make a test certificate: %s"
+                       % r.stderr):
+            return
+        for upstream in NGINX_UPSTREAMS:
+            site = read("deploy/nginx/chess.conf")
+            site = re.sub(r"ssl_certificate\s+[^;]+;", "ssl_certificate %s;" % cert, site)
+            site = re.sub(r"ssl_certificate_key\s+[^;]+;", "ssl_certificate_key %s;" % key, site)
+            site = site.replace("/etc/nginx/chess/upstream.conf", os.path.join(ROOT, upstream))
+            for dest, src in NGINX_INSTALL.items():
+                site = site.replace(dest, os.path.join(ROOT, src))
+            site_path = os.path.join(tmp, "site.conf")
+            with open(site_path, "w") as fh:
+                fh.write(site)
+            wrapper = ("pid %s/nginx.pid;\nevents {}\nhttp {\n"
+                       "    include /etc/nginx/mime.types;\n" % tmp +
+                       "".join("    %s_temp_path %s/%s;\n" % (k, tmp, k)
+                               for k in ("client_body", "proxy", "fastcgi", "uwsgi", "scgi")) +
+                       "    include %s;\n}\n" % site_path)
+            nginx_test(f, "deploy/nginx/chess.conf with %s" % upstream, wrapper, tmp)
+
+
+# ---- systemd ----
+
+def check_systemd(f, binary):
+    rel = "deploy/systemd/chess-server.service"
+    unit = read(rel)
+    keys = {}
+    for line in unit.splitlines():
+        if "=" in line and not line.startswith(("#", "[")):
+            k, v = line.split("=", 1)
+            keys.setdefault(k, []).append(v)
+    f.check(keys.get("ExecStart", [""])[0].endswith("/chess_server"),
+            "%s: ExecStart is not chess_server" % rel)
+    f.check(keys.get("DynamicUser") == ["yes"] or keys.get("User"),
+            "%s: neither DynamicUser=yes nor a User=" % rel)
+    state = keys.get("StateDirectory", [None])[0]
+    envs = dict(v.split("=", 1) for v in keys.get("Environment", []))
+    f.check(state and envs.get("CHESS_DATA_DIR") == "/var/lib/" + state,
+            "%s: CHESS_DATA_DIR must be the StateDirectory (/var/lib/%s)" % (rel, state))
+    for k, v in (("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
+                 ("ProtectHome", "yes"), ("PrivateTmp", "yes")):
+        f.check(keys.get(k) == [v], "%s: %s=%s is missing" % (rel, k, v))
+    env_file = keys.get("EnvironmentFile", [""])[0].lstrip("-")
+    f.check(os.path.basename(env_file) == "chess-server.env",
+            "%s: EnvironmentFile %s is not the example deploy/systemd/chess-server.env"
+            % (rel, env_file))
+    for line in read("deploy/systemd/chess-server.env").splitlines():
+        line = line.strip()
+        if line and not line.startswith("#"):
+            f.check(re.match(r"CHESS_[A-Z0-9_]+=\S", line),
+                    "deploy/systemd/chess-server.env: %r is not a CHESS_*=value line" % line)
+
+    analyze = shutil.which("systemd-analyze")
+    if not analyze:
+        print("note: systemd-analyze is not installed; the unit is checked structurally only")
+        return
+    with tempfile.TemporaryDirectory(prefix="chess-systemd-") as tmp:
+        # verify requires ExecStart's program to exist: the built binary stands in.
+        path = os.path.join(tmp, "chess-server.service")
+        with open(path, "w") as fh:
+            fh.write(re.sub(r"^ExecStart=\S+", "ExecStart=" + os.path.abspath(binary), unit,
+                            flags=re.M))
+        r = subprocess.run([analyze, "verify", path], capture_output=True, text=True, timeout=60)
+        # verify exits 0 on unknown keys and bad values (it ignores them): any output fails.
+        out = (r.stdout + r.stderr).strip()
+        f.check(r.returncode == 0 and not out, "systemd-analyze verify %s:\n%s" % (rel, out))
+        r = subprocess.run([analyze, "security", "--offline=true", "--no-pager", path],
+                           capture_output=True, text=True, timeout=60)
+        m = re.search(r"Overall exposure level for \S+: ([\d.]+)", r.stdout)
+        if m:
+            f.check(float(m.group(1)) <= SYSTEMD_MAX_EXPOSURE,
+                    "%s: systemd-analyze security exposure %s is above %s"
+                    % (rel, m.group(1), SYSTEMD_MAX_EXPOSURE))
+        else:
+            print("note: systemd-analyze security --offline gave no score: %s" % r.stderr.strip())
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--server", required=True, help="the chess_server binary (release build)")
+    args = ap.parse_args()
+    options = read_options(args.server)
+    f = Failures()
+    stages, _ = parse_dockerfile(read(DOCKERFILE))
+    check_dockerfile(f, stages, options)
+    check_runtime_libraries(f, stages, args.server)
+    check_nginx_structure(f, options)
+    check_nginx_t(f)
+    check_systemd(f, args.server)
+    return f.report("deploy/")
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,212 @@
+"""
+The compose front's nginx config (deploy/nginx/compose.conf with deploy/nginx/chess-proxy.conf)
+run for real, with Debian's nginx, in front of two real chess_server nodes, and the containers'
+health check script (deploy/healthcheck.sh) against a real server.
+
+The config is used as shipped except for what only Docker provides: the node names become
+the nodes' loopback ports, the listen port a free one, the client root a directory with a
+stand-in client, /tmp a private directory.
+
+    /usr/bin/python3 tests/deploy/test_front.py --server build/release/server/chess_server
+Exits 77 (ctest: skipped) when nginx is not installed (scripts/setup.sh test installs it).
+"""
+import argparse
+import asyncio
+import json
+import os
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
+sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
+from harness import Client, Server, free_port  # noqa: E402
+
+HEALTHCHECK = os.path.join(ROOT, "deploy", "healthcheck.sh")
+INDEX = b"<!doctype html><title>stand-in client</title>\n"
+ASSET = b"// a hashed asset, long enough to be gzipped\n" + b"export const x = 1;\n" * 200
+
+
+def http(port, path, headers=None):
+    req = urllib.request.Request("http://127.0.0.1:%d%s" % (port, path), headers=headers or {})
+    try:
+        with urllib.request.urlopen(req, timeout=5) as r:
+            return r.status, r.headers, r.read()
+    except urllib.error.HTTPError as e:
+        return e.code, e.headers, e.read()
+
+
+def healthcheck(*args, env=None):
+    r = subprocess.run(["bash", HEALTHCHECK] + list(args), capture_output=True, text=True,
+                       timeout=10, env=dict(os.environ, **(env or {})))
+    return r.returncode, r.stdout + r.stderr
+
+
+class Front:
+    """nginx running deploy/nginx/compose.conf in front of the given node ports."""
+
+    def __init__(self, nginx, node_ports):
+        self.tmp = tempfile.mkdtemp(prefix="chess-front-")
+        os.chmod(self.tmp, 0o755)  # nginx's workers run as nobody when the master is root
+        client = os.path.join(self.tmp, "client")
+        os.makedirs(os.path.join(client, "assets"))
+        with open(os.path.join(client, "index.html"), "wb") as fh:
+            fh.write(INDEX)
+        with open(os.path.join(client, "assets", "index-abc123.js"), "wb") as fh:
+            fh.write(ASSET)
+        self.port = free_port()
+        conf = open(os.path.join(ROOT, "deploy", "nginx", "compose.conf")).read()
+        conf = conf.replace("/tmp/", self.tmp + "/")
+        upstream = re.search(r"upstream\s+chess_nodes\s*\{(.*?)\}", conf, re.S)
+        servers = re.findall(r"^\s*server\s+\S+", upstream.group(1), re.M)
+        assert len(servers) == len(node_ports), "compose.conf has %d nodes" % len(servers)
+        ports = iter(node_ports)
+        body = re.sub(r"(^\s*server\s+)[a-z0-9_-]+:\d+",
+                      lambda m: "%s127.0.0.1:%d" % (m.group(1), next(ports)), upstream.group(1),
+                      flags=re.M)
+        conf = conf.replace(upstream.group(1), body)
+        conf, n = re.subn(r"^(\s*listen\s+)8080;", r"\g<1>127.0.0.1:%d;" % self.port, conf,
+                          flags=re.M)
+        assert n == 1, "compose.conf does not listen on 8080"
+        conf, n = re.subn(r"^(\s*root\s+)[^;]+;", r"\g<1>%s;" % client, conf, flags=re.M)
+        assert n == 1, "compose.conf has no root"
+        conf = conf.replace("/etc/nginx/chess/proxy.conf",
+                            os.path.join(ROOT, "deploy", "nginx", "chess-proxy.conf"))
+        conf = conf.replace("access_log /dev/stdout;", "access_log %s/access.log;" % self.tmp)
+        path = os.path.join(self.tmp, "nginx.conf")
+        with open(path, "w") as fh:
+            fh.write(conf)
+        self.log = open(os.path.join(self.tmp, "nginx.log"), "w")
+        self.proc = subprocess.Popen([nginx, "-e", "stderr", "-p", self.tmp, "-c", path,
+                                      "-g", "daemon off;"], stdout=self.log,
+                                     stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("nginx exited: " + self.read_log())
+            try:
+                socket.create_connection(("127.0.0.1", self.port), 0.2).close()
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("nginx did not start: " + self.read_log())
+
+    @property
+    def url(self):
+        return "ws://127.0.0.1:%d/ws" % self.port
+
+    def read_log(self):
+        self.log.flush()
+        return open(os.path.join(self.tmp, "nginx.log")).read()
+
+    def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self.log.close()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+def connections(node):
+    status, _, body = node.http("/healthz")
+    assert status == 200, (status, body)
+    return json.loads(body)["connections"]
+
+
+async def check_front(front, nodes):
+    status, headers, body = http(front.port, "/")
+    assert status == 200 and body == INDEX, ("index", status, body)
+    assert "no-cache" in headers.get("Cache-Control", ""), ("index caching", dict(headers))
+    status, _, body = http(front.port, "/game/abc123")
+    assert status == 200 and body == INDEX, ("client route fallback", status, body)
+    status, headers, body = http(front.port, "/assets/index-abc123.js",
+                                 {"Accept-Encoding": "gzip"})
+    assert status == 200, ("asset", status)
+    assert headers.get("Content-Encoding") == "gzip", ("asset gzip", dict(headers))
+    assert "max-age=315360000" in headers.get("Cache-Control", ""), ("asset", dict(headers))
+    status, _, _ = http(front.port, "/assets/missing.js")
+    assert status == 404, ("missing asset must be 404, not the index", status)
+
+    status, _, body = http(front.port, "/healthz")
+    assert status == 200 and json.loads(body)["status"] == "ok", ("healthz", status, body)
+    status, _, body = http(front.port, "/api/games/nosuchgame")
+    assert status == 404 and json.loads(body)["code"] == "GAME_NOT_FOUND", ("api", status, body)
+    status, _, _ = http(front.port, "/metrics")
+    assert status == 403, ("/metrics must be refused at the front", status)
+
+    # WebSockets through the front: each says hello; least_conn puts them on both nodes.
+    clients = []
+    for i in range(4):
+        c = Client(front)
+        await c.open()
+        clients.append(c)
+        welcome = await c.hello(name="Front%d" % i)
+        assert welcome["type"] == "welcome" and welcome["player"], welcome
+    counts = [connections(n) for n in nodes]
+    assert sum(counts) == 4 and min(counts) >= 1, ("connections per node", counts)
+    for c in clients:
+        await c.close()
+
+
+def check_healthcheck(binary):
+    srv = Server(binary)
+    try:
+        rc, out = healthcheck("/healthz", str(srv.port))
+        assert rc == 0, ("healthcheck of a running server", rc, out)
+        rc, out = healthcheck(env={"CHESS_PORT": str(srv.port), "CHESS_LISTEN": "127.0.0.1"})
+        assert rc == 0, ("healthcheck with the port from CHESS_PORT", rc, out)
+        rc, out = healthcheck("/no-such-endpoint-here", str(srv.port))
+        assert rc == 1 and "404" in out, ("healthcheck of a 404", rc, out)
+        port = srv.port
+        assert srv.stop() == 0
+        rc, out = healthcheck("/healthz", str(port))
+        assert rc == 1 and "nothing listens" in out, ("healthcheck of a stopped server", rc, out)
+    finally:
+        srv.close()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--server", required=True, help="the chess_server binary")
+    args = ap.parse_args()
+    check_healthcheck(args.server)
+    print("ok deploy/healthcheck.sh against a running, a 404 and a stopped server")
+
+    nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
+                                      else None)
+    if not nginx:
+        print("SKIP: nginx is not installed (scripts/setup.sh test installs it)")
+        return 77
+    nodes = [Server(args.server), Server(args.server)]
+    front = None
+    try:
+        front = Front(nginx, [n.port for n in nodes])
+        asyncio.run(check_front(front, nodes))
+        rc, out = healthcheck("/", str(front.port))
+        assert rc == 0, ("the front's healthcheck", rc, out)
+    except Exception:
+        if front:
+            print("nginx log:\n" + front.read_log())
+        raise
+    finally:
+        if front:
+            front.close()
+        for n in nodes:
+            n.close()
+    print("ok the compose front in front of two nodes")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
