@@ -7,7 +7,8 @@ runtime image installs what the built binary links to.
   excluded by .dockerignore, COPY --from names an earlier stage and a path under its work
   directory; the server stage runs unprivileged, exposes its port, has a health check whose
   script it copies, keeps its data in the volume; the build stage installs the -dev packages of
-  scripts/setup.sh; the runtime stage installs (directly, through dependencies, or as part of
+  scripts/setup.sh, and its COPY set is enough for its CMake configure step (run on a copy of
+  just those files); the runtime stage installs (directly, through dependencies, or as part of
   Debian's base image) the package of every library in the binary's NEEDED entries, found with
   ldd and dpkg -S, plus the libuv plugin of libwebsockets, which is loaded at run time.
 - deploy/nginx: `nginx -t` on the compose front and on the TLS site with each upstream file
@@ -250,6 +251,54 @@ def check_dockerfile(f, stages, options):
             f.check(inc.startswith("/etc/nginx/mime") or front.copy_dest(inc),
                     "%s: deploy/nginx/compose.conf includes %s, which the front stage does not "
                     "copy" % (DOCKERFILE, inc))
+
+
+def check_build_context(f, stages):
+    """Copies what the build stage COPYs (as the Docker context would hold it, .dockerignore
+    applied) into an empty directory and runs the stage's CMake configure step there: the
+    copied files must be enough, and configuring must create the directory the server stage
+    takes the binary from."""
+    by_name = {s.name: s for s in stages}
+    build, srv = by_name.get("build"), by_name.get("server")
+    if not (build and srv):
+        return
+    preset = re.search(r"cmake --preset (\S+)", " ".join(build.all("RUN")))
+    binary = srv.copies()
+    binary = [c[1][0] for c in binary if c[0] == "build"]
+    if not f.check(preset and binary, "%s: the build stage has no `cmake --preset` step, or the "
+                   "server stage copies nothing from it" % DOCKERFILE):
+        return
+    patterns = dockerignore_patterns()
+
+    def ignore(directory, names):
+        rel = os.path.relpath(directory, ROOT)
+        return [n for n in names if dockerignored(os.path.normpath(os.path.join(rel, n)),
+                                                  patterns)]
+
+    with tempfile.TemporaryDirectory(prefix="chess-context-") as tmp:
+        workdir = os.path.join(tmp, build.workdir.lstrip("/"))
+        os.makedirs(workdir, exist_ok=True)
+        for src_stage, sources, dest in build.copies():
+            if src_stage:
+                continue
+            target = os.path.join(workdir, dest)
+            for src in sources:
+                path = os.path.join(ROOT, src)
+                if os.path.isdir(path):
+                    shutil.copytree(path, target, ignore=ignore, dirs_exist_ok=True)
+                elif os.path.isfile(path):
+                    os.makedirs(os.path.dirname(target.rstrip("/")) or ".", exist_ok=True)
+                    shutil.copy(path, os.path.join(target, os.path.basename(src))
+                                if dest.endswith("/") else target)
+        r = subprocess.run(["cmake", "--preset", preset.group(1)], cwd=workdir,
+                           capture_output=True, text=True, timeout=120)
+        if not f.check(r.returncode == 0, "%s: `cmake --preset %s` fails on the files the build "
+                       "stage copies:\n%s" % (DOCKERFILE, preset.group(1), r.stderr[-2000:])):
+            return
+        out_dir = os.path.join(tmp, os.path.dirname(binary[0]).lstrip("/"))
+        f.check(os.path.isdir(out_dir), "%s: the server stage copies %s, but the build stage's "
+                "CMake makes no directory %s" % (DOCKERFILE, binary[0],
+                                                 os.path.dirname(binary[0])))
 
 
 def setup_run_packages():
@@ -498,6 +547,7 @@ def main():
     stages, _ = parse_dockerfile(read(DOCKERFILE))
     check_dockerfile(f, stages, options)
     check_runtime_libraries(f, stages, args.server)
+    check_build_context(f, stages)
     check_nginx_structure(f, options)
     check_nginx_t(f)
     check_systemd(f, args.server)
