@@ -15,9 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "net/cluster.h"
 #include "net/engine.h"
 #include "net/persist.h"
 #include "net/server.h"
+#include "pubsub/bus.h"
 #include "store/store.h"
 #include "util/log.h"
 
@@ -36,6 +38,8 @@ static struct server_config cfg;
 static const char *data_dir = "./data";
 static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
+static const char *redis_addr = "";
+static const char *node_id = "";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
     grace, lag, max_finished, max_seeks, max_games, bots_rated;
@@ -102,6 +106,10 @@ static const struct option_spec options[] = {
      &engine_cfg.analysis_per_conn, 1, 64, "analyses one connection may run at once"},
     {"analysis-seconds", "CHESS_ANALYSIS_SECONDS", OPT_INT, &analysis_seconds, 1, 3600,
      "longest analysis a client may ask for (s)"},
+    {"redis", "CHESS_REDIS", OPT_STRING, &redis_addr, 0, 0,
+     "host:port of the Redis that joins nodes into one site (empty: a single node)"},
+    {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
+     "this node's name in the site, stable across restarts (empty: host name and port)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -214,6 +222,34 @@ static int prepare_data_dir(const char *dir) {
     return 0;
 }
 
+/* Checks --redis and --node-id (the default node id: host name and port). Returns 0 or -1. */
+static int check_site_flags(char *host, size_t host_len, int *redis_port, char *id_buf,
+                            size_t id_len, int listen_port) {
+    if (!*redis_addr) return 0;
+    if (cluster_parse_address(redis_addr, host, host_len, redis_port) < 0) {
+        fprintf(stderr, "chess_server: bad value \"%s\" for redis (host:port)\n", redis_addr);
+        return -1;
+    }
+    if (!*node_id) {
+        char name[64] = "node";
+        if (gethostname(name, sizeof name) != 0) snprintf(name, sizeof name, "node");
+        name[sizeof name - 1] = '\0';
+        for (char *c = name; *c; c++) {
+            char one[2] = {*c, '\0'};
+            if (!bus_node_id_valid(one)) *c = '-';
+        }
+        snprintf(id_buf, id_len, "%.24s-%d", name, listen_port);
+        node_id = id_buf;
+    }
+    if (!bus_node_id_valid(node_id)) {
+        fprintf(stderr,
+                "chess_server: bad value \"%s\" for node-id (1-%d letters, digits, - _ .)\n",
+                node_id, BUS_NODE_ID_MAX);
+        return -1;
+    }
+    return 0;
+}
+
 /* Raises the soft fd limit to the hard one: lws sizes its descriptor table from it, and every
  * connection needs a descriptor. Warns when it is still below what --max-connections needs. */
 static void raise_fd_limit(int connections) {
@@ -288,6 +324,15 @@ int main(int argc, char **argv) {
     cfg.world.max_games_per_player = max_games;
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
+    char redis_host[256], default_node_id[BUS_NODE_ID_MAX + 1];
+    int redis_port = 0;
+    if (check_site_flags(redis_host, sizeof redis_host, &redis_port, default_node_id,
+                         sizeof default_node_id, port) < 0)
+        return 2;
+    if (*redis_addr && !cfg.use_libuv) {
+        fprintf(stderr, "chess_server: --redis needs --event-loop uv\n");
+        return 2;
+    }
     if (prepare_data_dir(data_dir) < 0) return store_exit_code(-STORE_ERR_DIR);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);
@@ -295,6 +340,7 @@ int main(int argc, char **argv) {
     }
     /* The database first: a bad one stops the start before the port is taken. */
     struct store_config store_cfg = {.data_dir = data_dir,
+                                     .node_id = *redis_addr ? node_id : NULL,
                                      .sync_normal = strcmp(db_sync, "normal") == 0};
     int store_status;
     char store_err[512];
@@ -307,7 +353,10 @@ int main(int argc, char **argv) {
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
-    if (!srv || persist_attach(srv, store) < 0 || engine_attach(srv, &engine_cfg) < 0) {
+    struct cluster_config site = {
+        .redis_host = redis_host, .redis_port = redis_port, .node_id = node_id};
+    if (!srv || persist_attach(srv, store) < 0 || engine_attach(srv, &engine_cfg) < 0 ||
+        (*redis_addr && cluster_attach(srv, &site) < 0)) {
         server_destroy(srv);
         store_close(store);
         return 1;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/cluster.h"
 #include "net/engine.h"
 #include "net/internal.h"
 #include "net/persist.h"
@@ -45,7 +46,7 @@ static int watch_index(const struct conn *c, const char *id) {
     return -1;
 }
 
-static int watch_add(struct conn *c, const char *id) {
+int dispatch_watch_add(struct conn *c, const char *id) {
     struct server *srv = c->srv;
     if (watch_index(c, id) >= 0) return 0;
     if (c->watch_count >= srv->cfg.max_watch) return -PROTO_ERR_TOO_MANY_WATCHED;
@@ -118,6 +119,7 @@ static void lobby_set(struct conn *c, bool on) {
 void dispatch_conn_gone(struct conn *c) {
     struct server *srv = c->srv;
     engine_conn_gone(srv, c);
+    cluster_conn_gone(c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
     lobby_set(c, false);
     if (c->player) {
@@ -126,6 +128,7 @@ void dispatch_conn_gone(struct conn *c) {
         c->player = NULL;
         world_player_detach(srv->world, p, now_mono_ms(), &srv->events);
         dispatch_events(srv, &srv->events, NULL, NULL);
+        if (!p->net_conns) cluster_player_gone(srv, p);
     }
 }
 
@@ -152,14 +155,22 @@ static void deliver_player(struct delivery *d, const struct player *p) {
     for (struct conn *c = p ? p->net_conns : NULL; c; c = c->player_next) deliver(d, c);
 }
 
-static void deliver_watchers(struct server *srv, struct delivery *d, const struct game *g) {
-    struct watch_list *w = strmap_get(&srv->watchers, g->id);
+/* Spectators of a game: its watchers, except its players (white and black: ids), who get their
+ * game's events through their player anyway. */
+static void deliver_watchers_of(struct server *srv, struct delivery *d, const char *game,
+                                const char *white, const char *black) {
+    struct watch_list *w = game ? strmap_get(&srv->watchers, game) : NULL;
     for (int i = 0; w && i < w->count; i++) {
         struct conn *c = w->conns[i];
-        /* Players get their game's events through their player anyway. */
-        if (c->player && game_color_of(g, c->player) >= 0) continue;
+        if (c->player && ((white && strcmp(c->player->id, white) == 0) ||
+                          (black && strcmp(c->player->id, black) == 0)))
+            continue;
         deliver(d, c);
     }
+}
+
+static void deliver_watchers(struct server *srv, struct delivery *d, const struct game *g) {
+    deliver_watchers_of(srv, d, g->id, g->players[CHESS_WHITE]->id, g->players[CHESS_BLACK]->id);
 }
 
 static void route(struct server *srv, const struct core_event *ev, struct delivery *d) {
@@ -185,6 +196,44 @@ static void route(struct server *srv, const struct core_event *ev, struct delive
         d->requester_served = true;
         conn_send(d->requester, d->with_id);
     }
+}
+
+void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *rd) {
+    struct delivery d = {.requester = rd->requester};
+    d.plain = outmsg_create(rd->msg);
+    if (rd->requester) {
+        json_t *copy = json_copy((json_t *)rd->msg);
+        if (copy && proto_set_id(copy, rd->requester_id) == 0) d.with_id = outmsg_create(copy);
+        json_decref(copy);
+    }
+    const struct world *w = srv->world;
+    const struct player *white = rd->white ? world_player_by_id(w, rd->white) : NULL;
+    const struct player *black = rd->black ? world_player_by_id(w, rd->black) : NULL;
+    if (d.plain) {
+        switch (rd->kind) {
+            case CORE_TO_GAME:
+                deliver_player(&d, white);
+                deliver_player(&d, black);
+                deliver_watchers_of(srv, &d, rd->game, rd->white, rd->black);
+                break;
+            case CORE_TO_GAME_PLAYERS:
+                deliver_player(&d, white);
+                deliver_player(&d, black);
+                break;
+            case CORE_TO_GAME_SPECTATORS:
+                deliver_watchers_of(srv, &d, rd->game, rd->white, rd->black);
+                break;
+            case CORE_TO_PLAYER:
+                deliver_player(&d, rd->player ? world_player_by_id(w, rd->player) : NULL);
+                break;
+            case CORE_TO_LOBBY:
+                for (struct conn *c = srv->lobby; c; c = c->lobby_next) deliver(&d, c);
+                break;
+        }
+    }
+    if (d.with_id && !d.requester_served) conn_send(rd->requester, d.with_id);
+    outmsg_release(d.plain);
+    outmsg_release(d.with_id);
 }
 
 void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
@@ -243,6 +292,7 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
                 d.plain->refs++;
             }
         }
+        cluster_publish_event(srv, ev, msg, i == events->reply); /* other nodes: after commit */
         json_decref(msg);
         if (d.plain) route(srv, ev, &d);
         outmsg_release(d.plain);
@@ -315,10 +365,13 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
     switch (req->msg) {
         case PROTO_MSG_HELLO: return handle_hello(c, req, now);
         case PROTO_MSG_PING: reply(c, proto_encode_simple("pong"), req->id); return 0;
-        case PROTO_MSG_LOBBY_SUBSCRIBE:
+        case PROTO_MSG_LOBBY_SUBSCRIBE: {
             lobby_set(c, true);
-            reply(c, proto_encode_seeks(srv->world), req->id);
+            json_t *seeks = proto_encode_seeks(srv->world);
+            cluster_add_remote_seeks(srv, seeks);
+            reply(c, seeks, req->id);
             return 0;
+        }
         case PROTO_MSG_LOBBY_UNSUBSCRIBE:
             lobby_set(c, false);
             reply(c, proto_encode_simple("ok"), req->id);
@@ -335,7 +388,7 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
         case PROTO_MSG_WATCH: {
             const struct game *g = world_game(srv->world, req->game);
             if (!g) return -CORE_ERR_GAME_NOT_FOUND;
-            int rc = watch_add(c, g->id);
+            int rc = dispatch_watch_add(c, g->id);
             if (rc < 0) return rc;
             enum proto_viewer viewer =
                 game_color_of(g, c->player) >= 0 ? PROTO_VIEWER_PLAYER : PROTO_VIEWER_SPECTATOR;
@@ -361,6 +414,12 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
     const char *type = req.spec ? req.spec->type : "invalid";
     metrics_family_add(&srv->metrics.messages_in, type, 1);
     if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
+    /* About a game, seek or challenge of another node: its owner applies it (cluster.c). */
+    if (rc == 0 && cluster_forward(c, &req, text, len)) {
+        proto_request_clear(&req);
+        metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
+        return;
+    }
     if (rc == 0) {
         if (req.msg <= PROTO_MSG_CORE_LAST) {
             if (req.cmd.type == CORE_CMD_COMPUTER_PLAY && !engine_available(srv))

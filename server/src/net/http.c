@@ -11,6 +11,7 @@
 
 #include "core/pgn.h"
 #include "net/archive.h"
+#include "net/cluster.h"
 #include "net/engine.h"
 #include "net/internal.h"
 #include "proto/encode.h"
@@ -119,6 +120,10 @@ static int serve_health(struct server *srv, struct lws *wsi, struct session *ss)
     json_t *body = json_pack("{s:s,s:i,s:i,s:i}", "status", srv->stopping ? "shutting_down" : "ok",
                              "connections", srv->conn_count, "games", st.games_live,
                              "players_online", st.players_online);
+    /* Cut off from Redis, a node still serves its own games: "degraded", but 200, so a load
+     * balancer keeps sending it the clients whose games it holds (docs/scaling.md). */
+    if (body && cluster_health(srv, body) && !srv->stopping)
+        json_object_set_new(body, "status", json_string("degraded"));
     return respond_json(wsi, ss, srv->stopping ? 503 : 200, body);
 }
 

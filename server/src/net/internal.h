@@ -91,6 +91,7 @@ struct server {
     struct world *world;
     struct persist *persist; /* the store's side (persist.c); NULL without a database */
     struct engine *engine;   /* the computer's side (engine.c); NULL before engine_attach */
+    struct cluster *cluster; /* the site bus (cluster.c); NULL without --redis */
     struct core_events events;
     struct lws_context *ctx;
     struct lws_vhost *vhost;
@@ -175,6 +176,24 @@ void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, boo
  * header, as hello with that token would (the welcome is its first message). A bad token gets
  * BAD_TOKEN and the connection is closed (1008). */
 void dispatch_bearer_hello(struct conn *c, const char *token);
+
+/* An event of a game or lobby owned by another node (cluster.c), addressed by ids. */
+struct remote_delivery {
+    enum core_target kind;
+    const char *game;          /* the game's id (spectators), or NULL */
+    const char *white, *black; /* the game's players' ids, or NULL */
+    const char *player;        /* CORE_TO_PLAYER's recipient, or NULL */
+    const json_t *msg;         /* the message (borrowed) */
+    struct conn *requester;    /* gets the copy with requester_id, or NULL */
+    const json_t *requester_id;
+};
+
+/* Delivers a remote event to this node's connections, as dispatch_events() routes local ones. */
+void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *rd);
+
+/* Adds a game (by id; it may be on another node) to what the connection watches. Returns 0 or
+ * -PROTO_ERR_TOO_MANY_WATCHED / -PROTO_ERR_INTERNAL. */
+int dispatch_watch_add(struct conn *c, const char *id);
 
 /* Removes a closing connection from watch lists and the lobby, and detaches its player. */
 void dispatch_conn_gone(struct conn *c);

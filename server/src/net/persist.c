@@ -28,6 +28,8 @@ struct held {
     uint64_t seq;
     struct conn *conn; /* NULL once the connection closed */
     struct outmsg *msg;
+    void (*after)(struct server *srv, void *arg); /* persist_after_commit: instead of a message */
+    void *arg;
 };
 
 struct persist {
@@ -52,6 +54,10 @@ static void flush(struct persist *p) {
         struct held e = p->held[p->head];
         p->head = (p->head + 1) % p->cap;
         p->count--;
+        if (e.after) {
+            e.after(p->srv, e.arg);
+            continue;
+        }
         if (e.conn) {
             e.conn->held--;
             conn_enqueue(e.conn, e.msg);
@@ -100,31 +106,46 @@ static void wake_from_store(void *ctx) {
     pthread_mutex_unlock(&p->wake_lock);
 }
 
-bool persist_hold(struct conn *c, struct outmsg *m) {
-    struct persist *p = c->srv->persist;
-    if (!p || !m) return false;
-    uint64_t submitted = store_submitted(p->store);
-    if (p->count == 0 && submitted == store_committed(p->store)) return false;
+/* Appends an entry to the held ring. Returns 0, or -1 when memory runs out. */
+static int held_push(struct persist *p, struct held e) {
     if (p->count == p->cap) {
         size_t cap = p->cap ? p->cap * 2 : 1024;
         struct held *ring = malloc(sizeof *ring * cap);
-        if (!ring) {
-            /* Out of memory: the connection cannot be served in order any more. */
-            LOGE("persist", "conn=%llu: out of memory holding a message; closing it",
-                 (unsigned long long)c->id);
-            conn_close(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "server out of memory");
-            return true;
-        }
+        if (!ring) return -1;
         for (size_t i = 0; i < p->count; i++) ring[i] = p->held[(p->head + i) % p->cap];
         free(p->held);
         p->held = ring;
         p->head = 0;
         p->cap = cap;
     }
-    p->held[(p->head + p->count++) % p->cap] = (struct held){submitted, c, m};
+    p->held[(p->head + p->count++) % p->cap] = e;
+    return 0;
+}
+
+bool persist_hold(struct conn *c, struct outmsg *m) {
+    struct persist *p = c->srv->persist;
+    if (!p || !m) return false;
+    uint64_t submitted = store_submitted(p->store);
+    if (p->count == 0 && submitted == store_committed(p->store)) return false;
+    if (held_push(p, (struct held){.seq = submitted, .conn = c, .msg = m}) < 0) {
+        /* Out of memory: the connection cannot be served in order any more. */
+        LOGE("persist", "conn=%llu: out of memory holding a message; closing it",
+             (unsigned long long)c->id);
+        conn_close(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "server out of memory");
+        return true;
+    }
     m->refs++;
     c->held++;
     return true;
+}
+
+int persist_after_commit(struct server *srv, void (*after)(struct server *srv, void *arg),
+                         void *arg) {
+    struct persist *p = srv->persist;
+    if (!p) return -1;
+    uint64_t submitted = store_submitted(p->store);
+    if (p->count == 0 && submitted == store_committed(p->store)) return -1;
+    return held_push(p, (struct held){.seq = submitted, .after = after, .arg = arg});
 }
 
 void persist_conn_gone(struct conn *c) {
@@ -342,7 +363,13 @@ void persist_free(struct server *srv) {
     struct persist *p = srv->persist;
     if (!p) return;
     persist_detach(srv);
-    for (size_t i = 0; i < p->count; i++) outmsg_release(p->held[(p->head + i) % p->cap].msg);
+    for (size_t i = 0; i < p->count; i++) {
+        struct held *e = &p->held[(p->head + i) % p->cap];
+        if (e->after)
+            e->after(srv, e->arg); /* with the loop gone, only frees what it holds */
+        else
+            outmsg_release(e->msg);
+    }
     free(p->held);
     accounts_free(p->accounts);
     bots_free(p->bots);

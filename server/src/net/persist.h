@@ -45,6 +45,14 @@ int persist_record(struct server *srv, struct core_events *events);
 /* conn_send(): true when the message was held for a later commit (a reference was taken). */
 bool persist_hold(struct conn *c, struct outmsg *m);
 
+/*
+ * Runs after(srv, arg) on the loop once everything submitted so far is committed, in order with
+ * the held messages (the cluster publishes events for other nodes this way). Returns 0, or -1
+ * when nothing waits for the disk (or memory ran out): the caller runs it at once.
+ */
+int persist_after_commit(struct server *srv, void (*after)(struct server *srv, void *arg),
+                         void *arg);
+
 /* A connection closed: its held messages and pending requests are dropped. */
 void persist_conn_gone(struct conn *c);
 

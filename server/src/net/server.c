@@ -18,6 +18,7 @@
 #include <strings.h>
 #include <sys/stat.h>
 
+#include "net/cluster.h"
 #include "net/engine.h"
 #include "net/internal.h"
 #include "net/persist.h"
@@ -159,6 +160,7 @@ static void finish(struct server *srv) {
     srv->finished = true;
     persist_detach(srv); /* no wake-ups from the store once the loop is going away */
     engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
+    cluster_detach(srv); /* the Redis links' handles close with the loop */
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     drain_mailbox(srv);
     timer_close(&srv->world_timer);
@@ -189,6 +191,7 @@ static void house_timer_fired(struct server *srv) {
     int64_t now = now_mono_ms();
     conn_free_closed(srv);
     sample_moves(srv, now);
+    cluster_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -438,6 +441,7 @@ void server_destroy(struct server *srv) {
     strmap_free(&srv->watchers);
     engine_free(srv);
     persist_free(srv);
+    cluster_free(srv);
     if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
     world_destroy(srv->world);
     core_events_free(&srv->events);

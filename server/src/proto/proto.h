@@ -53,6 +53,9 @@
     X(ACCOUNT_REQUIRED, "only a registered account (not a guest or a bot) may do that")            \
     X(BOT_NOT_FOUND, "you own no bot with this username")                                          \
     X(TOO_MANY_BOTS, "you own as many bots as an account may")                                     \
+    X(OWNER_UNREACHABLE,                                                                           \
+      "the node that holds this game, seek or challenge cannot be reached now; "                   \
+      "try again")                                                                                 \
     X(INTERNAL, "internal server error")
 
 enum proto_error {

@@ -45,7 +45,7 @@ static const char *const read_sql[] = {
     "ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
     "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
     "AND status = 'ended' ORDER BY created_at, id LIMIT ?2",
-    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' ORDER BY id",
+    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND node = ?1 ORDER BY id",
     "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
     "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
@@ -366,6 +366,8 @@ int store_load_live(struct store *s,
     struct store_reads *rs = reads(s);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *games = rs->live, *moves = rs->all_live_moves;
+    /* Only this node's games: the nodes of a site share the file (docs/scaling.md). */
+    sqlite3_bind_text(games, 1, s->cfg.node_id ? s->cfg.node_id : "", -1, SQLITE_STATIC);
     int grc = SQLITE_DONE, mrc = sqlite3_step(moves), result = 0;
     while (result == 0 && (grc = sqlite3_step(games)) == SQLITE_ROW) {
         struct store_game g;

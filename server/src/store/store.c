@@ -88,10 +88,16 @@ static int check_dir(const char *dir, char *err, size_t errlen) {
     return 0;
 }
 
-/* One server per data directory: a POSIX lock on data_dir/chess.db.lock, held while open. */
+/* One server per data directory: a POSIX lock on data_dir/chess.db.lock, held while open; the
+ * nodes of a site share the directory with one lock each (chess.db.<node>.lock), so the same
+ * node cannot run twice. */
 static int take_lock(struct store *s, char *err, size_t errlen) {
-    char path[sizeof s->path + 8];
-    snprintf(path, sizeof path, "%s.lock", s->path);
+    char path[sizeof s->path + 48];
+    const char *node = s->cfg.node_id;
+    if (node && *node)
+        snprintf(path, sizeof path, "%s.%.32s.lock", s->path, node);
+    else
+        snprintf(path, sizeof path, "%s.lock", s->path);
     s->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
     if (s->lock_fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));

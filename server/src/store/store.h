@@ -71,6 +71,10 @@ int store_schema_version(void);
 
 struct store_config {
     const char *data_dir;
+    /* A node of a site (docs/scaling.md): several nodes share the file, each with its own lock
+     * (chess.db.<node>.lock), storing its id with the games it starts and restoring only those.
+     * NULL or "": a single server, which holds chess.db.lock alone. Must outlive the store. */
+    const char *node_id;
     bool sync_normal; /* synchronous=NORMAL: survives process crashes, not power loss */
     int max_batch;    /* most operations per transaction (0: 8192) */
     bool per_op;      /* one transaction per operation (for the benchmark's reference) */

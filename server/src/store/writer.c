@@ -28,8 +28,8 @@ static const char *const sql_text[] = {
     "ON CONFLICT (hash) DO NOTHING",
     /* game */
     "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, initial_ms, "
-    "increment_ms, category, rated, status, created_at, white_rating, black_rating) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13)",
+    "increment_ms, category, rated, status, created_at, white_rating, black_rating, node) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13, ?14)",
     /* move */
     "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -284,6 +284,7 @@ static int put_game(struct store *s, const struct store_op *op) {
     sqlite3_bind_int64(st, 11, op->u.start.created_at);
     bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);
     bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
+    sqlite3_bind_text(st, 14, s->cfg.node_id ? s->cfg.node_id : "", -1, SQLITE_STATIC);
     return step(s, st);
 }
 

@@ -1,0 +1,948 @@
+/*
+ * The site bus on the network side (cluster.h, docs/scaling.md).
+ *
+ * Messages between nodes are JSON objects with a type "t":
+ *   site channel:  node  {n, i (incarnation), c, p, g}       every second, each node's counts
+ *                  ev    {n, g?, v, e?, k, w?, b?, p?, m, r?} an owner's event (m: the client
+ *                        message; k: recipients as enum core_target; w, b: the game's players;
+ *                        p: CORE_TO_PLAYER's player; e: the game has ended; r: {n, q} the
+ *                        forwarded request this event answers)
+ *                  gone  {n, p}                              a player's last connection left n
+ *   node channel:  cmd   {n, q, pl, req}                     a forwarded client command
+ *                  state {n, q, g}                           "send me the game's full state"
+ *                  res   {q, e | ok | (m, mp, v, w, b)}      the owner's answer
+ *
+ * A request (q) waits in `pending` until its answer, its event, or its deadline (5 s: the client
+ * gets OWNER_UNREACHABLE, the same error as when the bus is down or the owner is not
+ * subscribed). Remote games are followed in `remotes` (id -> owner, last version): a version
+ * that is not the next one triggers a resync (a "state" request whose answer is pushed to the
+ * game's players and spectators on this node).
+ */
+#include "net/cluster.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/internal.h"
+#include "net/persist.h"
+#include "proto/encode.h"
+#include "pubsub/bus.h"
+#include "util/log.h"
+#include "util/now.h"
+
+#define REQUEST_TIMEOUT_MS 5000
+#define PEER_ALIVE_MS      5000
+#define ANNOUNCE_MS        1000
+#define DIRECTORY_TTL_S    86400
+
+enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC };
+
+/* A request waiting for the directory or an owner's answer. */
+struct pending {
+    uint64_t rid;
+    enum pending_kind kind;
+    struct conn *conn; /* the client that asked (NULL for resyncs, or once it closed) */
+    json_t *client_id; /* the client's request id (a copy), or NULL */
+    char target[32];   /* a game, seek or challenge id */
+    bool is_seek;
+    enum pending_kind then; /* PENDING_LOOKUP: what to send once the owner is known */
+    char *text;             /* PENDING_LOOKUP of a command: the client's message */
+    size_t text_len;
+    int not_found; /* the error when the directory does not know the target */
+    int64_t deadline_ms;
+    struct pending *next;
+};
+
+/* A game or seek of another node. */
+struct remote {
+    char id[32];
+    char owner[BUS_NODE_ID_MAX + 1];
+    uint32_t version;
+    bool has_version;
+    bool resyncing;    /* a state request is on its way */
+    bool needs_resync; /* until a state answer arrives (retried from the tick) */
+    json_t *seek;      /* a lobby seek: its encoded form, for lobby_subscribe */
+};
+
+/* A remote player this node counts as connected (attached in the world), and through which
+ * node. */
+struct seen {
+    char player[PLAYER_ID_LEN + 1];
+    char node[BUS_NODE_ID_MAX + 1];
+};
+
+struct peer {
+    char id[BUS_NODE_ID_MAX + 1];
+    int64_t incarnation;
+    int64_t seen_ms;
+    int connections, players_online, games_live;
+};
+
+struct cluster {
+    struct server *srv;
+    struct bus *bus;
+    char node[BUS_NODE_ID_MAX + 1];
+    int64_t incarnation;
+    int64_t next_announce_ms;
+    uint64_t next_rid;
+    struct pending *pending;
+    struct strmap remotes;     /* id -> struct remote */
+    struct strmap peers;       /* node id -> struct peer */
+    struct strmap remote_seen; /* player id -> struct seen */
+    /* While applying a forwarded command: who asked (its answer rides on the reply event). */
+    const char *asking_node;
+    uint64_t asking_rid;
+    bool answered;
+    bool ever_up;
+};
+
+static struct cluster *cl_of(const struct server *srv) {
+    return srv->cluster;
+}
+
+bool cluster_enabled(const struct server *srv) {
+    return srv->cluster != NULL;
+}
+
+int cluster_parse_address(const char *text, char *host, size_t host_len, int *port) {
+    const char *colon;
+    size_t n;
+    *port = 6379;
+    if (!text || !*text) return -1;
+    if (text[0] == '[') {
+        const char *end = strchr(text, ']');
+        if (!end) return -1;
+        n = (size_t)(end - text - 1);
+        if (n == 0 || n >= host_len) return -1;
+        memcpy(host, text + 1, n);
+        host[n] = '\0';
+        colon = end[1] == ':' ? end + 1 : NULL;
+        if (!colon && end[1]) return -1;
+    } else {
+        colon = strrchr(text, ':');
+        n = colon ? (size_t)(colon - text) : strlen(text);
+        if (n == 0 || n >= host_len) return -1;
+        memcpy(host, text, n);
+        host[n] = '\0';
+    }
+    if (colon) {
+        char *end;
+        long p = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || *end || p < 1 || p > 65535) return -1;
+        *port = (int)p;
+    }
+    return 0;
+}
+
+/* ---- publishing ---- */
+
+/* A publication waiting for the commit of what it announces. */
+struct publication {
+    char node[BUS_NODE_ID_MAX + 1]; /* "" for the site channel */
+    char dir_key[48];               /* a directory entry to write first, or "" */
+    char *text;
+    size_t len;
+};
+
+static void publish_now(struct server *srv, void *arg) {
+    struct publication *pub = arg;
+    struct cluster *cl = cl_of(srv);
+    if (cl && cl->bus) {
+        if (pub->dir_key[0]) bus_set(cl->bus, pub->dir_key, cl->node, DIRECTORY_TTL_S);
+        /* Lost while the bus is down: the other nodes resynchronise when it is back. */
+        bus_publish(cl->bus, pub->node[0] ? pub->node : NULL, pub->text, pub->len, NULL, NULL);
+    }
+    free(pub->text);
+    free(pub);
+}
+
+/* Publishes msg (consumed) once everything stored so far is committed, in order with the
+ * messages held for local clients. node NULL: the site channel. */
+static void publish_json(struct server *srv, const char *node, json_t *msg, const char *dir_key) {
+    if (!msg) return;
+    struct publication *pub = calloc(1, sizeof *pub);
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    if (!pub || !text) {
+        free(pub);
+        free(text);
+        return;
+    }
+    snprintf(pub->node, sizeof pub->node, "%s", node ? node : "");
+    snprintf(pub->dir_key, sizeof pub->dir_key, "%s", dir_key ? dir_key : "");
+    pub->text = text;
+    pub->len = strlen(text);
+    if (persist_after_commit(srv, publish_now, pub) < 0) publish_now(srv, pub);
+}
+
+/* Publishes msg (consumed) at once: nothing it says waits for the disk. fn as bus_publish. */
+static int publish_direct(struct cluster *cl, const char *node, json_t *msg, bus_published_fn fn,
+                          void *arg) {
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    json_decref(msg);
+    if (!text) return -1;
+    int rc = bus_publish(cl->bus, node, text, strlen(text), fn, arg);
+    free(text);
+    return rc;
+}
+
+/* ---- remote games and seeks ---- */
+
+static struct remote *remote_get(struct cluster *cl, const char *id, const char *owner) {
+    struct remote *r = strmap_get(&cl->remotes, id);
+    if (r || !owner) {
+        if (r && owner && strcmp(r->owner, owner) != 0) {
+            snprintf(r->owner, sizeof r->owner, "%s", owner);
+            r->has_version = false;
+        }
+        return r;
+    }
+    r = calloc(1, sizeof *r);
+    if (!r) return NULL;
+    snprintf(r->id, sizeof r->id, "%s", id);
+    snprintf(r->owner, sizeof r->owner, "%s", owner);
+    if (strmap_put(&cl->remotes, r->id, r) < 0) {
+        free(r);
+        return NULL;
+    }
+    return r;
+}
+
+static void remote_drop(struct cluster *cl, const char *id) {
+    struct remote *r = strmap_remove(&cl->remotes, id);
+    if (!r) return;
+    json_decref(r->seek);
+    free(r);
+}
+
+/* ---- pending requests ---- */
+
+static struct pending *pending_add(struct cluster *cl, enum pending_kind kind, struct conn *c,
+                                   const json_t *client_id, const char *target) {
+    struct pending *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->rid = ++cl->next_rid;
+    p->kind = kind;
+    p->conn = c;
+    p->client_id = client_id ? json_deep_copy(client_id) : NULL;
+    snprintf(p->target, sizeof p->target, "%s", target);
+    p->deadline_ms = now_mono_ms() + REQUEST_TIMEOUT_MS;
+    p->next = cl->pending;
+    cl->pending = p;
+    return p;
+}
+
+static struct pending *pending_take(struct cluster *cl, uint64_t rid) {
+    for (struct pending **pp = &cl->pending; *pp; pp = &(*pp)->next) {
+        if ((*pp)->rid == rid) {
+            struct pending *p = *pp;
+            *pp = p->next;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static void pending_free(struct pending *p) {
+    json_decref(p->client_id);
+    free(p->text);
+    free(p);
+}
+
+/* Answers the client of a request that failed (a resync may be tried again), and forgets it. */
+static void pending_fail(struct cluster *cl, struct pending *p, int code) {
+    if (p->kind == PENDING_RESYNC) {
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r) r->resyncing = false;
+    }
+    if (p->conn) conn_send_error(p->conn, code, p->client_id, NULL);
+    pending_free(p);
+}
+
+/* ---- sending requests to an owner ---- */
+
+static json_t *encode_player(const struct player *pl) {
+    json_t *ratings = json_array();
+    for (int i = 0; ratings && i < RATING_CATEGORY_COUNT; i++) {
+        const struct rating *r = &pl->ratings[i];
+        json_array_append_new(
+            ratings, json_pack("[f,f,f,i]", r->rating, r->deviation, r->volatility, r->games));
+    }
+    return json_pack("{s:s,s:s,s:b,s:b,s:o*}", "id", pl->id, "name", pl->name, "reg",
+                     pl->registered, "bot", pl->bot, "r", ratings);
+}
+
+struct request_ref {
+    struct server *srv;
+    uint64_t rid;
+};
+
+static struct pending *pending_find(struct cluster *cl, uint64_t rid) {
+    struct pending *p = cl->pending;
+    while (p && p->rid != rid) p = p->next;
+    return p;
+}
+
+/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). */
+static void request_published(void *arg, long long receivers) {
+    struct request_ref *ref = arg;
+    struct cluster *cl = cl_of(ref->srv);
+    uint64_t rid = ref->rid;
+    free(ref);
+    if (!cl || receivers > 0 || !pending_find(cl, rid)) return;
+    pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
+}
+
+/* Sends a waiting request to its owner (known now). Consumes p on failure. */
+static void pending_send(struct cluster *cl, struct pending *p, const char *owner) {
+    json_t *msg;
+    if (p->kind == PENDING_CMD) {
+        if (!p->conn || !p->conn->player) {
+            pending_free(pending_take(cl, p->rid));
+            return;
+        }
+        msg =
+            json_pack("{s:s,s:s,s:I,s:o,s:s%}", "t", "cmd", "n", cl->node, "q", (json_int_t)p->rid,
+                      "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
+    } else {
+        msg = json_pack("{s:s,s:s,s:I,s:s}", "t", "state", "n", cl->node, "q", (json_int_t)p->rid,
+                        "g", p->target);
+    }
+    free(p->text);
+    p->text = NULL;
+    struct request_ref *ref = malloc(sizeof *ref);
+    if (ref) *ref = (struct request_ref){cl->srv, p->rid};
+    if (!ref || publish_direct(cl, owner, msg, request_published, ref) < 0) {
+        free(ref);
+        pending_fail(cl, pending_take(cl, p->rid), -PROTO_ERR_OWNER_UNREACHABLE);
+    }
+}
+
+struct lookup {
+    struct server *srv;
+    uint64_t rid;
+};
+
+static void looked_up(void *arg, int status, const char *value, size_t len) {
+    struct lookup *lk = arg;
+    struct cluster *cl = cl_of(lk->srv);
+    uint64_t rid = lk->rid;
+    free(lk);
+    if (!cl) return;
+    struct pending *p = pending_find(cl, rid);
+    if (!p) return; /* timed out, or its connection went */
+    if (status < 0) {
+        pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
+        return;
+    }
+    char owner[BUS_NODE_ID_MAX + 1];
+    if (!value || len == 0 || len > BUS_NODE_ID_MAX) {
+        pending_fail(cl, pending_take(cl, rid), p->not_found);
+        return;
+    }
+    memcpy(owner, value, len);
+    owner[len] = '\0';
+    if (strcmp(owner, cl->node) == 0) {
+        /* Ours, but no longer in memory (an ended game dropped from memory). */
+        pending_fail(cl, pending_take(cl, rid), p->not_found);
+        return;
+    }
+    if (!p->is_seek) remote_get(cl, p->target, owner);
+    p->kind = p->then;
+    pending_send(cl, p, owner);
+}
+
+/* Starts a request about target: straight to the owner when known, else through the
+ * directory. Returns 0, or a negative error for the client. */
+static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
+    p->is_seek = is_seek;
+    struct remote *r = strmap_get(&cl->remotes, p->target);
+    if (r) {
+        pending_send(cl, p, r->owner);
+        return 0;
+    }
+    struct lookup *lk = malloc(sizeof *lk);
+    if (!lk) return -PROTO_ERR_INTERNAL;
+    *lk = (struct lookup){cl->srv, p->rid};
+    char key[48];
+    snprintf(key, sizeof key, "%s:%s", is_seek ? "seek" : "game", p->target);
+    p->then = p->kind;
+    p->kind = PENDING_LOOKUP;
+    if (bus_get(cl->bus, key, looked_up, lk) < 0) {
+        free(lk);
+        return -PROTO_ERR_OWNER_UNREACHABLE;
+    }
+    return 0;
+}
+
+static bool targets_seek(enum proto_msg msg) {
+    return msg == PROTO_MSG_SEEK_ACCEPT || msg == PROTO_MSG_SEEK_CANCEL ||
+           msg == PROTO_MSG_CHALLENGE_ACCEPT || msg == PROTO_MSG_CHALLENGE_CANCEL;
+}
+
+int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len) {
+    struct cluster *cl = cl_of(c->srv);
+    if (!cl) return 0;
+    bool watch = req->msg == PROTO_MSG_WATCH;
+    if (!watch && req->msg > PROTO_MSG_CORE_LAST) return 0;
+    const char *target = watch ? req->game : req->cmd.target;
+    if (!target || world_game(c->srv->world, target) || world_seek(c->srv->world, target)) return 0;
+    bool is_seek = !watch && targets_seek(req->msg);
+    int not_found =
+        !is_seek ? -CORE_ERR_GAME_NOT_FOUND
+        : (req->msg == PROTO_MSG_CHALLENGE_ACCEPT || req->msg == PROTO_MSG_CHALLENGE_CANCEL)
+            ? -CORE_ERR_CHALLENGE_NOT_FOUND
+            : -CORE_ERR_SEEK_NOT_FOUND;
+    int rc;
+    if (!bus_up(cl->bus)) {
+        rc = -PROTO_ERR_OWNER_UNREACHABLE;
+        goto fail;
+    }
+    struct pending *p = pending_add(cl, watch ? PENDING_WATCH : PENDING_CMD, c, req->id, target);
+    if (!p) {
+        rc = -PROTO_ERR_INTERNAL;
+        goto fail;
+    }
+    p->not_found = not_found;
+    if (!watch) {
+        p->text = malloc(len + 1);
+        if (!p->text) {
+            pending_free(pending_take(cl, p->rid));
+            rc = -PROTO_ERR_INTERNAL;
+            goto fail;
+        }
+        memcpy(p->text, text, len);
+        p->text[len] = '\0';
+        p->text_len = len;
+    }
+    rc = request_owner(cl, p, is_seek);
+    if (rc < 0) {
+        pending_free(pending_take(cl, p->rid));
+        goto fail;
+    }
+    return 1;
+fail:
+    conn_send_error(c, rc, req->id, NULL);
+    return 1;
+}
+
+static void request_resync(struct cluster *cl, struct remote *r) {
+    if (r->seek) return;
+    r->needs_resync = true;
+    if (r->resyncing || !bus_up(cl->bus)) return;
+    struct pending *p = pending_add(cl, PENDING_RESYNC, NULL, NULL, r->id);
+    if (!p) return;
+    r->resyncing = true;
+    LOGI("cluster", "game=%s resynchronising from node=%s", r->id, r->owner);
+    pending_send(cl, p, r->owner);
+}
+
+/* ---- the owner's side ---- */
+
+static void answer(struct cluster *cl, const char *node, uint64_t rid, json_t *body) {
+    if (!body) return;
+    json_object_set_new(body, "t", json_string("res"));
+    json_object_set_new(body, "q", json_integer((json_int_t)rid));
+    publish_json(cl->srv, node, body, NULL);
+}
+
+static void apply_player_info(struct player *pl, const json_t *info) {
+    pl->registered = json_is_true(json_object_get(info, "reg"));
+    pl->bot = json_is_true(json_object_get(info, "bot"));
+    const json_t *ratings = json_object_get(info, "r");
+    for (int i = 0; i < RATING_CATEGORY_COUNT && i < (int)json_array_size(ratings); i++) {
+        const json_t *r = json_array_get(ratings, (size_t)i);
+        struct rating v = {
+            json_number_value(json_array_get(r, 0)), json_number_value(json_array_get(r, 1)),
+            json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3))};
+        if (v.rating > 0 && v.deviation > 0 && v.volatility > 0 && v.games >= 0) pl->ratings[i] = v;
+    }
+}
+
+/* The world's player for a remote player (created, and counted as connected, on first use). */
+static struct player *remote_player(struct cluster *cl, const json_t *info, const char *node) {
+    struct server *srv = cl->srv;
+    const char *id = json_string_value(json_object_get(info, "id"));
+    const char *name = json_string_value(json_object_get(info, "name"));
+    if (!id || !name || strlen(id) > PLAYER_ID_LEN || strlen(name) > PLAYER_NAME_MAX) return NULL;
+    int64_t now = now_mono_ms();
+    struct player *pl = world_player_by_id(srv->world, id);
+    if (!pl) {
+        pl = world_player_restore(srv->world, id, name, NULL, now);
+        if (!pl) return NULL;
+    }
+    if (!pl->computer_level) apply_player_info(pl, info);
+    if (!strmap_get(&cl->remote_seen, pl->id)) {
+        struct seen *seen = calloc(1, sizeof *seen);
+        if (!seen) return pl;
+        snprintf(seen->player, sizeof seen->player, "%s", pl->id);
+        snprintf(seen->node, sizeof seen->node, "%s", node);
+        if (strmap_put(&cl->remote_seen, seen->player, seen) < 0) {
+            free(seen);
+            return pl;
+        }
+        world_player_attach(srv->world, pl, now, &srv->events);
+        dispatch_events(srv, &srv->events, NULL, NULL);
+    }
+    return pl;
+}
+
+static void owner_command(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const json_t *req_text = json_object_get(msg, "req");
+    if (!from || !json_is_string(req_text)) return;
+    struct proto_request req;
+    int rc = proto_decode(json_string_value(req_text), json_string_length(req_text), &req);
+    if (rc == 0 && req.msg > PROTO_MSG_CORE_LAST) rc = -PROTO_ERR_UNKNOWN_TYPE;
+    struct player *pl = rc == 0 ? remote_player(cl, json_object_get(msg, "pl"), from) : NULL;
+    if (rc == 0 && !pl) rc = -PROTO_ERR_INTERNAL;
+    if (rc == 0) {
+        int64_t now = now_mono_ms();
+        if (req.cmd.type == CORE_CMD_COMPUTER_PLAY)
+            rc = -CORE_ERR_COMPUTER_UNAVAILABLE; /* never forwarded: it has no target */
+        else
+            rc = world_apply(srv->world, pl, &req.cmd, now, &srv->events);
+        bool has_reply = srv->events.reply >= 0;
+        cl->asking_node = from;
+        cl->asking_rid = rid;
+        cl->answered = false;
+        dispatch_events(srv, &srv->events, NULL, NULL);
+        cl->asking_node = NULL;
+        if (rc == 0 && (!has_reply || !cl->answered))
+            answer(cl, from, rid, json_pack("{s:b}", "ok", 1));
+    }
+    if (rc < 0) answer(cl, from, rid, json_pack("{s:i}", "e", -rc));
+    proto_request_clear(&req);
+}
+
+static void owner_state(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const char *id = json_string_value(json_object_get(msg, "g"));
+    if (!from || !id) return;
+    const struct game *g = world_game(srv->world, id);
+    if (!g) {
+        answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_GAME_NOT_FOUND));
+        return;
+    }
+    int64_t now = now_mono_ms();
+    answer(cl, from, rid,
+           json_pack("{s:o,s:o,s:I,s:s,s:s}", "m",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
+                     (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
+                     g->players[CHESS_BLACK]->id));
+}
+
+static void owner_player_gone(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    if (!from || !id) return;
+    struct seen *seen = strmap_get(&cl->remote_seen, id);
+    if (!seen || strcmp(seen->node, from) != 0) return;
+    struct player *pl = world_player_by_id(srv->world, id);
+    strmap_remove(&cl->remote_seen, id);
+    free(seen);
+    if (!pl) return;
+    world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
+    dispatch_events(srv, &srv->events, NULL, NULL);
+}
+
+void cluster_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
+                           bool is_reply) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !msg) return;
+    const struct game *g = ev->game;
+    json_t *out =
+        json_pack("{s:s,s:s,s:i,s:O}", "t", "ev", "n", cl->node, "k", (int)ev->target, "m", msg);
+    if (!out) return;
+    char dir_key[48] = "";
+    if (g && ev->target != CORE_TO_LOBBY) {
+        json_object_set_new(out, "g", json_string(g->id));
+        json_object_set_new(out, "v", json_integer(ev->version));
+        json_object_set_new(out, "w", json_string(g->players[CHESS_WHITE]->id));
+        json_object_set_new(out, "b", json_string(g->players[CHESS_BLACK]->id));
+        if (g->ended) json_object_set_new(out, "e", json_true());
+        if (ev->type == CORE_EV_GAME_STARTED) snprintf(dir_key, sizeof dir_key, "game:%s", g->id);
+    }
+    if (ev->type == CORE_EV_SEEK_ADDED || ev->type == CORE_EV_CHALLENGE_CREATED)
+        snprintf(dir_key, sizeof dir_key, "seek:%s", ev->seek.id);
+    if (ev->player) json_object_set_new(out, "p", json_string(ev->player->id));
+    if (is_reply && cl->asking_node) {
+        json_object_set_new(
+            out, "r",
+            json_pack("{s:s,s:I}", "n", cl->asking_node, "q", (json_int_t)cl->asking_rid));
+        cl->answered = true;
+    }
+    publish_json(srv, NULL, out, dir_key[0] ? dir_key : NULL);
+}
+
+/* ---- the other nodes' side ---- */
+
+static void deliver_event(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *owner = json_string_value(json_object_get(msg, "n"));
+    const json_t *m = json_object_get(msg, "m");
+    if (!owner || !json_is_object(m)) return;
+    const char *game = json_string_value(json_object_get(msg, "g"));
+    int kind = (int)json_integer_value(json_object_get(msg, "k"));
+    struct remote_delivery rd = {
+        .kind = (enum core_target)kind,
+        .game = game,
+        .white = json_string_value(json_object_get(msg, "w")),
+        .black = json_string_value(json_object_get(msg, "b")),
+        .player = json_string_value(json_object_get(msg, "p")),
+        .msg = m,
+    };
+    /* The forwarded request this event answers, when it came from here. */
+    const json_t *r = json_object_get(msg, "r");
+    struct pending *p = NULL;
+    const char *asker = json_string_value(json_object_get(r, "n"));
+    if (asker && strcmp(asker, cl->node) == 0) {
+        p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(r, "q")));
+        if (p && p->conn) {
+            rd.requester = p->conn;
+            rd.requester_id = p->client_id;
+        }
+    }
+    dispatch_deliver_remote(srv, &rd);
+    if (p) pending_free(p);
+    /* Lobby seeks of other nodes, for lobby_subscribe. */
+    const char *type = json_string_value(json_object_get(m, "type"));
+    if (kind == CORE_TO_LOBBY && type) {
+        if (strcmp(type, "seek_added") == 0) {
+            json_t *seek = json_object_get(m, "seek");
+            const char *id = json_string_value(json_object_get(seek, "id"));
+            struct remote *rs = id ? remote_get(cl, id, owner) : NULL;
+            if (rs) {
+                json_decref(rs->seek);
+                rs->seek = json_incref(seek);
+            }
+        } else if (strcmp(type, "seek_removed") == 0) {
+            const char *id = json_string_value(json_object_get(m, "seek"));
+            if (id) remote_drop(cl, id);
+        }
+    }
+    if (!game) return;
+    uint32_t v = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+    if (json_is_true(json_object_get(msg, "e"))) {
+        struct remote *rg = strmap_get(&cl->remotes, game);
+        if (rg && !rg->resyncing) remote_drop(cl, game);
+        return;
+    }
+    struct remote *rg = remote_get(cl, game, owner);
+    if (!rg) return;
+    bool gap = rg->has_version && v != rg->version + 1;
+    rg->version = v;
+    rg->has_version = true;
+    if (gap) request_resync(cl, rg);
+}
+
+/* A "game" message pushed after a resync: to this node's players and spectators of it. */
+static void deliver_state(struct cluster *cl, const json_t *res, const char *game) {
+    struct remote_delivery rd = {
+        .kind = CORE_TO_GAME_SPECTATORS,
+        .game = game,
+        .white = json_string_value(json_object_get(res, "w")),
+        .black = json_string_value(json_object_get(res, "b")),
+        .msg = json_object_get(res, "m"),
+    };
+    if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+    rd.kind = CORE_TO_GAME_PLAYERS;
+    rd.msg = json_object_get(res, "mp");
+    if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+}
+
+static void on_answer(struct cluster *cl, const json_t *msg) {
+    struct pending *p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(msg, "q")));
+    if (!p) return;
+    int code = (int)json_integer_value(json_object_get(msg, "e"));
+    if (p->kind == PENDING_RESYNC) {
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r) {
+            r->resyncing = false;
+            if (code == 0) {
+                r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+                r->has_version = true;
+                r->needs_resync = false;
+                deliver_state(cl, msg, p->target);
+            } else {
+                remote_drop(cl, p->target); /* the owner has forgotten it */
+            }
+        }
+        pending_free(p);
+        return;
+    }
+    if (!p->conn) {
+        pending_free(p);
+        return;
+    }
+    if (code > 0) {
+        pending_fail(cl, p, -code);
+        return;
+    }
+    if (p->kind == PENDING_WATCH) {
+        const char *white = json_string_value(json_object_get(msg, "w"));
+        const char *black = json_string_value(json_object_get(msg, "b"));
+        const struct player *me = p->conn->player;
+        bool player =
+            me && ((white && strcmp(white, me->id) == 0) || (black && strcmp(black, me->id) == 0));
+        json_t *state = json_deep_copy(json_object_get(msg, player ? "mp" : "m"));
+        int rc = state ? dispatch_watch_add(p->conn, p->target) : -PROTO_ERR_INTERNAL;
+        if (rc < 0) {
+            json_decref(state);
+            pending_fail(cl, p, rc);
+            return;
+        }
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r && !r->has_version) {
+            r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+            r->has_version = true;
+        }
+        proto_set_id(state, p->client_id);
+        conn_send_json(p->conn, state);
+    } else {
+        json_t *ok = proto_encode_simple("ok");
+        if (ok) proto_set_id(ok, p->client_id);
+        conn_send_json(p->conn, ok);
+    }
+    pending_free(p);
+}
+
+static void on_peer(struct cluster *cl, const json_t *msg) {
+    const char *id = json_string_value(json_object_get(msg, "n"));
+    if (!id || !bus_node_id_valid(id) || strcmp(id, cl->node) == 0) return;
+    struct peer *peer = strmap_get(&cl->peers, id);
+    if (!peer) {
+        peer = calloc(1, sizeof *peer);
+        if (!peer) return;
+        snprintf(peer->id, sizeof peer->id, "%s", id);
+        if (strmap_put(&cl->peers, peer->id, peer) < 0) {
+            free(peer);
+            return;
+        }
+    }
+    int64_t incarnation = json_integer_value(json_object_get(msg, "i"));
+    bool restarted = peer->incarnation != 0 && peer->incarnation != incarnation;
+    peer->incarnation = incarnation;
+    peer->seen_ms = now_mono_ms();
+    peer->connections = (int)json_integer_value(json_object_get(msg, "c"));
+    peer->players_online = (int)json_integer_value(json_object_get(msg, "p"));
+    peer->games_live = (int)json_integer_value(json_object_get(msg, "g"));
+    if (!restarted) return;
+    /* The owner came back from its database: its games' versions start again. */
+    LOGI("cluster", "node=%s restarted: resynchronising its games", id);
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
+        struct remote *r = value;
+        if (strcmp(r->owner, id) == 0) request_resync(cl, r);
+    }
+}
+
+static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
+    struct cluster *cl = ctx;
+    json_t *msg = json_loadb(data, len, 0, NULL);
+    const char *t = json_string_value(json_object_get(msg, "t"));
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    if (!t) {
+        LOGW("cluster", "unreadable bus message (%zu bytes) dropped", len);
+        json_decref(msg);
+        return;
+    }
+    bool mine = from && strcmp(from, cl->node) == 0;
+    if (to_me) {
+        if (strcmp(t, "cmd") == 0)
+            owner_command(cl, msg);
+        else if (strcmp(t, "state") == 0)
+            owner_state(cl, msg);
+        else if (strcmp(t, "res") == 0)
+            on_answer(cl, msg);
+    } else if (!mine) {
+        if (strcmp(t, "ev") == 0)
+            deliver_event(cl, msg);
+        else if (strcmp(t, "node") == 0)
+            on_peer(cl, msg);
+        else if (strcmp(t, "gone") == 0)
+            owner_player_gone(cl, msg);
+    }
+    json_decref(msg);
+}
+
+/* Directory entries of what this node owns (they may have expired, or Redis restarted empty). */
+static void publish_directory(struct cluster *cl) {
+    struct world *w = cl->srv->world;
+    for (struct game *g = world_live_first(w); g; g = world_live_next(g)) {
+        char key[48];
+        snprintf(key, sizeof key, "game:%s", g->id);
+        bus_set(cl->bus, key, cl->node, DIRECTORY_TTL_S);
+    }
+    for (struct seek *s = world_seek_first(w); s; s = s->next) {
+        char key[48];
+        snprintf(key, sizeof key, "seek:%s", s->id);
+        bus_set(cl->bus, key, cl->node, DIRECTORY_TTL_S);
+    }
+}
+
+static void on_state(void *ctx, bool up) {
+    struct cluster *cl = ctx;
+    if (!up) return;
+    publish_directory(cl);
+    cl->next_announce_ms = 0;
+    if (!cl->ever_up) {
+        cl->ever_up = true;
+        return;
+    }
+    /* Anything may have been missed while the bus was down. */
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) request_resync(cl, value);
+}
+
+/* ---- lifecycle, housekeeping, figures ---- */
+
+int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
+    if (!srv->cfg.use_libuv) {
+        LOGE("cluster", "--redis needs the libuv event loop (--event-loop uv)");
+        return -1;
+    }
+    struct cluster *cl = calloc(1, sizeof *cl);
+    if (!cl) return -1;
+    cl->srv = srv;
+    snprintf(cl->node, sizeof cl->node, "%s", cfg->node_id);
+    cl->incarnation = now_wall_ms();
+    srv->cluster = cl;
+    struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id};
+    struct bus_events be = {.state = on_state, .message = on_message};
+    cl->bus = bus_create(&srv->loop, &bc, &be, cl);
+    if (!cl->bus) {
+        LOGE("cluster", "cannot start the Redis links (node id \"%s\" valid?)", cfg->node_id);
+        return -1;
+    }
+    LOGI("cluster", "node=%s joining the site through Redis %s:%d", cl->node, cfg->redis_host,
+         cfg->redis_port);
+    return 0;
+}
+
+void cluster_tick(struct server *srv, int64_t now) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !cl->bus) return;
+    for (struct pending **pp = &cl->pending; *pp;) {
+        struct pending *p = *pp;
+        if (now < p->deadline_ms) {
+            pp = &p->next;
+            continue;
+        }
+        *pp = p->next;
+        pending_fail(cl, p, -PROTO_ERR_OWNER_UNREACHABLE);
+    }
+    if (now < cl->next_announce_ms || !bus_up(cl->bus)) return;
+    cl->next_announce_ms = now + ANNOUNCE_MS;
+    /* Resyncs that reached nobody (the owner not back yet) are tried again every second. */
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
+        struct remote *r = value;
+        if (r->needs_resync && !r->resyncing) request_resync(cl, r);
+    }
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    publish_direct(cl, NULL,
+                   json_pack("{s:s,s:s,s:I,s:i,s:i,s:i}", "t", "node", "n", cl->node, "i",
+                             (json_int_t)cl->incarnation, "c", srv->conn_count, "p",
+                             st.players_online, "g", st.games_live),
+                   NULL, NULL);
+}
+
+void cluster_site_stats(struct server *srv, struct cluster_site_stats *out) {
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    *out = (struct cluster_site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+    struct cluster *cl = cl_of(srv);
+    if (!cl) return;
+    out->bus_up = bus_up(cl->bus);
+    int64_t now = now_mono_ms();
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *p = value;
+        if (now - p->seen_ms > PEER_ALIVE_MS) continue;
+        out->nodes++;
+        out->connections += p->connections;
+        out->players_online += p->players_online;
+        out->games_live += p->games_live;
+    }
+}
+
+bool cluster_health(struct server *srv, json_t *body) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl) return false;
+    struct cluster_site_stats s;
+    cluster_site_stats(srv, &s);
+    json_object_set_new(body, "node", json_string(cl->node));
+    json_object_set_new(body, "redis", json_string(s.bus_up ? "up" : "down"));
+    json_object_set_new(body, "site",
+                        json_pack("{s:i,s:i,s:i,s:i}", "nodes", s.nodes, "connections",
+                                  s.connections, "players_online", s.players_online, "games",
+                                  s.games_live));
+    return !s.bus_up;
+}
+
+void cluster_add_remote_seeks(struct server *srv, json_t *seeks_msg) {
+    struct cluster *cl = cl_of(srv);
+    json_t *list = json_object_get(seeks_msg, "seeks");
+    if (!cl || !json_is_array(list)) return;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
+        const struct remote *r = value;
+        if (r->seek) json_array_append(list, r->seek);
+    }
+}
+
+void cluster_conn_gone(struct conn *c) {
+    struct cluster *cl = cl_of(c->srv);
+    for (struct pending *p = cl ? cl->pending : NULL; p; p = p->next) {
+        if (p->conn == c) p->conn = NULL;
+    }
+}
+
+void cluster_player_gone(struct server *srv, const struct player *p) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !bus_up(cl->bus)) return;
+    publish_direct(cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id),
+                   NULL, NULL);
+}
+
+void cluster_detach(struct server *srv) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !cl->bus) return;
+    struct bus *bus = cl->bus;
+    cl->bus = NULL;
+    bus_destroy(bus);
+}
+
+void cluster_free(struct server *srv) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl) return;
+    cluster_detach(srv);
+    while (cl->pending) pending_free(pending_take(cl, cl->pending->rid));
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
+        struct remote *r = value;
+        json_decref(r->seek);
+        free(r);
+    }
+    strmap_free(&cl->remotes);
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) free(value);
+    strmap_free(&cl->peers);
+    for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) free(value);
+    strmap_free(&cl->remote_seen);
+    free(cl);
+    srv->cluster = NULL;
+}

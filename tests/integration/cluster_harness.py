@@ -1,0 +1,237 @@
+"""
+A site for the cluster tests (docs/scaling.md), natively: a real redis-server on a free port and
+chess_server nodes on their own ports sharing one data directory (one SQLite file), as the
+Docker Compose file runs them. Redis can be stopped and started again on the same port, a node
+killed and started again with the same id, port and data.
+
+    from cluster_harness import *
+    async def test_something(site):
+        a, b = site.node("a"), site.node("b")
+        ...
+    if __name__ == "__main__":
+        run_site_tests(globals())
+"""
+import argparse
+import asyncio
+import inspect
+import os
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+
+from harness import Client, free_port, TIMEOUT  # noqa: F401 (re-exported for the tests)
+import json
+import urllib.error
+import urllib.request
+
+REDIS = "/usr/bin/redis-server"
+
+
+class Redis:
+    def __init__(self, tmp):
+        self.port = free_port()
+        self.tmp = tmp
+        self.proc = None
+        self.start()
+
+    def start(self):
+        log = open(os.path.join(self.tmp, "redis.log"), "a")
+        self.proc = subprocess.Popen(
+            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
+             "--appendonly", "no", "--dir", self.tmp], stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            try:
+                import socket
+                with socket.create_connection(("127.0.0.1", self.port), 0.2) as s:
+                    s.sendall(b"PING\r\n")
+                    if s.recv(16).startswith(b"+PONG"):
+                        return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("redis-server did not start")
+
+    def stop(self):
+        if self.proc and self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait(10)
+
+    @property
+    def address(self):
+        return "127.0.0.1:%d" % self.port
+
+
+class Node:
+    """One chess_server of the site; start() again after stop() keeps its id, port and data."""
+
+    def __init__(self, site, node_id, extra_args=()):
+        self.site = site
+        self.node_id = node_id
+        self.port = free_port()
+        self.extra = list(extra_args)
+        self.log_path = os.path.join(site.tmp, "node-%s.log" % node_id)
+        self.proc = None
+        self.clients = []
+        self.start()
+
+    def start(self):
+        cmd = [self.site.binary, "--listen", "127.0.0.1", "--port", str(self.port),
+               "--data-dir", self.site.data_dir, "--log-level", "debug",
+               "--static-dir", os.path.join(self.site.tmp, "no-client"),
+               "--redis", self.site.redis.address, "--node-id", self.node_id,
+               "--engine-workers", "0"] + self.extra
+        self.log = open(self.log_path, "a")
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        deadline = time.time() + 10
+        while time.time() < deadline:
+            if self.proc.poll() is not None:
+                raise RuntimeError("node %s exited at start: %s" % (self.node_id, self.read_log()))
+            try:
+                self.http("/healthz")
+                return
+            except OSError:
+                time.sleep(0.05)
+        raise RuntimeError("node %s did not start" % self.node_id)
+
+    @property
+    def url(self):
+        return "ws://127.0.0.1:%d/ws" % self.port
+
+    def http(self, path):
+        try:
+            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path),
+                                        timeout=TIMEOUT) as r:
+                return r.status, dict(r.headers), r.read()
+        except urllib.error.HTTPError as e:
+            return e.code, dict(e.headers), e.read()
+
+    def health(self):
+        status, _, body = self.http("/healthz")
+        return status, json.loads(body)
+
+    async def connect(self):
+        c = Client(self)
+        await c.open()
+        self.clients.append(c)
+        return c
+
+    async def player(self, name=None, token=None):
+        c = await self.connect()
+        await c.hello(name=name, token=token)
+        return c
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            self.proc.wait(timeout)
+        self.log.close()
+        return self.proc.returncode
+
+    def read_log(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    async def close_clients(self):
+        for c in self.clients:
+            try:
+                await asyncio.wait_for(c.close(), 2)
+            except Exception:
+                pass
+        self.clients = []
+
+
+class Site:
+    def __init__(self, binary):
+        self.binary = binary
+        self.tmp = tempfile.mkdtemp(prefix="chess-site-")
+        self.data_dir = os.path.join(self.tmp, "data")
+        self.redis = Redis(self.tmp)
+        self.nodes = {}
+
+    def node(self, node_id, *extra_args):
+        n = Node(self, node_id, extra_args)
+        self.nodes[node_id] = n
+        return n
+
+    async def wait_joined(self, count, timeout=10):
+        """Waits until every node's /healthz shows Redis up and `count` nodes in the site."""
+        deadline = time.time() + timeout
+        while True:
+            states = [n.health()[1] for n in self.nodes.values() if n.proc.poll() is None]
+            if all(s.get("redis") == "up" and s["site"]["nodes"] == count for s in states):
+                return states
+            if time.time() > deadline:
+                raise AssertionError("site did not form: %s" % states)
+            await asyncio.sleep(0.1)
+
+    async def close_clients(self):
+        for n in self.nodes.values():
+            await n.close_clients()
+
+    def logs(self):
+        out = []
+        for n in self.nodes.values():
+            out.append("---- node %s ----\n%s" % (n.node_id, n.read_log()[-5000:]))
+        return "\n".join(out)
+
+    def close(self):
+        for n in self.nodes.values():
+            if n.proc.poll() is None:
+                n.proc.kill()
+                n.proc.wait()
+        if self.redis.proc and self.redis.proc.poll() is None:
+            self.redis.proc.kill()
+            self.redis.proc.wait()
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+
+async def wait_for(pred, timeout=TIMEOUT, what="a condition"):
+    deadline = time.time() + timeout
+    while not pred():
+        if time.time() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        await asyncio.sleep(0.05)
+
+
+def run_site_tests(namespace):
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--server", required=True)
+    parser.add_argument("-k", default="")
+    opts = parser.parse_args()
+    if not os.path.exists(REDIS):
+        print("redis-server is missing (apt-get install redis-server; scripts/setup.sh)")
+        sys.exit(1)
+    tests = [(n, f) for n, f in namespace.items()
+             if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
+    failed = []
+    for name, fn in tests:
+        t0 = time.time()
+        site = Site(opts.server)
+        try:
+            async def run():
+                try:
+                    await asyncio.wait_for(fn(site), 90)
+                finally:
+                    await site.close_clients()
+            asyncio.run(run())
+            for n in site.nodes.values():
+                if n.proc.poll() is None:
+                    rc = n.stop()
+                    assert rc == 0, "node %s exit status %s after SIGTERM" % (n.node_id, rc)
+            print("PASS %s (%.1fs)" % (name, time.time() - t0))
+        except Exception:
+            failed.append(name)
+            print("FAIL %s (%.1fs)" % (name, time.time() - t0))
+            traceback.print_exc()
+            print(site.logs())
+        finally:
+            site.close()
+        sys.stdout.flush()
+    print("%d tests, %d failed%s" % (len(tests), len(failed),
+                                      (": " + ", ".join(failed)) if failed else ""))
+    sys.exit(1 if failed else 0)

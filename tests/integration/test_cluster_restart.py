@@ -1,0 +1,45 @@
+"""
+A node of the site dies (SIGKILL) in the middle of a game it owns, and is started again
+(docs/scaling.md, "When a node dies"): while it is down the player on the other node gets
+OWNER_UNREACHABLE; started again with the same node id on the shared database it restores the
+game, its player comes back with the token, the other node resynchronises from it, and the game
+is played on to its end across the nodes.
+"""
+import signal
+
+from cluster_harness import *
+from test_cluster import cross_node_game, play_moves
+
+
+async def test_owner_killed_and_restarted_resumes_its_games(site):
+    a, b, alice, bob, watcher, gid = await cross_node_game(site)
+    await play_moves(gid, alice, bob, watcher, ["e4", "e5", "Nf3"])
+    token = alice.token
+    a.proc.send_signal(signal.SIGKILL)
+    a.proc.wait(10)
+    a.log.close()
+    await bob.error({"type": "move", "game": gid, "move": "Nc6"}, "OWNER_UNREACHABLE")
+    a.start()
+    await site.wait_joined(2, timeout=15)
+    # The game is back on its owner, from the database, at the last move.
+    alice = await a.player(token=token)
+    games = alice.welcome["games"]
+    assert [g["id"] for g in games] == [gid] and games[0]["ply"] == 3, games
+    # Node b saw its owner restart and pushes the game's state to its player and spectator.
+    for c in (bob, watcher):
+        state = await c.recv(lambda m: m.get("type") == "game" and m["game"]["ply"] == 3,
+                             timeout=10, what="the resynchronised game")
+        assert state["game"]["san"] == ["e4", "e5", "Nf3"], state
+    await play_moves(gid, bob, alice, watcher, ["Nc6", "Bc4", "Nf6"])
+    await alice.ok({"type": "resign", "game": gid})
+    for c in (bob, watcher):
+        end = await c.recv_type("game_end")
+        assert end["result"] == "0-1" and end["reason"] == "resignation", end
+    # The archive (one database for the site) has the whole game.
+    status, _, body = b.http("/api/games/%s" % gid)
+    record = json.loads(body)
+    assert status == 200 and record["san"] == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6"], record
+
+
+if __name__ == "__main__":
+    run_site_tests(globals())
