@@ -46,6 +46,7 @@ static int port, max_connections, max_message, out_queue, rate, burst, abuse, ma
 static int64_t first_move_ms, abandon_ms, seek_grace_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds;
+static int db_readers = 2, db_read_delay_ms;
 
 static const struct option_spec options[] = {
     {"listen", "CHESS_LISTEN", OPT_STRING, &listen_addr, 0, 0,
@@ -94,6 +95,10 @@ static const struct option_spec options[] = {
      "open seeks and challenges per player"},
     {"max-games", "CHESS_MAX_GAMES", OPT_INT, &max_games, 1, 100000,
      "games in progress per player"},
+    {"db-readers", "CHESS_DB_READERS", OPT_INT, &db_readers, 1, 16,
+     "threads reading the database for clients, each with its own connection"},
+    {"db-read-delay-ms", "CHESS_DB_READ_DELAY_MS", OPT_INT, &db_read_delay_ms, 0, 60000,
+     "for tests: delay every database read by this much (answers arrive late)"},
     {"bots-rated-vs-humans", "CHESS_BOTS_RATED_VS_HUMANS", OPT_INT, &bots_rated, 0, 1,
      "1: games between a bot and a person may be rated (docs/bots.md)"},
     {"engine-workers", "CHESS_ENGINE_WORKERS", OPT_INT, &engine_cfg.workers, 0, 256,
@@ -341,7 +346,9 @@ int main(int argc, char **argv) {
     /* The database first: a bad one stops the start before the port is taken. */
     struct store_config store_cfg = {.data_dir = data_dir,
                                      .node_id = *redis_addr ? node_id : NULL,
-                                     .sync_normal = strcmp(db_sync, "normal") == 0};
+                                     .sync_normal = strcmp(db_sync, "normal") == 0,
+                                     .readers = db_readers,
+                                     .read_delay_ms = db_read_delay_ms};
     int store_status;
     char store_err[512];
     struct store *store = store_open(&store_cfg, &store_status, store_err, sizeof store_err);

@@ -57,6 +57,18 @@ class DataDir:
         finally:
             con.close()
 
+    def execute(self, sql, params=()):
+        """Changes the database beside a running server (WAL: its readers and writer go on)."""
+        self.execute_many(sql, [params])
+
+    def execute_many(self, sql, rows):
+        con = sqlite3.connect(self.db, timeout=10)
+        try:
+            with con:
+                con.executemany(sql, rows)
+        finally:
+            con.close()
+
     def moves(self, game):
         """{ply: (uci, san)} of a game, live or archived."""
         rows = self.query("SELECT ply, uci, san FROM live_moves WHERE game_id = ? UNION ALL "

@@ -11,6 +11,8 @@
 
 static const double latency_bounds[METRICS_HIST_BUCKETS - 1] = {
     5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 25000, 100000};
+static const double ops_bounds[METRICS_HIST_BUCKETS - 1] = {1,   2,   4,   8,    16,   32,  64,
+                                                            128, 256, 512, 1024, 2048, 8192};
 static const double size_bounds[METRICS_HIST_BUCKETS - 1] = {
     32, 64, 128, 256, 512, 1024, 2048, 4096, 8192, 16384, 32768, 65536, 1048576};
 
@@ -34,6 +36,11 @@ int metrics_init(struct metrics *m) {
     m->handle_us.bounds = latency_bounds;
     m->timer_lag_us.bounds = latency_bounds;
     m->message_bytes.bounds = size_bounds;
+    m->store_batch_ops.bounds = ops_bounds;
+    m->store_commit_us.bounds = latency_bounds;
+    m->store_write_wait_us.bounds = latency_bounds;
+    m->store_read_wait_us.bounds = latency_bounds;
+    m->store_read_us.bounds = latency_bounds;
     if (family_init(&m->messages_in, 64) < 0 || family_init(&m->errors, 64) < 0) {
         metrics_free(m);
         return -1;
@@ -154,6 +161,37 @@ static void emit_engine(struct text *t, const struct metrics_gauges *g) {
                 (double)g->engine_evictions);
 }
 
+static void emit_store(struct text *t, const struct metrics *m, const struct metrics_gauges *g) {
+    if (!g->store) return;
+    emit_metric(t, "chess_store_write_queue_length", "gauge",
+                "Write operations waiting for the writer thread.", (double)g->store_write_queue);
+    emit_metric(t, "chess_store_commits_total", "counter", "Transactions committed.",
+                (double)g->store_commits);
+    emit_metric(t, "chess_store_transactions_failed_total", "counter",
+                "Transactions rolled back after an error (each attempt counts).",
+                (double)g->store_transactions_failed);
+    emit_hist(t, "chess_store_commit_batch_ops", "Write operations per committed transaction.",
+              &m->store_batch_ops);
+    emit_hist(t, "chess_store_commit_microseconds",
+              "Time of one transaction, from BEGIN to the end of COMMIT.", &m->store_commit_us);
+    emit_hist(t, "chess_store_write_wait_microseconds",
+              "Time from queueing a transaction's oldest operation to its commit.",
+              &m->store_write_wait_us);
+    emit_metric(t, "chess_store_readers", "gauge", "Reader threads.", g->store_readers);
+    emit_metric(t, "chess_store_read_queue_length", "gauge", "Reads waiting for a reader thread.",
+                (double)g->store_read_queue);
+    emit_hist(t, "chess_store_read_wait_microseconds", "Time a read waited for a reader thread.",
+              &m->store_read_wait_us);
+    emit_hist(t, "chess_store_read_microseconds",
+              "Time from asking for a read to its answer being ready.", &m->store_read_us);
+    emit_metric(t, "chess_store_read_errors_total", "counter",
+                "Reads that failed (a database error, not a missing row).",
+                (double)m->store_read_errors);
+    emit_metric(t, "chess_store_reads_refused_total", "counter",
+                "Reads refused because the readers' queue was full or they had stopped.",
+                (double)m->store_read_refused);
+}
+
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
     struct text t = {.cap = 8192};
     t.data = malloc(t.cap);
@@ -204,6 +242,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_hist(&t, "chess_message_bytes", "Size of client messages.", &m->message_bytes);
     emit_hist(&t, "chess_timer_lag_microseconds",
               "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
+    emit_store(&t, m, g);
     if (t.failed) {
         free(t.data);
         return NULL;

@@ -8,6 +8,7 @@
 #ifndef SERVER_METRICS_METRICS_H
 #define SERVER_METRICS_METRICS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -46,6 +47,14 @@ struct metrics {
     struct metrics_hist message_bytes; /* size of client messages */
     struct metrics_hist timer_lag_us;  /* lateness of the game timer */
     double moves_per_second;           /* over the last 10 s, set by the caller */
+    /* The store (docs/persistence.md), from the figures its threads report to the loop. */
+    struct metrics_hist store_batch_ops;     /* operations per committed transaction */
+    struct metrics_hist store_commit_us;     /* BEGIN to the end of COMMIT */
+    struct metrics_hist store_write_wait_us; /* a transaction's oldest op: submitted to committed */
+    struct metrics_hist store_read_wait_us;  /* a read: queued to started on a reader */
+    struct metrics_hist store_read_us;       /* a read: queued to finished */
+    uint64_t store_read_errors;              /* reads that failed (not "not found") */
+    uint64_t store_read_refused;             /* reads refused: queue full or readers stopped */
 };
 
 /* Sets up empty metrics. Returns 0 or -1 when memory runs out. */
@@ -74,6 +83,10 @@ struct metrics_gauges {
     uint64_t engine_jobs_done, engine_jobs_cancelled, engine_preemptions;
     uint64_t engine_wait_ms_total, engine_search_ms_total, engine_nodes_total;
     uint64_t engine_table_bytes, engine_tables, engine_evictions;
+    /* The store (all zero without a database). */
+    bool store;
+    uint64_t store_write_queue, store_read_queue, store_commits, store_transactions_failed;
+    int store_readers;
 };
 
 /* Renders everything as Prometheus text into a new malloc'd string (the caller frees it);

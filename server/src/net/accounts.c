@@ -10,12 +10,14 @@
  */
 #include "net/accounts.h"
 
+#include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "core/ratelimit.h"
 #include "net/internal.h"
 #include "net/persist.h"
+#include "net/reads.h"
 #include "proto/encode.h"
 #include "store/auth.h"
 #include "store/read.h"
@@ -172,27 +174,136 @@ static void reply_error(struct pending *p, int code) {
 
 /* ---- requests ---- */
 
+/*
+ * The account lookups of register and login run on a reader thread (reads.h): the request
+ * waits with a copy of the password (wiped when freed); the connection's later messages wait
+ * for the answer.
+ */
+struct account_read {
+    struct net_read base; /* first */
+    enum pending_kind kind;
+    uint64_t cookie;                       /* login: its pending request */
+    char username[STORE_USERNAME_MAX + 1]; /* lower case */
+    char name[STORE_NAME_MAX + 1];         /* register: as typed */
+    char *password;
+    struct store_identity account;
+    char hash[STORE_PWHASH_MAX];
+};
+
+static void account_run(struct store_reader *reader, struct net_read *rd) {
+    struct account_read *r = (struct account_read *)(void *)rd;
+    rd->status = store_find_account(reader, r->username, &r->account, r->hash);
+}
+
+static void account_release(struct net_read *rd) {
+    struct account_read *r = (struct account_read *)(void *)rd;
+    if (r->password) {
+        sodium_memzero(r->password, strlen(r->password));
+        free(r->password);
+    }
+    sodium_memzero(r->hash, sizeof r->hash);
+}
+
+static struct pending *find_pending(struct accounts *a, uint64_t cookie) {
+    struct pending *p = a ? a->pending : NULL;
+    while (p && p->cookie != cookie) p = p->next;
+    return p;
+}
+
+static void register_found(struct account_read *r, struct conn *c, struct store *store) {
+    struct accounts *a = accounts_of(c->srv);
+    const json_t *id = r->base.req_id;
+    if (r->base.status == 0) { /* early; the unique index decides */
+        conn_send_error(c, -PROTO_ERR_USERNAME_TAKEN, id, NULL);
+        return;
+    }
+    if (r->base.status != -STORE_ERR_NOT_FOUND || !store) {
+        conn_send_error(c, -PROTO_ERR_STORE_UNAVAILABLE, id, NULL);
+        return;
+    }
+    if (!c->player || c->player->registered) {
+        conn_send_error(c, -PROTO_ERR_ALREADY_REGISTERED, id, NULL);
+        return;
+    }
+    struct pending *p = add_pending(a, PENDING_REGISTER, c, id);
+    if (!p) {
+        conn_send_error(c, busy(a), id, NULL);
+        return;
+    }
+    str_copy(p->username, sizeof p->username, r->username);
+    str_copy(p->name, sizeof p->name, r->name);
+    if (store_hash_password(store, r->password, p->cookie) < 0) {
+        remove_pending(a, p);
+        conn_send_error(c, -PROTO_ERR_INTERNAL, id, NULL);
+    }
+}
+
+static void login_found(struct account_read *r, struct server *srv, struct store *store) {
+    struct accounts *a = accounts_of(srv);
+    struct pending *p = find_pending(a, r->cookie);
+    if (!p) return;
+    int rc;
+    if (!p->conn || !store) {
+        rc = -1; /* gone: no reply */
+    } else if (r->base.status == 0) {
+        p->account = r->account;
+        rc = store_verify_password(store, r->password, r->hash, p->cookie);
+    } else if (r->base.status == -STORE_ERR_NOT_FOUND) {
+        /* No such account: spend what a verification costs, then refuse. */
+        p->unknown_user = true;
+        rc = store_hash_password(store, r->password, p->cookie);
+    } else {
+        reply_error(p, -PROTO_ERR_STORE_UNAVAILABLE);
+        remove_pending(a, p);
+        return;
+    }
+    if (rc < 0) {
+        reply_error(p, -PROTO_ERR_INTERNAL);
+        remove_pending(a, p);
+    }
+}
+
+static bool account_answer(struct net_read *rd, struct conn *c, struct session *ss) {
+    (void)ss;
+    struct account_read *r = (struct account_read *)(void *)rd;
+    struct store *store = persist_store(rd->srv);
+    if (r->kind == PENDING_LOGIN)
+        login_found(r, rd->srv, store); /* its pending request knows whether c is gone */
+    else if (c)
+        register_found(r, c, store);
+    return false;
+}
+
+/* Looks up an account for register or login; the answer goes on. Returns 0 or an error. */
+static int find_account(struct conn *c, enum pending_kind kind, const char *lower,
+                        const struct proto_request *req, uint64_t cookie) {
+    struct account_read *r = calloc(1, sizeof *r);
+    if (!r) return -PROTO_ERR_INTERNAL;
+    r->base.run = account_run;
+    r->base.answer = account_answer;
+    r->base.release = account_release;
+    r->base.req_id = req->id ? json_deep_copy(req->id) : NULL;
+    r->kind = kind;
+    r->cookie = cookie;
+    str_copy(r->username, sizeof r->username, lower);
+    str_copy(r->name, sizeof r->name, req->username);
+    r->password = strdup(req->password);
+    if (!r->password) {
+        json_decref(r->base.req_id);
+        free(r);
+        return -PROTO_ERR_INTERNAL;
+    }
+    return reads_submit_conn(c, &r->base);
+}
+
 static int start_register(struct conn *c, const struct proto_request *req, struct store *store) {
+    (void)store;
     struct player *pl = c->player;
     char lower[STORE_USERNAME_MAX + 1];
     if (pl->registered) return -PROTO_ERR_ALREADY_REGISTERED;
     if (auth_username_check(req->username, lower) < 0) return -PROTO_ERR_USERNAME_INVALID;
     if (auth_password_check(req->password) < 0) return -PROTO_ERR_PASSWORD_INVALID;
-    struct store_identity existing;
-    char hash[STORE_PWHASH_MAX];
-    int rc = store_find_account(store, lower, &existing, hash);
-    if (rc == 0) return -PROTO_ERR_USERNAME_TAKEN; /* early; the unique index decides */
-    if (rc != -STORE_ERR_NOT_FOUND) return -PROTO_ERR_STORE_UNAVAILABLE;
-    struct accounts *a = accounts_of(c->srv);
-    struct pending *p = add_pending(a, PENDING_REGISTER, c, req->id);
-    if (!p) return busy(a);
-    str_copy(p->username, sizeof p->username, lower);
-    str_copy(p->name, sizeof p->name, req->username);
-    if (store_hash_password(store, req->password, p->cookie) < 0) {
-        remove_pending(a, p);
-        return -PROTO_ERR_INTERNAL;
-    }
-    return 0;
+    return find_account(c, PENDING_REGISTER, lower, req, 0);
 }
 
 static int start_login(struct conn *c, const struct proto_request *req, struct store *store,
@@ -212,18 +323,15 @@ static int start_login(struct conn *c, const struct proto_request *req, struct s
     }
     struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id);
     if (!p) return busy(a);
-    char hash[STORE_PWHASH_MAX] = "";
-    int rc = valid ? store_find_account(store, lower, &p->account, hash) : -STORE_ERR_NOT_FOUND;
-    if (rc == 0) {
-        rc = store_verify_password(store, req->password, hash, p->cookie);
-    } else if (rc == -STORE_ERR_NOT_FOUND) {
-        /* No such account: spend what a verification costs, then refuse. */
-        p->unknown_user = true;
-        rc = store_hash_password(store, req->password, p->cookie);
-    } else {
-        remove_pending(a, p);
-        return -PROTO_ERR_STORE_UNAVAILABLE;
+    int rc;
+    if (valid) {
+        rc = find_account(c, PENDING_LOGIN, lower, req, p->cookie);
+        if (rc < 0) remove_pending(a, p);
+        return rc;
     }
+    /* A malformed name cannot exist: spend what a verification costs, then refuse. */
+    p->unknown_user = true;
+    rc = store_hash_password(store, req->password, p->cookie);
     if (rc < 0) {
         remove_pending(a, p);
         return -PROTO_ERR_INTERNAL;

@@ -1,6 +1,13 @@
 /*
- * Archive requests: read from the database (store/read.h), encode as JSON or PGN. The JSON of a
- * stored game is the same over WebSocket (game_record) and HTTP (/api/games/<id>).
+ * Archive requests: each is a struct archive_read handed to the store's reader threads
+ * (reads.h); the reader runs the queries (and builds PGN and FEN text, which needs no loop
+ * data), the answer on the loop encodes JSON (profiles show the in-memory player's state) and
+ * replies over WebSocket or HTTP. The JSON of a stored game is the same over WebSocket
+ * (game_record) and HTTP (/api/games/<id>).
+ *
+ * A player's games as one PGN file are streamed: the reader builds EXPORT_BATCH games at a
+ * time, the HTTP side writes them and asks for the next batch once they are out, so neither the
+ * loop nor a reader holds more than one batch whatever the number of games.
  */
 #include "net/archive.h"
 
@@ -10,6 +17,7 @@
 
 #include "net/internal.h"
 #include "net/persist.h"
+#include "net/reads.h"
 #include "proto/encode.h"
 #include "store/archive.h"
 #include "store/auth.h"
@@ -18,8 +26,10 @@
 #include "util/log.h"
 #include "util/now.h"
 
-/* Games in one player's PGN file: it is built on the loop thread (about 1 ms per 10 games). */
-#define ALL_GAMES_PGN_MAX 1000
+/* Games per batch of a player's PGN file (a few hundred KB at most). */
+#define EXPORT_BATCH 100
+/* Fresh ids tried for an imported game (checked against the world, then the database). */
+#define IMPORT_CANDIDATES 4
 
 /* Sets key to value (stolen); NULL values (out of memory) are skipped. */
 static void put(json_t *obj, const char *key, json_t *value) {
@@ -49,15 +59,6 @@ static json_t *profile_json(struct server *srv, const struct store_identity *id)
     put(obj, "username", id->username[0] ? json_string(id->username) : json_null());
     put(obj, "ratings", ratings_json(pl ? pl->ratings : id->ratings));
     return obj;
-}
-
-/* The identity of a player id or username; a store status on failure. */
-static int find_identity(struct store *store, const char *player_id, const char *username,
-                         struct store_identity *out) {
-    if (player_id) return store_find_player(store, player_id, out);
-    char lower[STORE_USERNAME_MAX + 1], hash[STORE_PWHASH_MAX];
-    if (!username || auth_username_check(username, lower) < 0) return -STORE_ERR_NOT_FOUND;
-    return store_find_account(store, lower, out, hash);
 }
 
 /* ---- games ---- */
@@ -128,7 +129,207 @@ static int status_error(int status, int not_found) {
     return status == -STORE_ERR_NOT_FOUND ? not_found : -PROTO_ERR_STORE_UNAVAILABLE;
 }
 
-/* ---- WebSocket ---- */
+/* ---- requests ---- */
+
+enum archive_kind {
+    ARCHIVE_PLAYER,      /* a profile, by id or username */
+    ARCHIVE_GAMES,       /* a player (who must exist) and a page of their games */
+    ARCHIVE_GAME,        /* a stored game: JSON, PGN or the FEN at a ply */
+    ARCHIVE_LEADERBOARD, /* the best ratings of a category */
+    ARCHIVE_IMPORT,      /* which candidate ids for an imported game are free */
+    ARCHIVE_EXPORT,      /* the next batch of a player's games as PGN */
+};
+
+enum archive_format { FORMAT_JSON, FORMAT_PGN, FORMAT_FEN };
+
+struct archive_read {
+    struct net_read base; /* first */
+    enum archive_kind kind;
+    enum archive_format format;
+    /* What is asked. */
+    char player_id[STORE_ID_MAX + 1]; /* or "" with a username */
+    char username[STORE_USERNAME_MAX + 1];
+    char game_id[STORE_ID_MAX + 1];
+    int page, limit, category;
+    long ply;
+    char site[300];
+    char candidates[IMPORT_CANDIDATES][GAME_ID_LEN + 1];
+    struct store_op import; /* the parsed game, waiting for its id (owns its buffers) */
+    bool have_import;
+    struct store_game_cursor cursor; /* export: after this game */
+    bool started;                    /* export: the first batch is out */
+    /* What the reader found. */
+    struct store_identity identity;
+    struct store_game game;
+    struct store_game *games; /* limit entries (calloc'd by the loop) */
+    int count;
+    bool more;
+    struct store_leader *leaders; /* limit entries */
+    char *text;                   /* PGN (malloc'd) */
+    size_t len;
+    bool last; /* export: no more batches */
+    char fen[STORE_FEN_MAX + 1];
+    int free_candidate; /* import: index of a free id, or -1 */
+};
+
+static void archive_release(struct net_read *rd) {
+    struct archive_read *a = (struct archive_read *)(void *)rd;
+    store_game_free(&a->game);
+    free(a->games);
+    free(a->leaders);
+    free(a->text);
+    if (a->have_import) store_op_release(&a->import);
+}
+
+static struct archive_read *archive_read_new(enum archive_kind kind, const json_t *id) {
+    struct archive_read *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    a->kind = kind;
+    a->base.req_id = id ? json_deep_copy(id) : NULL;
+    a->base.release = archive_release;
+    return a;
+}
+
+/* ---- on a reader thread ---- */
+
+static void run_player(struct store_reader *r, struct archive_read *a) {
+    char hash[STORE_PWHASH_MAX];
+    a->base.status = a->player_id[0] ? store_find_player(r, a->player_id, &a->identity)
+                                     : store_find_account(r, a->username, &a->identity, hash);
+}
+
+static int append_game(void *ctx, const struct store_game *g) {
+    struct archive_read *a = ctx;
+    a->count++;
+    a->cursor.created_at = g->created_at;
+    snprintf(a->cursor.id, sizeof a->cursor.id, "%s", g->id);
+    char *one = NULL;
+    long n = store_game_pgn(g, a->site, &one);
+    if (n < 0) return 0; /* a game that does not replay is left out */
+    char *grown = realloc(a->text, a->len + (size_t)n + 2);
+    if (!grown) {
+        free(one);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    a->text = grown;
+    memcpy(a->text + a->len, one, (size_t)n);
+    a->len += (size_t)n;
+    a->text[a->len++] = '\n'; /* games are separated by a blank line */
+    a->text[a->len] = '\0';
+    free(one);
+    return 0;
+}
+
+static void run_export(struct store_reader *r, struct archive_read *a) {
+    free(a->text);
+    a->text = NULL;
+    a->len = 0;
+    a->count = 0;
+    if (!a->started) {
+        a->base.status = store_find_player(r, a->player_id, &a->identity);
+        if (a->base.status < 0) return;
+    }
+    int rc = store_each_player_game(r, a->player_id, a->started ? &a->cursor : NULL, EXPORT_BATCH,
+                                    append_game, a);
+    a->base.status = rc < 0 ? rc : 0;
+    a->last = a->count < EXPORT_BATCH;
+}
+
+static void run_game(struct store_reader *r, struct archive_read *a) {
+    a->base.status = store_read_game(r, a->game_id, &a->game);
+    if (a->base.status < 0) return;
+    if (a->format == FORMAT_PGN) {
+        long n = store_game_pgn(&a->game, a->site, &a->text);
+        if (n < 0)
+            a->base.status = (int)n;
+        else
+            a->len = (size_t)n;
+    } else if (a->format == FORMAT_FEN) {
+        a->base.status = a->ply >= 0 && a->ply <= CHESS_GAME_MAX_PLIES
+                             ? store_game_fen(&a->game, (int)a->ply, a->fen)
+                             : -STORE_ERR_NOT_FOUND;
+    }
+}
+
+static void archive_run(struct store_reader *r, struct net_read *rd) {
+    struct archive_read *a = (struct archive_read *)(void *)rd;
+    switch (a->kind) {
+        case ARCHIVE_PLAYER: run_player(r, a); return;
+        case ARCHIVE_GAMES:
+            rd->status = store_find_player(r, a->player_id, &a->identity);
+            if (rd->status == 0)
+                rd->status = store_player_games(r, a->player_id, a->page, a->limit, a->games,
+                                                &a->count, &a->more);
+            return;
+        case ARCHIVE_GAME: run_game(r, a); return;
+        case ARCHIVE_LEADERBOARD:
+            rd->status = store_leaderboard(r, a->category, a->limit, a->leaders, &a->count);
+            return;
+        case ARCHIVE_IMPORT:
+            a->free_candidate = -1;
+            for (int i = 0; i < IMPORT_CANDIDATES && a->free_candidate < 0; i++) {
+                struct store_game g;
+                int rc = store_read_game(r, a->candidates[i], &g);
+                if (rc == 0) store_game_free(&g);
+                if (rc == -STORE_ERR_NOT_FOUND) a->free_candidate = i;
+                if (rc < 0 && rc != -STORE_ERR_NOT_FOUND) {
+                    rd->status = rc;
+                    return;
+                }
+            }
+            rd->status = a->free_candidate >= 0 ? 0 : -STORE_ERR_CONFLICT;
+            return;
+        case ARCHIVE_EXPORT: run_export(r, a); return;
+    }
+}
+
+/* ---- answers on the loop ---- */
+
+static json_t *games_page_json(const struct archive_read *a) {
+    json_t *list = json_array();
+    for (int i = 0; i < a->count; i++) json_array_append_new(list, game_json(&a->games[i], false));
+    return json_pack("{s:s,s:i,s:i,s:b,s:o}", "player", a->player_id, "page", a->page, "limit",
+                     a->limit, "more", a->more, "games", list);
+}
+
+static json_t *leaderboard_json(const struct archive_read *a) {
+    json_t *list = json_array();
+    for (int i = 0; i < a->count; i++) {
+        const struct store_leader *l = &a->leaders[i];
+        json_array_append_new(
+            list, json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id, "name",
+                            l->name, "rating", (json_int_t)lround(l->rating.rating), "deviation",
+                            (json_int_t)lround(l->rating.deviation), "games", l->rating.games));
+    }
+    return json_pack("{s:s,s:o}", "category", rating_category_name(a->category), "players", list);
+}
+
+/* The reply's body, or NULL with *code set (an error code for the client). */
+static json_t *answer_json(struct server *srv, struct archive_read *a, int *code) {
+    int status = a->base.status;
+    switch (a->kind) {
+        case ARCHIVE_PLAYER:
+        case ARCHIVE_GAMES:
+            if (status < 0) {
+                *code = status_error(status, -PROTO_ERR_PLAYER_NOT_FOUND);
+                return NULL;
+            }
+            return a->kind == ARCHIVE_PLAYER ? profile_json(srv, &a->identity) : games_page_json(a);
+        case ARCHIVE_GAME:
+            if (status < 0) {
+                *code = status_error(status, -CORE_ERR_GAME_NOT_FOUND);
+                return NULL;
+            }
+            return game_json(&a->game, true);
+        case ARCHIVE_LEADERBOARD:
+            if (status < 0) {
+                *code = -PROTO_ERR_STORE_UNAVAILABLE;
+                return NULL;
+            }
+            return leaderboard_json(a);
+        default: *code = -PROTO_ERR_INTERNAL; return NULL;
+    }
+}
 
 static void send_reply(struct conn *c, json_t *msg, const json_t *id) {
     if (!msg) {
@@ -139,144 +340,236 @@ static void send_reply(struct conn *c, json_t *msg, const json_t *id) {
     conn_send_json(c, msg);
 }
 
-static int handle_player(struct conn *c, const struct proto_request *req, struct store *store) {
-    if (!req->player && !req->username) return -PROTO_ERR_BAD_FIELD;
-    struct store_identity id;
-    int rc = find_identity(store, req->player, req->username, &id);
-    if (rc < 0) return status_error(rc, -PROTO_ERR_PLAYER_NOT_FOUND);
-    send_reply(c, json_pack("{s:s,s:o}", "type", "player", "player", profile_json(c->srv, &id)),
-               req->id);
-    return 0;
-}
-
-/* A page of a player's games: {player, page, more, games}. NULL with *status on failure. */
-static json_t *games_page(struct store *store, const char *player_id, int page, int limit,
-                          int *status) {
-    struct store_game *games = calloc((size_t)limit, sizeof *games);
-    if (!games) {
-        *status = -STORE_ERR_NO_MEMORY;
-        return NULL;
-    }
-    int count;
-    bool more;
-    *status = store_player_games(store, player_id, page, limit, games, &count, &more);
-    json_t *list = json_array();
-    for (int i = 0; *status == 0 && i < count; i++)
-        json_array_append_new(list, game_json(&games[i], false));
-    free(games);
-    if (*status < 0) {
-        json_decref(list);
-        return NULL;
-    }
-    return json_pack("{s:s,s:i,s:i,s:b,s:o}", "player", player_id, "page", page, "limit", limit,
-                     "more", more, "games", list);
-}
-
-static int handle_games(struct conn *c, const struct proto_request *req, struct store *store) {
-    struct store_identity id;
-    int status = store_find_player(store, req->player, &id);
-    if (status < 0) return status_error(status, -PROTO_ERR_PLAYER_NOT_FOUND);
-    json_t *page = games_page(store, req->player, req->page, req->limit, &status);
-    if (!page) return status_error(status, -PROTO_ERR_PLAYER_NOT_FOUND);
-    json_object_set_new(page, "type", json_string("games"));
-    send_reply(c, page, req->id);
-    return 0;
-}
-
-static int handle_record(struct conn *c, const struct proto_request *req, struct store *store) {
-    struct store_game g;
-    int rc = store_read_game(store, req->game, &g);
-    if (rc < 0) return status_error(rc, -CORE_ERR_GAME_NOT_FOUND);
-    send_reply(c, json_pack("{s:s,s:o}", "type", "game_record", "game", game_json(&g, true)),
-               req->id);
-    store_game_free(&g);
-    return 0;
-}
-
-static json_t *leaderboard_json(struct store *store, int category, int limit, int *status) {
-    struct store_leader *leaders = calloc((size_t)limit, sizeof *leaders);
-    if (!leaders) {
-        *status = -STORE_ERR_NO_MEMORY;
-        return NULL;
-    }
-    int count;
-    *status = store_leaderboard(store, category, limit, leaders, &count);
-    json_t *list = json_array();
-    for (int i = 0; *status == 0 && i < count; i++) {
-        const struct store_leader *l = &leaders[i];
-        json_array_append_new(
-            list, json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id, "name",
-                            l->name, "rating", (json_int_t)lround(l->rating.rating), "deviation",
-                            (json_int_t)lround(l->rating.deviation), "games", l->rating.games));
-    }
-    free(leaders);
-    if (*status < 0) {
-        json_decref(list);
-        return NULL;
-    }
-    return json_pack("{s:s,s:o}", "category", rating_category_name(category), "players", list);
-}
-
-static int handle_leaderboard(struct conn *c, const struct proto_request *req,
-                              struct store *store) {
-    int status;
-    json_t *board = leaderboard_json(store, req->category, req->limit, &status);
-    if (!board) return -PROTO_ERR_STORE_UNAVAILABLE;
-    json_object_set_new(board, "type", json_string("leaderboard"));
-    send_reply(c, board, req->id);
-    return 0;
-}
-
-/* A game id used neither in memory nor in the database. */
-static int fresh_game_id(struct server *srv, struct store *store, char id[GAME_ID_LEN + 1]) {
-    for (int attempt = 0; attempt < 8; attempt++) {
-        if (ids_random_text(id, GAME_ID_LEN) < 0) return -1;
-        struct store_game g;
-        if (world_game(srv->world, id)) continue;
-        int rc = store_read_game(store, id, &g);
-        if (rc == 0) {
-            store_game_free(&g);
-            continue;
-        }
-        return rc == -STORE_ERR_NOT_FOUND ? 0 : -1;
-    }
-    return -1;
-}
-
-static int handle_import(struct conn *c, const struct proto_request *req, struct store *store) {
-    char id[GAME_ID_LEN + 1], err[160];
-    if (fresh_game_id(c->srv, store, id) < 0) return -PROTO_ERR_STORE_UNAVAILABLE;
-    struct store_op op;
-    if (store_import_pgn(req->pgn, strlen(req->pgn), id, now_wall_ms(), &op, err, sizeof err) < 0) {
-        LOGD("archive", "conn=%llu pgn_import refused: %s", (unsigned long long)c->id, err);
-        return -PROTO_ERR_PGN_INVALID;
-    }
-    if (store_submit(store, &op) == 0) return -PROTO_ERR_STORE_UNAVAILABLE;
-    /* The reply is held until the import is committed, like every message (persist.c). */
-    send_reply(c, json_pack("{s:s,s:s}", "type", "imported", "game", id), req->id);
-    return 0;
-}
-
-int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_ms) {
-    (void)now_ms;
+/* pgn_import: a free id was found; the import is queued and the reply waits for its commit. */
+static void answer_import(struct archive_read *a, struct conn *c) {
     struct store *store = persist_store(c->srv);
-    if (!store) return -PROTO_ERR_STORE_UNAVAILABLE;
-    switch (req->msg) {
-        case PROTO_MSG_PLAYER_GET: return handle_player(c, req, store);
-        case PROTO_MSG_GAMES_LIST: return handle_games(c, req, store);
-        case PROTO_MSG_GAME_RECORD: return handle_record(c, req, store);
-        case PROTO_MSG_LEADERBOARD: return handle_leaderboard(c, req, store);
-        case PROTO_MSG_PGN_IMPORT: return handle_import(c, req, store);
-        default: return -PROTO_ERR_UNKNOWN_TYPE;
+    int i = a->free_candidate;
+    if (a->base.status < 0 || !store || world_game(c->srv->world, a->candidates[i])) {
+        conn_send_error(c, -PROTO_ERR_STORE_UNAVAILABLE, a->base.req_id, NULL);
+        return;
     }
+    snprintf(a->import.game_id, sizeof a->import.game_id, "%s", a->candidates[i]);
+    a->have_import = false; /* the store owns its buffers from here */
+    if (store_submit(store, &a->import) == 0) {
+        conn_send_error(c, -PROTO_ERR_STORE_UNAVAILABLE, a->base.req_id, NULL);
+        return;
+    }
+    /* Held until the import is committed, like every message (persist.c). */
+    send_reply(c, json_pack("{s:s,s:s}", "type", "imported", "game", a->candidates[i]),
+               a->base.req_id);
 }
 
-/* ---- HTTP ---- */
+static const char *const reply_types[] = {
+    [ARCHIVE_PLAYER] = "player",
+    [ARCHIVE_GAMES] = "games",
+    [ARCHIVE_GAME] = "game_record",
+    [ARCHIVE_LEADERBOARD] = "leaderboard",
+};
+
+static void answer_ws(struct server *srv, struct archive_read *a, struct conn *c) {
+    if (a->kind == ARCHIVE_IMPORT) {
+        answer_import(a, c);
+        return;
+    }
+    int code = -PROTO_ERR_INTERNAL;
+    json_t *body = answer_json(srv, a, &code);
+    if (!body) {
+        conn_send_error(c, code, a->base.req_id, NULL);
+        return;
+    }
+    json_t *msg;
+    if (a->kind == ARCHIVE_PLAYER || a->kind == ARCHIVE_GAME) {
+        msg = json_pack("{s:s,s:o}", "type", reply_types[a->kind],
+                        a->kind == ARCHIVE_PLAYER ? "player" : "game", body);
+    } else {
+        msg = body;
+        json_object_set_new(msg, "type", json_string(reply_types[a->kind]));
+    }
+    send_reply(c, msg, a->base.req_id);
+}
 
 static int http_error(struct lws *wsi, struct session *ss, int code) {
     unsigned status = code == -PROTO_ERR_STORE_UNAVAILABLE ? 503 : 404;
     return http_send_json(wsi, ss, status, proto_encode_error(code, NULL));
 }
+
+static int http_not_found(struct lws *wsi, struct session *ss, const char *message) {
+    return http_send_json(wsi, ss, 404,
+                          json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", message));
+}
+
+/* The first or a later batch of a player's games as PGN. Returns true when a is kept for the
+ * next batch. */
+static bool answer_export(struct archive_read *a, struct session *ss) {
+    struct lws *wsi = ss->wsi;
+    char *text = a->text ? a->text : strdup("");
+    size_t len = a->len;
+    a->text = NULL;
+    a->len = 0;
+    if (!a->started) {
+        if (a->base.status < 0) {
+            free(text);
+            if (http_error(wsi, ss, status_error(a->base.status, -PROTO_ERR_PLAYER_NOT_FOUND)))
+                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            return false;
+        }
+        a->started = true;
+        ss->stream = a->last ? NULL : &a->base;
+        if (http_stream_start(wsi, ss, "application/x-chess-pgn", text, len) < 0) {
+            ss->stream = NULL;
+            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            return false;
+        }
+        return !a->last;
+    }
+    if (a->base.status < 0) {
+        /* The file ends early; the connection closes after what was sent. */
+        LOGW("archive", "player=%s: PGN export cut short (%s)", a->player_id,
+             store_status_name(a->base.status));
+        free(text);
+        http_stream_more(wsi, ss, NULL, 0, true);
+        return false;
+    }
+    ss->stream = a->last ? NULL : &a->base;
+    http_stream_more(wsi, ss, text, len, a->last);
+    return !a->last;
+}
+
+static void answer_http(struct server *srv, struct archive_read *a, struct session *ss) {
+    struct lws *wsi = ss->wsi;
+    int rc;
+    if (a->kind == ARCHIVE_GAME && a->format != FORMAT_JSON) {
+        if (a->base.status == -STORE_ERR_NOT_FOUND && a->format == FORMAT_FEN &&
+            a->game.moves) /* the game exists: the ply does not */
+            rc = http_not_found(wsi, ss, "no such ply in this game");
+        else if (a->base.status < 0)
+            rc = http_error(wsi, ss, status_error(a->base.status, -CORE_ERR_GAME_NOT_FOUND));
+        else if (a->format == FORMAT_PGN) {
+            rc = http_send(wsi, ss, 200, "application/x-chess-pgn", a->text, a->len);
+            a->text = NULL;
+        } else
+            rc = http_send_json(
+                wsi, ss, 200,
+                json_pack("{s:s,s:i,s:s}", "game", a->game_id, "ply", (int)a->ply, "fen", a->fen));
+    } else if (a->kind == ARCHIVE_LEADERBOARD && a->base.status == -STORE_ERR_NOT_FOUND) {
+        rc = http_not_found(wsi, ss, "categories: bullet, blitz, rapid, classical");
+    } else {
+        int code = -PROTO_ERR_INTERNAL;
+        json_t *body = answer_json(srv, a, &code);
+        rc = body ? http_send_json(wsi, ss, 200, body) : http_error(wsi, ss, code);
+    }
+    if (rc < 0) lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+}
+
+static bool archive_answer(struct net_read *rd, struct conn *c, struct session *ss) {
+    struct archive_read *a = (struct archive_read *)(void *)rd;
+    if (c) answer_ws(rd->srv, a, c);
+    if (ss && a->kind == ARCHIVE_EXPORT) return answer_export(a, ss);
+    if (ss) answer_http(rd->srv, a, ss);
+    return false;
+}
+
+static int submit_ws(struct conn *c, struct archive_read *a) {
+    a->base.run = archive_run;
+    a->base.answer = archive_answer;
+    return reads_submit_conn(c, &a->base);
+}
+
+/* Returns what the HTTP callback returns. */
+static int submit_http(struct server *srv, struct lws *wsi, struct session *ss,
+                       struct archive_read *a) {
+    a->base.run = archive_run;
+    a->base.answer = archive_answer;
+    ss->wsi = wsi;
+    int rc = reads_submit_http(srv, ss, &a->base);
+    return rc < 0 ? http_error(wsi, ss, rc) : 0;
+}
+
+/* ---- WebSocket ---- */
+
+static int handle_player(struct conn *c, const struct proto_request *req) {
+    if (!req->player && !req->username) return -PROTO_ERR_BAD_FIELD;
+    char lower[STORE_USERNAME_MAX + 1] = "";
+    if (!req->player && auth_username_check(req->username, lower) < 0)
+        return -PROTO_ERR_PLAYER_NOT_FOUND;
+    struct archive_read *a = archive_read_new(ARCHIVE_PLAYER, req->id);
+    if (!a) return -PROTO_ERR_INTERNAL;
+    snprintf(a->player_id, sizeof a->player_id, "%s", req->player ? req->player : "");
+    snprintf(a->username, sizeof a->username, "%s", lower);
+    return submit_ws(c, a);
+}
+
+static struct archive_read *games_read(const json_t *id, const char *player_id, int page,
+                                       int limit) {
+    struct archive_read *a = archive_read_new(ARCHIVE_GAMES, id);
+    if (!a) return NULL;
+    snprintf(a->player_id, sizeof a->player_id, "%s", player_id);
+    a->page = page;
+    a->limit = limit;
+    a->games = calloc((size_t)limit, sizeof *a->games);
+    if (!a->games) {
+        reads_discard(&a->base);
+        return NULL;
+    }
+    return a;
+}
+
+static struct archive_read *leaderboard_read(const json_t *id, int category, int limit) {
+    struct archive_read *a = archive_read_new(ARCHIVE_LEADERBOARD, id);
+    if (!a) return NULL;
+    a->category = category;
+    a->limit = limit;
+    a->leaders = calloc((size_t)limit, sizeof *a->leaders);
+    if (!a->leaders) {
+        reads_discard(&a->base);
+        return NULL;
+    }
+    return a;
+}
+
+static int handle_import(struct conn *c, const struct proto_request *req) {
+    char err[160];
+    struct archive_read *a = archive_read_new(ARCHIVE_IMPORT, req->id);
+    if (!a) return -PROTO_ERR_INTERNAL;
+    if (store_import_pgn(req->pgn, strlen(req->pgn), "", now_wall_ms(), &a->import, err,
+                         sizeof err) < 0) {
+        LOGD("archive", "conn=%llu pgn_import refused: %s", (unsigned long long)c->id, err);
+        reads_discard(&a->base);
+        return -PROTO_ERR_PGN_INVALID;
+    }
+    a->have_import = true;
+    for (int i = 0; i < IMPORT_CANDIDATES; i++) {
+        do {
+            if (ids_random_text(a->candidates[i], GAME_ID_LEN) < 0) {
+                reads_discard(&a->base);
+                return -PROTO_ERR_INTERNAL;
+            }
+        } while (world_game(c->srv->world, a->candidates[i]));
+    }
+    return submit_ws(c, a);
+}
+
+int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_ms) {
+    (void)now_ms;
+    if (!persist_store(c->srv)) return -PROTO_ERR_STORE_UNAVAILABLE;
+    struct archive_read *a = NULL;
+    switch (req->msg) {
+        case PROTO_MSG_PLAYER_GET: return handle_player(c, req);
+        case PROTO_MSG_GAMES_LIST:
+            a = games_read(req->id, req->player, req->page, req->limit);
+            break;
+        case PROTO_MSG_GAME_RECORD:
+            a = archive_read_new(ARCHIVE_GAME, req->id);
+            if (a) snprintf(a->game_id, sizeof a->game_id, "%s", req->game);
+            break;
+        case PROTO_MSG_LEADERBOARD: a = leaderboard_read(req->id, req->category, req->limit); break;
+        case PROTO_MSG_PGN_IMPORT: return handle_import(c, req);
+        default: return -PROTO_ERR_UNKNOWN_TYPE;
+    }
+    return a ? submit_ws(c, a) : -PROTO_ERR_INTERNAL;
+}
+
+/* ---- HTTP ---- */
 
 static void site_of(struct lws *wsi, char *site, size_t size) {
     char host[256] = "";
@@ -295,81 +588,30 @@ static int query_int(struct lws *wsi, const char *name, int min, int max, int fa
     return *v && !*end && n >= min && n <= max ? (int)n : fallback;
 }
 
+/* A game: JSON, PGN, or the FEN after ply_text plies (NULL for the others). */
+static int serve_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
+                      enum archive_format format, const char *ply_text) {
+    if (!persist_store(srv)) return http_error(wsi, ss, -CORE_ERR_GAME_NOT_FOUND);
+    struct archive_read *a = archive_read_new(ARCHIVE_GAME, NULL);
+    if (!a) return -1;
+    snprintf(a->game_id, sizeof a->game_id, "%s", id);
+    a->format = format;
+    site_of(wsi, a->site, sizeof a->site);
+    if (ply_text) {
+        char *end;
+        a->ply = strtol(ply_text, &end, 10);
+        if (!*ply_text || *end) a->ply = -1; /* answered "no such ply" once the game is read */
+    }
+    return submit_http(srv, wsi, ss, a);
+}
+
 int archive_http_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
                       bool pgn) {
-    struct store *store = persist_store(srv);
-    if (!store) return http_error(wsi, ss, -CORE_ERR_GAME_NOT_FOUND);
-    struct store_game g;
-    int rc = store_read_game(store, id, &g);
-    if (rc < 0) return http_error(wsi, ss, status_error(rc, -CORE_ERR_GAME_NOT_FOUND));
-    if (!pgn) {
-        rc = http_send_json(wsi, ss, 200, game_json(&g, true));
-    } else {
-        char site[300], *text = NULL;
-        site_of(wsi, site, sizeof site);
-        long n = store_game_pgn(&g, site, &text);
-        rc = n < 0 ? http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE)
-                   : http_send(wsi, ss, 200, "application/x-chess-pgn", text, (size_t)n);
-    }
-    store_game_free(&g);
-    return rc;
-}
-
-static int serve_fen(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
-                     const char *ply_text) {
-    char *end;
-    long ply = strtol(ply_text, &end, 10);
-    struct store *store = persist_store(srv);
-    struct store_game g;
-    int rc = store ? store_read_game(store, id, &g) : -STORE_ERR_NOT_FOUND;
-    if (rc < 0) return http_error(wsi, ss, status_error(rc, -CORE_ERR_GAME_NOT_FOUND));
-    char fen[STORE_FEN_MAX + 1];
-    rc = *ply_text && !*end && ply >= 0 && ply <= CHESS_GAME_MAX_PLIES
-             ? store_game_fen(&g, (int)ply, fen)
-             : -STORE_ERR_NOT_FOUND;
-    store_game_free(&g);
-    if (rc == -STORE_ERR_NOT_FOUND)
-        return http_send_json(
-            wsi, ss, 404,
-            json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such ply in this game"));
-    if (rc < 0) return http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
-    return http_send_json(wsi, ss, 200,
-                          json_pack("{s:s,s:i,s:s}", "game", id, "ply", (int)ply, "fen", fen));
-}
-
-struct pgn_file {
-    char *text;
-    size_t len, cap;
-    const char *site;
-    bool failed;
-};
-
-static int append_game(void *ctx, const struct store_game *g) {
-    struct pgn_file *f = ctx;
-    char *one = NULL;
-    long n = store_game_pgn(g, f->site, &one);
-    if (n < 0) return 0; /* a game that does not replay is left out */
-    if (f->len + (size_t)n + 2 > f->cap) {
-        size_t cap = (f->cap ? f->cap * 2 : 65536) + (size_t)n;
-        char *grown = realloc(f->text, cap);
-        if (!grown) {
-            free(one);
-            f->failed = true;
-            return 1;
-        }
-        f->text = grown;
-        f->cap = cap;
-    }
-    memcpy(f->text + f->len, one, (size_t)n);
-    f->len += (size_t)n;
-    f->text[f->len++] = '\n'; /* games are separated by a blank line */
-    free(one);
-    return 0;
+    return serve_game(srv, wsi, ss, id, pgn ? FORMAT_PGN : FORMAT_JSON, NULL);
 }
 
 static int serve_player(struct server *srv, struct lws *wsi, struct session *ss, const char *rest) {
-    struct store *store = persist_store(srv);
-    if (!store) return http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
+    if (!persist_store(srv)) return http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
     char player_id[STORE_ID_MAX + 1];
     size_t id_len = strcspn(rest, "/");
     const char *sub = rest + id_len;
@@ -377,56 +619,52 @@ static int serve_player(struct server *srv, struct lws *wsi, struct session *ss,
         return http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
     memcpy(player_id, rest, id_len);
     player_id[id_len] = '\0';
-    struct store_identity id;
-    int rc = store_find_player(store, player_id, &id);
-    if (rc < 0) return http_error(wsi, ss, status_error(rc, -PROTO_ERR_PLAYER_NOT_FOUND));
-    if (!*sub) return http_send_json(wsi, ss, 200, profile_json(srv, &id));
-    if (strcmp(sub, "/games") == 0) {
-        int page = query_int(wsi, "page=", 1, 100000, 1);
-        int limit = query_int(wsi, "limit=", 1, 100, 20);
-        json_t *body = games_page(store, player_id, page, limit, &rc);
-        return body ? http_send_json(wsi, ss, 200, body)
-                    : http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
+    struct archive_read *a = NULL;
+    if (!*sub) {
+        a = archive_read_new(ARCHIVE_PLAYER, NULL);
+    } else if (strcmp(sub, "/games") == 0) {
+        a = games_read(NULL, player_id, query_int(wsi, "page=", 1, 100000, 1),
+                       query_int(wsi, "limit=", 1, 100, 20));
+    } else if (strcmp(sub, "/games.pgn") == 0) {
+        a = archive_read_new(ARCHIVE_EXPORT, NULL);
+        if (a) site_of(wsi, a->site, sizeof a->site);
+    } else {
+        return http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
     }
-    if (strcmp(sub, "/games.pgn") == 0) {
-        char site[300];
-        site_of(wsi, site, sizeof site);
-        struct pgn_file f = {.site = site};
-        rc = store_each_player_game(store, player_id, ALL_GAMES_PGN_MAX, append_game, &f);
-        if (rc < 0 || f.failed) {
-            free(f.text);
-            return http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
-        }
-        return http_send(wsi, ss, 200, "application/x-chess-pgn", f.text ? f.text : strdup(""),
-                         f.len);
-    }
-    return http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
+    if (!a) return -1;
+    snprintf(a->player_id, sizeof a->player_id, "%s", player_id);
+    return submit_http(srv, wsi, ss, a);
 }
 
 bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const char *path,
                   int *rc) {
-    struct store *store = persist_store(srv);
     if (strncmp(path, "/api/players/", 13) == 0) {
         *rc = serve_player(srv, wsi, ss, path + 13);
         return true;
     }
     if (strncmp(path, "/api/users/", 11) == 0) {
-        struct store_identity id;
-        int r = store ? find_identity(store, NULL, path + 11, &id) : -STORE_ERR_IO;
-        *rc = r < 0 ? http_error(wsi, ss, status_error(r, -PROTO_ERR_PLAYER_NOT_FOUND))
-                    : http_send_json(wsi, ss, 200, profile_json(srv, &id));
+        char lower[STORE_USERNAME_MAX + 1];
+        struct archive_read *a = NULL;
+        if (!persist_store(srv))
+            *rc = http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
+        else if (auth_username_check(path + 11, lower) < 0)
+            *rc = http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
+        else if (!(a = archive_read_new(ARCHIVE_PLAYER, NULL)))
+            *rc = -1;
+        else {
+            snprintf(a->username, sizeof a->username, "%s", lower);
+            *rc = submit_http(srv, wsi, ss, a);
+        }
         return true;
     }
     if (strncmp(path, "/api/leaderboard/", 17) == 0) {
-        int category = rating_category_parse(path + 17), status = -STORE_ERR_NOT_FOUND;
-        json_t *board =
-            store && category != RATING_NONE
-                ? leaderboard_json(store, category, query_int(wsi, "limit=", 1, 100, 20), &status)
+        int category = rating_category_parse(path + 17);
+        struct archive_read *a =
+            persist_store(srv) && category != RATING_NONE
+                ? leaderboard_read(NULL, category, query_int(wsi, "limit=", 1, 100, 20))
                 : NULL;
-        *rc = board ? http_send_json(wsi, ss, 200, board)
-                    : http_send_json(wsi, ss, 404,
-                                     json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message",
-                                               "categories: bullet, blitz, rapid, classical"));
+        *rc = a ? submit_http(srv, wsi, ss, a)
+                : http_not_found(wsi, ss, "categories: bullet, blitz, rapid, classical");
         return true;
     }
     const char *fen = strstr(path, "/fen/");
@@ -439,7 +677,7 @@ bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const
         }
         memcpy(id, path + 11, len);
         id[len] = '\0';
-        *rc = serve_fen(srv, wsi, ss, id, fen + 5);
+        *rc = serve_game(srv, wsi, ss, id, FORMAT_FEN, fen + 5);
         return true;
     }
     return false;

@@ -12,6 +12,7 @@
 #include "net/engine.h"
 #include "net/internal.h"
 #include "net/persist.h"
+#include "net/reads.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -314,21 +315,9 @@ static void reply(struct conn *c, json_t *msg, const json_t *id) {
     conn_send_json(c, msg);
 }
 
-/* Identifies the connection: as the player a token names, or as a new guest (name may be
- * NULL). Returns 0 (the welcome is sent) or an error code. */
-static int identify(struct conn *c, const char *token, const char *name, const json_t *id,
-                    int64_t now) {
+void dispatch_hello_player(struct conn *c, struct player *p, const char *token, const json_t *id) {
     struct server *srv = c->srv;
-    struct player *p;
-    if (token) {
-        p = world_player_by_token(srv->world, token);
-        if (!p) p = persist_player_by_token(srv, token); /* known before a restart, or a bot */
-        if (!p) return -PROTO_ERR_BAD_TOKEN;
-    } else {
-        p = world_player_create(srv->world, name, now);
-        if (!p) return -CORE_ERR_NO_MEMORY;
-        persist_player_created(srv, p);
-    }
+    int64_t now = now_mono_ms();
     player_link(c, p);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
          !token   ? " (new guest)"
@@ -339,13 +328,33 @@ static int identify(struct conn *c, const char *token, const char *name, const j
     world_player_attach(srv->world, p, now, &srv->events);
     reply(c, proto_encode_welcome(p, now), id);
     dispatch_events(srv, &srv->events, NULL, NULL);
+}
+
+/* Identifies the connection: as the player a token names, or as a new guest (name may be
+ * NULL). Returns 0 (the welcome is sent, or will be once the database answered) or an error
+ * code. bearer: the token came with the upgrade request (a failure closes the connection). */
+static int identify(struct conn *c, const char *token, const char *name, const json_t *id,
+                    int64_t now, bool bearer) {
+    struct server *srv = c->srv;
+    struct player *p;
+    if (token) {
+        p = world_player_by_token(srv->world, token);
+        /* Known before a restart, or a bot: looked up in the database off the loop; the
+         * answer finishes the hello. */
+        if (!p) return persist_hello_by_token(c, token, id, bearer);
+    } else {
+        p = world_player_create(srv->world, name, now);
+        if (!p) return -CORE_ERR_NO_MEMORY;
+        persist_player_created(srv, p);
+    }
+    dispatch_hello_player(c, p, token, id);
     return 0;
 }
 
 static int handle_hello(struct conn *c, const struct proto_request *req, int64_t now) {
     if (c->player) return -PROTO_ERR_ALREADY_IDENTIFIED;
     if (req->protocol != PROTO_VERSION) return -PROTO_ERR_UNSUPPORTED_PROTOCOL;
-    return identify(c, req->token, req->name, req->id, now);
+    return identify(c, req->token, req->name, req->id, now, false);
 }
 
 void dispatch_bearer_hello(struct conn *c, const char *token) {
@@ -354,7 +363,7 @@ void dispatch_bearer_hello(struct conn *c, const char *token) {
     for (size_t i = 0; valid && i < len; i++)
         valid = (token[i] >= '0' && token[i] <= '9') || (token[i] >= 'a' && token[i] <= 'z') ||
                 (token[i] >= 'A' && token[i] <= 'Z');
-    int rc = valid ? identify(c, token, NULL, NULL, now_mono_ms()) : -PROTO_ERR_BAD_TOKEN;
+    int rc = valid ? identify(c, token, NULL, NULL, now_mono_ms(), true) : -PROTO_ERR_BAD_TOKEN;
     if (rc == 0) return;
     conn_send_error(c, rc, NULL, NULL);
     conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad token");
@@ -407,6 +416,15 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
 
 void dispatch_message(struct conn *c, const char *text, size_t len) {
     struct server *srv = c->srv;
+    if (c->reading) {
+        /* An earlier message waits for the database: this one waits behind it (reads.h). */
+        if (reads_defer(c, text, len)) return;
+        struct proto_request refused;
+        proto_decode(text, len, &refused);
+        conn_send_error(c, -PROTO_ERR_RATE_LIMITED, refused.id, NULL);
+        proto_request_clear(&refused);
+        return;
+    }
     int64_t start_us = now_mono_us();
     int64_t now = start_us / 1000;
     struct proto_request req;

@@ -3,7 +3,10 @@
  * (JSON) and /api/games/<id>.pgn, and the fallback to the client's index.html for client routes
  * (a file that exists is served by lws's file mount before this code sees the request).
  *
- * A response is built whole into the session, then written in chunks on writable callbacks.
+ * A response is built whole into the session, then its headers and body are written on writable
+ * callbacks (in chunks), so a response can also start outside the HTTP callback, when a database
+ * read answers (reads.h). A response of unknown length (a player's PGN file) is streamed in
+ * batches without Content-Length; the connection closes after it.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +17,8 @@
 #include "net/cluster.h"
 #include "net/engine.h"
 #include "net/internal.h"
+#include "net/persist.h"
+#include "net/reads.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -21,27 +26,64 @@
 
 #define HTTP_CHUNK 16384
 
-/* Takes ownership of body (plain malloc'd text) and starts the response. */
-static int respond(struct lws *wsi, struct session *ss, unsigned status, const char *type,
-                   char *body, size_t len) {
-    unsigned char headers[LWS_PRE + 1024];
-    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+/* Takes ownership of body (plain malloc'd text) and sets it up for the writable callbacks. */
+static int set_body(struct session *ss, char *body, size_t len) {
+    free(ss->body);
     ss->body = malloc(LWS_PRE + len + 1);
     if (!ss->body) {
         free(body);
         return -1;
     }
-    memcpy(ss->body + LWS_PRE, body, len);
+    if (len) memcpy(ss->body + LWS_PRE, body, len);
     free(body);
     ss->body_len = len;
     ss->body_sent = 0;
-    if (lws_add_http_common_headers(wsi, status, type, len, &p, end) ||
+    return 0;
+}
+
+/* Takes ownership of body and starts the response: the headers go out on the next writable
+ * callback. type: a static string. */
+static int respond(struct lws *wsi, struct session *ss, unsigned status, const char *type,
+                   char *body, size_t len) {
+    if (set_body(ss, body, len) < 0) return -1;
+    ss->status = status;
+    ss->type = type;
+    ss->headers_due = true;
+    ss->streaming = false;
+    lws_callback_on_writable(wsi);
+    return 0;
+}
+
+static int write_headers(struct lws *wsi, struct session *ss) {
+    unsigned char headers[LWS_PRE + 1024];
+    unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
+    lws_filepos_t length = ss->streaming ? LWS_ILLEGAL_HTTP_CONTENT_LEN : ss->body_len;
+    ss->headers_due = false;
+    if (lws_add_http_common_headers(wsi, ss->status, ss->type, length, &p, end) ||
         lws_add_http_header_by_name(wsi, (const unsigned char *)"cache-control:",
                                     (const unsigned char *)"no-store", 8, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
     lws_callback_on_writable(wsi);
     return 0;
+}
+
+int http_stream_start(struct lws *wsi, struct session *ss, const char *type, char *body,
+                      size_t len) {
+    if (respond(wsi, ss, 200, type, body, len) < 0) return -1;
+    ss->streaming = true;
+    ss->stream_done = ss->stream == NULL;
+    return 0;
+}
+
+void http_stream_more(struct lws *wsi, struct session *ss, char *body, size_t len, bool last) {
+    if (set_body(ss, body, len) < 0) {
+        /* Out of memory: end the file here (the connection closes). */
+        ss->body_len = 0;
+        last = true;
+    }
+    ss->stream_done = last;
+    lws_callback_on_writable(wsi);
 }
 
 static int respond_json(struct lws *wsi, struct session *ss, unsigned status, json_t *msg) {
@@ -65,30 +107,59 @@ static int respond_error(struct lws *wsi, struct session *ss, unsigned status, i
     return respond_json(wsi, ss, status, proto_encode_error(code, NULL));
 }
 
+/* A streamed batch is out: ask for the next one (or end the response). */
+static int stream_next(struct session *ss) {
+    struct net_read *next = ss->stream;
+    ss->stream = NULL;
+    free(ss->body);
+    ss->body = NULL;
+    ss->body_len = ss->body_sent = 0;
+    if (next && reads_resubmit_http(ss, next) == 0) return 0; /* http_stream_more() follows */
+    reads_discard(next);
+    LOGW("http", "a streamed response ended early: the database cannot serve the next batch");
+    return -1; /* the connection closes, ending the body */
+}
+
 int http_write(struct lws *wsi, struct session *ss) {
+    if (ss->headers_due) return write_headers(wsi, ss);
     if (!ss->body) return 0;
     size_t left = ss->body_len - ss->body_sent;
     size_t n = left > HTTP_CHUNK ? HTTP_CHUNK : left;
-    /* The chunk is written in place: the LWS_PRE bytes before it are free or already sent. */
-    unsigned char *chunk = ss->body + LWS_PRE + ss->body_sent;
-    unsigned char saved[LWS_PRE];
-    memcpy(saved, chunk - LWS_PRE, LWS_PRE);
-    enum lws_write_protocol kind = n == left ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP;
-    int written = lws_write(wsi, chunk, n, kind);
-    memcpy(chunk - LWS_PRE, saved, LWS_PRE);
-    if (written < (int)n) return -1;
-    ss->body_sent += n;
+    bool last_batch = !ss->streaming || ss->stream_done;
+    if (n > 0) {
+        /* The chunk is written in place: the LWS_PRE bytes before it are free or already
+         * sent. */
+        unsigned char *chunk = ss->body + LWS_PRE + ss->body_sent;
+        unsigned char saved[LWS_PRE];
+        memcpy(saved, chunk - LWS_PRE, LWS_PRE);
+        enum lws_write_protocol kind =
+            n == left && last_batch ? LWS_WRITE_HTTP_FINAL : LWS_WRITE_HTTP;
+        int written = lws_write(wsi, chunk, n, kind);
+        memcpy(chunk - LWS_PRE, saved, LWS_PRE);
+        if (written < (int)n) return -1;
+        ss->body_sent += n;
+    }
     if (ss->body_sent < ss->body_len) {
         lws_callback_on_writable(wsi);
         return 0;
     }
-    http_session_done(ss);
+    if (!last_batch) return ss->reading ? 0 : stream_next(ss);
+    bool streamed = ss->streaming;
+    free(ss->body);
+    ss->body = NULL;
+    ss->streaming = false;
+    /* A response without a length ends when the connection closes. */
+    if (streamed) return -1;
     return lws_http_transaction_completed(wsi) ? -1 : 0;
 }
 
 void http_session_done(struct session *ss) {
     free(ss->body);
     ss->body = NULL;
+    ss->headers_due = false;
+    reads_http_gone(ss->srv, ss);
+    reads_discard(ss->stream);
+    ss->stream = NULL;
 }
 
 static int serve_game(struct server *srv, struct lws *wsi, struct session *ss, const char *rest) {
@@ -143,6 +214,7 @@ static int serve_metrics(struct server *srv, struct lws *wsi, struct session *ss
         .games_ended_total = st.games_ended_total,
     };
     engine_fill_gauges(srv, &g);
+    persist_fill_gauges(srv, &g);
     size_t len;
     char *text = metrics_render(&srv->metrics, &g, &len);
     if (!text) return -1;
@@ -151,6 +223,8 @@ static int serve_metrics(struct server *srv, struct lws *wsi, struct session *ss
 
 int http_request(struct server *srv, struct lws *wsi, struct session *ss) {
     char path[512];
+    ss->srv = srv;
+    ss->wsi = wsi;
     srv->metrics.http_requests_total++;
     if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) <= 0) {
         /* Not a GET (lws keeps other methods' paths elsewhere): only GET is served here. */

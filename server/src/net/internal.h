@@ -63,6 +63,10 @@ struct conn {
     int close_code;  /* nonzero: close with this code once the queue is flushed */
     bool close_sent; /* the close frame is out; waiting for the client's */
     const char *close_reason;
+    bool reading;      /* a database read for it is outstanding (reads.c) */
+    char read_key[24]; /* its id in decimal: its key while reading */
+    struct deferred_msg *deferred_head, *deferred_tail; /* messages waiting for the read */
+    int deferred_count;
     struct conn *free_next;
 };
 
@@ -159,8 +163,14 @@ void conn_free_closed(struct server *srv);
 
 /* ---- dispatch.c ---- */
 
-/* Handles one complete client text message. */
+/* Handles one complete client text message (text is NUL-terminated at len). While the
+ * connection waits for a database read the message waits too (reads.h). */
 void dispatch_message(struct conn *c, const char *text, size_t len);
+
+/* The end of a hello once its player is known (found in the world, created, or read from the
+ * database; token: the one it came with, NULL for a new guest): links the connection, sends the
+ * welcome with the request's id, tells the others. */
+void dispatch_hello_player(struct conn *c, struct player *p, const char *token, const json_t *id);
 
 /* Delivers events (from a request, a tick, or a connection change). requester and id: the
  * connection that asked and its request id, for the reply event (may be NULL). */
@@ -208,6 +218,17 @@ struct session {
     struct conn *conn;   /* WebSocket */
     unsigned char *body; /* HTTP: LWS_PRE + response body */
     size_t body_len, body_sent;
+    /* HTTP responses answered later (reads.c): the headers wait for a writable callback. */
+    struct server *srv;
+    struct lws *wsi;
+    bool reading;            /* waiting for a database read */
+    char read_key[24];       /* the request's read id in decimal, while reading */
+    bool headers_due;        /* status and type are set; the headers are not written yet */
+    unsigned status;         /* with headers_due */
+    const char *type;        /* with headers_due (a static string) */
+    bool streaming;          /* the length is unknown: more batches follow this body */
+    bool stream_done;        /* streaming: the body in hand is the last */
+    struct net_read *stream; /* streaming: the request for the next batch, while idle */
 };
 
 /* LWS_CALLBACK_HTTP. Returns what the callback returns. */
@@ -220,9 +241,19 @@ int http_write(struct lws *wsi, struct session *ss);
 void http_session_done(struct session *ss);
 
 /* Starts a response: body (malloc'd text, taken over) or msg (stolen). Return what the HTTP
- * callback returns. For the archive's endpoints (archive.c). */
+ * callback returns. For the archive's endpoints (archive.c); also from a read's answer, outside
+ * the HTTP callback (the headers are written on the next writable callback). type: a static
+ * string. */
 int http_send(struct lws *wsi, struct session *ss, unsigned status, const char *type, char *body,
               size_t len);
 int http_send_json(struct lws *wsi, struct session *ss, unsigned status, json_t *msg);
+
+/* Starts a response of unknown length (no Content-Length; the connection closes after it):
+ * body is the first batch; ss->stream, when set, is resubmitted for the next batch once this one
+ * is written (http_stream_more() hands the next one). Returns 0 or -1. */
+int http_stream_start(struct lws *wsi, struct session *ss, const char *type, char *body,
+                      size_t len);
+/* The next batch of a streamed response (malloc'd, taken over); last: nothing follows. */
+void http_stream_more(struct lws *wsi, struct session *ss, char *body, size_t len, bool last);
 
 #endif

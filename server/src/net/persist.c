@@ -18,6 +18,7 @@
 #include "net/archive.h"
 #include "net/bots.h"
 #include "net/internal.h"
+#include "net/reads.h"
 #include "store/auth.h"
 #include "store/read.h"
 #include "store/record.h"
@@ -41,7 +42,8 @@ struct persist {
     bool detached; /* guarded by wake_lock */
     struct accounts *accounts;
     struct bots *bots;
-    struct held *held; /* ring */
+    struct reads *reads; /* database reads waiting for the readers (reads.c) */
+    struct held *held;   /* ring */
     size_t head, count, cap;
     bool stop_logged;
 };
@@ -71,6 +73,13 @@ static void flush(struct persist *p) {
 
 static void on_result(void *ctx, const struct store_result *r) {
     struct persist *p = ctx;
+    if (r->kind == STORE_RESULT_COMMIT) {
+        struct metrics *m = &p->srv->metrics;
+        metrics_hist_observe(&m->store_batch_ops, (double)r->ops);
+        metrics_hist_observe(&m->store_commit_us, (double)r->commit_us);
+        metrics_hist_observe(&m->store_write_wait_us, (double)r->wait_us);
+        return;
+    }
     accounts_on_result(p->srv, r);
     bots_on_result(p->bots, p->srv, r);
 }
@@ -150,8 +159,11 @@ int persist_after_commit(struct server *srv, void (*after)(struct server *srv, v
 
 void persist_conn_gone(struct conn *c) {
     struct persist *p = c->srv->persist;
-    if (p) accounts_conn_gone(c->srv, c);
-    if (p) bots_conn_gone(p->bots, c);
+    if (p) {
+        accounts_conn_gone(c->srv, c);
+        bots_conn_gone(p->bots, c);
+        reads_conn_gone(c);
+    }
     for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
         struct held *e = &p->held[(p->head + i) % p->cap];
         if (e->conn == c) {
@@ -208,16 +220,57 @@ static struct player *player_for(struct server *srv, const struct store_identity
     return pl;
 }
 
-struct player *persist_player_by_token(struct server *srv, const char *token) {
-    struct persist *p = srv->persist;
-    if (!p || strlen(token) > PLAYER_TOKEN_LEN) return NULL;
+/* A hello with a token the world does not know: its player is read from the database. */
+struct token_read {
+    struct net_read base; /* first */
     uint8_t hash[STORE_HASH_LEN];
-    auth_token_hash(token, hash);
+    char token[PLAYER_TOKEN_LEN + 1];
+    bool bearer; /* from the upgrade request: a failure closes the connection */
     struct store_identity id;
-    if (store_find_token(p->store, hash, &id) < 0) return NULL;
-    /* Bot tokens are looked up every time (never mapped in the world), so revoking one takes
-     * effect at once (net/bots.h). */
-    return player_for(srv, &id, id.bot_token ? NULL : token);
+};
+
+static void token_run(struct store_reader *reader, struct net_read *rd) {
+    struct token_read *t = (struct token_read *)(void *)rd;
+    rd->status = store_find_token(reader, t->hash, &t->id);
+}
+
+static bool token_answer(struct net_read *rd, struct conn *c, struct session *ss) {
+    (void)ss;
+    struct token_read *t = (struct token_read *)(void *)rd;
+    if (!c) return false; /* the connection closed meanwhile */
+    struct server *srv = c->srv;
+    struct player *pl = NULL;
+    int code =
+        rd->status == -STORE_ERR_NOT_FOUND ? -PROTO_ERR_BAD_TOKEN : -PROTO_ERR_STORE_UNAVAILABLE;
+    if (rd->status == 0) {
+        /* Another connection with the same token may have brought the player back meanwhile.
+         * Bot tokens are looked up every time (never mapped in the world), so revoking one
+         * takes effect at once (net/bots.h). */
+        pl = world_player_by_token(srv->world, t->token);
+        if (!pl) pl = player_for(srv, &t->id, t->id.bot_token ? NULL : t->token);
+        code = -PROTO_ERR_INTERNAL;
+    }
+    if (pl) {
+        dispatch_hello_player(c, pl, t->token, rd->req_id);
+        return false;
+    }
+    conn_send_error(c, code, rd->req_id, NULL);
+    if (t->bearer) conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad token");
+    return false;
+}
+
+int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer) {
+    struct persist *p = c->srv->persist;
+    if (!p || strlen(token) > PLAYER_TOKEN_LEN) return -PROTO_ERR_BAD_TOKEN;
+    struct token_read *t = calloc(1, sizeof *t);
+    if (!t) return -PROTO_ERR_INTERNAL;
+    auth_token_hash(token, t->hash);
+    snprintf(t->token, sizeof t->token, "%s", token);
+    t->bearer = bearer;
+    t->base.req_id = id ? json_deep_copy(id) : NULL;
+    t->base.run = token_run;
+    t->base.answer = token_answer;
+    return reads_submit_conn(c, &t->base);
 }
 
 /* ---- restoring games ---- */
@@ -312,8 +365,9 @@ int persist_attach(struct server *srv, struct store *store) {
     srv->persist = p;
     p->accounts = accounts_create();
     p->bots = bots_create();
-    if (!p->accounts || !p->bots) return -1;
-    int rc = store_load_live(store, restore_game, p);
+    p->reads = reads_create();
+    if (!p->accounts || !p->bots || !p->reads) return -1;
+    int rc = store_load_live(store_startup_reader(store), restore_game, p);
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
              rc < 0 ? store_status_name(rc) : "see above");
@@ -336,6 +390,23 @@ struct store *persist_store(struct server *srv) {
 
 struct accounts *persist_accounts(struct server *srv) {
     return srv->persist ? srv->persist->accounts : NULL;
+}
+
+void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
+    struct persist *p = srv->persist;
+    if (!p) return;
+    struct store_stats st;
+    store_get_stats(p->store, &st);
+    g->store = true;
+    g->store_write_queue = st.write_queue;
+    g->store_read_queue = st.read_queue;
+    g->store_commits = st.commits;
+    g->store_transactions_failed = st.transactions_failed;
+    g->store_readers = st.readers;
+}
+
+struct reads *persist_reads(struct server *srv) {
+    return srv->persist ? srv->persist->reads : NULL;
 }
 
 int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms) {
@@ -373,6 +444,7 @@ void persist_free(struct server *srv) {
     free(p->held);
     accounts_free(p->accounts);
     bots_free(p->bots);
+    reads_free(p->reads); /* after store_close(): no reader holds them any more */
     pthread_mutex_destroy(&p->wake_lock);
     free(p);
     srv->persist = NULL;

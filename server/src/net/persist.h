@@ -11,7 +11,7 @@
  *   the loop never waits for the disk.
  * - At attach, the games that were in progress are restored into the world.
  * - A hello with a token the world does not know is looked up in the database (the token's
- *   hash), bringing back players from before a restart.
+ *   hash) on a reader thread (reads.h), bringing back players from before a restart.
  * - Account messages (register, login, logout), bot accounts (bot_create, bot_token_*) and
  *   archive messages are handled in accounts.c, bots.c and archive.c on top of this.
  *
@@ -60,15 +60,26 @@ void persist_conn_gone(struct conn *c);
  * commit, so a token a client holds always survives a restart). */
 void persist_player_created(struct server *srv, struct player *player);
 
-/* The player a token names when the world does not know it (from the database), or NULL. */
-struct player *persist_player_by_token(struct server *srv, const char *token);
+/*
+ * A hello with a token the world does not know: looks it up in the database off the loop; the
+ * answer finishes the hello (dispatch_hello_player) or sends BAD_TOKEN / STORE_UNAVAILABLE with
+ * the request's id (bearer: the token came with the upgrade request; a failure also closes the
+ * connection). The connection's later messages wait meanwhile. Returns 0 (answer later) or an
+ * error code.
+ */
+int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer);
 
-/* The store, and the account requests waiting on it (NULL without a database). */
+/* The store, the account requests and the reads waiting on it (NULL without a database). */
 struct store *persist_store(struct server *srv);
 struct accounts *persist_accounts(struct server *srv);
+struct reads *persist_reads(struct server *srv);
 
 /* Handles the account and archive messages (register ... pgn_import). Returns 0 or an error. */
 int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms);
+
+/* The store's queue lengths and counters for /metrics (nothing without a database). */
+struct metrics_gauges;
+void persist_fill_gauges(struct server *srv, struct metrics_gauges *g);
 
 /* Stops wake-ups from the store (the loop is ending). */
 void persist_detach(struct server *srv);

@@ -262,7 +262,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return 0;
         case LWS_CALLBACK_HTTP: return http_request(srv, wsi, ss);
         case LWS_CALLBACK_HTTP_WRITEABLE:
-            if (ss && ss->body) return http_write(wsi, ss);
+            if (ss && (ss->body || ss->headers_due)) return http_write(wsi, ss);
             break;
         case LWS_CALLBACK_CLOSED_HTTP:
         case LWS_CALLBACK_HTTP_DROP_PROTOCOL:

@@ -39,6 +39,21 @@ struct writer_stmts {
         *bot_find, *bot_revoke;
 };
 
+/* A read-only connection and its statements, prepared on first use (read.c). One owner thread. */
+struct store_reader {
+    struct store *store;
+    sqlite3 *db;
+    struct store_reads *rs;
+};
+
+/* A reader thread of the pool (reader.c). */
+struct read_thread {
+    struct store *store;
+    struct store_reader reader; /* the thread's own */
+    pthread_t thread;
+    bool running;
+};
+
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
 struct live_rows {
     char id[STORE_ID_MAX + 1];
@@ -50,11 +65,10 @@ struct store {
     struct store_config cfg;
     char path[4096];
     int lock_fd;
-    sqlite3 *wdb;           /* the writer's connection */
-    sqlite3 *rdb;           /* the loop's read-only connection */
-    struct writer_stmts ws; /* on wdb */
-    struct strmap live;     /* game id -> struct live_rows: the writer's, as committed */
-    struct store_reads *rs; /* read statements on rdb (read.c), prepared on first use */
+    sqlite3 *wdb;                /* the writer's connection */
+    struct store_reader startup; /* the main thread's read connection (restoring, tests) */
+    struct writer_stmts ws;      /* on wdb */
+    struct strmap live;          /* game id -> struct live_rows: the writer's, as committed */
 
     /* Loop thread only. */
     uint64_t submitted;
@@ -80,6 +94,17 @@ struct store {
     bool stopping;
     bool checkpoint_due; /* the WAL has grown past CHECKPOINT_FRAMES since the last checkpoint */
     struct auth_job *jobs_head, *jobs_tail;
+    struct store_read_job *reads_head, *reads_tail; /* waiting for a reader */
+    size_t reads_waiting;
+    struct store_read_job *done_head, *done_tail; /* finished, for store_poll */
+    uint64_t transactions_failed;                 /* rolled back (each attempt) */
+    uint64_t commits;
+
+    /* The reader pool (reader.c): started by store_start, stopped by store_close. */
+    struct read_thread *readers;
+    int reader_count;
+    pthread_cond_t reader_cond;
+    bool reader_cond_ready;
 };
 
 /* writer.c: prepares the statements on wdb. Returns 0 or -STORE_ERR_IO. */
@@ -94,11 +119,23 @@ void writer_finalize(struct store *store);
  */
 int writer_apply(struct store *store, const struct store_op *ops, size_t count, int *status);
 
-/* Frees an op's heap pointers. */
-void store_op_release(struct store_op *op);
+/* read.c: opens a read-only connection on the store's file. Returns 0 or a negative status
+ * (err filled). */
+int reader_open(struct store *store, struct store_reader *reader, char *err, size_t errlen);
+/* Finalizes the statements and closes the connection. */
+void reader_close(struct store_reader *reader);
 
-/* read.c */
-void reads_free(struct store *store);
+/* reader.c: starts cfg.readers threads, each with its own connection; stops them. */
+int readers_start(struct store *store);
+void readers_stop(struct store *store);
+/* Takes the finished jobs (lock held by the caller), oldest first. */
+struct store_read_job *readers_take_done(struct store *store);
+
+/* Appends a result and says whether the loop needs waking (lock held). r may be NULL: only
+ * the wake-up. */
+bool store_push_result(struct store *store, const struct store_result *r);
+/* Calls the wake function when needed (lock not held). */
+void store_wake(struct store *store, bool needed);
 
 /* Sets a connection's pragmas (WAL, synchronous, foreign keys, busy timeout). */
 int store_configure_connection(sqlite3 *db, bool sync_normal, char *err, size_t errlen);

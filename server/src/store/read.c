@@ -44,7 +44,7 @@ static const char *const read_sql[] = {
     "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
     "ORDER BY created_at DESC, id DESC LIMIT ?2 OFFSET ?3",
     "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = ?1 OR black_id = ?1) "
-    "AND status = 'ended' ORDER BY created_at, id LIMIT ?2",
+    "AND status = 'ended' AND (created_at, id) > (?3, ?4) ORDER BY created_at, id LIMIT ?2",
     "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND node = ?1 ORDER BY id",
     "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
     "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
@@ -55,30 +55,54 @@ static const char *const read_sql[] = {
 #define READ_COUNT (sizeof(struct store_reads) / sizeof(sqlite3_stmt *))
 _Static_assert(READ_COUNT == sizeof read_sql / sizeof read_sql[0], "one SQL text per read");
 
-static struct store_reads *reads(struct store *s) {
-    if (s->rs) return s->rs;
+static struct store_reads *reads(struct store_reader *r) {
+    if (r->rs) return r->rs;
     struct store_reads *rs = calloc(1, sizeof *rs);
     if (!rs) return NULL;
     sqlite3_stmt **st = (sqlite3_stmt **)(void *)rs;
     for (size_t i = 0; i < READ_COUNT; i++) {
-        if (sqlite3_prepare_v3(s->rdb, read_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
+        if (sqlite3_prepare_v3(r->db, read_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
             SQLITE_OK) {
-            LOGE("store", "cannot prepare read %zu: %s", i, sqlite3_errmsg(s->rdb));
+            LOGE("store", "cannot prepare read %zu: %s", i, sqlite3_errmsg(r->db));
             for (size_t k = 0; k < i; k++) sqlite3_finalize(st[k]);
             free(rs);
             return NULL;
         }
     }
-    s->rs = rs;
+    r->rs = rs;
     return rs;
 }
 
-void reads_free(struct store *s) {
-    if (!s->rs) return;
-    sqlite3_stmt **st = (sqlite3_stmt **)(void *)s->rs;
-    for (size_t i = 0; i < READ_COUNT; i++) sqlite3_finalize(st[i]);
-    free(s->rs);
-    s->rs = NULL;
+int reader_open(struct store *s, struct store_reader *r, char *err, size_t errlen) {
+    r->store = s;
+    int rc = sqlite3_open_v2(s->path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open a read connection: %s",
+                 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
+        sqlite3_close(r->db);
+        r->db = NULL;
+        return -STORE_ERR_IO;
+    }
+    sqlite3_extended_result_codes(r->db, 1);
+    int st = store_configure_connection(r->db, true, err, errlen);
+    if (st < 0) reader_close(r);
+    return st;
+}
+
+struct store_reader *store_startup_reader(struct store *s) {
+    return &s->startup;
+}
+
+void reader_close(struct store_reader *r) {
+    if (r->rs) {
+        sqlite3_stmt **st = (sqlite3_stmt **)(void *)r->rs;
+        for (size_t i = 0; i < READ_COUNT; i++) sqlite3_finalize(st[i]);
+        free(r->rs);
+        r->rs = NULL;
+    }
+    if (r->db && sqlite3_close(r->db) != SQLITE_OK)
+        LOGW("store", "a read connection did not close cleanly");
+    r->db = NULL;
 }
 
 /* ---- row helpers ---- */
@@ -88,22 +112,22 @@ static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
-static int read_error(struct store *s, int rc) {
-    LOGE("store", "read failed: %s (%d)", sqlite3_errmsg(s->rdb), rc);
+static int read_error(struct store_reader *r, int rc) {
+    LOGE("store", "read failed: %s (%d)", sqlite3_errmsg(r->db), rc);
     return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB ? -STORE_ERR_CORRUPT
                                                                          : -STORE_ERR_IO;
 }
 
 /* Steps a statement expected to give one row or none: 0 (row), -NOT_FOUND, or an error. The
  * statement is left on the row: the caller reads it, then resets. */
-static int step_one(struct store *s, sqlite3_stmt *st) {
+static int step_one(struct store_reader *r, sqlite3_stmt *st) {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) return 0;
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(s, rc);
+    return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(r, rc);
 }
 
-static int load_ratings(struct store *s, struct store_reads *rs, struct store_identity *id) {
+static int load_ratings(struct store_reader *r, struct store_reads *rs, struct store_identity *id) {
     for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
     sqlite3_stmt *st = rs->ratings;
     sqlite3_bind_text(st, 1, id->player_id, -1, SQLITE_TRANSIENT);
@@ -115,11 +139,11 @@ static int load_ratings(struct store *s, struct store_reads *rs, struct store_id
                                          sqlite3_column_double(st, 3), sqlite3_column_int(st, 4)};
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+    return rc == SQLITE_DONE ? 0 : read_error(r, rc);
 }
 
 /* Reads PLAYER_COLUMNS (from column 0) and the player's ratings. The statement is reset. */
-static int read_identity(struct store *s, struct store_reads *rs, sqlite3_stmt *st,
+static int read_identity(struct store_reader *r, struct store_reads *rs, sqlite3_stmt *st,
                          struct store_identity *out) {
     memset(out, 0, sizeof *out);
     col_text(st, 0, out->player_id, sizeof out->player_id);
@@ -127,16 +151,16 @@ static int read_identity(struct store *s, struct store_reads *rs, sqlite3_stmt *
     col_text(st, 2, out->username, sizeof out->username);
     out->bot = sqlite3_column_int(st, 3) != 0;
     out->created_at = sqlite3_column_int64(st, 4);
-    return load_ratings(s, rs, out);
+    return load_ratings(r, rs, out);
 }
 
-int store_find_token(struct store *s, const uint8_t hash[STORE_HASH_LEN],
+int store_find_token(struct store_reader *r, const uint8_t hash[STORE_HASH_LEN],
                      struct store_identity *out) {
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->token;
     sqlite3_bind_blob(st, 1, hash, STORE_HASH_LEN, SQLITE_TRANSIENT);
-    int rc = step_one(s, st);
+    int rc = step_one(r, st);
     if (rc < 0) return rc;
     const unsigned char *kind = sqlite3_column_text(st, 5);
     bool bot_token = kind && strcmp((const char *)kind, "bot") == 0;
@@ -149,35 +173,35 @@ int store_find_token(struct store *s, const uint8_t hash[STORE_HASH_LEN],
     id.bot = sqlite3_column_int(st, 3) != 0;
     id.created_at = sqlite3_column_int64(st, 4);
     sqlite3_reset(st);
-    rc = load_ratings(s, rs, &id);
+    rc = load_ratings(r, rs, &id);
     if (rc < 0) return rc;
     id.bot_token = bot_token;
     *out = id;
     return 0;
 }
 
-int store_find_account(struct store *s, const char *username, struct store_identity *out,
+int store_find_account(struct store_reader *r, const char *username, struct store_identity *out,
                        char password_hash[STORE_PWHASH_MAX]) {
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->account;
     sqlite3_bind_text(st, 1, username, -1, SQLITE_TRANSIENT);
-    int rc = step_one(s, st);
+    int rc = step_one(r, st);
     if (rc < 0) return rc;
     col_text(st, 5, password_hash, STORE_PWHASH_MAX);
-    rc = read_identity(s, rs, st, out);
+    rc = read_identity(r, rs, st, out);
     sqlite3_reset(st);
     return rc;
 }
 
-int store_find_player(struct store *s, const char *player_id, struct store_identity *out) {
-    struct store_reads *rs = reads(s);
+int store_find_player(struct store_reader *r, const char *player_id, struct store_identity *out) {
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->player;
     sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
-    int rc = step_one(s, st);
+    int rc = step_one(r, st);
     if (rc < 0) return rc;
-    rc = read_identity(s, rs, st, out);
+    rc = read_identity(r, rs, st, out);
     sqlite3_reset(st);
     return rc;
 }
@@ -242,42 +266,43 @@ static int push_move(struct store_game *g, int *cap, sqlite3_stmt *st) {
 
 /* Loads the moves of g (from the archive, or from live_moves while it is live). g->moves is
  * never NULL afterwards on success. */
-static int read_moves(struct store *s, struct store_reads *rs, struct store_game *g) {
+static int read_moves(struct store_reader *r, struct store_reads *rs, struct store_game *g) {
     sqlite3_stmt *st = strcmp(g->status, "live") == 0 ? rs->live_moves : rs->moves;
     sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
-    int cap = 0, rc, r = 0;
+    int cap = 0, rc, result = 0;
     g->ply_count = 0;
     g->moves = NULL;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && (r = push_move(g, &cap, st)) == 0) {
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && (result = push_move(g, &cap, st)) == 0) {
     }
     sqlite3_reset(st);
-    if (r == 0 && rc != SQLITE_DONE) r = read_error(s, rc);
-    if (r == 0 && !g->moves && !(g->moves = malloc(sizeof *g->moves))) r = -STORE_ERR_NO_MEMORY;
-    if (r < 0) {
+    if (result == 0 && rc != SQLITE_DONE) result = read_error(r, rc);
+    if (result == 0 && !g->moves && !(g->moves = malloc(sizeof *g->moves)))
+        result = -STORE_ERR_NO_MEMORY;
+    if (result < 0) {
         store_game_free(g);
         g->ply_count = 0;
     }
-    return r;
+    return result;
 }
 
-int store_read_game(struct store *s, const char *id, struct store_game *out) {
-    struct store_reads *rs = reads(s);
+int store_read_game(struct store_reader *r, const char *id, struct store_game *out) {
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->game;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
-    int rc = step_one(s, st);
+    int rc = step_one(r, st);
     if (rc < 0) return rc;
     read_game_row(st, out);
     sqlite3_reset(st);
-    return read_moves(s, rs, out);
+    return read_moves(r, rs, out);
 }
 
-int store_player_games(struct store *s, const char *player_id, int page, int per_page,
+int store_player_games(struct store_reader *r, const char *player_id, int page, int per_page,
                        struct store_game *out, int *count, bool *more) {
     *count = 0;
     *more = false;
     if (page < 1 || per_page < 1 || per_page > 100) return -STORE_ERR_NOT_FOUND;
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->page;
     sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
@@ -292,27 +317,27 @@ int store_player_games(struct store *s, const char *player_id, int page, int per
         read_game_row(st, &out[(*count)++]);
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+    return rc == SQLITE_DONE ? 0 : read_error(r, rc);
 }
 
 /* Runs a statement listing games and calls fn with each game's moves loaded. */
-static int each_game(struct store *s, struct store_reads *rs, sqlite3_stmt *st,
+static int each_game(struct store_reader *r, struct store_reads *rs, sqlite3_stmt *st,
                      int (*fn)(void *ctx, struct store_game *game), void *ctx) {
     int rc, stop = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         struct store_game g;
         read_game_row(st, &g);
-        int r = read_moves(s, rs, &g);
-        if (r < 0) {
+        int result = read_moves(r, rs, &g);
+        if (result < 0) {
             sqlite3_reset(st);
-            return r;
+            return result;
         }
         stop = fn(ctx, &g);
         store_game_free(&g);
     }
     sqlite3_reset(st);
     if (stop) return stop;
-    return rc == SQLITE_DONE ? 0 : read_error(s, rc);
+    return rc == SQLITE_DONE ? 0 : read_error(r, rc);
 }
 
 struct each_ctx {
@@ -325,22 +350,25 @@ static int each_player_game(void *ctx, struct store_game *g) {
     return e->fn(e->ctx, g);
 }
 
-int store_each_player_game(struct store *s, const char *player_id, int limit,
+int store_each_player_game(struct store_reader *r, const char *player_id,
+                           const struct store_game_cursor *after, int limit,
                            int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->each;
     sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 2, limit);
+    sqlite3_bind_int64(st, 3, after ? after->created_at : INT64_MIN);
+    sqlite3_bind_text(st, 4, after ? after->id : "", -1, SQLITE_TRANSIENT);
     struct each_ctx e = {fn, ctx};
-    return each_game(s, rs, st, each_player_game, &e);
+    return each_game(r, rs, st, each_player_game, &e);
 }
 
 /* Reads the identities of a live game's players. */
-static int live_players(struct store *s, const struct store_game *g,
+static int live_players(struct store_reader *r, const struct store_game *g,
                         struct store_identity players[2]) {
     for (int c = 0; c < 2; c++) {
-        int rc = store_find_player(s, g->player_id[c], &players[c]);
+        int rc = store_find_player(r, g->player_id[c], &players[c]);
         if (rc < 0) {
             LOGE("store", "game=%s: its %s player %s cannot be read (%s)", g->id,
                  c ? "black" : "white", g->player_id[c], store_status_name(rc));
@@ -359,15 +387,16 @@ static int live_move_game_cmp(sqlite3_stmt *moves, const char *game_id) {
  * Two ordered scans joined on the game id: the live games, and all of live_moves sorted by game
  * (one pass over the table instead of one scan per game).
  */
-int store_load_live(struct store *s,
+int store_load_live(struct store_reader *r,
                     int (*fn)(void *ctx, const struct store_game *game,
                               const struct store_identity players[2]),
                     void *ctx) {
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *games = rs->live, *moves = rs->all_live_moves;
     /* Only this node's games: the nodes of a site share the file (docs/scaling.md). */
-    sqlite3_bind_text(games, 1, s->cfg.node_id ? s->cfg.node_id : "", -1, SQLITE_STATIC);
+    sqlite3_bind_text(games, 1, r->store->cfg.node_id ? r->store->cfg.node_id : "", -1,
+                      SQLITE_STATIC);
     int grc = SQLITE_DONE, mrc = sqlite3_step(moves), result = 0;
     while (result == 0 && (grc = sqlite3_step(games)) == SQLITE_ROW) {
         struct store_game g;
@@ -380,24 +409,24 @@ int store_load_live(struct store *s,
             result = push_move(&g, &cap, moves);
             mrc = sqlite3_step(moves);
         }
-        if (result == 0 && mrc != SQLITE_ROW && mrc != SQLITE_DONE) result = read_error(s, mrc);
+        if (result == 0 && mrc != SQLITE_ROW && mrc != SQLITE_DONE) result = read_error(r, mrc);
         struct store_identity players[2];
-        if (result == 0) result = live_players(s, &g, players);
+        if (result == 0) result = live_players(r, &g, players);
         if (result == 0) result = fn(ctx, &g, players);
         store_game_free(&g);
     }
-    if (result == 0 && grc != SQLITE_DONE) result = read_error(s, grc);
+    if (result == 0 && grc != SQLITE_DONE) result = read_error(r, grc);
     sqlite3_reset(games);
     sqlite3_reset(moves);
     return result;
 }
 
-int store_leaderboard(struct store *s, int category, int limit, struct store_leader *out,
+int store_leaderboard(struct store_reader *r, int category, int limit, struct store_leader *out,
                       int *count) {
     *count = 0;
     const char *name = rating_category_name(category);
     if (!name || limit < 1 || limit > 100) return -STORE_ERR_NOT_FOUND;
-    struct store_reads *rs = reads(s);
+    struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->leaders;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
@@ -412,5 +441,5 @@ int store_leaderboard(struct store *s, int category, int limit, struct store_lea
                                     sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(s, rc);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
 }

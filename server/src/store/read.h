@@ -1,15 +1,55 @@
 /*
- * Reads: small indexed queries on the loop's read-only connection (a WAL reader never waits for
- * the writer): identities by token hash, accounts by username, games with their moves, a
- * player's games page by page, leaderboards, and the live games to restore at startup.
+ * Reads: small indexed queries on read-only connections (a WAL reader never waits for the
+ * writer): identities by token hash, accounts by username, games with their moves, a player's
+ * games page by page, leaderboards, and the live games to restore at startup.
  *
- * Reads see what is committed. Loop thread only (or the main thread before store_start), as the
- * read connection has one owner. Functions return 0 or a negative enum store_status.
+ * A struct store_reader is one read-only connection with its statements; it has one owner
+ * thread. While serving, reads run on the store's reader threads (store_read_submit): the loop
+ * hands over a job, a reader runs it on its own connection, and the finished job comes back to
+ * the loop through store_poll(), after the same coalesced wake-up as commits. The loop never
+ * runs a query itself once the server serves; only startup (restoring games) uses the startup
+ * reader, on the main thread.
+ *
+ * Reads see what is committed. Query functions return 0 or a negative enum store_status.
  */
 #ifndef SERVER_STORE_READ_H
 #define SERVER_STORE_READ_H
 
 #include "store/store.h"
+
+struct store_reader;
+
+/* The main thread's reader, for restoring at startup (store_load_live) before store_start(),
+ * and for tests, which own the store on one thread. Not for the loop while it serves. */
+struct store_reader *store_startup_reader(struct store *store);
+
+/*
+ * A read to run on a reader thread. Embed it in the request (first member or container_of) and
+ * fill run and done:
+ * - run(reader, job) runs on a reader thread with that thread's connection: it performs the
+ *   queries and stores the outcome in the embedding request. It must not touch the loop's data.
+ * - done(job) runs on the loop thread inside store_poll(), in the order the jobs finished; the
+ *   job is the caller's again from then on (free it there).
+ * Jobs of one submitter are not ordered among themselves when there are several readers: a
+ * caller that needs order submits the next job after the previous one is done.
+ */
+struct store_read_job {
+    struct store_read_job *next; /* the store's queue */
+    void (*run)(struct store_reader *reader, struct store_read_job *job);
+    void (*done)(struct store_read_job *job);
+    int64_t queued_us, started_us, finished_us; /* monotonic, set by the store (metrics) */
+};
+
+/* Most read jobs waiting for a reader before store_read_submit() refuses more. */
+#define STORE_READ_QUEUE_MAX 1024
+
+/*
+ * Queues a read job. Returns 0, -STORE_ERR_BUSY (the queue is full) or -STORE_ERR_FAILED (the
+ * readers are not running: before store_start() or while closing). On failure the job stays the
+ * caller's and done will not be called. Jobs still queued or finished but not polled when the
+ * store closes are dropped without done: the caller frees them after store_close(). Loop thread.
+ */
+int store_read_submit(struct store *store, struct store_read_job *job);
 
 /* Who a token, a username or an id names. */
 struct store_identity {
@@ -23,15 +63,16 @@ struct store_identity {
 };
 
 /* The identity holding this token (hash), unless the token was revoked. -NOT_FOUND otherwise. */
-int store_find_token(struct store *store, const uint8_t hash[STORE_HASH_LEN],
+int store_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
                      struct store_identity *out);
 
 /* The account with this (lower-case) username and its password hash. -NOT_FOUND otherwise. */
-int store_find_account(struct store *store, const char *username, struct store_identity *out,
-                       char password_hash[STORE_PWHASH_MAX]);
+int store_find_account(struct store_reader *reader, const char *username,
+                       struct store_identity *out, char password_hash[STORE_PWHASH_MAX]);
 
 /* A player by id (guest or account). -NOT_FOUND otherwise. */
-int store_find_player(struct store *store, const char *player_id, struct store_identity *out);
+int store_find_player(struct store_reader *reader, const char *player_id,
+                      struct store_identity *out);
 
 /* A game as stored. */
 struct store_game {
@@ -57,26 +98,34 @@ struct store_game {
 void store_game_free(struct store_game *game);
 
 /* One game with its moves. -NOT_FOUND when there is none. */
-int store_read_game(struct store *store, const char *id, struct store_game *out);
+int store_read_game(struct store_reader *reader, const char *id, struct store_game *out);
 
 /*
  * A player's games (live, ended; not imported), newest first: page `page` (from 1) of
  * per_page (1..100) headers without moves into out[per_page]; *count receives how many and
  * *more whether another page follows.
  */
-int store_player_games(struct store *store, const char *player_id, int page, int per_page,
+int store_player_games(struct store_reader *reader, const char *player_id, int page, int per_page,
                        struct store_game *out, int *count, bool *more);
+
+/* Where a listing of games oldest first stopped: the last game's creation time and id. */
+struct store_game_cursor {
+    int64_t created_at;
+    char id[STORE_ID_MAX + 1];
+};
 
 /*
  * Calls fn for each of a player's ended games, oldest first, with its moves (freed after the
- * call). Stops early when fn returns non-zero (returned). At most `limit` games.
+ * call): at most `limit` games, starting after `after` (NULL: from the first). Stops early when
+ * fn returns non-zero (returned). Read in batches with the last game as the next cursor.
  */
-int store_each_player_game(struct store *store, const char *player_id, int limit,
+int store_each_player_game(struct store_reader *reader, const char *player_id,
+                           const struct store_game_cursor *after, int limit,
                            int (*fn)(void *ctx, const struct store_game *game), void *ctx);
 
 /* Calls fn for each live game (with moves), oldest first, and the identities of its players.
  * For restoring at startup. Stops early when fn returns non-zero (returned). */
-int store_load_live(struct store *store,
+int store_load_live(struct store_reader *reader,
                     int (*fn)(void *ctx, const struct store_game *game,
                               const struct store_identity players[2]),
                     void *ctx);
@@ -88,7 +137,7 @@ struct store_leader {
 };
 
 /* The best non-provisional ratings of a category: at most limit (1..100) into out. */
-int store_leaderboard(struct store *store, int category, int limit, struct store_leader *out,
-                      int *count);
+int store_leaderboard(struct store_reader *reader, int category, int limit,
+                      struct store_leader *out, int *count);
 
 #endif

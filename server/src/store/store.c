@@ -16,7 +16,9 @@
 
 #include "store/internal.h"
 #include "store/migrate.h"
+#include "store/read.h"
 #include "util/log.h"
+#include "util/now.h"
 
 static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_OK] = "OK",
@@ -32,6 +34,7 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_BAD_PASSWORD] = "BAD_PASSWORD",
     [STORE_ERR_FAILED] = "FAILED",
     [STORE_ERR_LIMIT] = "LIMIT",
+    [STORE_ERR_BUSY] = "BUSY",
 };
 
 const char *store_status_name(int status) {
@@ -184,6 +187,13 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
         pthread_mutex_destroy(&s->lock);
         goto fail;
     }
+    if (pthread_cond_init(&s->reader_cond, NULL) != 0) {
+        pthread_cond_destroy(&s->checkpoint_cond);
+        pthread_cond_destroy(&s->auth_cond);
+        pthread_cond_destroy(&s->writer_cond);
+        pthread_mutex_destroy(&s->lock);
+        goto fail;
+    }
     s->lock_ready = true;
     if (sodium_init() < 0) {
         snprintf(err, errlen, "libsodium failed to initialise");
@@ -217,13 +227,7 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
     if (applied > 0)
         LOGI("store", "%s: applied %d migration(s), schema version %d", s->path, applied,
              store_migration_count);
-    orc = sqlite3_open_v2(s->path, &s->rdb, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-    if (orc != SQLITE_OK) {
-        rc = open_error(s->rdb, orc, "cannot open the read connection", err, errlen);
-        goto fail;
-    }
-    sqlite3_extended_result_codes(s->rdb, 1);
-    if ((rc = store_configure_connection(s->rdb, true, err, errlen)) < 0) goto fail;
+    if ((rc = reader_open(s, &s->startup, err, errlen)) < 0) goto fail;
     *status = 0;
     err[0] = '\0';
     return s;
@@ -246,8 +250,7 @@ static int list_reserve(void **items, size_t *cap, size_t need, size_t size) {
     return 0;
 }
 
-/* Appends a result and decides whether the loop needs waking. Lock held. */
-static bool push_result(struct store *s, const struct store_result *r) {
+bool store_push_result(struct store *s, const struct store_result *r) {
     if (r && list_reserve((void **)&s->results.items, &s->results.cap, s->results.count + 1,
                           sizeof *s->results.items) == 0)
         s->results.items[s->results.count++] = *r;
@@ -259,24 +262,32 @@ static bool push_result(struct store *s, const struct store_result *r) {
     return true;
 }
 
-static void wake(struct store *s, bool needed) {
+void store_wake(struct store *s, bool needed) {
     if (needed && s->wake) s->wake(s->wake_ctx);
 }
 
-/* Reports a committed chunk: the sequence number and the results asked for. */
-static void post_commit(struct store *s, const struct store_op *ops, size_t n, const int *status) {
+/* Reports a committed chunk: the sequence number, the results asked for, and the commit's
+ * figures. */
+static void post_commit(struct store *s, const struct store_op *ops, size_t n, const int *status,
+                        int64_t began_us) {
+    int64_t end_us = now_mono_us();
+    struct store_result commit = {.kind = STORE_RESULT_COMMIT,
+                                  .ops = (int)n,
+                                  .commit_us = end_us - began_us,
+                                  .wait_us = end_us - ops[0].submitted_us};
     pthread_mutex_lock(&s->lock);
     s->committed_shared = ops[n - 1].seq;
-    bool need = false;
+    s->commits++;
+    bool need = store_push_result(s, &commit);
     for (size_t i = 0; i < n; i++) {
         if (!ops[i].want_result) continue;
         struct store_result r = {
             .kind = STORE_RESULT_WRITE, .cookie = ops[i].cookie, .status = status[i]};
-        need |= push_result(s, &r);
+        need |= store_push_result(s, &r);
     }
-    need |= push_result(s, NULL);
+    need |= store_push_result(s, NULL);
     pthread_mutex_unlock(&s->lock);
-    wake(s, need);
+    store_wake(s, need);
 }
 
 static void *writer_main(void *arg) {
@@ -302,10 +313,11 @@ static void *writer_main(void *arg) {
         for (size_t at = 0, n; at < batch.count && !failed; at += n) {
             n = batch.count - at < chunk ? batch.count - at : chunk;
             while (at + n < batch.count && batch.items[at + n - 1].group_next) n++;
+            int64_t began_us = now_mono_us();
             if (writer_apply(s, batch.items + at, n, status + at) < 0)
                 failed = true;
             else
-                post_commit(s, batch.items + at, n, status + at);
+                post_commit(s, batch.items + at, n, status + at, began_us);
         }
         for (size_t i = 0; i < batch.count; i++) store_op_release(&batch.items[i]);
         batch.count = 0;
@@ -316,9 +328,9 @@ static void *writer_main(void *arg) {
         s->failed_shared = true;
         for (size_t i = 0; i < s->pending.count; i++) store_op_release(&s->pending.items[i]);
         s->pending.count = 0;
-        bool need = push_result(s, NULL);
+        bool need = store_push_result(s, NULL);
         pthread_mutex_unlock(&s->lock);
-        wake(s, need);
+        store_wake(s, need);
     } else {
         pthread_mutex_unlock(&s->lock);
     }
@@ -361,9 +373,9 @@ static void *auth_main(void *arg) {
         }
         job_free(job);
         pthread_mutex_lock(&s->lock);
-        bool need = push_result(s, &r);
+        bool need = store_push_result(s, &r);
         pthread_mutex_unlock(&s->lock);
-        wake(s, need);
+        store_wake(s, need);
         sodium_memzero(&r, sizeof r);
         pthread_mutex_lock(&s->lock);
     }
@@ -431,6 +443,7 @@ int store_start(struct store *s, store_wake_fn wake_fn, void *wake_ctx) {
     s->wake_ctx = wake_ctx;
     int rc = writer_prepare(s);
     if (rc < 0) return rc;
+    if ((rc = readers_start(s)) < 0) return rc;
     if ((rc = start_checkpointer(s)) < 0) return rc;
     if (pthread_create(&s->writer, NULL, writer_main, s) != 0) return -STORE_ERR_IO;
     s->writer_running = true;
@@ -446,8 +459,11 @@ void store_close(struct store *s) {
         s->stopping = true;
         pthread_cond_broadcast(&s->writer_cond);
         pthread_cond_broadcast(&s->auth_cond);
+        pthread_cond_broadcast(&s->reader_cond);
         pthread_mutex_unlock(&s->lock);
     }
+    /* Reads in progress finish; queued and unpolled jobs are dropped (their owner frees them). */
+    readers_stop(s);
     /* The writer first: it commits what is queued before it stops. */
     if (s->writer_running) pthread_join(s->writer, NULL);
     if (s->auth_running) pthread_join(s->auth, NULL);
@@ -468,13 +484,12 @@ void store_close(struct store *s) {
     free(s->pending.items);
     free(s->results.items);
     writer_finalize(s);
-    reads_free(s);
-    if (s->rdb && sqlite3_close(s->rdb) != SQLITE_OK)
-        LOGW("store", "read connection did not close cleanly");
+    reader_close(&s->startup);
     if (s->wdb && sqlite3_close(s->wdb) != SQLITE_OK)
         LOGW("store", "write connection did not close cleanly");
     if (s->lock_fd >= 0) close(s->lock_fd);
     if (s->lock_ready) {
+        pthread_cond_destroy(&s->reader_cond);
         pthread_cond_destroy(&s->checkpoint_cond);
         pthread_cond_destroy(&s->auth_cond);
         pthread_cond_destroy(&s->writer_cond);
@@ -510,8 +525,10 @@ uint64_t store_submit_group(struct store *s, struct store_op *ops, size_t count)
         for (size_t i = 0; i < count; i++) store_op_release(&ops[i]);
         return 0;
     }
+    int64_t now_us = now_mono_us();
     for (size_t i = 0; i < count; i++) {
         ops[i].seq = ++s->submitted;
+        ops[i].submitted_us = now_us;
         ops[i].group_next = i + 1 < count;
         s->pending.items[s->pending.count++] = ops[i];
     }
@@ -542,12 +559,33 @@ int store_poll(struct store *s, store_result_fn fn, void *ctx) {
     s->failed = s->failed_shared;
     struct result_list taken = s->results;
     s->results = (struct result_list){0};
+    struct store_read_job *done = readers_take_done(s);
     s->wake_sent = false;
     pthread_mutex_unlock(&s->lock);
     for (size_t i = 0; fn && i < taken.count; i++) fn(ctx, &taken.items[i]);
     if (taken.items) sodium_memzero(taken.items, taken.count * sizeof *taken.items);
     free(taken.items);
-    return (int)taken.count;
+    int count = (int)taken.count;
+    while (done) {
+        struct store_read_job *next = done->next;
+        done->next = NULL;
+        done->done(done); /* may free the job */
+        done = next;
+        count++;
+    }
+    return count;
+}
+
+void store_get_stats(struct store *s, struct store_stats *out) {
+    pthread_mutex_lock(&s->lock);
+    *out = (struct store_stats){
+        .write_queue = s->pending.count,
+        .read_queue = s->reads_waiting,
+        .readers = s->reader_count,
+        .commits = s->commits,
+        .transactions_failed = s->transactions_failed,
+    };
+    pthread_mutex_unlock(&s->lock);
 }
 
 static int submit_job(struct store *s, enum auth_job_kind kind, const char *password,

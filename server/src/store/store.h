@@ -12,8 +12,9 @@
  * - Results come back through one locked queue; the store calls the configured wake function
  *   (from its threads) when the queue goes from empty to non-empty, and the loop drains it with
  *   store_poll(). Wake-ups coalesce: one poll may return many results.
- * - The loop thread also owns a read-only connection for small indexed reads (token lookup,
- *   archive pages). In WAL mode a reader never waits for the writer.
+ * - A small pool of reader threads, each with its own read-only connection, runs the reads the
+ *   loop asks for while serving (read.h: store_read_submit); finished reads come back through
+ *   the same queue and wake-up. In WAL mode a reader never waits for the writer.
  *
  * Startup: store_open() checks the directory, locks it, opens or creates the database, checks
  * it, and applies pending migrations in one transaction (or fails without changing the file);
@@ -53,6 +54,7 @@ enum store_status {
     STORE_ERR_BAD_PASSWORD, /* password verification failed */
     STORE_ERR_FAILED,       /* the writer gave up: the store accepts nothing more */
     STORE_ERR_LIMIT,        /* writes: an account already has as many bots as it may */
+    STORE_ERR_BUSY,         /* reads: too many waiting for a reader */
     STORE_ERR_COUNT
 };
 
@@ -75,11 +77,14 @@ struct store_config {
      * (chess.db.<node>.lock), storing its id with the games it starts and restoring only those.
      * NULL or "": a single server, which holds chess.db.lock alone. Must outlive the store. */
     const char *node_id;
-    bool sync_normal; /* synchronous=NORMAL: survives process crashes, not power loss */
-    int max_batch;    /* most operations per transaction (0: 8192) */
-    bool per_op;      /* one transaction per operation (for the benchmark's reference) */
-    int retry_ms;     /* first pause before retrying a failed transaction, doubling for each of
-                         8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    bool sync_normal;  /* synchronous=NORMAL: survives process crashes, not power loss */
+    int max_batch;     /* most operations per transaction (0: 8192) */
+    bool per_op;       /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;      /* first pause before retrying a failed transaction, doubling for each of
+                          8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    int readers;       /* reader threads, each with its own read-only connection (0: 2) */
+    int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
+                          answers arrive late (0: none) */
 };
 
 struct store;
@@ -95,7 +100,8 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
  * (e.g. lws_cancel_service). */
 typedef void (*store_wake_fn)(void *ctx);
 
-/* Starts the writer and auth threads. Returns 0 or -STORE_ERR_IO / -NO_MEMORY. */
+/* Starts the writer, auth, checkpoint and reader threads. Returns 0 or -STORE_ERR_IO /
+ * -NO_MEMORY. */
 int store_start(struct store *store, store_wake_fn wake, void *wake_ctx);
 
 /*
@@ -137,7 +143,8 @@ struct store_move_row {
 
 struct store_op {
     enum store_op_type type;
-    uint64_t seq;     /* set by store_submit() */
+    uint64_t seq;         /* set by store_submit() */
+    int64_t submitted_us; /* set by store_submit(): monotonic, for the commit latency */
     bool group_next;  /* set by store_submit_group(): commits in the same transaction as the next */
     uint64_t cookie;  /* returned in the result, when want_result */
     bool want_result; /* report this operation's own status through store_poll() */
@@ -224,6 +231,9 @@ struct store_op {
  */
 uint64_t store_submit(struct store *store, struct store_op *op);
 
+/* Frees an op's heap pointers (chat text, import PGN and moves): for an op never submitted. */
+void store_op_release(struct store_op *op);
+
 /*
  * Queues ops[0..count) to be committed together, in one transaction (e.g. a move and the end of
  * the game it ended). Ownership as store_submit(). Returns the last op's sequence number, or 0
@@ -236,25 +246,47 @@ uint64_t store_submit_group(struct store *store, struct store_op *ops, size_t co
 uint64_t store_submitted(const struct store *store);
 uint64_t store_committed(const struct store *store);
 
+/* Queue lengths and error counts, for metrics. */
+struct store_stats {
+    uint64_t write_queue;         /* operations waiting for the writer */
+    uint64_t read_queue;          /* read jobs waiting for a reader */
+    int readers;                  /* reader threads */
+    uint64_t commits;             /* transactions committed */
+    uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
+};
+
+/* Loop thread (takes the store's lock briefly). */
+void store_get_stats(struct store *store, struct store_stats *out);
+
 /* True once the writer gave up after repeated failures: nothing more will be committed. */
 bool store_failed(const struct store *store);
 
 /* ---- results (loop thread) ---- */
 
-enum store_result_kind { STORE_RESULT_WRITE, STORE_RESULT_HASH, STORE_RESULT_VERIFY };
+enum store_result_kind {
+    STORE_RESULT_WRITE,  /* an operation submitted with want_result */
+    STORE_RESULT_HASH,   /* store_hash_password */
+    STORE_RESULT_VERIFY, /* store_verify_password */
+    STORE_RESULT_COMMIT, /* one transaction committed (for metrics; cookie 0) */
+};
 
 struct store_result {
     enum store_result_kind kind;
     uint64_t cookie;
     int status;                  /* 0 or a negative enum store_status */
     char text[STORE_PWHASH_MAX]; /* HASH: the encoded hash */
+    /* COMMIT: operations in the transaction, its time from BEGIN to the end of COMMIT, and
+     * how long its oldest operation waited from store_submit() to the end of COMMIT. */
+    int ops;
+    int64_t commit_us, wait_us;
 };
 
 typedef void (*store_result_fn)(void *ctx, const struct store_result *result);
 
 /*
- * Takes what the threads reported: advances store_committed() and calls fn (may be NULL) for
- * each result, in order. Returns the number of results. Loop thread.
+ * Takes what the threads reported: advances store_committed(), calls fn (may be NULL) for each
+ * result, in order, then the done callback of each finished read job (read.h). Returns the
+ * number of results and jobs. Loop thread.
  */
 int store_poll(struct store *store, store_result_fn fn, void *ctx);
 

@@ -501,6 +501,9 @@ int writer_apply(struct store *s, const struct store_op *ops, size_t count, int 
         if (rc == 0 && sqlite3_exec(s->wdb, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
         LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
              RETRY_ATTEMPTS, sqlite3_errmsg(s->wdb));
+        pthread_mutex_lock(&s->lock);
+        s->transactions_failed++;
+        pthread_mutex_unlock(&s->lock);
         if (!sqlite3_get_autocommit(s->wdb)) sqlite3_exec(s->wdb, "ROLLBACK", NULL, NULL, NULL);
         /* The memory of live rows changed with the transaction: back to what is committed. */
         if (live_load(s) < 0) LOGE("store", "cannot reload live_moves");

@@ -38,6 +38,42 @@ static void test_render(void) {
         CHECK(strstr(text, "chess_message_handle_microseconds_count 3\n") != NULL);
         CHECK(strstr(text, "# TYPE chess_moves_total counter\nchess_moves_total 99\n") != NULL);
         CHECK(strstr(text, "chess_moves_per_second 12.5\n") != NULL);
+        CHECK(strstr(text, "chess_store_") == NULL); /* no database: no store figures */
+        free(text);
+    }
+    metrics_free(&m);
+}
+
+static void test_store(void) {
+    struct metrics m;
+    CHECK_EQ_INT(metrics_init(&m), 0);
+    metrics_hist_observe(&m.store_batch_ops, 1);    /* le 1 */
+    metrics_hist_observe(&m.store_batch_ops, 300);  /* le 512 */
+    metrics_hist_observe(&m.store_commit_us, 1800); /* le 2500 */
+    metrics_hist_observe(&m.store_read_us, 70);
+    m.store_read_errors = 3;
+    struct metrics_gauges g = {.store = true,
+                               .store_write_queue = 12,
+                               .store_read_queue = 4,
+                               .store_commits = 9,
+                               .store_transactions_failed = 1,
+                               .store_readers = 2};
+    size_t len;
+    char *text = metrics_render(&m, &g, &len);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK(strstr(text, "\nchess_store_write_queue_length 12\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_read_queue_length 4\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_commits_total 9\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_transactions_failed_total 1\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_readers 2\n") != NULL);
+        CHECK(strstr(text, "chess_store_commit_batch_ops_bucket{le=\"1\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_store_commit_batch_ops_bucket{le=\"256\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_store_commit_batch_ops_bucket{le=\"512\"} 2\n") != NULL);
+        CHECK(strstr(text, "chess_store_commit_batch_ops_sum 301\n") != NULL);
+        CHECK(strstr(text, "chess_store_commit_microseconds_bucket{le=\"2500\"} 1\n") != NULL);
+        CHECK(strstr(text, "chess_store_read_microseconds_count 1\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_read_errors_total 3\n") != NULL);
         free(text);
     }
     metrics_free(&m);
@@ -45,5 +81,6 @@ static void test_render(void) {
 
 int main(void) {
     RUN(test_render);
+    RUN(test_store);
     return check_finish();
 }

@@ -95,7 +95,7 @@ static void test_casual_game(void) {
     CHECK_EQ_INT(act(b, CORE_CMD_RESIGN, gid, NULL, tc, 7000), 0);
     settle();
     struct store_game g;
-    CHECK_EQ_INT(store_read_game(store, gid, &g), 0);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(store), gid, &g), 0);
     CHECK_EQ_STR(g.status, "ended");
     CHECK_EQ_STR(g.result, "1-0");
     CHECK_EQ_STR(g.termination, "resignation");
@@ -114,7 +114,7 @@ static void test_casual_game(void) {
     uint8_t h[STORE_HASH_LEN];
     struct store_identity id_a;
     auth_token_hash(a->token, h);
-    CHECK_EQ_INT(store_find_token(store, h, &id_a), 0);
+    CHECK_EQ_INT(store_find_token(store_startup_reader(store), h, &id_a), 0);
     CHECK_EQ_STR(id_a.player_id, a->id);
 }
 
@@ -145,7 +145,7 @@ static void test_rated_game(void) {
     CHECK(b->ratings[RATING_BLITZ].rating > 1700);
     CHECK_EQ_INT(a->ratings[RATING_BLITZ].games, 1);
     struct store_game g;
-    CHECK_EQ_INT(store_read_game(store, gid, &g), 0);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(store), gid, &g), 0);
     CHECK_EQ_STR(g.result, "0-1");
     CHECK_EQ_STR(g.termination, "checkmate");
     CHECK(g.rated && g.has_ratings);
@@ -155,7 +155,7 @@ static void test_rated_game(void) {
     CHECK_EQ_INT(g.category, RATING_BLITZ);
     store_game_free(&g);
     struct store_identity stored;
-    CHECK_EQ_INT(store_find_player(store, b->id, &stored), 0);
+    CHECK_EQ_INT(store_find_player(store_startup_reader(store), b->id, &stored), 0);
     CHECK(stored.ratings[RATING_BLITZ].rating > 1700);
     CHECK_EQ_INT(stored.ratings[RATING_BLITZ].games, 1);
 }

@@ -5,6 +5,7 @@
  * thread, one transaction per op gives the same data, and a writer that cannot write (a full
  * database) gives up and refuses more instead of pretending.
  */
+#include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
 #include <stdlib.h>
@@ -35,6 +36,7 @@ struct results {
 
 static void collect(void *ctx, const struct store_result *r) {
     struct results *rs = ctx;
+    if (r->kind == STORE_RESULT_COMMIT) return; /* figures for metrics, tested apart */
     if (rs->count < MAX_RESULTS) rs->items[rs->count++] = *r;
 }
 
@@ -183,7 +185,7 @@ static void check_game_round_trip(bool per_op) {
     CHECK(atomic_load(&wakes) > 0);
 
     struct store_game g;
-    CHECK_EQ_INT(store_read_game(s, "g1", &g), 0);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "g1", &g), 0);
     CHECK_EQ_STR(g.status, "ended");
     CHECK_EQ_STR(g.result, "1-0");
     CHECK_EQ_STR(g.termination, "resignation");
@@ -203,39 +205,41 @@ static void check_game_round_trip(bool per_op) {
     CHECK_EQ_INT(g.moves[2].clock_ms, 296000);
     CHECK_EQ_INT(g.moves[2].spent_ms, 1500);
     store_game_free(&g);
-    CHECK_EQ_INT(store_read_game(s, "nope", &g), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "nope", &g), -STORE_ERR_NOT_FOUND);
 
     /* A's games, newest first; pages. */
     struct store_game page[3];
     int count;
     bool more;
-    CHECK_EQ_INT(store_player_games(s, "pA", 1, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(store_player_games(store_startup_reader(s), "pA", 1, 1, page, &count, &more), 0);
     CHECK_EQ_INT(count, 1);
     CHECK(more);
     CHECK_EQ_STR(page[0].id, "g2");
     CHECK_EQ_STR(page[0].status, "live");
     CHECK_EQ_INT(page[0].ply_count, 1); /* counted from the moves while live */
-    CHECK_EQ_INT(store_player_games(s, "pA", 2, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(store_player_games(store_startup_reader(s), "pA", 2, 1, page, &count, &more), 0);
     CHECK_EQ_INT(count, 1);
     CHECK(!more);
     CHECK_EQ_STR(page[0].id, "g1");
-    CHECK_EQ_INT(store_player_games(s, "pA", 3, 1, page, &count, &more), 0);
+    CHECK_EQ_INT(store_player_games(store_startup_reader(s), "pA", 3, 1, page, &count, &more), 0);
     CHECK_EQ_INT(count, 0);
-    CHECK_EQ_INT(store_player_games(s, "pA", 1, 101, page, &count, &more), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_player_games(store_startup_reader(s), "pA", 1, 101, page, &count, &more),
+                 -STORE_ERR_NOT_FOUND);
 
     /* Ratings: A's is settled enough for the board, B's is provisional. */
     struct store_identity id;
-    CHECK_EQ_INT(store_find_player(s, "pA", &id), 0);
+    CHECK_EQ_INT(store_find_player(store_startup_reader(s), "pA", &id), 0);
     CHECK_EQ_INT((int)id.ratings[RATING_BLITZ].rating, 1530);
     CHECK_EQ_INT(id.ratings[RATING_BLITZ].games, 1);
     CHECK_EQ_INT((int)id.ratings[RATING_BULLET].rating, 1500);
     CHECK_EQ_INT(id.ratings[RATING_BULLET].games, 0);
     struct store_leader board[5];
-    CHECK_EQ_INT(store_leaderboard(s, RATING_BLITZ, 5, board, &count), 0);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, board, &count), 0);
     CHECK_EQ_INT(count, 1);
     CHECK_EQ_STR(board[0].player_id, "pA");
     CHECK_EQ_STR(board[0].name, "Ann");
-    CHECK_EQ_INT(store_leaderboard(s, RATING_NONE, 5, board, &count), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_NONE, 5, board, &count),
+                 -STORE_ERR_NOT_FOUND);
     store_close(s);
 }
 
@@ -281,7 +285,7 @@ static void test_live_games_survive_reopen(void) {
     CHECK(s != NULL);
     if (!s) return;
     struct live_seen seen = {0};
-    CHECK_EQ_INT(store_load_live(s, on_live, &seen), 0);
+    CHECK_EQ_INT(store_load_live(store_startup_reader(s), on_live, &seen), 0);
     CHECK_EQ_INT(seen.games, 1);
     CHECK_EQ_STR(seen.id, "live1");
     CHECK_EQ_STR(seen.black_name, "Ben");
@@ -298,14 +302,14 @@ static void test_live_games_survive_reopen(void) {
     CHECK(store_submit(s, &op) > 0);
     CHECK_EQ_INT(settle(s, &rs), 0);
     struct store_game g;
-    CHECK_EQ_INT(store_read_game(s, "live1", &g), 0);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "live1", &g), 0);
     CHECK_EQ_STR(g.status, "ended");
     CHECK_EQ_INT(g.ply_count, 3);
     CHECK_EQ_STR(g.moves[1].san, "c5");
     CHECK_EQ_STR(g.moves[2].san, "Nf3");
     store_game_free(&g);
     seen = (struct live_seen){0};
-    CHECK_EQ_INT(store_load_live(s, on_live, &seen), 0);
+    CHECK_EQ_INT(store_load_live(store_startup_reader(s), on_live, &seen), 0);
     CHECK_EQ_INT(seen.games, 0);
     store_close(s);
 }
@@ -330,15 +334,16 @@ static void test_accounts_and_tokens(void) {
 
     struct store_identity id;
     char hash[STORE_PWHASH_MAX];
-    CHECK_EQ_INT(store_find_account(s, "alice", &id, hash), 0);
+    CHECK_EQ_INT(store_find_account(store_startup_reader(s), "alice", &id, hash), 0);
     CHECK_EQ_STR(id.player_id, "pA");
     CHECK_EQ_STR(id.name, "alice");
     CHECK_EQ_STR(hash, "$argon2id$fake");
-    CHECK_EQ_INT(store_find_account(s, "bob", &id, hash), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_account(store_startup_reader(s), "bob", &id, hash),
+                 -STORE_ERR_NOT_FOUND);
 
     uint8_t h[STORE_HASH_LEN];
     auth_token_hash("tokenA", h);
-    CHECK_EQ_INT(store_find_token(s, h, &id), 0);
+    CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), 0);
     CHECK_EQ_STR(id.player_id, "pA");
     CHECK_EQ_STR(id.username, "alice");
     CHECK(!id.bot_token);
@@ -351,7 +356,7 @@ static void test_accounts_and_tokens(void) {
     CHECK(store_submit(s, &op) > 0);
     CHECK_EQ_INT(settle(s, &rs), 0);
     auth_token_hash("botA", h);
-    CHECK_EQ_INT(store_find_token(s, h, &id), 0);
+    CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), 0);
     CHECK(id.bot_token);
     op = (struct store_op){.type = STORE_OP_TOKEN_REVOKE, .want_result = true, .cookie = 9};
     auth_token_hash("botA", op.u.token.hash);
@@ -360,9 +365,9 @@ static void test_accounts_and_tokens(void) {
     rs.count = 0;
     CHECK_EQ_INT(wait_results(s, &rs, 1), 0);
     CHECK_EQ_INT(rs.items[0].status, 0);
-    CHECK_EQ_INT(store_find_token(s, h, &id), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), -STORE_ERR_NOT_FOUND);
     auth_token_hash("nobody", h);
-    CHECK_EQ_INT(store_find_token(s, h, &id), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), -STORE_ERR_NOT_FOUND);
     store_close(s);
 }
 
@@ -442,6 +447,95 @@ static void test_writer_gives_up(void) {
     store_close(s);
 }
 
+/* A read job for the pool: which thread ran it and what it found. */
+struct probe_read {
+    struct store_read_job job; /* first */
+    char player_id[STORE_ID_MAX + 1];
+    pthread_t ran_on;
+    int status;
+    struct store_identity id;
+    int *done_count;
+};
+
+static void probe_run(struct store_reader *r, struct store_read_job *job) {
+    struct probe_read *p = (struct probe_read *)(void *)job;
+    p->ran_on = pthread_self();
+    p->status = store_find_player(r, p->player_id, &p->id);
+}
+
+static void probe_done(struct store_read_job *job) {
+    struct probe_read *p = (struct probe_read *)(void *)job;
+    (*p->done_count)++;
+}
+
+static void probe_init(struct probe_read *p, const char *player, int *done_count) {
+    memset(p, 0, sizeof *p);
+    p->job.run = probe_run;
+    p->job.done = probe_done;
+    snprintf(p->player_id, sizeof p->player_id, "%s", player);
+    p->done_count = done_count;
+}
+
+/* Reads run on the reader threads and come back through store_poll(); before start and after
+ * the queue fills they are refused; reads see what is committed only. */
+static void test_reader_pool(void) {
+    int status;
+    char err[256];
+    if (dir[0]) tmpdir_remove(dir);
+    if (tmpdir_make(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.data_dir = dir, .retry_ms = 1, .readers = 2, .read_delay_ms = 20};
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) return;
+    int done = 0;
+    struct probe_read early;
+    probe_init(&early, "pA", &done);
+    CHECK_EQ_INT(store_read_submit(s, &early.job), -STORE_ERR_FAILED); /* not started */
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    submit_player(s, "pA", "Ann", NULL);
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+
+    enum { N = 6 };
+    struct probe_read reads[N];
+    for (int i = 0; i < N; i++) {
+        probe_init(&reads[i], i % 2 ? "nobody" : "pA", &done);
+        CHECK_EQ_INT(store_read_submit(s, &reads[i].job), 0);
+    }
+    struct store_stats st;
+    store_get_stats(s, &st);
+    CHECK_EQ_INT(st.readers, 2);
+    CHECK(st.read_queue >= 1 && st.read_queue <= N); /* readers sleep 20 ms before each */
+    for (int i = 0; i < 5000 && done < N; i++) {
+        store_poll(s, NULL, NULL);
+        if (done < N) sleep_ms(1);
+    }
+    CHECK_EQ_INT(done, N);
+    for (int i = 0; i < N; i++) {
+        CHECK(!pthread_equal(reads[i].ran_on, pthread_self()));
+        CHECK_EQ_INT(reads[i].status, i % 2 ? -STORE_ERR_NOT_FOUND : 0);
+        CHECK(reads[i].job.queued_us <= reads[i].job.started_us);
+        CHECK(reads[i].job.started_us - reads[i].job.queued_us >= 20000);
+        CHECK(reads[i].job.started_us <= reads[i].job.finished_us);
+    }
+    CHECK(strcmp(reads[0].id.name, "Ann") == 0);
+
+    /* A full queue refuses; what is still queued when the store closes is dropped without its
+     * done callback (the owner frees it). */
+    static struct probe_read many[STORE_READ_QUEUE_MAX + 4]; /* 2 may be on the readers */
+    int refused = 0, queued = 0, late = 0;
+    for (int i = 0; i < STORE_READ_QUEUE_MAX + 4; i++) {
+        probe_init(&many[i], "pA", &late);
+        int rc = store_read_submit(s, &many[i].job);
+        if (rc == 0) queued++;
+        if (rc == -STORE_ERR_BUSY) refused++;
+    }
+    CHECK(refused >= 1);
+    CHECK_EQ_INT(queued + refused, STORE_READ_QUEUE_MAX + 4);
+    store_close(s);
+    CHECK(late < queued);
+}
+
 int main(void) {
     RUN(test_rules);
     RUN(test_game_round_trip);
@@ -450,6 +544,7 @@ int main(void) {
     RUN(test_accounts_and_tokens);
     RUN(test_passwords);
     RUN(test_writer_gives_up);
+    RUN(test_reader_pool);
     tmpdir_remove(dir);
     return check_finish();
 }

@@ -1,0 +1,214 @@
+/*
+ * Outstanding reads: a list (to free them at shutdown), and two maps from requester ids to the
+ * connections and HTTP sessions waiting for an answer. A requester is in a map only while it
+ * waits; closing removes it, so an answer for a requester that went away finds nothing and is
+ * dropped. The map keys are the ids in decimal, kept inside the connection and the session.
+ */
+#include "net/reads.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/internal.h"
+#include "net/persist.h"
+#include "util/log.h"
+
+struct deferred_msg {
+    struct deferred_msg *next;
+    size_t len;
+    char text[]; /* NUL-terminated */
+};
+
+struct reads {
+    struct net_read *outstanding;
+    struct strmap conns;    /* conn->read_key -> struct conn, while it waits */
+    struct strmap sessions; /* ss->read_key -> struct session, while it waits */
+    uint64_t next_http_id;
+};
+
+struct reads *reads_create(void) {
+    return calloc(1, sizeof(struct reads));
+}
+
+static void read_free(struct net_read *rd) {
+    if (rd->release) rd->release(rd);
+    json_decref(rd->req_id);
+    free(rd);
+}
+
+static void unlink_read(struct reads *r, struct net_read *rd) {
+    if (rd->prev)
+        rd->prev->next = rd->next;
+    else if (r->outstanding == rd)
+        r->outstanding = rd->next;
+    if (rd->next) rd->next->prev = rd->prev;
+    rd->prev = rd->next = NULL;
+}
+
+void reads_free(struct reads *r) {
+    if (!r) return;
+    while (r->outstanding) {
+        struct net_read *rd = r->outstanding;
+        unlink_read(r, rd);
+        read_free(rd);
+    }
+    strmap_free(&r->conns);
+    strmap_free(&r->sessions);
+    free(r);
+}
+
+static struct reads *reads_of(struct server *srv) {
+    return persist_reads(srv);
+}
+
+/* Runs the next deferred messages of c until one waits for a read again. */
+static void run_deferred(struct conn *c) {
+    while (!c->reading && c->deferred_head) {
+        struct deferred_msg *m = c->deferred_head;
+        c->deferred_head = m->next;
+        if (!c->deferred_head) c->deferred_tail = NULL;
+        c->deferred_count--;
+        if (c->wsi && !c->close_code) dispatch_message(c, m->text, m->len);
+        free(m);
+    }
+}
+
+static void drop_deferred(struct conn *c) {
+    while (c->deferred_head) {
+        struct deferred_msg *m = c->deferred_head;
+        c->deferred_head = m->next;
+        free(m);
+    }
+    c->deferred_tail = NULL;
+    c->deferred_count = 0;
+}
+
+/* The store's done callback (loop thread, inside store_poll). */
+static void on_done(struct store_read_job *job) {
+    struct net_read *rd = (struct net_read *)(void *)job;
+    struct server *srv = rd->srv;
+    struct reads *r = reads_of(srv);
+    unlink_read(r, rd);
+    metrics_hist_observe(&srv->metrics.store_read_wait_us,
+                         (double)(job->started_us - job->queued_us));
+    metrics_hist_observe(&srv->metrics.store_read_us, (double)(job->finished_us - job->queued_us));
+    if (rd->status < 0 && rd->status != -STORE_ERR_NOT_FOUND) srv->metrics.store_read_errors++;
+    struct conn *c = NULL;
+    struct session *ss = NULL;
+    char key[24];
+    if (rd->conn_id) {
+        snprintf(key, sizeof key, "%llu", (unsigned long long)rd->conn_id);
+        c = strmap_remove(&r->conns, key);
+        if (c) c->reading = false;
+    } else if (rd->http_id) {
+        snprintf(key, sizeof key, "%llu", (unsigned long long)rd->http_id);
+        ss = strmap_remove(&r->sessions, key);
+        if (ss) ss->reading = false;
+    }
+    if (!rd->answer(rd, c, ss)) read_free(rd);
+    if (c) run_deferred(c);
+}
+
+/* The store's run callback (a reader thread). */
+static void run_job(struct store_reader *reader, struct store_read_job *job) {
+    struct net_read *rd = (struct net_read *)(void *)job;
+    rd->run(reader, rd);
+}
+
+static int submit(struct reads *r, struct net_read *rd) {
+    struct store *store = persist_store(rd->srv);
+    rd->job.run = run_job;
+    rd->job.done = on_done;
+    if (!store || store_read_submit(store, &rd->job) < 0) {
+        rd->srv->metrics.store_read_refused++;
+        return -PROTO_ERR_STORE_UNAVAILABLE;
+    }
+    rd->next = r->outstanding;
+    if (r->outstanding) r->outstanding->prev = rd;
+    r->outstanding = rd;
+    return 0;
+}
+
+int reads_submit_conn(struct conn *c, struct net_read *rd) {
+    struct reads *r = reads_of(c->srv);
+    rd->srv = c->srv;
+    rd->conn_id = c->id;
+    snprintf(c->read_key, sizeof c->read_key, "%llu", (unsigned long long)c->id);
+    int rc = r ? submit(r, rd) : -PROTO_ERR_STORE_UNAVAILABLE;
+    if (rc == 0 && strmap_put(&r->conns, c->read_key, c) < 0) {
+        /* Submitted but nobody can be found for the answer: it will be dropped. */
+        c->srv->metrics.store_read_errors++;
+        return -PROTO_ERR_INTERNAL;
+    }
+    if (rc < 0) {
+        read_free(rd);
+        return rc;
+    }
+    c->reading = true;
+    return 0;
+}
+
+int reads_submit_http(struct server *srv, struct session *ss, struct net_read *rd) {
+    struct reads *r = reads_of(srv);
+    if (!r) {
+        read_free(rd);
+        return -PROTO_ERR_STORE_UNAVAILABLE;
+    }
+    rd->srv = srv;
+    rd->http_id = ++r->next_http_id;
+    ss->srv = srv;
+    snprintf(ss->read_key, sizeof ss->read_key, "%llu", (unsigned long long)rd->http_id);
+    int rc = submit(r, rd);
+    if (rc == 0 && strmap_put(&r->sessions, ss->read_key, ss) < 0) return -PROTO_ERR_INTERNAL;
+    if (rc < 0) {
+        read_free(rd);
+        return rc;
+    }
+    ss->reading = true;
+    return 0;
+}
+
+int reads_resubmit_http(struct session *ss, struct net_read *rd) {
+    struct reads *r = reads_of(rd->srv);
+    int rc = r ? submit(r, rd) : -PROTO_ERR_STORE_UNAVAILABLE;
+    if (rc < 0) return rc;
+    snprintf(ss->read_key, sizeof ss->read_key, "%llu", (unsigned long long)rd->http_id);
+    if (strmap_put(&r->sessions, ss->read_key, ss) < 0) return -PROTO_ERR_INTERNAL;
+    ss->reading = true;
+    return 0;
+}
+
+void reads_discard(struct net_read *rd) {
+    if (rd) read_free(rd);
+}
+
+bool reads_defer(struct conn *c, const char *text, size_t len) {
+    if (c->deferred_count >= READS_DEFERRED_MAX) return false;
+    struct deferred_msg *m = malloc(sizeof *m + len + 1);
+    if (!m) return false;
+    m->next = NULL;
+    m->len = len;
+    memcpy(m->text, text, len);
+    m->text[len] = '\0';
+    if (c->deferred_tail)
+        c->deferred_tail->next = m;
+    else
+        c->deferred_head = m;
+    c->deferred_tail = m;
+    c->deferred_count++;
+    return true;
+}
+
+void reads_conn_gone(struct conn *c) {
+    struct reads *r = reads_of(c->srv);
+    if (c->reading && r) strmap_remove(&r->conns, c->read_key);
+    c->reading = false;
+    drop_deferred(c);
+}
+
+void reads_http_gone(struct server *srv, struct session *ss) {
+    struct reads *r = srv ? reads_of(srv) : NULL;
+    if (ss->reading && r) strmap_remove(&r->sessions, ss->read_key);
+    ss->reading = false;
+}

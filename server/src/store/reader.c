@@ -1,0 +1,116 @@
+/*
+ * The reader pool: a few threads (store_config.readers), each with its own read-only
+ * connection, taking read jobs from one FIFO. A finished job goes on the done list and the loop
+ * is woken as for a commit (store_push_result with no result: the same coalesced wake-up);
+ * store_poll() hands the finished jobs back to the loop through their done callbacks.
+ *
+ * Everything shared is guarded by the store's lock; a job belongs to the thread running it
+ * between being taken from the queue and being put on the done list.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "store/internal.h"
+#include "store/read.h"
+#include "util/log.h"
+#include "util/now.h"
+
+static void *reader_main(void *arg) {
+    struct read_thread *t = arg;
+    struct store *s = t->store;
+    pthread_mutex_lock(&s->lock);
+    for (;;) {
+        while (!s->reads_head && !s->stopping) pthread_cond_wait(&s->reader_cond, &s->lock);
+        if (s->stopping) break;
+        struct store_read_job *job = s->reads_head;
+        s->reads_head = job->next;
+        if (!s->reads_head) s->reads_tail = NULL;
+        s->reads_waiting--;
+        pthread_mutex_unlock(&s->lock);
+
+        job->next = NULL;
+        if (s->cfg.read_delay_ms > 0) {
+            struct timespec ts = {s->cfg.read_delay_ms / 1000,
+                                  (long)(s->cfg.read_delay_ms % 1000) * 1000000L};
+            nanosleep(&ts, NULL);
+        }
+        job->started_us = now_mono_us();
+        job->run(&t->reader, job);
+        job->finished_us = now_mono_us();
+
+        pthread_mutex_lock(&s->lock);
+        if (s->done_tail)
+            s->done_tail->next = job;
+        else
+            s->done_head = job;
+        s->done_tail = job;
+        bool need = store_push_result(s, NULL);
+        pthread_mutex_unlock(&s->lock);
+        store_wake(s, need);
+        pthread_mutex_lock(&s->lock);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return NULL;
+}
+
+int readers_start(struct store *s) {
+    int count = s->cfg.readers > 0 ? s->cfg.readers : 2;
+    s->readers = calloc((size_t)count, sizeof *s->readers);
+    if (!s->readers) return -STORE_ERR_NO_MEMORY;
+    s->reader_count = count;
+    for (int i = 0; i < count; i++) {
+        struct read_thread *t = &s->readers[i];
+        char err[256];
+        t->store = s;
+        int rc = reader_open(s, &t->reader, err, sizeof err);
+        if (rc < 0) {
+            LOGE("store", "reader %d: %s", i, err);
+            return rc;
+        }
+        if (pthread_create(&t->thread, NULL, reader_main, t) != 0) return -STORE_ERR_IO;
+        t->running = true;
+    }
+    return 0;
+}
+
+void readers_stop(struct store *s) {
+    /* s->stopping is set and reader_cond broadcast by store_close. */
+    for (int i = 0; i < s->reader_count; i++) {
+        struct read_thread *t = &s->readers[i];
+        if (t->running) pthread_join(t->thread, NULL);
+        reader_close(&t->reader);
+    }
+    free(s->readers);
+    s->readers = NULL;
+    s->reader_count = 0;
+}
+
+struct store_read_job *readers_take_done(struct store *s) {
+    struct store_read_job *done = s->done_head;
+    s->done_head = s->done_tail = NULL;
+    return done;
+}
+
+int store_read_submit(struct store *s, struct store_read_job *job) {
+    job->next = NULL;
+    job->queued_us = now_mono_us();
+    job->started_us = job->finished_us = 0;
+    pthread_mutex_lock(&s->lock);
+    int rc = 0;
+    if (s->stopping || s->reader_count == 0)
+        rc = -STORE_ERR_FAILED;
+    else if (s->reads_waiting >= STORE_READ_QUEUE_MAX)
+        rc = -STORE_ERR_BUSY;
+    if (rc == 0) {
+        if (s->reads_tail)
+            s->reads_tail->next = job;
+        else
+            s->reads_head = job;
+        s->reads_tail = job;
+        s->reads_waiting++;
+        pthread_cond_signal(&s->reader_cond);
+    }
+    pthread_mutex_unlock(&s->lock);
+    return rc;
+}
