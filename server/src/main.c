@@ -42,7 +42,7 @@ static const char *redis_addr = "";
 static const char *node_id = "";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
-    grace, lag, max_finished, max_seeks, max_games, bots_rated;
+    grace, lag, max_finished, max_seeks, max_games, bots_rated, bot_rate, bot_burst;
 static int64_t first_move_ms, abandon_ms, seek_grace_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds;
@@ -71,6 +71,10 @@ static const struct option_spec options[] = {
      "client messages per second per connection"},
     {"rate-burst", "CHESS_RATE_BURST", OPT_INT, &burst, 1, 100000,
      "client messages allowed in a burst"},
+    {"bot-rate-limit", "CHESS_BOT_RATE_LIMIT", OPT_INT, &bot_rate, 1, 100000,
+     "client messages per second per connection of a bot"},
+    {"bot-rate-burst", "CHESS_BOT_RATE_BURST", OPT_INT, &bot_burst, 1, 100000,
+     "messages a bot's connection may send in a burst"},
     {"abuse-limit", "CHESS_ABUSE_LIMIT", OPT_INT, &abuse, 1, 100000,
      "refused messages in a row before the connection is closed"},
     {"max-watch", "CHESS_MAX_WATCH", OPT_INT, &max_watch, 1, 10000,
@@ -286,6 +290,8 @@ int main(int argc, char **argv) {
     out_queue = cfg.out_queue_max;
     rate = (int)cfg.rate_per_s;
     burst = (int)cfg.rate_burst;
+    bot_rate = (int)cfg.bot_rate_per_s;
+    bot_burst = (int)cfg.bot_rate_burst;
     abuse = cfg.abuse_limit;
     max_watch = cfg.max_watch;
     ping = cfg.ping_interval_s;
@@ -315,6 +321,8 @@ int main(int argc, char **argv) {
     cfg.out_queue_max = out_queue;
     cfg.rate_per_s = rate;
     cfg.rate_burst = burst;
+    cfg.bot_rate_per_s = bot_rate;
+    cfg.bot_rate_burst = bot_burst;
     cfg.abuse_limit = abuse;
     cfg.max_watch = max_watch;
     cfg.ping_interval_s = ping;

@@ -214,7 +214,7 @@ class Client:
             msg["token"] = token
         self.welcome = await self.ok(msg)
         self.player = self.welcome["player"]
-        self.token = self.welcome["token"]
+        self.token = self.welcome.get("token")  # none for bots
         return self.welcome
 
     async def move(self, game, move):
@@ -240,6 +240,62 @@ async def play(game, white, black, moves):
         mover = white if i % 2 == 0 else black
         last = await mover.move(game, mv)
     return last
+
+
+async def bot_account(srv, owner_name, bot_name):
+    """A registered owner (connected) and a bot it created: (owner, bot token, bot id)."""
+    owner = await srv.player(owner_name)
+    await owner.ok({"type": "register", "username": owner_name, "password": "password " + owner_name})
+    created = await owner.ok({"type": "bot_create", "username": bot_name})
+    return owner, created["token"], created["bot"]["id"]
+
+
+BOTS_DIR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "bots")
+
+
+class BotProcess:
+    """A bot program of bots/ run as a real process against the server, its output in a file."""
+
+    def __init__(self, srv, program, args, url=None):
+        self.log_path = os.path.join(srv.tmp, "%s-%d.log" % (program, len(srv.clients)))
+        self.log = open(self.log_path, "w")
+        srv.clients.append(self)  # closed with the server's clients
+        cmd = ["/usr/bin/python3", os.path.join(BOTS_DIR, program), "--url", url or srv.url]
+        self.proc = subprocess.Popen(cmd + list(args), stdout=self.log, stderr=subprocess.STDOUT)
+
+    async def wait(self, timeout):
+        """The exit status; fails (with the bot's output) when it runs longer than timeout."""
+        deadline = time.time() + timeout
+        while self.proc.poll() is None:
+            if time.time() > deadline:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError("%s still running after %ss:\n%s" % (
+                    self.log_path, timeout, self.output()[-4000:]))
+            await asyncio.sleep(0.1)
+        return self.proc.returncode
+
+    def output(self):
+        self.log.flush()
+        with open(self.log_path) as f:
+            return f.read()
+
+    async def close(self):
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            self.proc.wait()
+        self.log.close()
+
+
+async def wait_online(client, player_id, timeout=TIMEOUT):
+    """Waits until a player has a connection (a bot process has connected)."""
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        r = await client.ok({"type": "player_get", "player": player_id})
+        if r["player"]["online"]:
+            return
+        await asyncio.sleep(0.05)
+    raise AssertionError("player %s did not come online" % player_id)
 
 
 async def run_one(fn, srv):

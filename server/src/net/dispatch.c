@@ -319,6 +319,8 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     struct server *srv = c->srv;
     int64_t now = now_mono_ms();
     player_link(c, p);
+    /* A bot plays many games at once, as fast as its engine: a larger allowance. */
+    if (p->bot) ratelimit_init(&c->limit, srv->cfg.bot_rate_burst, srv->cfg.bot_rate_per_s, now);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
          !token   ? " (new guest)"
          : p->bot ? " (bot)"

@@ -37,6 +37,8 @@ void server_config_defaults(struct server_config *cfg) {
         .out_queue_max = 1024,
         .rate_per_s = 20,
         .rate_burst = 40,
+        .bot_rate_per_s = 50,
+        .bot_rate_burst = 100,
         .abuse_limit = 20,
         .max_watch = 32,
         .ping_interval_s = 25,

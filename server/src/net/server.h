@@ -25,6 +25,8 @@ struct server_config {
     int out_queue_max;     /* messages waiting per connection before it is closed as too slow */
     double rate_per_s;     /* client messages per second per connection (token bucket) */
     double rate_burst;     /* and the burst */
+    double bot_rate_per_s; /* the same for a bot's connections (many games at once) */
+    double bot_rate_burst;
     int abuse_limit;       /* refused messages in a row (rate, size) before the connection closes */
     int max_watch;         /* games one connection may watch */
     int ping_interval_s;   /* idle time before a ping */
