@@ -377,7 +377,8 @@ static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
 
 static bool targets_seek(enum proto_msg msg) {
     return msg == PROTO_MSG_SEEK_ACCEPT || msg == PROTO_MSG_SEEK_CANCEL ||
-           msg == PROTO_MSG_CHALLENGE_ACCEPT || msg == PROTO_MSG_CHALLENGE_CANCEL;
+           msg == PROTO_MSG_CHALLENGE_ACCEPT || msg == PROTO_MSG_CHALLENGE_CANCEL ||
+           msg == PROTO_MSG_CHALLENGE_DECLINE;
 }
 
 int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len) {
@@ -390,7 +391,8 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
     bool is_seek = !watch && targets_seek(req->msg);
     int not_found =
         !is_seek ? -CORE_ERR_GAME_NOT_FOUND
-        : (req->msg == PROTO_MSG_CHALLENGE_ACCEPT || req->msg == PROTO_MSG_CHALLENGE_CANCEL)
+        : (req->msg == PROTO_MSG_CHALLENGE_ACCEPT || req->msg == PROTO_MSG_CHALLENGE_CANCEL ||
+           req->msg == PROTO_MSG_CHALLENGE_DECLINE)
             ? -CORE_ERR_CHALLENGE_NOT_FOUND
             : -CORE_ERR_SEEK_NOT_FOUND;
     int rc;
