@@ -189,6 +189,48 @@ async def test_rated_games_ratings_and_leaderboard(data):
     assert srv2.stop() == 0
 
 
+async def test_rated_or_casual(data):
+    srv = data.start()
+    a, b, g = await srv.player("Ann"), await srv.player("Ben"), await srv.player("Gus")
+    await register(a, "hilda")
+    await register(b, "irene")
+    blitz = {"minutes": 3, "increment": 2}
+    # "rated": false between two accounts: a casual game, ratings untouched.
+    seek = (await a.ok({"type": "seek_create", "time": blitz, "rated": False}))["seek"]
+    assert seek["casual"] is True
+    started = await b.ok({"type": "seek_accept", "seek": seek["id"]})
+    gid = started["game"]["id"]
+    assert started["game"]["rated"] is False
+    await a.ok({"type": "resign", "game": gid})
+    end = await b.recv_type("game_end")
+    assert "ratings" not in end, end
+    record = (await a.ok({"type": "game_record", "game": gid}))["game"]
+    assert record["rated"] is False and "rating" not in record["white"]
+    prof = (await a.ok({"type": "player_get", "player": a.player["id"]}))["player"]
+    assert prof["ratings"]["blitz"]["games"] == 0
+    status, _, pgn = srv.http("/api/games/%s.pgn" % gid)
+    assert status == 200 and b'[Event "Casual ' in pgn, pgn[:200]
+    # "rated": true: a guest may neither create nor accept it; an account gets a rated game.
+    await g.error({"type": "seek_create", "time": blitz, "rated": True}, "RATED_UNAVAILABLE")
+    await a.error({"type": "seek_create", "time": "unlimited", "rated": True},
+                  "RATED_UNAVAILABLE")
+    await a.error({"type": "challenge_create", "time": blitz, "rated": True,
+                   "player": g.player["id"]}, "RATED_UNAVAILABLE")
+    seek = (await a.ok({"type": "seek_create", "time": blitz, "rated": True}))["seek"]
+    assert seek["rated"] is True
+    await g.error({"type": "seek_accept", "seek": seek["id"]}, "RATED_UNAVAILABLE")
+    started = await b.ok({"type": "seek_accept", "seek": seek["id"]})
+    assert started["game"]["rated"] is True
+    await b.ok({"type": "resign", "game": started["game"]["id"]})
+    end = await a.recv_type("game_end", game=started["game"]["id"])
+    assert end["ratings"]["white"]["diff"] != 0 or end["ratings"]["black"]["diff"] != 0, end
+    # Without "rated": rated between accounts, casual with a guest (as on lichess).
+    gid = await start_game(a, g, blitz)
+    assert (await a.ok({"type": "game_record", "game": gid}))["game"]["rated"] is False
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
 async def test_archive_over_websocket_and_http(data):
     srv = data.start()
     a, b = await srv.player("Ann"), await srv.player("Ben")

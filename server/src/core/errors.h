@@ -39,6 +39,8 @@
     X(REMATCH_DONE, "a rematch of this game has already started")                                  \
     X(NOT_INVITED, "this challenge is for another player")                                         \
     X(PLAYER_OFFLINE, "no player with this id is connected now")                                   \
+    X(RATED_UNAVAILABLE, "a rated game needs two accounts and a clock (and no bot against a "      \
+                         "person unless the server allows it)")                                    \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {

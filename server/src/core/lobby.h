@@ -42,6 +42,7 @@ struct seek {
     bool is_challenge;       /* unlisted, accepted through its link */
     struct player *target;   /* a direct challenge: only this player may accept; else NULL */
     bool casual;             /* asked to be unrated */
+    bool rated_required;     /* asked to be rated: only a pairing that can be rated starts */
     bool rated;              /* direct challenges: the game would count for ratings */
     int64_t created_wall_ms;
     struct heap_node expiry; /* set while the owner is away */

@@ -547,6 +547,12 @@ static int create_seek(struct world *world, struct player *actor, const struct c
         int rc = find_invited(world, actor, cmd->opponent, &target);
         if (rc < 0) return rc;
     }
+    /* A seek that must be rated: its creator needs an account and a clock, and a direct
+     * challenge's pairing must qualify already. */
+    if (cmd->rated_required && (!actor->registered || cmd->tc.unlimited ||
+                                (target && !world_rated_pairing(actor, target, &cmd->tc,
+                                                                world->cfg.bots_rated_vs_humans))))
+        return -CORE_ERR_RATED_UNAVAILABLE;
     struct seek *s = calloc(1, sizeof *s);
     if (!s) return -CORE_ERR_NO_MEMORY;
     size_t id_len = challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
@@ -556,6 +562,7 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     s->is_challenge = challenge;
     s->target = target;
     s->casual = cmd->casual;
+    s->rated_required = cmd->rated_required;
     s->rated = target && !cmd->casual &&
                world_rated_pairing(actor, target, &cmd->tc, world->cfg.bots_rated_vs_humans);
     s->created_wall_ms = wall(world, now_ms);
@@ -612,6 +619,9 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
     struct player *white = owner_color == CHESS_WHITE ? s->owner : actor;
     struct player *black = owner_color == CHESS_WHITE ? actor : s->owner;
     struct time_control tc = s->tc;
+    if (s->rated_required &&
+        !world_rated_pairing(white, black, &tc, world->cfg.bots_rated_vs_humans))
+        return -CORE_ERR_RATED_UNAVAILABLE;
     /* Start first (it fails without side effects), then remove the seek. */
     int rc = start_game(world, white, black, &tc, s->casual, now_ms, out, NULL);
     if (rc < 0) return rc;

@@ -78,7 +78,8 @@ struct core_cmd {
     enum chat_room room;     /* chat */
     bool claim_win;          /* abandon claim: the win (true) or a draw */
     const char *opponent;    /* challenges: the invited player's id, or NULL (a link) */
-    bool casual;             /* seeks and challenges: never rated */
+    bool casual;             /* seeks and challenges: never rated ("rated": false) */
+    bool rated_required;     /* seeks and challenges: rated or not at all ("rated": true) */
     enum challenge_decline decline_reason; /* challenge_decline */
 };
 

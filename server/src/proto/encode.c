@@ -203,6 +203,8 @@ static json_t *encode_seek(const struct seek *s) {
     if (s->target) {
         put(obj, "to", encode_player(s->target));
         put(obj, "rated", json_boolean(s->rated));
+    } else if (s->rated_required) {
+        put(obj, "rated", json_true()); /* only an account may accept it */
     }
     if (s->is_challenge) {
         char url[CHALLENGE_ID_LEN + 16];

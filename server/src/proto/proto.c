@@ -295,6 +295,7 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
                 const json_t *v = json_object_get(req->root, name);
                 if (!json_is_boolean(v)) rc = bad_field(req, name);
                 cmd->casual = json_is_false(v);
+                cmd->rated_required = json_is_true(v);
                 break;
             }
             case PROTO_F_REASON:

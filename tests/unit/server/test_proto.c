@@ -88,6 +88,7 @@ static void test_decode_commands(void) {
     CHECK_EQ_INT(req.cmd.tc.initial_ms, 30000);
     CHECK_EQ_INT(req.cmd.tc.increment_ms, 2000);
     CHECK(!req.cmd.tc.unlimited);
+    CHECK(!req.cmd.casual && !req.cmd.rated_required); /* rated when it can be */
     CHECK_EQ_INT(req.cmd.color, COLOR_CHOICE_BLACK);
     proto_request_clear(&req);
 
@@ -117,6 +118,23 @@ static void test_decode_commands(void) {
     proto_request_clear(&req);
 }
 
+/* "rated": false asks for a casual game, true for a rated one or none; anything else is bad. */
+static void test_rated_field(void) {
+    struct proto_request req;
+    const char *casual = "{\"type\":\"seek_create\",\"time\":{\"minutes\":3,\"increment\":2},"
+                         "\"rated\":false}";
+    CHECK_EQ_INT(decode(casual, &req), 0);
+    CHECK(req.cmd.casual && !req.cmd.rated_required);
+    proto_request_clear(&req);
+    const char *rated = "{\"type\":\"challenge_create\",\"time\":{\"minutes\":3,\"increment\":"
+                        "2},\"rated\":true}";
+    CHECK_EQ_INT(decode(rated, &req), 0);
+    CHECK(!req.cmd.casual && req.cmd.rated_required);
+    proto_request_clear(&req);
+    expect("{\"type\":\"seek_create\",\"time\":{\"minutes\":3,\"increment\":2},\"rated\":1}",
+           -PROTO_ERR_BAD_FIELD, "rated");
+}
+
 static void test_table_and_names(void) {
     for (int i = 0; i < PROTO_MSG_COUNT; i++) {
         CHECK(proto_messages[i].type != NULL);
@@ -132,6 +150,7 @@ int main(void) {
     RUN(test_errors);
     RUN(test_id_kept_on_error);
     RUN(test_decode_commands);
+    RUN(test_rated_field);
     RUN(test_table_and_names);
     return check_finish();
 }

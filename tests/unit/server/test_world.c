@@ -461,8 +461,64 @@ static void test_direct_challenge(void) {
     world_destroy(w);
 }
 
+/* The id of the seek or challenge just created (the reply event). */
+static const char *created_id(void) {
+    return ev.reply >= 0 ? ev.items[ev.reply].seek.id : "";
+}
+
+/* "rated": false makes a game casual between accounts; "rated": true asks for a rated game or
+ * none: refused to guests, without a clock, and to a pairing that cannot be rated. */
+static void test_rated_or_casual(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "Ann", 0), *b = world_player_create(w, "Ben", 0);
+    struct player *guest = world_player_create(w, "Gus", 0);
+    a->registered = b->registered = true;
+    struct core_events ignored = {.reply = -1};
+    world_player_attach(w, b, 0, &ignored);
+    world_player_attach(w, guest, 0, &ignored);
+    char id[CHALLENGE_ID_LEN + 1];
+    /* By default: rated between accounts with a clock. */
+    struct game *g = start(w, a, b, blitz, 0);
+    CHECK(g && g->rated);
+    /* Casual on request. */
+    struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE, .tc = blitz, .casual = true};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    strcpy(id, created_id());
+    CHECK(ev.items[ev.reply].seek.casual && !ev.items[ev.reply].seek.rated_required);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && !started->game->rated);
+    /* Rated or nothing: not from a guest, not without a clock. */
+    struct core_cmd rated = {.type = CORE_CMD_SEEK_CREATE, .tc = blitz, .rated_required = true};
+    CHECK_EQ_INT(world_apply(w, guest, &rated, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
+    struct core_cmd untimed = rated;
+    untimed.tc = (struct time_control){.unlimited = true};
+    CHECK_EQ_INT(world_apply(w, a, &untimed, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
+    /* An account's rated seek: a guest may not accept it (it stays open), an account may. */
+    CHECK_EQ_INT(world_apply(w, a, &rated, 0, &ev), 0);
+    strcpy(id, created_id());
+    CHECK(ev.items[ev.reply].seek.rated_required);
+    CHECK_EQ_INT(apply(w, guest, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), -CORE_ERR_RATED_UNAVAILABLE);
+    CHECK(world_seek(w, id) != NULL);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), 0);
+    started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->game->rated);
+    /* A direct challenge that must be rated, to a guest: refused at once. */
+    struct core_cmd challenge = {.type = CORE_CMD_CHALLENGE_CREATE,
+                                 .tc = blitz,
+                                 .opponent = guest->id,
+                                 .rated_required = true};
+    CHECK_EQ_INT(world_apply(w, a, &challenge, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
+    challenge.opponent = b->id;
+    CHECK_EQ_INT(world_apply(w, a, &challenge, 0, &ev), 0);
+    CHECK(ev.items[ev.reply].seek.rated);
+    core_events_free(&ignored);
+    world_destroy(w);
+}
+
 int main(void) {
     RUN(test_players);
+    RUN(test_rated_or_casual);
     RUN(test_direct_challenge);
     RUN(test_seek_to_mate);
     RUN(test_seek_rules);
