@@ -16,8 +16,9 @@ from server_help import Failures, env_names_in, read_options
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 # Files whose every CHESS_* name must be a variable of the server.
-DEPLOY_FILES = ["deploy/Dockerfile", "deploy/systemd/chess-server.service",
-                "deploy/systemd/chess-server.env", "docs/self-hosting.md"]
+DEPLOY_FILES = ["docker-compose.yml", "deploy/Dockerfile", "deploy/systemd/chess-server.service",
+                "deploy/systemd/chess-server.env", "deploy/systemd/chess-server@.service",
+                "deploy/systemd/node.env", "docs/self-hosting.md"]
 # README defaults that are not literal values: what they must equal.
 SYMBOLIC_DEFAULTS = {"one per CPU": lambda: str(os.sysconf("SC_NPROCESSORS_ONLN")),
                      "none": lambda: ""}

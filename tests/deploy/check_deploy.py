@@ -1,5 +1,5 @@
 """
-Static checks of what deploy/ ships, since no Docker engine runs on the
+Static checks of what deploy/ and docker-compose.yml ship, since no Docker engine runs on the
 build machines: the files parse, agree with each other and with the repository, and the
 runtime image installs what the built binary links to.
 
@@ -11,11 +11,16 @@ runtime image installs what the built binary links to.
   just those files); the runtime stage installs (directly, through dependencies, or as part of
   Debian's base image) the package of every library in the binary's NEEDED entries, found with
   ldd and dpkg -S, plus the libuv plugin of libwebsockets, which is loaded at run time.
+- docker-compose.yml: YAML, the services and their healthchecks and restart policies, build
+  contexts, Dockerfiles and targets, mounted files, the shared named volume, the front's
+  upstream (deploy/nginx/compose.conf) naming exactly the node services.
 - deploy/nginx: `nginx -t` on the compose front and on the TLS site with each upstream file
   (Debian's nginx, installed by scripts/setup.sh test); the WebSocket location's read timeout
   against the server's ping interval.
 - deploy/systemd: `systemd-analyze verify` (any warning fails) and the offline security
-  exposure score, when systemd-analyze is present; the data directory against StateDirectory.
+  exposure score of the unit and of an instance of the template, when systemd-analyze is
+  present; the data directory against StateDirectory; the template has every setting of the
+  single unit.
 
     /usr/bin/python3 tests/deploy/check_deploy.py --server build/release/server/chess_server
 """
@@ -31,6 +36,13 @@ import sys
 import tempfile
 
 from server_help import Failures, read_options
+
+try:
+    import yaml
+except ImportError:
+    sys.stderr.write("python3-yaml is missing: run with /usr/bin/python3 after "
+                     "scripts/setup.sh test\n")
+    sys.exit(1)
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 DOCKERFILE = "deploy/Dockerfile"
@@ -386,6 +398,108 @@ def check_runtime_libraries(f, stages, binary):
                 "(a NEEDED library of chess_server)" % (DOCKERFILE, pkg, soname))
 
 
+# ---- docker-compose.yml ----
+
+def check_compose(f, stages, options):
+    try:
+        doc = yaml.safe_load(read("docker-compose.yml"))
+    except (OSError, yaml.YAMLError) as e:
+        f.check(False, "docker-compose.yml does not parse: %s" % e)
+        return
+    services = doc.get("services") or {}
+    declared_volumes = set((doc.get("volumes") or {}).keys())
+    by_name = {s.name: s for s in stages}
+    srv_env = by_name["server"].env() if "server" in by_name else {}
+    nodes = [n for n, s in services.items() if (s.get("build") or {}).get("target") == "server"]
+    f.check("redis" in services and "redis" in str(services["redis"].get("image", "")),
+            "docker-compose.yml: no redis service with a redis image")
+    f.check(len(nodes) >= 2, "docker-compose.yml: fewer than two server nodes (%s)" % nodes)
+    f.check("front" in services, "docker-compose.yml: no front service")
+
+    for name, s in services.items():
+        where = "docker-compose.yml: service %s" % name
+        f.check(s.get("restart") in ("always", "unless-stopped", "on-failure"),
+                "%s has no restart policy" % where)
+        test = (s.get("healthcheck") or {}).get("test")
+        f.check(test, "%s has no healthcheck" % where)
+        build = s.get("build")
+        target_stage = None
+        if build:
+            ctx = os.path.normpath(os.path.join(ROOT, build.get("context", ".")))
+            dockerfile = os.path.join(ctx, build.get("dockerfile", "Dockerfile"))
+            f.check(os.path.isdir(ctx), "%s: build context %s does not exist" % (where, ctx))
+            f.check(os.path.isfile(dockerfile), "%s: %s does not exist" % (where, dockerfile))
+            if os.path.normpath(dockerfile) == os.path.join(ROOT, DOCKERFILE):
+                target_stage = by_name.get(build.get("target"))
+                f.check(target_stage, "%s: target %s is not a stage of %s"
+                        % (where, build.get("target"), DOCKERFILE))
+        if test and target_stage and HEALTHCHECK_SCRIPT in " ".join(test):
+            f.check(target_stage.copy_dest(HEALTHCHECK_SCRIPT),
+                    "%s: its healthcheck runs %s, which stage %s does not copy"
+                    % (where, HEALTHCHECK_SCRIPT, target_stage.name))
+        for dep, cond in (s.get("depends_on") or {}).items():
+            f.check(dep in services, "%s depends on %s, which is not a service" % (where, dep))
+        for vol in s.get("volumes") or []:
+            src, _, rest = vol.partition(":")
+            target = rest.split(":")[0]
+            if src.startswith((".", "/")):
+                f.check(os.path.exists(os.path.join(ROOT, src)),
+                        "%s mounts %s, which does not exist" % (where, src))
+                if target_stage:
+                    c = target_stage.copy_dest(target)
+                    f.check(c and [os.path.normpath(x) for x in c[1]] == [os.path.normpath(src)],
+                            "%s mounts %s at %s, but the image has another file there"
+                            % (where, src, target))
+            else:
+                f.check(src in declared_volumes, "%s uses volume %s, not declared under "
+                        "volumes:" % (where, src))
+
+    known_env = {o.env for o in options}
+    data_volumes = set()
+    for n in nodes:
+        s = services[n]
+        env = dict(srv_env, **{k: str(v) for k, v in (s.get("environment") or {}).items()})
+        for k in env:
+            f.check(not k.startswith("CHESS_") or k in known_env,
+                    "docker-compose.yml: node %s sets %s, which the server does not read" % (n, k))
+        data = env.get("CHESS_DATA_DIR")
+        mounts = [v.split(":")[0] for v in s.get("volumes") or []
+                  if v.count(":") and v.split(":")[1] == data]
+        f.check(mounts and mounts[0] in declared_volumes,
+                "docker-compose.yml: node %s keeps its data dir %s outside a named volume"
+                % (n, data))
+        data_volumes.update(mounts)
+        redis = env.get("CHESS_REDIS", "")
+        f.check(redis.split(":")[0] == "redis",
+                "docker-compose.yml: node %s must reach the redis service (CHESS_REDIS=%r)"
+                % (n, redis))
+    f.check(len(data_volumes) == 1, "docker-compose.yml: the nodes must share one data volume, "
+            "not %s" % sorted(data_volumes))
+
+    front = services.get("front") or {}
+    conf = read("deploy/nginx/compose.conf")
+    listen = re.search(r"^\s*listen\s+(\d+)", conf, re.M)
+    published = [str(p) for p in front.get("ports") or []]
+    f.check(listen and any(p.split(":")[-1] == listen.group(1) and p.startswith("8080:")
+                           for p in published),
+            "docker-compose.yml: the front must publish 8080 to compose.conf's listen port "
+            "(%s, %s)" % (published, listen and listen.group(1)))
+    deps = front.get("depends_on") or {}
+    for n in nodes:
+        f.check(isinstance(deps, dict) and (deps.get(n) or {}).get("condition") ==
+                "service_healthy", "docker-compose.yml: the front must wait for %s to be "
+                "healthy (nginx resolves the node names at start)" % n)
+    upstream = re.search(r"upstream\s+chess_nodes\s*\{(.*?)\}", conf, re.S)
+    servers = re.findall(r"^\s*server\s+([^:\s;]+):(\d+)", upstream.group(1) if upstream else "",
+                         re.M)
+    f.check(sorted(h for h, _ in servers) == sorted(nodes),
+            "deploy/nginx/compose.conf: the upstream names %s; the compose nodes are %s"
+            % (sorted(h for h, _ in servers), sorted(nodes)))
+    for h, p in servers:
+        f.check(p == srv_env.get("CHESS_PORT"), "deploy/nginx/compose.conf: %s:%s is not the "
+                "nodes' port %s" % (h, p, srv_env.get("CHESS_PORT")))
+
+
 # ---- nginx ----
 
 def seconds(value):
@@ -484,58 +598,86 @@ def check_nginx_t(f):
 
 # ---- systemd ----
 
-def check_systemd(f, binary):
-    rel = "deploy/systemd/chess-server.service"
-    unit = read(rel)
-    keys = {}
-    for line in unit.splitlines():
-        if "=" in line and not line.startswith(("#", "[")):
+def unit_keys(text):
+    """key -> [values] of a unit file, and its [Service] lines without comments."""
+    keys, service, section = {}, [], None
+    for line in text.splitlines():
+        if line.startswith("["):
+            section = line
+        elif "=" in line and not line.startswith("#"):
             k, v = line.split("=", 1)
             keys.setdefault(k, []).append(v)
-    f.check(keys.get("ExecStart", [""])[0].endswith("/chess_server"),
-            "%s: ExecStart is not chess_server" % rel)
-    f.check(keys.get("DynamicUser") == ["yes"] or keys.get("User"),
-            "%s: neither DynamicUser=yes nor a User=" % rel)
-    state = keys.get("StateDirectory", [None])[0]
-    envs = dict(v.split("=", 1) for v in keys.get("Environment", []))
-    f.check(state and envs.get("CHESS_DATA_DIR") == "/var/lib/" + state,
-            "%s: CHESS_DATA_DIR must be the StateDirectory (/var/lib/%s)" % (rel, state))
-    for k, v in (("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
-                 ("ProtectHome", "yes"), ("PrivateTmp", "yes")):
-        f.check(keys.get(k) == [v], "%s: %s=%s is missing" % (rel, k, v))
-    env_file = keys.get("EnvironmentFile", [""])[0].lstrip("-")
-    f.check(os.path.basename(env_file) == "chess-server.env",
-            "%s: EnvironmentFile %s is not the example deploy/systemd/chess-server.env"
-            % (rel, env_file))
-    for line in read("deploy/systemd/chess-server.env").splitlines():
+            if section == "[Service]":
+                service.append(line)
+    return keys, service
+
+
+def check_env_example(f, rel):
+    for line in read(rel).splitlines():
         line = line.strip()
         if line and not line.startswith("#"):
             f.check(re.match(r"CHESS_[A-Z0-9_]+=\S", line),
-                    "deploy/systemd/chess-server.env: %r is not a CHESS_*=value line" % line)
+                    "%s: %r is not a CHESS_*=value line" % (rel, line))
+
+
+def check_systemd(f, binary):
+    single, template = "deploy/systemd/chess-server.service", "deploy/systemd/chess-server@.service"
+    units = {single: ("chess-server.service", "chess-server.env"),
+             template: ("chess-server@node1.service", "%i.env")}
+    services = {}
+    for rel, (_, env_file_name) in units.items():
+        keys, services[rel] = unit_keys(read(rel))
+        f.check(keys.get("ExecStart", [""])[0].endswith("/chess_server"),
+                "%s: ExecStart is not chess_server" % rel)
+        f.check(keys.get("DynamicUser") == ["yes"] or keys.get("User"),
+                "%s: neither DynamicUser=yes nor a User=" % rel)
+        state = keys.get("StateDirectory", [None])[0]
+        envs = dict(v.split("=", 1) for v in keys.get("Environment", []))
+        f.check(state and envs.get("CHESS_DATA_DIR") == "/var/lib/" + state,
+                "%s: CHESS_DATA_DIR must be the StateDirectory (/var/lib/%s)" % (rel, state))
+        for k, v in (("ProtectSystem", "strict"), ("NoNewPrivileges", "yes"),
+                     ("ProtectHome", "yes"), ("PrivateTmp", "yes")):
+            f.check(keys.get(k) == [v], "%s: %s=%s is missing" % (rel, k, v))
+        env_file = keys.get("EnvironmentFile", [""])[0].lstrip("-")
+        f.check(os.path.basename(env_file) == env_file_name,
+                "%s: EnvironmentFile %s is not .../%s" % (rel, env_file, env_file_name))
+    # The template is the single unit for one node of several: the same settings otherwise.
+    keys, _ = unit_keys(read(template))
+    f.check(keys.get("User") == ["chess-server"] and "CHESS_NODE_ID=%i" in keys.get(
+        "Environment", []), "%s: every instance needs User=chess-server (one shared state "
+            "directory) and CHESS_NODE_ID=%%i" % template)
+    for line in services[single]:
+        if not line.startswith(("Environment", "Description")):
+            f.check(line in services[template], "%s lacks %r of %s" % (template, line, single))
+    check_env_example(f, "deploy/systemd/chess-server.env")
+    check_env_example(f, "deploy/systemd/node.env")
 
     analyze = shutil.which("systemd-analyze")
     if not analyze:
-        print("note: systemd-analyze is not installed; the unit is checked structurally only")
+        print("note: systemd-analyze is not installed; the units are checked structurally only")
         return
     with tempfile.TemporaryDirectory(prefix="chess-systemd-") as tmp:
-        # verify requires ExecStart's program to exist: the built binary stands in.
-        path = os.path.join(tmp, "chess-server.service")
-        with open(path, "w") as fh:
-            fh.write(re.sub(r"^ExecStart=\S+", "ExecStart=" + os.path.abspath(binary), unit,
-                            flags=re.M))
-        r = subprocess.run([analyze, "verify", path], capture_output=True, text=True, timeout=60)
-        # verify exits 0 on unknown keys and bad values (it ignores them): any output fails.
-        out = (r.stdout + r.stderr).strip()
-        f.check(r.returncode == 0 and not out, "systemd-analyze verify %s:\n%s" % (rel, out))
-        r = subprocess.run([analyze, "security", "--offline=true", "--no-pager", path],
-                           capture_output=True, text=True, timeout=60)
-        m = re.search(r"Overall exposure level for \S+: ([\d.]+)", r.stdout)
-        if m:
-            f.check(float(m.group(1)) <= SYSTEMD_MAX_EXPOSURE,
-                    "%s: systemd-analyze security exposure %s is above %s"
-                    % (rel, m.group(1), SYSTEMD_MAX_EXPOSURE))
-        else:
-            print("note: systemd-analyze security --offline gave no score: %s" % r.stderr.strip())
+        for rel, (instance, _) in units.items():
+            # verify requires ExecStart's program to exist: the built binary stands in.
+            with open(os.path.join(tmp, os.path.basename(rel)), "w") as fh:
+                fh.write(re.sub(r"^ExecStart=\S+", "ExecStart=" + os.path.abspath(binary),
+                                read(rel), flags=re.M))
+            path = os.path.join(tmp, instance)
+            r = subprocess.run([analyze, "verify", path], capture_output=True, text=True,
+                               timeout=60)
+            # verify exits 0 on unknown keys and bad values (it ignores them): output fails.
+            out = (r.stdout + r.stderr).strip()
+            f.check(r.returncode == 0 and not out, "systemd-analyze verify %s:\n%s" % (rel, out))
+            r = subprocess.run([analyze, "security", "--offline=true", "--no-pager", path],
+                               capture_output=True, text=True, timeout=60)
+            m = re.search(r"Overall exposure level for \S+: ([\d.]+)", r.stdout)
+            if m:
+                f.check(float(m.group(1)) <= SYSTEMD_MAX_EXPOSURE,
+                        "%s: systemd-analyze security exposure %s is above %s"
+                        % (rel, m.group(1), SYSTEMD_MAX_EXPOSURE))
+            else:
+                print("note: systemd-analyze security --offline gave no score: %s"
+                      % r.stderr.strip())
 
 
 def main():
@@ -548,10 +690,11 @@ def main():
     check_dockerfile(f, stages, options)
     check_runtime_libraries(f, stages, args.server)
     check_build_context(f, stages)
+    check_compose(f, stages, options)
     check_nginx_structure(f, options)
     check_nginx_t(f)
     check_systemd(f, args.server)
-    return f.report("deploy/")
+    return f.report("deploy/ and docker-compose.yml")
 
 
 if __name__ == "__main__":

@@ -1,11 +1,17 @@
 """
-The compose front's nginx config (deploy/nginx/compose.conf with deploy/nginx/chess-proxy.conf)
-run for real, with Debian's nginx, in front of two real chess_server nodes, and the containers'
-health check script (deploy/healthcheck.sh) against a real server.
+The compose site without Docker: deploy/nginx/compose.conf (with deploy/nginx/chess-proxy.conf)
+run for real with Debian's nginx in front of two real chess_server nodes set up as
+docker-compose.yml sets them up (one real redis-server, CHESS_REDIS and CHESS_NODE_ID from the
+compose file, one shared data directory), and the containers' health check script
+(deploy/healthcheck.sh) against a real server.
 
-The config is used as shipped except for what only Docker provides: the node names become
-the nodes' loopback ports, the listen port a free one, the client root a directory with a
-stand-in client, /tmp a private directory.
+Through the front: the client's files and the fallback to index.html, /healthz and /api/
+proxied, /metrics refused, WebSocket sessions spread over both nodes, and a game to checkmate
+between two players on different nodes with a spectator.
+
+The nginx config is used as shipped except for what only Docker provides: the node names
+become the nodes' loopback ports, the listen port a free one, the client root a directory with
+a stand-in client, /tmp a private directory.
 
     /usr/bin/python3 tests/deploy/test_front.py --server build/release/server/chess_server
 Exits 77 (ctest: skipped) when nginx is not installed (scripts/setup.sh test installs it).
@@ -24,10 +30,13 @@ import time
 import urllib.error
 import urllib.request
 
+import yaml
+
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
-from harness import Client, Server, free_port  # noqa: E402
+from cluster_harness import Redis  # noqa: E402
+from harness import Client, Server, free_port, start_game  # noqa: E402
 
 HEALTHCHECK = os.path.join(ROOT, "deploy", "healthcheck.sh")
 INDEX = b"<!doctype html><title>stand-in client</title>\n"
@@ -176,6 +185,63 @@ def check_healthcheck(binary):
         srv.close()
 
 
+def compose_nodes(binary, redis_port, data_dir):
+    """The flags of each node service of docker-compose.yml: its CHESS_* environment turned
+    into the flags --help pairs them with, the redis service's address as the real Redis's,
+    and one data directory for all, as the shared volume."""
+    from server_help import read_options
+    env_to_flag = {o.env: o.flag for o in read_options(binary)}
+    with open(os.path.join(ROOT, "docker-compose.yml")) as fh:
+        services = yaml.safe_load(fh)["services"]
+    nodes = []
+    for name, svc in services.items():
+        if (svc.get("build") or {}).get("target") != "server":
+            continue
+        args = []
+        for k, v in (svc.get("environment") or {}).items():
+            v = str(v)
+            if k == "CHESS_REDIS":
+                assert v.split(":")[0] in services, "CHESS_REDIS of %s: %s" % (name, v)
+                v = "127.0.0.1:%d" % redis_port
+            assert k in env_to_flag, "%s sets %s, which the server does not read" % (name, k)
+            args += [env_to_flag[k], v]
+        nodes.append(args + ["--data-dir", data_dir])
+    return nodes
+
+
+async def check_game_across_nodes(front, nodes):
+    """Two players through the front land on different nodes (least_conn) and play to
+    checkmate; a spectator on a third connection sees every move."""
+    white = Client(front)
+    await white.open()
+    await white.hello(name="FrontWhite")
+    black = Client(front)
+    await black.open()
+    await black.hello(name="FrontBlack")
+    counts = [connections(n) for n in nodes]
+    assert sorted(counts) == [1, 1], ("the players must be on different nodes", counts)
+    watcher = Client(front)
+    await watcher.open()
+    await watcher.hello(name="FrontWatcher")
+    gid = await start_game(white, black)
+    full = await watcher.ok({"type": "watch", "game": gid})
+    assert full["type"] == "game" and full["game"]["id"] == gid, full
+    moves = ["f3", "e5", "g4", "Qh4#"]
+    for i, mv in enumerate(moves):
+        mover, other = (white, black) if i % 2 == 0 else (black, white)
+        ev = await mover.move(gid, mv)
+        assert ev["type"] == "move" and ev["san"] == mv, ev
+        seen = await other.recv_type("move", ply=i + 1)
+        assert seen["uci"] == ev["uci"], seen
+        spectated = await watcher.recv_type("move", ply=i + 1)
+        assert spectated["fen"] == ev["fen"], spectated
+    for c in (white, black, watcher):
+        end = await c.recv_type("game_end", game=gid)
+        assert end["reason"] == "checkmate" and end["winner"] == "black", end
+    for c in (white, black, watcher):
+        await c.close()
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--server", required=True, help="the chess_server binary")
@@ -185,26 +251,35 @@ def main():
 
     nginx = shutil.which("nginx") or ("/usr/sbin/nginx" if os.path.exists("/usr/sbin/nginx")
                                       else None)
-    if not nginx:
-        print("SKIP: nginx is not installed (scripts/setup.sh test installs it)")
+    if not nginx or not shutil.which("redis-server"):
+        print("SKIP: nginx or redis-server is not installed (scripts/setup.sh test installs them)")
         return 77
-    nodes = [Server(args.server), Server(args.server)]
-    front = None
+    tmp = tempfile.mkdtemp(prefix="chess-site-")
+    redis = Redis(tmp)
+    data_dir = os.path.join(tmp, "data")
+    nodes, front = [], None
     try:
+        for node_args in compose_nodes(args.server, redis.port, data_dir):
+            nodes.append(Server(args.server, node_args))
         front = Front(nginx, [n.port for n in nodes])
         asyncio.run(check_front(front, nodes))
+        asyncio.run(check_game_across_nodes(front, nodes))
         rc, out = healthcheck("/", str(front.port))
         assert rc == 0, ("the front's healthcheck", rc, out)
     except Exception:
         if front:
             print("nginx log:\n" + front.read_log())
+        for i, n in enumerate(nodes):
+            print("node %d log:\n%s" % (i + 1, n.read_log()[-4000:]))
         raise
     finally:
         if front:
             front.close()
         for n in nodes:
             n.close()
-    print("ok the compose front in front of two nodes")
+        redis.stop()
+        shutil.rmtree(tmp, ignore_errors=True)
+    print("ok the compose site: front, two nodes sharing one data directory and Redis")
     return 0
 
 
