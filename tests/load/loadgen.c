@@ -17,6 +17,9 @@
  *                  per game), which shows the most the server relays.
  *       The delay of a move is from just before its send to its arrival at the opponent (for
  *       echo: the round trip). Prints "RESULT phase=... key=value ..." lines.
+ *       With --port2 (two nodes of one site, docs/scaling.md): --split cross puts the two
+ *       players of every game on different nodes (each move crosses Redis), --split games puts
+ *       every other game wholly on the second node; --server-pid2 adds that node's CPU.
  *
  * The position of each game is tracked here with the chess engine, so every move sent is legal;
  * an error from the server is counted and reported.
@@ -184,6 +187,8 @@ static struct {
     double rate;
     int warmup_s, duration_s;
     int server_pid;
+    int port2, server_pid2; /* a second node of the site, or 0 */
+    bool split_games;       /* with port2: whole games on either node (else players split) */
 } opt = {.port = 8080, .connections = 1000, .rate = 2000, .warmup_s = 3, .duration_s = 10};
 
 static struct lws_context *ctx;
@@ -493,6 +498,7 @@ static void ramp_cb(lws_sorted_usec_list_t *sul) {
         ci.context = ctx;
         ci.address = "127.0.0.1";
         ci.port = opt.port;
+        if (opt.port2 && (opt.split_games ? (c->index / 2) % 2 : c->index % 2)) ci.port = opt.port2;
         ci.path = "/ws";
         ci.host = "127.0.0.1";
         ci.origin = "127.0.0.1";
@@ -505,10 +511,16 @@ static void ramp_cb(lws_sorted_usec_list_t *sul) {
 
 /* ------------------------------------------------------------------ phases */
 
+static double pid_cpu_s(int pid);
+
 static double server_cpu_s(void) {
-    if (!opt.server_pid) return 0;
+    return pid_cpu_s(opt.server_pid) + pid_cpu_s(opt.server_pid2);
+}
+
+static double pid_cpu_s(int pid) {
+    if (!pid) return 0;
     char path[64], buf[1024];
-    snprintf(path, sizeof path, "/proc/%d/stat", opt.server_pid);
+    snprintf(path, sizeof path, "/proc/%d/stat", pid);
     FILE *f = fopen(path, "r");
     if (!f) return 0;
     size_t n = fread(buf, 1, sizeof buf - 1, f);
@@ -661,7 +673,8 @@ static void usage(void) {
     fprintf(stderr, "usage: loadgen echo-server --port P [--loop poll|uv] [--keepalive SECONDS]\n"
                     "       loadgen run --port P --target chess|echo [--connections N] [--rate R]\n"
                     "                   [--warmup S] [--duration S] [--server-pid PID]\n"
-                    "                   [--client-loop uv|poll]\n");
+                    "                   [--client-loop uv|poll]\n"
+                    "                   [--port2 P [--split cross|games] [--server-pid2 PID]]\n");
 }
 
 int main(int argc, char **argv) {
@@ -693,6 +706,12 @@ int main(int argc, char **argv) {
             opt.duration_s = atoi(v);
         else if (!strcmp(k, "--server-pid"))
             opt.server_pid = atoi(v);
+        else if (!strcmp(k, "--port2"))
+            opt.port2 = atoi(v);
+        else if (!strcmp(k, "--server-pid2"))
+            opt.server_pid2 = atoi(v);
+        else if (!strcmp(k, "--split"))
+            opt.split_games = !strcmp(v, "games");
         else {
             usage();
             return 2;

@@ -34,6 +34,10 @@
 #define PEER_ALIVE_MS      5000
 #define ANNOUNCE_MS        1000
 #define DIRECTORY_TTL_S    86400
+/* A directory entry is written when its game or seek is announced, but the owner's write and
+ * the client who heard the id and asks another node race: a miss is read again a few times
+ * (every 100 ms) before the id is declared unknown. */
+#define LOOKUP_TRIES 4
 
 enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC };
 
@@ -48,7 +52,9 @@ struct pending {
     enum pending_kind then; /* PENDING_LOOKUP: what to send once the owner is known */
     char *text;             /* PENDING_LOOKUP of a command: the client's message */
     size_t text_len;
-    int not_found; /* the error when the directory does not know the target */
+    int not_found;           /* the error when the directory does not know the target */
+    int lookups;             /* directory reads so far */
+    int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
     int64_t deadline_ms;
     struct pending *next;
 };
@@ -337,7 +343,10 @@ static void looked_up(void *arg, int status, const char *value, size_t len) {
     }
     char owner[BUS_NODE_ID_MAX + 1];
     if (!value || len == 0 || len > BUS_NODE_ID_MAX) {
-        pending_fail(cl, pending_take(cl, rid), p->not_found);
+        if (p->lookups < LOOKUP_TRIES)
+            p->lookup_again_ms = now_mono_ms() + 100;
+        else
+            pending_fail(cl, pending_take(cl, rid), p->not_found);
         return;
     }
     memcpy(owner, value, len);
@@ -352,6 +361,22 @@ static void looked_up(void *arg, int status, const char *value, size_t len) {
     pending_send(cl, p, owner);
 }
 
+/* Reads the owner of a PENDING_LOOKUP's target from the directory. Returns 0 or an error. */
+static int lookup_send(struct cluster *cl, struct pending *p) {
+    struct lookup *lk = malloc(sizeof *lk);
+    if (!lk) return -PROTO_ERR_INTERNAL;
+    *lk = (struct lookup){cl->srv, p->rid};
+    char key[48];
+    snprintf(key, sizeof key, "%s:%s", p->is_seek ? "seek" : "game", p->target);
+    p->lookups++;
+    p->lookup_again_ms = 0;
+    if (bus_get(cl->bus, key, looked_up, lk) < 0) {
+        free(lk);
+        return -PROTO_ERR_OWNER_UNREACHABLE;
+    }
+    return 0;
+}
+
 /* Starts a request about target: straight to the owner when known, else through the
  * directory. Returns 0, or a negative error for the client. */
 static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
@@ -361,18 +386,9 @@ static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
         pending_send(cl, p, r->owner);
         return 0;
     }
-    struct lookup *lk = malloc(sizeof *lk);
-    if (!lk) return -PROTO_ERR_INTERNAL;
-    *lk = (struct lookup){cl->srv, p->rid};
-    char key[48];
-    snprintf(key, sizeof key, "%s:%s", is_seek ? "seek" : "game", p->target);
     p->then = p->kind;
     p->kind = PENDING_LOOKUP;
-    if (bus_get(cl->bus, key, looked_up, lk) < 0) {
-        free(lk);
-        return -PROTO_ERR_OWNER_UNREACHABLE;
-    }
-    return 0;
+    return lookup_send(cl, p);
 }
 
 static bool targets_seek(enum proto_msg msg) {
@@ -836,7 +852,13 @@ void cluster_tick(struct server *srv, int64_t now) {
     for (struct pending **pp = &cl->pending; *pp;) {
         struct pending *p = *pp;
         if (now < p->deadline_ms) {
-            pp = &p->next;
+            int rc = p->lookup_again_ms && now >= p->lookup_again_ms ? lookup_send(cl, p) : 0;
+            if (rc == 0) {
+                pp = &p->next;
+                continue;
+            }
+            *pp = p->next;
+            pending_fail(cl, p, rc);
             continue;
         }
         *pp = p->next;

@@ -215,6 +215,9 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
         goto fail;
     }
     sqlite3_extended_result_codes(s->wdb, 1);
+    /* The nodes of a site share the file (docs/scaling.md): one starting while another sets
+     * WAL mode or migrates waits for it instead of failing. */
+    sqlite3_busy_timeout(s->wdb, 5000);
     if (sqlite3_db_readonly(s->wdb, "main") == 1) {
         snprintf(err, errlen, "%s is read-only", s->path);
         rc = -STORE_ERR_DIR;
