@@ -235,7 +235,7 @@ static int prepare_data_dir(const char *dir) {
 static int check_site_flags(char *host, size_t host_len, int *redis_port, char *id_buf,
                             size_t id_len, int listen_port) {
     if (!*redis_addr) return 0;
-    if (cluster_parse_address(redis_addr, host, host_len, redis_port) < 0) {
+    if (bus_parse_address(redis_addr, host, host_len, redis_port) < 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for redis (host:port)\n", redis_addr);
         return -1;
     }

@@ -17,16 +17,18 @@ import inspect
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import tempfile
 import time
 import traceback
 
-from harness import Client, free_port, TIMEOUT  # noqa: F401 (re-exported for the tests)
 import json
 import urllib.error
 import urllib.request
+
+from harness import Client, free_port, TIMEOUT  # noqa: F401 (re-exported for the tests)
 
 REDIS = "/usr/bin/redis-server"
 
@@ -46,7 +48,6 @@ class Redis:
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
-                import socket
                 with socket.create_connection(("127.0.0.1", self.port), 0.2) as s:
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith(b"+PONG"):

@@ -5,6 +5,9 @@ lobby while a spectator on a third connection sees every move; errors from the o
 player on the other node; Redis stopped and started again mid-game (the owner keeps its game,
 the other node's move is refused with OWNER_UNREACHABLE, both resynchronise); the site's counts.
 """
+import signal
+import subprocess
+
 from cluster_harness import *
 
 SCHOLARS_MATE = ["e4", "e5", "Bc4", "Nc6", "Qh5", "Nf6", "Qxf7#"]
@@ -68,6 +71,65 @@ async def test_players_on_two_nodes_play_a_full_game_with_a_spectator(site):
         assert record["result"] == "1-0" and len(record["moves"]) == len(SCHOLARS_MATE), record
     states = await site.wait_joined(2)
     assert all(s["status"] == "ok" for s in states)
+
+
+async def test_live_games_and_a_player_back_through_the_other_node(site):
+    a, b, alice, bob, watcher, gid = await cross_node_game(site)
+    await play_moves(gid, alice, bob, watcher, ["d4", "d5"])
+    # Node b lists node a's game (from a's announcements, within a second or so).
+    async def listed():
+        live = await watcher.ok({"type": "live_games"})
+        return [g["id"] for g in live["games"]]
+    deadline = time.time() + 5
+    while gid not in await listed():
+        assert time.time() < deadline, "node b never listed node a's game"
+        await asyncio.sleep(0.2)
+    # Alice (her game is on node a) comes back through node b: after the welcome, node a sends
+    # her game's state, and she plays on through node b.
+    again = await b.player(token=alice.token)
+    assert again.welcome["player"]["id"] == alice.player["id"]
+    state = await again.recv(lambda m: m.get("type") == "game" and m["game"]["id"] == gid,
+                             what="the game from node a")
+    assert state["game"]["san"] == ["d4", "d5"] and state["game"]["ply"] == 2, state
+    reply = await again.move(gid, "c4")
+    assert reply["san"] == "c4"
+    assert (await bob.recv_type("move"))["san"] == "c4"
+    assert (await alice.recv_type("move"))["san"] == "c4"
+    assert (await watcher.recv_type("move"))["san"] == "c4"
+
+
+async def test_bad_site_flags_and_a_node_id_twice(site):
+    a = site.node("a")
+    base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",
+            site.data_dir, "--engine-workers", "0"]
+    # The same node id on the same database is refused before the port is taken (its lock).
+    rc = subprocess.run(base + ["--redis", site.redis.address, "--node-id", "a"],
+                        capture_output=True, timeout=20).returncode
+    assert rc == 4, rc
+    for bad in (["--redis", "127.0.0.1:notaport"], ["--redis", site.redis.address,
+                "--node-id", "no spaces"], ["--redis", site.redis.address, "--event-loop",
+                "poll"]):
+        run = subprocess.run(base + bad, capture_output=True, timeout=20, text=True)
+        said = run.stderr + run.stdout
+        assert run.returncode == 2 and ("redis" in said or "node-id" in said), \
+            (bad, run.returncode, said)
+    assert a.health()[1]["redis"] == "up"
+
+
+async def test_redis_frozen_is_noticed_by_the_deadlines(site):
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    # A Redis that stops answering (not closing) is caught by the command and heartbeat
+    # deadlines, not waited on forever.
+    site.redis.proc.send_signal(signal.SIGSTOP)
+    try:
+        for node in (a, b):
+            await wait_for(lambda: node.health()[1]["redis"] == "down", timeout=10,
+                           what="a frozen Redis noticed")
+            assert node.health()[1]["status"] == "degraded"
+    finally:
+        site.redis.proc.send_signal(signal.SIGCONT)
+    await site.wait_joined(2, timeout=15)
 
 
 async def test_unknown_ids_and_a_stopped_owner(site):

@@ -33,6 +33,7 @@
 #define REQUEST_TIMEOUT_MS 5000
 #define PEER_ALIVE_MS      5000
 #define ANNOUNCE_MS        1000
+#define ANNOUNCED_GAMES    20 /* newest live games in each announcement, for live_games */
 #define DIRECTORY_TTL_S    86400
 /* A directory entry is written when its game or seek is announced, but the owner's write and
  * the client who heard the id and asks another node race: a miss is read again a few times
@@ -81,7 +82,9 @@ struct peer {
     char id[BUS_NODE_ID_MAX + 1];
     int64_t incarnation;
     int64_t seen_ms;
+    bool lost; /* not heard from for PEER_ALIVE_MS: its players were detached */
     int connections, players_online, games_live;
+    json_t *live; /* its newest live games: [[created wall ms, summary], ...] */
 };
 
 struct cluster {
@@ -108,36 +111,6 @@ static struct cluster *cl_of(const struct server *srv) {
 
 bool cluster_enabled(const struct server *srv) {
     return srv->cluster != NULL;
-}
-
-int cluster_parse_address(const char *text, char *host, size_t host_len, int *port) {
-    const char *colon;
-    size_t n;
-    *port = 6379;
-    if (!text || !*text) return -1;
-    if (text[0] == '[') {
-        const char *end = strchr(text, ']');
-        if (!end) return -1;
-        n = (size_t)(end - text - 1);
-        if (n == 0 || n >= host_len) return -1;
-        memcpy(host, text + 1, n);
-        host[n] = '\0';
-        colon = end[1] == ':' ? end + 1 : NULL;
-        if (!colon && end[1]) return -1;
-    } else {
-        colon = strrchr(text, ':');
-        n = colon ? (size_t)(colon - text) : strlen(text);
-        if (n == 0 || n >= host_len) return -1;
-        memcpy(host, text, n);
-        host[n] = '\0';
-    }
-    if (colon) {
-        char *end;
-        long p = strtol(colon + 1, &end, 10);
-        if (end == colon + 1 || *end || p < 1 || p > 65535) return -1;
-        *port = (int)p;
-    }
-    return 0;
 }
 
 /* ---- publishing ---- */
@@ -489,7 +462,7 @@ static struct player *remote_player(struct cluster *cl, const json_t *info, cons
         pl = world_player_restore(srv->world, id, name, NULL, now);
         if (!pl) return NULL;
     }
-    if (!pl->computer_level) apply_player_info(pl, info);
+    if (!pl->computer_level && json_object_get(info, "r")) apply_player_info(pl, info);
     if (!strmap_get(&cl->remote_seen, pl->id)) {
         struct seen *seen = calloc(1, sizeof *seen);
         if (!seen) return pl;
@@ -555,6 +528,31 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
                      g->players[CHESS_BLACK]->id));
 }
 
+/* The players counted as connected through a node are away now (the node stopped or restarted:
+ * their connections are gone). */
+static void detach_players_via(struct cluster *cl, const char *node) {
+    struct server *srv = cl->srv;
+    const char *key;
+    void *value;
+    bool again = true;
+    while (again) { /* the map cannot change while it is iterated */
+        again = false;
+        for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) {
+            struct seen *seen = value;
+            if (strcmp(seen->node, node) != 0) continue;
+            struct player *pl = world_player_by_id(srv->world, seen->player);
+            strmap_remove(&cl->remote_seen, seen->player);
+            free(seen);
+            if (pl) {
+                world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
+                dispatch_events(srv, &srv->events, NULL, NULL);
+            }
+            again = true;
+            break;
+        }
+    }
+}
+
 static void owner_player_gone(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -568,6 +566,32 @@ static void owner_player_gone(struct cluster *cl, const json_t *msg) {
     if (!pl) return;
     world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
     dispatch_events(srv, &srv->events, NULL, NULL);
+}
+
+/* Another node's player said hello: the state of each of its games here goes to that node (its
+ * welcome only lists the games that node holds), and the player counts as connected again. */
+static void owner_player_games(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    struct player *pl = id ? world_player_by_id(srv->world, id) : NULL;
+    if (!from || !pl || pl->game_count == 0) return;
+    int64_t now = now_mono_ms();
+    for (int i = 0; i < pl->game_count; i++) {
+        const struct game *g = pl->games[i];
+        publish_direct(cl, from,
+                       json_pack("{s:s,s:s,s:s,s:o,s:I,s:s,s:s}", "t", "pstate", "p", pl->id, "g",
+                                 g->id, "mp",
+                                 proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER),
+                                 "v", (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
+                                 g->players[CHESS_BLACK]->id),
+                       NULL, NULL);
+    }
+    if (!strmap_get(&cl->remote_seen, pl->id)) {
+        json_t *info = json_pack("{s:s,s:s}", "id", pl->id, "name", pl->name);
+        if (info) remote_player(cl, info, from); /* attaches; keeps what the world knows */
+        json_decref(info);
+    }
 }
 
 void cluster_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
@@ -731,6 +755,28 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
     pending_free(p);
 }
 
+/* The state of one of our player's games on another node, after the player's hello here. */
+static void on_player_game(struct cluster *cl, const json_t *msg) {
+    const char *owner = NULL;
+    const char *game = json_string_value(json_object_get(msg, "g"));
+    const char *player = json_string_value(json_object_get(msg, "p"));
+    const json_t *state = json_object_get(msg, "mp");
+    if (!game || !player || !json_is_object(state)) return;
+    struct remote *r = strmap_get(&cl->remotes, game);
+    if (r) owner = r->owner;
+    if (!r) {
+        owner = json_string_value(json_object_get(msg, "n"));
+        r = owner ? remote_get(cl, game, owner) : NULL;
+    }
+    if (r && !r->has_version) {
+        r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+        r->has_version = true;
+    }
+    struct remote_delivery rd = {
+        .kind = CORE_TO_PLAYER, .game = game, .player = player, .msg = state};
+    dispatch_deliver_remote(cl->srv, &rd);
+}
+
 static void on_peer(struct cluster *cl, const json_t *msg) {
     const char *id = json_string_value(json_object_get(msg, "n"));
     if (!id || !bus_node_id_valid(id) || strcmp(id, cl->node) == 0) return;
@@ -748,12 +794,18 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
     bool restarted = peer->incarnation != 0 && peer->incarnation != incarnation;
     peer->incarnation = incarnation;
     peer->seen_ms = now_mono_ms();
+    peer->lost = false;
+    json_t *live = json_object_get(msg, "l");
+    json_decref(peer->live);
+    peer->live = json_is_array(live) ? json_incref(live) : NULL;
     peer->connections = (int)json_integer_value(json_object_get(msg, "c"));
     peer->players_online = (int)json_integer_value(json_object_get(msg, "p"));
     peer->games_live = (int)json_integer_value(json_object_get(msg, "g"));
     if (!restarted) return;
-    /* The owner came back from its database: its games' versions start again. */
+    /* The owner came back from its database: its games' versions start again, and the
+     * connections of players it had here are gone. */
     LOGI("cluster", "node=%s restarted: resynchronising its games", id);
+    detach_players_via(cl, id);
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
@@ -780,6 +832,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
             owner_state(cl, msg);
         else if (strcmp(t, "res") == 0)
             on_answer(cl, msg);
+        else if (strcmp(t, "pstate") == 0)
+            on_player_game(cl, msg);
     } else if (!mine) {
         if (strcmp(t, "ev") == 0)
             deliver_event(cl, msg);
@@ -787,6 +841,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
             on_peer(cl, msg);
         else if (strcmp(t, "gone") == 0)
             owner_player_gone(cl, msg);
+        else if (strcmp(t, "pgames") == 0)
+            owner_player_games(cl, msg);
     }
     json_decref(msg);
 }
@@ -873,12 +929,26 @@ void cluster_tick(struct server *srv, int64_t now) {
         struct remote *r = value;
         if (r->needs_resync && !r->resyncing) request_resync(cl, r);
     }
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        struct peer *peer = value;
+        if (peer->lost || now - peer->seen_ms <= PEER_ALIVE_MS) continue;
+        peer->lost = true;
+        LOGW("cluster", "node=%s not heard from for %d s: its players are away", peer->id,
+             PEER_ALIVE_MS / 1000);
+        detach_players_via(cl, peer->id);
+    }
     struct world_stats st;
     world_stats(srv->world, &st);
+    json_t *live = json_array();
+    int n = 0;
+    for (const struct game *g = world_live_first(srv->world); g && live && n < ANNOUNCED_GAMES;
+         g = world_live_next(g), n++)
+        json_array_append_new(live, json_pack("[I,o]", (json_int_t)g->created_wall_ms,
+                                              proto_encode_game_summary(g, now)));
     publish_direct(cl, NULL,
-                   json_pack("{s:s,s:s,s:I,s:i,s:i,s:i}", "t", "node", "n", cl->node, "i",
+                   json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:o*}", "t", "node", "n", cl->node, "i",
                              (json_int_t)cl->incarnation, "c", srv->conn_count, "p",
-                             st.players_online, "g", st.games_live),
+                             st.players_online, "g", st.games_live, "l", live),
                    NULL, NULL);
 }
 
@@ -928,6 +998,63 @@ void cluster_add_remote_seeks(struct server *srv, json_t *seeks_msg) {
     }
 }
 
+void cluster_player_hello(struct server *srv, const struct player *p) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !bus_up(cl->bus)) return;
+    publish_direct(cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "pgames", "n", cl->node, "p", p->id),
+                   NULL, NULL);
+}
+
+static int live_cmp(const void *a, const void *b) {
+    json_int_t x = json_integer_value(json_array_get(*(json_t *const *)a, 0));
+    json_int_t y = json_integer_value(json_array_get(*(json_t *const *)b, 0));
+    return x < y ? 1 : x > y ? -1 : 0; /* newest first */
+}
+
+json_t *cluster_live_games(struct server *srv, int limit, int64_t now_ms) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl) return proto_encode_live_games(srv->world, limit, now_ms);
+    /* Every live game of this node and the newest ones of the others, newest first. */
+    json_t *all = json_array(); /* [[created wall ms, summary], ...] */
+    json_t *msg = proto_encode_simple("live_games");
+    json_t *list = json_array();
+    json_t **items = NULL;
+    if (!all || !msg || !list) goto fail;
+    int n = 0;
+    for (const struct game *g = world_live_first(srv->world); g && n < limit;
+         g = world_live_next(g), n++) {
+        if (json_array_append_new(all, json_pack("[I,o]", (json_int_t)g->created_wall_ms,
+                                                 proto_encode_game_summary(g, now_ms))) < 0)
+            goto fail;
+    }
+    int64_t now = now_mono_ms();
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *peer = value;
+        if (now - peer->seen_ms <= PEER_ALIVE_MS && peer->live &&
+            json_array_extend(all, peer->live) < 0)
+            goto fail;
+    }
+    size_t count = json_array_size(all);
+    items = malloc(sizeof *items * (count ? count : 1));
+    if (!items) goto fail;
+    for (size_t i = 0; i < count; i++) items[i] = json_array_get(all, i);
+    qsort(items, count, sizeof *items, live_cmp);
+    for (size_t i = 0; i < count && (int)i < limit; i++)
+        json_array_append(list, json_array_get(items[i], 1));
+    free(items);
+    json_decref(all);
+    json_object_set_new(msg, "games", list);
+    return msg;
+fail:
+    free(items);
+    json_decref(all);
+    json_decref(list);
+    json_decref(msg);
+    return NULL;
+}
+
 void cluster_conn_gone(struct conn *c) {
     struct cluster *cl = cl_of(c->srv);
     for (struct pending *p = cl ? cl->pending : NULL; p; p = p->next) {
@@ -963,7 +1090,11 @@ void cluster_free(struct server *srv) {
         free(r);
     }
     strmap_free(&cl->remotes);
-    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) free(value);
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        struct peer *peer = value;
+        json_decref(peer->live);
+        free(peer);
+    }
     strmap_free(&cl->peers);
     for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) free(value);
     strmap_free(&cl->remote_seen);

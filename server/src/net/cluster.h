@@ -37,10 +37,6 @@ struct cluster_config {
     const char *node_id; /* stable across restarts: the node's games in the database carry it */
 };
 
-/* Splits "host:port" or "[v6]:port" (port default 6379). Returns 0 or -1. host gets at most
- * host_len - 1 bytes. */
-int cluster_parse_address(const char *text, char *host, size_t host_len, int *port);
-
 /* Joins the site (libuv loop only). Returns 0 or -1 (logged). Call before server_run(). */
 int cluster_attach(struct server *srv, const struct cluster_config *cfg);
 
@@ -78,6 +74,14 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
 
 /* lobby_subscribe's reply: adds the other nodes' seeks to the list (msg borrowed). */
 void cluster_add_remote_seeks(struct server *srv, json_t *seeks_msg);
+
+/* A player said hello here: the nodes holding its games send their state, which is pushed to
+ * the player's connections here as "game" messages after the welcome. */
+void cluster_player_hello(struct server *srv, const struct player *p);
+
+/* live_games's reply: this node's games and the newest of every other node (from their
+ * announcements, at most a second old), newest first. NULL when memory runs out. */
+json_t *cluster_live_games(struct server *srv, int limit, int64_t now_ms);
 
 /* A connection closes: its pending forwarded requests are forgotten. */
 void cluster_conn_gone(struct conn *c);

@@ -330,6 +330,7 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     world_player_attach(srv->world, p, now, &srv->events);
     reply(c, proto_encode_welcome(p, now), id);
     dispatch_events(srv, &srv->events, NULL, NULL);
+    if (token) cluster_player_hello(srv, p); /* its games on other nodes follow the welcome */
 }
 
 /* Identifies the connection: as the player a token names, or as a new guest (name may be
@@ -394,7 +395,7 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
             return 0;
         }
         case PROTO_MSG_LIVE_GAMES:
-            reply(c, proto_encode_live_games(srv->world, req->limit, now), req->id);
+            reply(c, cluster_live_games(srv, req->limit, now), req->id);
             return 0;
         case PROTO_MSG_WATCH: {
             const struct game *g = world_game(srv->world, req->game);

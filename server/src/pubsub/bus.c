@@ -43,6 +43,36 @@ bool bus_node_id_valid(const char *id) {
     return true;
 }
 
+int bus_parse_address(const char *text, char *host, size_t host_len, int *port) {
+    const char *colon;
+    size_t n;
+    *port = 6379;
+    if (!text || !*text) return -1;
+    if (text[0] == '[') {
+        const char *end = strchr(text, ']');
+        if (!end) return -1;
+        n = (size_t)(end - text - 1);
+        if (n == 0 || n >= host_len) return -1;
+        memcpy(host, text + 1, n);
+        host[n] = '\0';
+        colon = end[1] == ':' ? end + 1 : NULL;
+        if (!colon && end[1]) return -1;
+    } else {
+        colon = strrchr(text, ':');
+        n = colon ? (size_t)(colon - text) : strlen(text);
+        if (n == 0 || n >= host_len) return -1;
+        memcpy(host, text, n);
+        host[n] = '\0';
+    }
+    if (colon) {
+        char *end;
+        long p = strtol(colon + 1, &end, 10);
+        if (end == colon + 1 || *end || p < 1 || p > 65535) return -1;
+        *port = (int)p;
+    }
+    return 0;
+}
+
 bool bus_up(const struct bus *bus) {
     return bus && bus->up;
 }

@@ -26,6 +26,10 @@ struct bus_config {
     const char *node_id; /* 1..BUS_NODE_ID_MAX letters, digits, '-', '_', '.' */
 };
 
+/* Splits "host:port" or "[v6]:port" (port 6379 when left out) into host (at most host_len - 1
+ * bytes) and port. Returns 0, or -1 for anything else (empty, bad port, host too long). */
+int bus_parse_address(const char *text, char *host, size_t host_len, int *port);
+
 /* Checks a node id's syntax. */
 bool bus_node_id_valid(const char *id);
 
