@@ -8,9 +8,10 @@ runtime image installs what the built binary links to.
   directory; the server stage runs unprivileged, exposes its port, has a health check whose
   script it copies, keeps its data in the volume; the build stage installs the -dev packages of
   scripts/setup.sh, and its COPY set is enough for its CMake configure step (run on a copy of
-  just those files); the runtime stage installs (directly, through dependencies, or as part of
-  Debian's base image) the package of every library in the binary's NEEDED entries, found with
-  ldd and dpkg -S, plus the libuv plugin of libwebsockets, which is loaded at run time.
+  just those files); every package an apt-get install names exists in Debian 12; the runtime
+  stage installs (directly, through dependencies, or as part of Debian's base image) the
+  package of every library in the binary's NEEDED entries, found with ldd and dpkg -S, plus
+  the libuv plugin of libwebsockets, which is loaded at run time.
 - docker-compose.yml: YAML, the services and their healthchecks and restart policies, build
   contexts, Dockerfiles and targets, mounted files, the shared named volume, the front's
   upstream (deploy/nginx/compose.conf) naming exactly the node services.
@@ -361,6 +362,20 @@ def packages_of(paths):
     return {p: next((owner[c] for c in cs if c in owner), None) for p, cs in candidates.items()}
 
 
+def check_apt_names(f, stages):
+    """Every package a Debian-based stage installs exists in Debian 12 (this machine's apt
+    lists, scripts/setup.sh's source)."""
+    if not shutil.which("apt-cache"):
+        print("note: no apt-cache; the Dockerfile's package names are not checked")
+        return
+    wanted = {p for s in stages if s.base.startswith("debian:") for p in s.apt_packages()}
+    r = subprocess.run(["apt-cache", "show", "--no-all-versions"] + sorted(wanted),
+                       capture_output=True, text=True, timeout=60)
+    known = set(re.findall(r"^Package: (\S+)", r.stdout, re.M))
+    for p in sorted(wanted - known):
+        f.check(False, "%s: apt-get install %s: no such Debian package" % (DOCKERFILE, p))
+
+
 def check_runtime_libraries(f, stages, binary):
     by_name = {s.name: s for s in stages}
     build, srv = by_name.get("build"), by_name.get("server")
@@ -693,6 +708,7 @@ def main():
     f = Failures()
     stages, _ = parse_dockerfile(read(DOCKERFILE))
     check_dockerfile(f, stages, options)
+    check_apt_names(f, stages)
     check_runtime_libraries(f, stages, args.server)
     check_build_context(f, stages)
     check_compose(f, stages, options)
