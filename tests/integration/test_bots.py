@@ -123,7 +123,8 @@ async def test_bots_marked_and_direct_challenges(srv):
     live = await watcher.ok({"type": "live_games"})
     entry = next(g for g in live["games"] if g["id"] == gid)
     assert entry["black"]["bot"] is True
-    info = await watcher.ok({"type": "player_get", "player": bot_id})
+    info = await watcher.ok({"type": "player_get", "username": "randbot"})  # no password: still found
+    assert info["player"]["id"] == bot_id, info
     assert info["player"]["bot"] is True and info["player"]["online"] is True
     await owner.ok({"type": "resign", "game": gid})
     status, _, pgn = srv.http("/api/games/%s.pgn" % gid)

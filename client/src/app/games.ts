@@ -43,6 +43,8 @@ export interface Seat {
   ratingDiff?: number;
   /** The computer's seat: its level. */
   computer?: number;
+  /** A bot account (docs/bots.md). */
+  bot?: boolean;
 }
 
 /** The computer's latest search line, for the position after `ply` plies. */
@@ -184,6 +186,7 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
 function seatFrom(p: GameFull['white']): Seat {
   const seat: Seat = { id: p.id, name: p.name, connected: p.connected, claimAt: null };
   if (p.computer !== undefined) seat.computer = p.computer;
+  if (p.bot) seat.bot = true;
   return seat;
 }
 

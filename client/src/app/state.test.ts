@@ -47,6 +47,19 @@ describe('reduceMessage', () => {
     expect(s.challenges).toEqual({});
   });
 
+  it('keeps direct challenges to the player until they are answered or withdrawn', () => {
+    const bot = { id: 'b1', name: 'RandBot', bot: true };
+    const incoming = { ...seek('d'), player: bot, to: { id: 'p1', name: 'Ann' }, rated: false };
+    let s = reduceMessage(initialState, { type: 'challenge_received', challenge: incoming }, 0);
+    expect(s.incoming.d.player.bot).toBe(true);
+    s = reduceMessage(s, { type: 'challenge_received', challenge: { ...incoming, id: 'e' } }, 0);
+    s = reduceMessage(s, { type: 'challenge_removed', challenge: 'd', reason: 'cancelled' }, 0);
+    expect(Object.keys(s.incoming)).toEqual(['e']);
+    s = reduceMessage(s, { type: 'challenge_removed', challenge: 'e', reason: 'declined', decline_reason: 'later' }, 0);
+    expect(s.incoming).toEqual({});
+    expect(reduceMessage(s, { type: 'challenge_removed', challenge: 'zz' }, 0)).toBe(s);
+  });
+
   it('routes game events to their game and ignores unknown games', () => {
     let s = reduceMessage(initialState, { type: 'game', game: fullGame() }, 0);
     s = reduceMessage(s, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 0);

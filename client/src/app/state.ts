@@ -42,8 +42,10 @@ export interface AppState {
   /** The lobby's seek list (listed seeks only), once subscribed. */
   seeks: Seek[];
   seeksLoaded: boolean;
-  /** This player's open challenges by link. */
+  /** This player's open challenges (by link, or to one player). */
   challenges: Record<string, Seek>;
+  /** Direct challenges to this player, waiting for an answer. */
+  incoming: Record<string, Seek>;
   liveGames: GameSummary[] | null;
   games: Record<string, GameState>;
   pending: Record<string, PendingMove>;
@@ -58,6 +60,7 @@ export const initialState: AppState = {
   seeks: [],
   seeksLoaded: false,
   challenges: {},
+  incoming: {},
   liveGames: null,
   games: {},
   pending: {},
@@ -116,11 +119,15 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
       return { ...state, seeks: state.seeks.filter((s) => s.id !== msg.seek) };
     case 'challenge_created':
       return { ...state, challenges: { ...state.challenges, [msg.challenge.id]: msg.challenge } };
+    case 'challenge_received':
+      return { ...state, incoming: { ...state.incoming, [msg.challenge.id]: msg.challenge } };
     case 'challenge_removed': {
-      if (!state.challenges[msg.challenge]) return state;
+      if (!state.challenges[msg.challenge] && !state.incoming[msg.challenge]) return state;
       const challenges = { ...state.challenges };
+      const incoming = { ...state.incoming };
       delete challenges[msg.challenge];
-      return { ...state, challenges };
+      delete incoming[msg.challenge];
+      return { ...state, challenges, incoming };
     }
     case 'live_games':
       return { ...state, liveGames: msg.games };

@@ -108,6 +108,35 @@ describe('Store', () => {
     expect(store.getState().notices[0]).toMatchObject({ kind: 'error', text: 'You have too many open seeks and challenges.' });
   });
 
+  it('challenges a player directly and says why it was declined', async () => {
+    const { f, store } = setup();
+    welcome(f.current);
+    const r = store.createChallenge({ minutes: 3, increment: 2 }, 'random', 'b1');
+    const sent = f.current.last('challenge_create')!;
+    expect(sent).toMatchObject({ player: 'b1', time: { minutes: 3, increment: 2 } });
+    const challenge = {
+      id: 'c1',
+      player: { id: 'p1', name: 'Ann' },
+      to: { id: 'b1', name: 'RandBot', bot: true },
+      rated: false,
+      time: { minutes: 3, increment: 2 },
+      color: 'random' as const,
+      created: 0,
+    };
+    f.current.receive({ type: 'challenge_created', challenge, id: sent.id });
+    await expect(r).resolves.toMatchObject({ id: 'c1' });
+    f.current.receive({ type: 'challenge_removed', challenge: 'c1', reason: 'declined', decline_reason: 'time_control' });
+    expect(store.getState().challenges).toEqual({});
+    expect(store.getState().notices.at(-1)).toMatchObject({
+      kind: 'info',
+      text: 'RandBot declined your challenge: not this time control',
+    });
+    // A challenge to this player, declined from here.
+    f.current.receive({ type: 'challenge_received', challenge: { ...challenge, id: 'c2', player: challenge.to } });
+    void store.declineChallenge('c2');
+    expect(f.current.last('challenge_decline')).toMatchObject({ challenge: 'c2' });
+  });
+
   it('passes the computer’s refusal on in words', async () => {
     const { f, store } = setup();
     welcome(f.current);

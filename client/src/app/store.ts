@@ -18,6 +18,7 @@ import type {
   LeaderboardRow,
   Profile,
   RatingCategory,
+  DeclineReason,
   Seek,
   ServerMessage,
   ServerMessageOf,
@@ -80,8 +81,11 @@ export class Store {
   // ---- connection ----
 
   private received(msg: ServerMessage, at: number): void {
+    const before = this.state;
     const next = reduceMessage(this.state, msg, at);
     if (next !== this.state) this.set(next);
+    const declined = msg.type === 'challenge_removed' && msg.reason === 'declined' && before.challenges[msg.challenge];
+    if (declined) this.notify(declineText(declined, msg.decline_reason), 'info');
     if (msg.type === 'game_started') {
       for (const l of this.startedListeners) l(msg.game.id, msg.id !== undefined);
     }
@@ -187,9 +191,34 @@ export class Store {
     return this.act({ type: 'seek_accept', seek });
   }
 
-  async createChallenge(time: TimeControl, color: ColorChoice): Promise<Seek | null> {
-    const reply = await this.act({ type: 'challenge_create', time, color });
+  /** A challenge by link, or to one player when `player` (an id) is given. */
+  async createChallenge(time: TimeControl, color: ColorChoice, player?: string): Promise<Seek | null> {
+    const reply = await this.act({ type: 'challenge_create', time, color, ...(player ? { player } : {}) });
     return reply?.type === 'challenge_created' ? reply.challenge : null;
+  }
+
+  // ---- bots (docs/bots.md) ----
+
+  /** A new bot account owned by this player, and its token (shown once); null when refused. */
+  async createBot(username: string): Promise<{ name: string; token: string } | null> {
+    const reply = await this.act({ type: 'bot_create', username });
+    return reply?.type === 'bot_created' ? { name: reply.bot.name, token: reply.token } : null;
+  }
+
+  /** Another token for one of this player's bots. */
+  async newBotToken(username: string): Promise<string | null> {
+    const reply = await this.act({ type: 'bot_token_create', username });
+    return reply?.type === 'bot_token' ? reply.token : null;
+  }
+
+  /** Every token of one of this player's bots stops working. True when done. */
+  async revokeBotTokens(username: string): Promise<boolean> {
+    const reply = await this.act({ type: 'bot_token_revoke', username });
+    return reply?.type === 'bot_token_revoked';
+  }
+
+  declineChallenge(challenge: string, reason?: DeclineReason) {
+    return this.act({ type: 'challenge_decline', challenge, ...(reason ? { reason } : {}) });
   }
 
   cancelChallenge(challenge: string) {
@@ -379,6 +408,21 @@ export class Store {
     this.state = next;
     for (const l of this.listeners) l();
   }
+}
+
+const DECLINE_WORDS: Record<DeclineReason, string> = {
+  generic: '',
+  later: ': not now',
+  time_control: ': not this time control',
+  rated: ': not a rated game',
+  casual: ': not a casual game',
+  too_many_games: ': playing too many games',
+};
+
+/** "RandBot declined your challenge: not this time control". */
+export function declineText(challenge: Seek, reason?: DeclineReason): string {
+  const who = challenge.to?.name ?? 'Your opponent';
+  return `${who} declined your challenge${reason ? DECLINE_WORDS[reason] : ''}`;
 }
 
 /** Account and archive errors in words; a server without them answers UNKNOWN_TYPE. */

@@ -127,7 +127,15 @@ export interface Seek {
   color: ColorChoice;
   created: number;
   url?: string;
+  /** A direct challenge: the one player invited, and whether the game would be rated. */
+  to?: PlayerRef;
+  rated?: boolean;
+  casual?: boolean;
 }
+
+/** Why a challenge went away; a declined one also says why (docs/protocol.md). */
+export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
+export type DeclineReason = 'generic' | 'later' | 'time_control' | 'rated' | 'casual' | 'too_many_games';
 
 // ---- accounts and the archive (servers with a database) ----
 
@@ -202,7 +210,8 @@ export type ClientMessage =
   | { type: 'seek_create'; time: TimeControl; color?: ColorChoice }
   | { type: 'seek_cancel'; seek: string }
   | { type: 'seek_accept'; seek: string }
-  | { type: 'challenge_create'; time: TimeControl; color?: ColorChoice }
+  | { type: 'challenge_create'; time: TimeControl; color?: ColorChoice; player?: string; rated?: boolean }
+  | { type: 'challenge_decline'; challenge: string; reason?: DeclineReason }
   | { type: 'challenge_cancel'; challenge: string }
   | { type: 'challenge_accept'; challenge: string }
   | { type: 'challenge_get'; challenge: string }
@@ -228,7 +237,10 @@ export type ClientMessage =
   | { type: 'player_get'; player?: string; username?: string }
   | { type: 'games_list'; player: string; page?: number; limit?: number }
   | { type: 'game_record'; game: string }
-  | { type: 'leaderboard'; category: RatingCategory; limit?: number };
+  | { type: 'leaderboard'; category: RatingCategory; limit?: number }
+  | { type: 'bot_create'; username: string }
+  | { type: 'bot_token_create'; username: string }
+  | { type: 'bot_token_revoke'; username: string };
 
 export type RequestId = number | string;
 
@@ -249,7 +261,11 @@ export type ServerMessage = (
   | { type: 'seek_added'; seek: Seek }
   | { type: 'seek_removed'; seek: string }
   | { type: 'challenge_created'; challenge: Seek }
-  | { type: 'challenge_removed'; challenge: string }
+  | { type: 'challenge_removed'; challenge: string; reason?: ChallengeRemoval; decline_reason?: DeclineReason }
+  | { type: 'challenge_received'; challenge: Seek }
+  | { type: 'bot_created'; bot: PlayerRef; token: string }
+  | { type: 'bot_token'; username: string; token: string }
+  | { type: 'bot_token_revoked'; username: string }
   | { type: 'challenge'; challenge: Seek }
   | { type: 'live_games'; games: GameSummary[] }
   | { type: 'game'; game: GameFull }

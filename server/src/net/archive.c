@@ -193,9 +193,8 @@ static struct archive_read *archive_read_new(enum archive_kind kind, const json_
 /* ---- on a reader thread ---- */
 
 static void run_player(struct store_reader *r, struct archive_read *a) {
-    char hash[STORE_PWHASH_MAX];
     a->base.status = a->player_id[0] ? store_find_player(r, a->player_id, &a->identity)
-                                     : store_find_account(r, a->username, &a->identity, hash);
+                                     : store_find_username(r, a->username, &a->identity);
 }
 
 static int append_game(void *ctx, const struct store_game *g) {

@@ -24,7 +24,7 @@
 
 struct store_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
-        *live, *all_live_moves, *leaders;
+        *live, *all_live_moves, *leaders, *by_username;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -50,6 +50,8 @@ static const char *const read_sql[] = {
     "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
     "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
+    /* profiles by username: accounts and bots (which have no password) */
+    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1",
 };
 
 #define READ_COUNT (sizeof(struct store_reads) / sizeof(sqlite3_stmt *))
@@ -194,16 +196,26 @@ int store_find_account(struct store_reader *r, const char *username, struct stor
     return rc;
 }
 
-int store_find_player(struct store_reader *r, const char *player_id, struct store_identity *out) {
+/* The identity a one-parameter player query finds by key. */
+static int find_identity(struct store_reader *r, bool by_username, const char *key,
+                         struct store_identity *out) {
     struct store_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
-    sqlite3_stmt *st = rs->player;
-    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_stmt *st = by_username ? rs->by_username : rs->player;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     int rc = step_one(r, st);
     if (rc < 0) return rc;
     rc = read_identity(r, rs, st, out);
     sqlite3_reset(st);
     return rc;
+}
+
+int store_find_player(struct store_reader *r, const char *player_id, struct store_identity *out) {
+    return find_identity(r, false, player_id, out);
+}
+
+int store_find_username(struct store_reader *r, const char *username, struct store_identity *out) {
+    return find_identity(r, true, username, out);
 }
 
 /* ---- games ---- */

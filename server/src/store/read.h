@@ -74,6 +74,10 @@ int store_find_account(struct store_reader *reader, const char *username,
 int store_find_player(struct store_reader *reader, const char *player_id,
                       struct store_identity *out);
 
+/* A player by (lower-case) username: an account or a bot. -NOT_FOUND otherwise. */
+int store_find_username(struct store_reader *reader, const char *username,
+                        struct store_identity *out);
+
 /* A game as stored. */
 struct store_game {
     char id[STORE_ID_MAX + 1];

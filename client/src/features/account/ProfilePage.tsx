@@ -1,14 +1,17 @@
 /*
- * A player's profile (/player/<id>): name, account, ratings by speed, and their finished games
- * page by page, each opening the game's page. Read from the server's database (player_get,
+ * A player's profile (/player/<id>): name, account, ratings by speed, a direct challenge when
+ * they are online (bots included), and their finished games page by page, each opening the
+ * game's page. Read from the server's database (player_get,
  * games_list); a server without one says so, and the page shows its answer.
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
+import { ColorPicker } from '../../components/ColorPicker';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
-import { formatTimeControl } from '../../lib/timeControl';
-import type { ArchivedGame, Profile, RatingCategory } from '../../net/protocol';
+import { formatTimeControl, PRESETS } from '../../lib/timeControl';
+import type { ArchivedGame, ColorChoice, Profile, RatingCategory } from '../../net/protocol';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
@@ -55,7 +58,7 @@ export function ProfilePage({ id }: { id: string }) {
       <section className="panel" aria-labelledby="profile-title">
         <h1 id="profile-title">
           {profile.name}
-          {profile.bot && <span className="badge">computer</span>}
+          <BotBadge bot={profile.bot} />
         </h1>
         <p className="hint">
           {profile.registered ? `Account ${profile.username ?? ''}` : 'Guest'} ·{' '}
@@ -88,8 +91,104 @@ export function ProfilePage({ id }: { id: string }) {
           </tbody>
         </table>
       </section>
+      {profile.online && me && me.id !== profile.id && <ChallengeForm player={profile} />}
+      {me?.id === profile.id && profile.registered && !profile.bot && <BotsPanel />}
       <GameHistory player={profile.id} />
     </div>
+  );
+}
+
+/** Challenges this player directly: they get it at once and accept or decline it. */
+function ChallengeForm({ player }: { player: Profile }) {
+  const store = useStoreApi();
+  const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
+  const [color, setColor] = useState<ColorChoice>('random');
+  const pending = useAppState((s) => Object.values(s.challenges).find((c) => c.to?.id === player.id));
+  const send = (e: FormEvent) => {
+    e.preventDefault();
+    const p = PRESETS.find((x) => formatTimeControl(x) === preset) ?? PRESETS[3];
+    void store.createChallenge({ minutes: p.minutes, increment: p.increment }, color, player.id);
+  };
+  return (
+    <section className="panel" aria-labelledby="challenge-player-title">
+      <h2 id="challenge-player-title">Challenge {player.name}</h2>
+      {pending ? (
+        <p role="status">
+          Waiting for {player.name} to answer ({formatTimeControl(pending.time)}){' '}
+          <button type="button" onClick={() => store.cancelChallenge(pending.id)}>
+            Cancel challenge
+          </button>
+        </p>
+      ) : (
+        <form onSubmit={send}>
+          <label htmlFor="challenge-time">Time control</label>
+          <select id="challenge-time" value={preset} onChange={(e) => setPreset(e.target.value)}>
+            {PRESETS.map((p) => (
+              <option key={formatTimeControl(p)}>{formatTimeControl(p)}</option>
+            ))}
+          </select>
+          <ColorPicker name="challenge-color" value={color} onChange={setColor} />
+          <button type="submit" className="primary">
+            Send challenge
+          </button>
+        </form>
+      )}
+    </section>
+  );
+}
+
+/** This account's bots: create one, give one a new token, revoke one's tokens. */
+function BotsPanel() {
+  const store = useStoreApi();
+  const [name, setName] = useState('');
+  const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
+  const [revoked, setRevoked] = useState<string | null>(null);
+  const run = async (action: 'create' | 'token' | 'revoke') => {
+    const username = name.trim();
+    if (!username) return;
+    setShown(null);
+    setRevoked(null);
+    if (action === 'create') {
+      setShown(await store.createBot(username));
+    } else if (action === 'token') {
+      const token = await store.newBotToken(username);
+      setShown(token ? { name: username, token } : null);
+    } else if (await store.revokeBotTokens(username)) {
+      setRevoked(username);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="bots-title">
+      <h2 id="bots-title">Your bots</h2>
+      <p className="hint">
+        A bot is a program playing as its own account, marked BOT, through the same protocol as this
+        site. Its token lets it in; it is shown once.
+      </p>
+      <form onSubmit={(e) => (e.preventDefault(), void run('create'))}>
+        <label htmlFor="bot-name">Bot username</label>
+        <input id="bot-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
+        <button type="submit" className="primary">
+          Create bot
+        </button>{' '}
+        <button type="button" onClick={() => void run('token')}>
+          New token
+        </button>{' '}
+        <button type="button" onClick={() => void run('revoke')}>
+          Revoke its tokens
+        </button>
+      </form>
+      {shown && (
+        <div role="status">
+          <label htmlFor="bot-token">Token for {shown.name} (copy it now: it is not shown again)</label>
+          <input id="bot-token" readOnly value={shown.token} onFocus={(e) => e.target.select()} />
+          <p className="hint">
+            Run it with <code>CHESS_BOT_TOKEN={shown.token} /usr/bin/python3 bots/uci_bridge.py --url ws://
+            {window.location.host}/ws</code>
+          </p>
+        </div>
+      )}
+      {revoked && <p role="status">The tokens of {revoked} no longer work.</p>}
+    </section>
   );
 }
 

@@ -6,6 +6,7 @@
 import { memo } from 'react';
 import { remainingMs, type GameState } from '../../app/games';
 import { Link } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { useNow } from '../../hooks/useNow';
 import { formatClock } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
@@ -37,6 +38,7 @@ export function PlayerBar({
           {seat.id && seat.computer === undefined ? <Link to={`/player/${seat.id}`}>{seat.name}</Link> : seat.name}
           {isYou && <span className="you"> (you)</span>}
         </span>
+        <BotBadge bot={seat.bot} />
         {seat.computer !== undefined && (
           <span className="badge computer-badge" title={`The computer, level ${seat.computer} of 8`}>
             computer

@@ -1,10 +1,11 @@
 /*
  * The lobby: quick pairing by preset, a custom game (seek or challenge by link), a game against
- * the computer, the live list of open seeks, this player's open challenges, the live games to
- * watch, and players and games online.
+ * the computer, the live list of open seeks, challenges to this player (from bots, say) and its
+ * own open challenges, the live games to watch, and players and games online.
  */
 import { useEffect, useState, type FormEvent } from 'react';
 import { Link, navigate } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
 import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
@@ -27,6 +28,7 @@ export function LobbyPage() {
       </div>
       <div className="lobby-side">
         <CustomGame />
+        <IncomingChallenges />
         <MyChallenges />
         <ComputerGame />
         <Leaderboard />
@@ -157,7 +159,11 @@ function SeekRow({
   const color = seek.color === 'random' ? 'random' : seek.color;
   return (
     <tr className={mine ? 'mine' : undefined}>
-      <td>{seek.player.name}{mine && ' (you)'}</td>
+      <td>
+        {seek.player.name}
+        <BotBadge bot={seek.player.bot} />
+        {mine && ' (you)'}
+      </td>
       <td>{tc}</td>
       <td>{speedOf(seek.time)}</td>
       <td>{color}</td>
@@ -287,12 +293,49 @@ function MyChallenges() {
       <ul className="plain-list">
         {list.map((c) => (
           <li key={c.id}>
-            <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
+            {c.to ? (
+              <span>
+                To {c.to.name}
+                <BotBadge bot={c.to.bot} /> ({formatTimeControl(c.time)}, you play {c.color}): waiting for an answer{' '}
+              </span>
+            ) : (
+              <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
+            )}
             <button type="button" onClick={() => store.cancelChallenge(c.id)}>
               Cancel challenge
             </button>
           </li>
         ))}
+      </ul>
+    </section>
+  );
+}
+
+/** Challenges made to this player alone: accept (the game starts) or decline. */
+function IncomingChallenges() {
+  const store = useStoreApi();
+  const incoming = Object.values(useAppState((s) => s.incoming));
+  if (incoming.length === 0) return null;
+  return (
+    <section className="panel" aria-labelledby="incoming-title">
+      <h2 id="incoming-title">Challenges to you</h2>
+      <ul className="plain-list">
+        {incoming.map((c) => {
+          const yourColor = c.color === 'random' ? 'random' : c.color === 'white' ? 'black' : 'white';
+          return (
+            <li key={c.id}>
+              {c.player.name}
+              <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor}
+              {c.rated ? ' · rated' : ''}{' '}
+              <button type="button" className="primary" onClick={() => store.acceptChallenge(c.id)}>
+                Accept
+              </button>{' '}
+              <button type="button" onClick={() => store.declineChallenge(c.id)}>
+                Decline
+              </button>
+            </li>
+          );
+        })}
       </ul>
     </section>
   );
