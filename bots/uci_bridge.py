@@ -167,11 +167,13 @@ class Bridge:
     async def run(self):
         backoff = 1.0
         while not self.done.is_set():
+            connected = False
             headers = {"Authorization": "Bearer " + self.cfg.token}
             try:
                 async with websockets.connect(self.cfg.url, extra_headers=headers,
                                               max_size=2 ** 22) as ws:
                     self.ws = ws
+                    connected = True
                     log.info("connected to %s", self.cfg.url)
                     backoff = 1.0
                     reader = asyncio.ensure_future(self.read(ws))
@@ -186,7 +188,8 @@ class Bridge:
             if self.fatal or self.done.is_set():
                 break
             delay = backoff * random.uniform(0.8, 1.2)
-            log.warning("connection lost (%s); reconnecting in %.1f s", reason, delay)
+            log.warning("%s (%s); reconnecting in %.1f s",
+                        "connection lost" if connected else "cannot connect", reason, delay)
             await asyncio.sleep(delay)
             backoff = min(backoff * 2, self.cfg.max_backoff)
         for game in list(self.games.values()):

@@ -5,6 +5,7 @@ once), its challenge policy, and a dropped connection in the middle of a game, a
 reconnects and finishes the game. Stockfish searches to a small depth so the games take seconds.
 Skipped (exit 77) when /usr/games/stockfish is missing: `scripts/setup.sh test` installs it.
 """
+import json
 import sys
 
 from harness import *
@@ -77,9 +78,13 @@ async def test_bridge_plays_the_random_bot_two_games_at_once(srv):
 
 async def test_bridge_challenge_policy(srv):
     owner, token, bot_id = await bot_account(srv, "Owner", "FishBot")
-    bridge = BotProcess(srv, "uci_bridge.py", [
-        "--token", token, "--games", "1", "--max-games", "1", "--allow", "Owner",
-        "--min-initial", "60", "--no-rated"] + ENGINE_ARGS)
+    # The policy from a config file; flags add to it.
+    config = os.path.join(srv.tmp, "bridge.json")
+    with open(config, "w") as f:
+        json.dump({"engine": STOCKFISH, "uci_option": ["Threads=1", "Hash=16"], "depth": 6,
+                   "max_games": 1, "allow": ["Owner"], "min_initial": 60, "rated": False}, f)
+    bridge = BotProcess(srv, "uci_bridge.py", ["--config", config, "--token", token,
+                                               "--games", "1"])
     await wait_online(owner, bot_id)
 
     async def challenge(client, time_control, expect_reason=None, rated=None):
