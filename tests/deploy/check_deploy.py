@@ -549,6 +549,11 @@ def check_nginx_structure(f, options):
         text = read(rel)
         f.check(re.search(r"map\s+\$http_upgrade\s+\$connection_upgrade", text),
                 "%s does not map $connection_upgrade" % rel)
+    for rel in ["deploy/nginx/compose.conf"] + NGINX_UPSTREAMS:
+        text = re.sub(r"#.*", "", read(rel))
+        f.check("least_conn" not in text or re.search(r"^\s*zone\s", text, re.M),
+                "%s: least_conn without a zone: each nginx worker would count only its own "
+                "connections" % rel)
     for rel in ["deploy/nginx/chess.conf"]:
         text = re.sub(r"#.*", "", read(rel))
         for inc in re.findall(r"^\s*include\s+([^;]+);", text, re.M):

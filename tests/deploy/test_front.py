@@ -212,6 +212,10 @@ def compose_nodes(binary, redis_port, data_dir):
 async def check_game_across_nodes(front, nodes):
     """Two players through the front land on different nodes (least_conn) and play to
     checkmate; a spectator on a third connection sees every move."""
+    deadline = time.time() + 5
+    while any(connections(n) for n in nodes):  # the earlier sessions' closes arrive
+        assert time.time() < deadline, [connections(n) for n in nodes]
+        await asyncio.sleep(0.05)
     white = Client(front)
     await white.open()
     await white.hello(name="FrontWhite")
