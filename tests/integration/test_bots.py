@@ -160,6 +160,7 @@ async def test_random_bots_play_each_other(srv):
     assert await first.wait(10) == 0, first.output()[-3000:]
     games = (await owner.ok({"type": "games_list", "player": a_id}))["games"]
     assert len(games) == 1 and games[0]["status"] == "ended", games
+    assert games[0]["white"]["bot"] is True and games[0]["black"]["bot"] is True, games
     assert games[0]["reason"] not in ("aborted", "abandoned", "timeout"), games
     assert games[0]["rated"], games  # two bots: a rated game
     assert '"type": "challenge_accept"' in first.output()

@@ -78,6 +78,7 @@ static json_t *side_json(const struct store_game *g, int c) {
     json_t *obj = json_object();
     put(obj, "id", g->player_id[c][0] ? json_string(g->player_id[c]) : json_null());
     put(obj, "name", json_string(g->name[c]));
+    if (g->bot[c]) put(obj, "bot", json_true());
     if (g->has_ratings) {
         put(obj, "rating", json_integer(g->rating[c]));
         if (strcmp(g->status, "ended") == 0)
@@ -295,10 +296,12 @@ static json_t *leaderboard_json(const struct archive_read *a) {
     json_t *list = json_array();
     for (int i = 0; i < a->count; i++) {
         const struct store_leader *l = &a->leaders[i];
-        json_array_append_new(
-            list, json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id, "name",
-                            l->name, "rating", (json_int_t)lround(l->rating.rating), "deviation",
-                            (json_int_t)lround(l->rating.deviation), "games", l->rating.games));
+        json_t *row =
+            json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id, "name",
+                      l->name, "rating", (json_int_t)lround(l->rating.rating), "deviation",
+                      (json_int_t)lround(l->rating.deviation), "games", l->rating.games);
+        if (row && l->bot) json_object_set_new(row, "bot", json_true());
+        json_array_append_new(list, row);
     }
     return json_pack("{s:s,s:o}", "category", rating_category_name(a->category), "players", list);
 }

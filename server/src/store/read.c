@@ -47,7 +47,8 @@ static const char *const read_sql[] = {
     "AND status = 'ended' AND (created_at, id) > (?3, ?4) ORDER BY created_at, id LIMIT ?2",
     "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND node = ?1 ORDER BY id",
     "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
-    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games FROM ratings r "
+    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot FROM "
+    "ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
     "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
     /* profiles by username: accounts and bots (which have no password) */
@@ -451,6 +452,7 @@ int store_leaderboard(struct store_reader *r, int category, int limit, struct st
         col_text(st, 1, l->name, sizeof l->name);
         l->rating = (struct rating){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
                                     sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+        l->bot = sqlite3_column_int(st, 6) != 0;
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);

@@ -137,6 +137,7 @@ int store_load_live(struct store_reader *reader,
 struct store_leader {
     char player_id[STORE_ID_MAX + 1];
     char name[STORE_NAME_MAX + 1];
+    bool bot;
     struct rating rating;
 };
 

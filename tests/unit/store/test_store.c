@@ -371,6 +371,78 @@ static void test_accounts_and_tokens(void) {
     store_close(s);
 }
 
+/* A bot operation by `owner` with its own result (cookie). */
+static void submit_bot(struct store *s, enum store_op_type type, const char *owner,
+                       const char *bot_id, const char *username, const char *token,
+                       uint64_t cookie) {
+    struct store_op op = {.type = type, .want_result = true, .cookie = cookie};
+    snprintf(op.player_id, sizeof op.player_id, "%s", owner);
+    snprintf(op.u.bot.bot_id, sizeof op.u.bot.bot_id, "%s", bot_id);
+    snprintf(op.u.bot.name, sizeof op.u.bot.name, "%s", username);
+    for (int i = 0; username[i] && i < STORE_USERNAME_MAX; i++)
+        op.u.bot.username[i] = (char)(username[i] | 0x20); /* lower case (letters only here) */
+    if (token) auth_token_hash(token, op.u.bot.token_hash);
+    op.u.bot.max_bots = 2;
+    op.u.bot.at = 5;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* Bots: created with their first token, owned (others cannot touch them), at most max_bots per
+ * owner, found by username without a password, every token revoked at once. */
+static void test_bot_accounts(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    struct results rs = {0};
+    const char *owners[] = {"pOwn", "pOther"};
+    for (int i = 0; i < 2; i++) {
+        struct store_op op = {.type = STORE_OP_PLAYER};
+        snprintf(op.player_id, sizeof op.player_id, "%s", owners[i]);
+        snprintf(op.u.player.name, sizeof op.u.player.name, "%s", owners[i]);
+        CHECK(store_submit(s, &op) > 0);
+    }
+    submit_bot(s, STORE_OP_BOT_CREATE, "pOwn", "bA", "RoboA", "tokA", 1);
+    submit_bot(s, STORE_OP_BOT_CREATE, "pOther", "bX", "ROBOA", "tokX", 2); /* name taken */
+    submit_bot(s, STORE_OP_BOT_CREATE, "pOwn", "bB", "RoboB", "tokB", 3);
+    submit_bot(s, STORE_OP_BOT_CREATE, "pOwn", "bC", "RoboC", "tokC", 4); /* a third: limit */
+    submit_bot(s, STORE_OP_BOT_TOKEN, "pOther", "", "RoboA", "tokA2", 5); /* not theirs */
+    submit_bot(s, STORE_OP_BOT_TOKEN, "pOwn", "", "RoboA", "tokA2", 6);
+    CHECK_EQ_INT(wait_results(s, &rs, 6), 0);
+    int want[] = {0, -STORE_ERR_CONFLICT, 0, -STORE_ERR_LIMIT, -STORE_ERR_NOT_FOUND, 0};
+    for (int i = 0; i < 6 && i < rs.count; i++) CHECK_EQ_INT(rs.items[i].status, want[i]);
+
+    struct store_identity id;
+    uint8_t h[STORE_HASH_LEN];
+    const char *tokens[] = {"tokA", "tokA2"};
+    for (int i = 0; i < 2; i++) {
+        auth_token_hash(tokens[i], h);
+        CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), 0);
+        CHECK_EQ_STR(id.player_id, "bA");
+        CHECK(id.bot && id.bot_token);
+    }
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "roboa", &id), 0);
+    CHECK_EQ_STR(id.name, "RoboA");
+    CHECK(id.bot);
+    char hash[STORE_PWHASH_MAX];
+    CHECK_EQ_INT(store_find_account(store_startup_reader(s), "roboa", &id, hash),
+                 -STORE_ERR_NOT_FOUND); /* no password: no login */
+
+    rs.count = 0;
+    submit_bot(s, STORE_OP_BOT_REVOKE, "pOther", "", "RoboA", NULL, 7);
+    submit_bot(s, STORE_OP_BOT_REVOKE, "pOwn", "", "RoboA", NULL, 8);
+    submit_bot(s, STORE_OP_BOT_REVOKE, "pOwn", "", "RoboA", NULL, 9); /* none left: fine */
+    CHECK_EQ_INT(wait_results(s, &rs, 3), 0);
+    CHECK_EQ_INT(rs.count > 2 ? rs.items[0].status : 1, -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(rs.count > 2 ? rs.items[1].status : 1, 0);
+    CHECK_EQ_INT(rs.count > 2 ? rs.items[2].status : 1, 0);
+    for (int i = 0; i < 2; i++) {
+        auth_token_hash(tokens[i], h);
+        CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), -STORE_ERR_NOT_FOUND);
+    }
+    auth_token_hash("tokB", h); /* the other bot's token still works */
+    CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), 0);
+    store_close(s);
+}
+
 static void test_passwords(void) {
     struct store *s = open_started(false);
     if (!s) return;
@@ -542,6 +614,7 @@ int main(void) {
     RUN(test_game_round_trip_per_op);
     RUN(test_live_games_survive_reopen);
     RUN(test_accounts_and_tokens);
+    RUN(test_bot_accounts);
     RUN(test_passwords);
     RUN(test_writer_gives_up);
     RUN(test_reader_pool);
