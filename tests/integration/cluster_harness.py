@@ -61,6 +61,28 @@ class Redis:
             self.proc.terminate()
             self.proc.wait(10)
 
+    def command(self, *args):
+        """Sends one command (RESP) and returns the raw reply bytes."""
+        out = b"*%d\r\n" % len(args)
+        for a in args:
+            a = a.encode() if isinstance(a, str) else a
+            out += b"$%d\r\n%s\r\n" % (len(a), a)
+        with socket.create_connection(("127.0.0.1", self.port), 2) as s:
+            s.sendall(out)
+            time.sleep(0.05)
+            return s.recv(1 << 20)
+
+    def kill_clients(self, prefix):
+        """Closes the connections whose CLIENT SETNAME starts with prefix; returns how many."""
+        listing = self.command("CLIENT", "LIST").decode(errors="replace")
+        killed = 0
+        for line in listing.splitlines():
+            fields = dict(f.split("=", 1) for f in line.split() if "=" in f)
+            if fields.get("name", "").startswith(prefix):
+                self.command("CLIENT", "KILL", fields["addr"])
+                killed += 1
+        return killed
+
     @property
     def address(self):
         return "127.0.0.1:%d" % self.port

@@ -98,6 +98,39 @@ async def test_live_games_and_a_player_back_through_the_other_node(site):
     assert (await watcher.recv_type("move"))["san"] == "c4"
 
 
+async def test_challenge_link_computer_game_and_metrics_across_nodes(site):
+    a = site.node("a", "--engine-workers", "1")
+    b = site.node("b")
+    await site.wait_joined(2)
+    alice = await a.player("Alice")
+    bob = await b.player("Bob")
+    # A challenge link made on node a, opened on node b.
+    made = await alice.ok({"type": "challenge_create", "time": {"minutes": 5, "increment": 0}})
+    cid = made["challenge"]["id"]
+    seen = await bob.ok({"type": "challenge_get", "challenge": cid})
+    assert seen["type"] == "challenge" and seen["challenge"]["id"] == cid, seen
+    await bob.error({"type": "challenge_get", "challenge": "zzzzzzzzzzzz"}, "CHALLENGE_NOT_FOUND")
+    # A computer game on node a: a spectator on node b sees the moves and the computer thinking.
+    started = await alice.ok({"type": "computer_play", "level": 1, "color": "white",
+                              "time": {"minutes": 5, "increment": 0}})
+    gid = started["game"]["id"]
+    watcher = await b.player("Watcher")
+    await watcher.ok({"type": "watch", "game": gid})
+    await alice.move(gid, "e4")
+    await watcher.recv_type("computer_thinking", timeout=10)
+    computer_move = await watcher.recv(lambda m: m.get("type") == "move" and m["ply"] == 2,
+                                       timeout=15, what="the computer's move")
+    assert computer_move["game"] == gid
+    # /metrics adds up the site (node a's game, from its announcements: within a second).
+    def metrics():
+        status, _, body = b.http("/metrics")
+        assert status == 200
+        return body.decode()
+    await wait_for(lambda: "chess_site_games_live 1" in metrics(), what="the site's game count")
+    text = metrics()
+    assert "chess_redis_up 1" in text and "chess_site_nodes 2" in text, text
+
+
 async def test_bad_site_flags_and_a_node_id_twice(site):
     a = site.node("a")
     base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",
@@ -173,6 +206,22 @@ async def test_redis_stopped_and_restarted_mid_game(site):
     for c in (bob, watcher):
         end = await c.recv_type("game_end")
         assert end["result"] == "0-1" and end["reason"] == "resignation", end
+
+
+async def test_owner_cut_off_alone_is_resynchronised_when_back(site):
+    a, b, alice, bob, watcher, gid = await cross_node_game(site)
+    await play_moves(gid, alice, bob, watcher, ["c4", "e5"])
+    # Only node a loses Redis (its two connections closed by Redis): node b never saw an
+    # outage, and the move node a plays meanwhile never reaches it.
+    assert site.redis.kill_clients("chess-a-") == 2
+    reply = await alice.move(gid, "Nc3")
+    assert reply["san"] == "Nc3"
+    # Node a reconnects; node b sees it came back in its next announcement and resyncs.
+    for c in (bob, watcher):
+        state = await c.recv(lambda m: m.get("type") == "game" and m["game"]["ply"] == 3,
+                             timeout=10, what="the resynchronised game")
+        assert state["game"]["san"] == ["c4", "e5", "Nc3"], state
+    await play_moves(gid, bob, alice, watcher, ["Nf6"])
 
 
 async def play_moves(gid, first, second, watcher, moves):

@@ -243,6 +243,19 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_hist(&t, "chess_timer_lag_microseconds",
               "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
     emit_store(&t, m, g);
+    if (g->cluster) {
+        emit_metric(&t, "chess_redis_up", "gauge",
+                    "1 while this node is connected to the site's Redis (docs/scaling.md).",
+                    g->cluster_redis_up);
+        emit_metric(&t, "chess_site_nodes", "gauge",
+                    "Nodes of the site heard from in the last 5 s.", g->site_nodes);
+        emit_metric(&t, "chess_site_connections", "gauge", "WebSocket connections, whole site.",
+                    g->site_connections);
+        emit_metric(&t, "chess_site_players_online", "gauge", "Players online, whole site.",
+                    g->site_players_online);
+        emit_metric(&t, "chess_site_games_live", "gauge", "Games in progress, whole site.",
+                    g->site_games_live);
+    }
     if (t.failed) {
         free(t.data);
         return NULL;

@@ -87,6 +87,10 @@ struct metrics_gauges {
     bool store;
     uint64_t store_write_queue, store_read_queue, store_commits, store_transactions_failed;
     int store_readers;
+    /* The site (docs/scaling.md; cluster false without --redis). */
+    bool cluster;
+    bool cluster_redis_up;
+    int site_nodes, site_connections, site_players_online, site_games_live;
 };
 
 /* Renders everything as Prometheus text into a new malloc'd string (the caller frees it);

@@ -40,7 +40,7 @@
  * (every 100 ms) before the id is declared unknown. */
 #define LOOKUP_TRIES 4
 
-enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC };
+enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC, PENDING_CHALLENGE };
 
 /* A request waiting for the directory or an owner's answer. */
 struct pending {
@@ -82,7 +82,8 @@ struct peer {
     char id[BUS_NODE_ID_MAX + 1];
     int64_t incarnation;
     int64_t seen_ms;
-    bool lost; /* not heard from for PEER_ALIVE_MS: its players were detached */
+    int64_t epoch; /* how many times it came (back) onto the bus */
+    bool lost;     /* not heard from for PEER_ALIVE_MS: its players were detached */
     int connections, players_online, games_live;
     json_t *live; /* its newest live games: [[created wall ms, summary], ...] */
 };
@@ -103,6 +104,7 @@ struct cluster {
     uint64_t asking_rid;
     bool answered;
     bool ever_up;
+    int64_t epoch; /* how many times the bus came up: peers resync our games when it changes */
 };
 
 static struct cluster *cl_of(const struct server *srv) {
@@ -284,8 +286,9 @@ static void pending_send(struct cluster *cl, struct pending *p, const char *owne
             json_pack("{s:s,s:s,s:I,s:o,s:s%}", "t", "cmd", "n", cl->node, "q", (json_int_t)p->rid,
                       "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
     } else {
-        msg = json_pack("{s:s,s:s,s:I,s:s}", "t", "state", "n", cl->node, "q", (json_int_t)p->rid,
-                        "g", p->target);
+        const char *type = p->kind == PENDING_CHALLENGE ? "cget" : "state";
+        msg = json_pack("{s:s,s:s,s:I,s:s}", "t", type, "n", cl->node, "q", (json_int_t)p->rid, "g",
+                        p->target);
     }
     free(p->text);
     p->text = NULL;
@@ -374,28 +377,32 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
     struct cluster *cl = cl_of(c->srv);
     if (!cl) return 0;
     bool watch = req->msg == PROTO_MSG_WATCH;
-    if (!watch && req->msg > PROTO_MSG_CORE_LAST) return 0;
+    bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
+    if (!watch && !challenge_get && req->msg > PROTO_MSG_CORE_LAST) return 0;
     const char *target = watch ? req->game : req->cmd.target;
     if (!target || world_game(c->srv->world, target) || world_seek(c->srv->world, target)) return 0;
-    bool is_seek = !watch && targets_seek(req->msg);
-    int not_found =
-        !is_seek ? -CORE_ERR_GAME_NOT_FOUND
-        : (req->msg == PROTO_MSG_CHALLENGE_ACCEPT || req->msg == PROTO_MSG_CHALLENGE_CANCEL ||
-           req->msg == PROTO_MSG_CHALLENGE_DECLINE)
-            ? -CORE_ERR_CHALLENGE_NOT_FOUND
-            : -CORE_ERR_SEEK_NOT_FOUND;
+    bool is_seek = challenge_get || (!watch && targets_seek(req->msg));
+    bool is_challenge = challenge_get || req->msg == PROTO_MSG_CHALLENGE_ACCEPT ||
+                        req->msg == PROTO_MSG_CHALLENGE_CANCEL ||
+                        req->msg == PROTO_MSG_CHALLENGE_DECLINE;
+    int not_found = !is_seek       ? -CORE_ERR_GAME_NOT_FOUND
+                    : is_challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND
+                                   : -CORE_ERR_SEEK_NOT_FOUND;
+    enum pending_kind kind = watch           ? PENDING_WATCH
+                             : challenge_get ? PENDING_CHALLENGE
+                                             : PENDING_CMD;
     int rc;
     if (!bus_up(cl->bus)) {
         rc = -PROTO_ERR_OWNER_UNREACHABLE;
         goto fail;
     }
-    struct pending *p = pending_add(cl, watch ? PENDING_WATCH : PENDING_CMD, c, req->id, target);
+    struct pending *p = pending_add(cl, kind, c, req->id, target);
     if (!p) {
         rc = -PROTO_ERR_INTERNAL;
         goto fail;
     }
     p->not_found = not_found;
-    if (!watch) {
+    if (kind == PENDING_CMD) {
         p->text = malloc(len + 1);
         if (!p->text) {
             pending_free(pending_take(cl, p->rid));
@@ -459,10 +466,12 @@ static struct player *remote_player(struct cluster *cl, const json_t *info, cons
     int64_t now = now_mono_ms();
     struct player *pl = world_player_by_id(srv->world, id);
     if (!pl) {
+        /* What the forwarding node knows; never applied over what this node knows already
+         * (its own rated games may have changed the ratings since). */
         pl = world_player_restore(srv->world, id, name, NULL, now);
         if (!pl) return NULL;
+        apply_player_info(pl, info);
     }
-    if (!pl->computer_level && json_object_get(info, "r")) apply_player_info(pl, info);
     if (!strmap_get(&cl->remote_seen, pl->id)) {
         struct seen *seen = calloc(1, sizeof *seen);
         if (!seen) return pl;
@@ -553,6 +562,19 @@ static void detach_players_via(struct cluster *cl, const char *node) {
     }
 }
 
+/* challenge_get from another node (the invitation link opened there). */
+static void owner_challenge(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const char *id = json_string_value(json_object_get(msg, "g"));
+    if (!from || !id) return;
+    const struct seek *s = world_seek(cl->srv->world, id);
+    if (!s || !s->is_challenge)
+        answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_CHALLENGE_NOT_FOUND));
+    else
+        answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_challenge(s)));
+}
+
 static void owner_player_gone(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -623,6 +645,21 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
     publish_json(srv, NULL, out, dir_key[0] ? dir_key : NULL);
 }
 
+void cluster_publish_to_game(struct server *srv, const struct game *g, const json_t *msg,
+                             bool players, bool spectators) {
+    struct cluster *cl = cl_of(srv);
+    if (!cl || !msg || (!players && !spectators)) return;
+    enum core_target k = players && spectators ? CORE_TO_GAME
+                         : players             ? CORE_TO_GAME_PLAYERS
+                                               : CORE_TO_GAME_SPECTATORS;
+    /* No version: these messages (the computer thinking, its analysis) are not game events. */
+    publish_json(srv, NULL,
+                 json_pack("{s:s,s:s,s:i,s:O,s:s,s:s,s:s}", "t", "ev", "n", cl->node, "k", (int)k,
+                           "m", msg, "g", g->id, "w", g->players[CHESS_WHITE]->id, "b",
+                           g->players[CHESS_BLACK]->id),
+                 NULL);
+}
+
 /* ---- the other nodes' side ---- */
 
 static void deliver_event(struct cluster *cl, const json_t *msg) {
@@ -669,8 +706,9 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
             if (id) remote_drop(cl, id);
         }
     }
-    if (!game) return;
-    uint32_t v = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+    const json_t *version = json_object_get(msg, "v");
+    if (!game || !version) return;
+    uint32_t v = (uint32_t)json_integer_value(version);
     if (json_is_true(json_object_get(msg, "e"))) {
         struct remote *rg = strmap_get(&cl->remotes, game);
         if (rg && !rg->resyncing) remote_drop(cl, game);
@@ -727,7 +765,14 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
         pending_fail(cl, p, -code);
         return;
     }
-    if (p->kind == PENDING_WATCH) {
+    if (p->kind == PENDING_CHALLENGE) {
+        json_t *m = json_deep_copy(json_object_get(msg, "m"));
+        if (m) proto_set_id(m, p->client_id);
+        if (m)
+            conn_send_json(p->conn, m);
+        else
+            conn_send_error(p->conn, -PROTO_ERR_INTERNAL, p->client_id, NULL);
+    } else if (p->kind == PENDING_WATCH) {
         const char *white = json_string_value(json_object_get(msg, "w"));
         const char *black = json_string_value(json_object_get(msg, "b"));
         const struct player *me = p->conn->player;
@@ -791,8 +836,12 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
         }
     }
     int64_t incarnation = json_integer_value(json_object_get(msg, "i"));
+    int64_t epoch = json_integer_value(json_object_get(msg, "u"));
     bool restarted = peer->incarnation != 0 && peer->incarnation != incarnation;
+    /* It was cut off from Redis (maybe alone): what it published meanwhile was lost. */
+    bool reconnected = !restarted && peer->epoch != 0 && peer->epoch != epoch;
     peer->incarnation = incarnation;
+    peer->epoch = epoch;
     peer->seen_ms = now_mono_ms();
     peer->lost = false;
     json_t *live = json_object_get(msg, "l");
@@ -801,11 +850,12 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
     peer->connections = (int)json_integer_value(json_object_get(msg, "c"));
     peer->players_online = (int)json_integer_value(json_object_get(msg, "p"));
     peer->games_live = (int)json_integer_value(json_object_get(msg, "g"));
-    if (!restarted) return;
-    /* The owner came back from its database: its games' versions start again, and the
-     * connections of players it had here are gone. */
-    LOGI("cluster", "node=%s restarted: resynchronising its games", id);
-    detach_players_via(cl, id);
+    if (!restarted && !reconnected) return;
+    /* The owner came back from its database (its games' versions start again, and the
+     * connections of players it had here are gone), or back onto the bus. */
+    LOGI("cluster", "node=%s %s: resynchronising its games", id,
+         restarted ? "restarted" : "reconnected to Redis");
+    if (restarted) detach_players_via(cl, id);
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
@@ -830,6 +880,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
             owner_command(cl, msg);
         else if (strcmp(t, "state") == 0)
             owner_state(cl, msg);
+        else if (strcmp(t, "cget") == 0)
+            owner_challenge(cl, msg);
         else if (strcmp(t, "res") == 0)
             on_answer(cl, msg);
         else if (strcmp(t, "pstate") == 0)
@@ -865,6 +917,7 @@ static void publish_directory(struct cluster *cl) {
 static void on_state(void *ctx, bool up) {
     struct cluster *cl = ctx;
     if (!up) return;
+    cl->epoch++;
     publish_directory(cl);
     cl->next_announce_ms = 0;
     if (!cl->ever_up) {
@@ -946,9 +999,10 @@ void cluster_tick(struct server *srv, int64_t now) {
         json_array_append_new(live, json_pack("[I,o]", (json_int_t)g->created_wall_ms,
                                               proto_encode_game_summary(g, now)));
     publish_direct(cl, NULL,
-                   json_pack("{s:s,s:s,s:I,s:i,s:i,s:i,s:o*}", "t", "node", "n", cl->node, "i",
-                             (json_int_t)cl->incarnation, "c", srv->conn_count, "p",
-                             st.players_online, "g", st.games_live, "l", live),
+                   json_pack("{s:s,s:s,s:I,s:I,s:i,s:i,s:i,s:o*}", "t", "node", "n", cl->node, "i",
+                             (json_int_t)cl->incarnation, "u", (json_int_t)cl->epoch, "c",
+                             srv->conn_count, "p", st.players_online, "g", st.games_live, "l",
+                             live),
                    NULL, NULL);
 }
 

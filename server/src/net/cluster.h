@@ -72,6 +72,11 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
 void cluster_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
                            bool is_reply);
 
+/* dispatch_to_game: a message about a game that is not an event (the computer thinking, its
+ * analysis lines) goes to the other nodes' players and spectators of it too (msg borrowed). */
+void cluster_publish_to_game(struct server *srv, const struct game *g, const json_t *msg,
+                             bool players, bool spectators);
+
 /* lobby_subscribe's reply: adds the other nodes' seeks to the list (msg borrowed). */
 void cluster_add_remote_seeks(struct server *srv, json_t *seeks_msg);
 

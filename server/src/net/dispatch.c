@@ -239,6 +239,7 @@ void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *r
 
 void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
                       bool spectators) {
+    cluster_publish_to_game(srv, g, msg, players, spectators);
     struct outmsg *m = msg ? outmsg_create(msg) : NULL;
     json_decref(msg);
     if (!m) return;

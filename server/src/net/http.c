@@ -215,6 +215,16 @@ static int serve_metrics(struct server *srv, struct lws *wsi, struct session *ss
     };
     engine_fill_gauges(srv, &g);
     persist_fill_gauges(srv, &g);
+    if (cluster_enabled(srv)) {
+        struct cluster_site_stats site;
+        cluster_site_stats(srv, &site);
+        g.cluster = true;
+        g.cluster_redis_up = site.bus_up;
+        g.site_nodes = site.nodes;
+        g.site_connections = site.connections;
+        g.site_players_online = site.players_online;
+        g.site_games_live = site.games_live;
+    }
     size_t len;
     char *text = metrics_render(&srv->metrics, &g, &len);
     if (!text) return -1;

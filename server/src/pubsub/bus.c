@@ -142,7 +142,11 @@ struct bus *bus_create(uv_loop_t *loop, const struct bus_config *cfg,
     const char *channels[] = {SITE_CHANNEL, bus->own_channel, NULL};
     struct redis_link_events cmd_ev = {.up = link_up, .down = link_down};
     struct redis_link_events sub_ev = {.up = sub_up, .down = link_down, .message = sub_message};
+    char name[BUS_NODE_ID_MAX + 16];
+    snprintf(name, sizeof name, "chess-%s-cmd", cfg->node_id);
+    rc.client_name = name;
     bus->cmd = redis_link_create(loop, &rc, NULL, &cmd_ev, bus);
+    snprintf(name, sizeof name, "chess-%s-sub", cfg->node_id);
     bus->sub = redis_link_create(loop, &rc, channels, &sub_ev, bus);
     if (!bus->cmd || !bus->sub) {
         bus_destroy(bus);

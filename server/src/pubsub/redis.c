@@ -59,7 +59,8 @@ struct redis_link {
     uv_loop_t *loop;
     struct redis_config cfg;
     char *host;
-    char **channels; /* subscriber links: NULL-terminated; NULL for a command link */
+    char *client_name; /* or NULL */
+    char **channels;   /* subscriber links: NULL-terminated; NULL for a command link */
     int channel_count;
     struct redis_link_events ev;
     void *ctx;
@@ -238,6 +239,13 @@ static void connect_cb(const redisAsyncContext *cac, int status) {
         schedule_retry(link, cac->errstr[0] ? cac->errstr : "connect failed");
         return;
     }
+    /* Named, so an operator (or a test) can tell the nodes' connections apart in CLIENT LIST;
+     * the reply is not waited for (NULL callback), only the failure of the next command is. */
+    if (link->client_name &&
+        redisAsyncCommand(ac, NULL, NULL, "CLIENT SETNAME %s", link->client_name) != REDIS_OK) {
+        drop(link, "cannot name the connection");
+        return;
+    }
     if (!link->channels) {
         became_up(link);
         return;
@@ -378,6 +386,11 @@ struct redis_link *redis_link_create(uv_loop_t *loop, const struct redis_config 
     link->host = strdup(cfg->host);
     if (!link->host) goto fail;
     link->cfg.host = link->host;
+    if (cfg->client_name) {
+        link->client_name = strdup(cfg->client_name);
+        if (!link->client_name) goto fail;
+    }
+    link->cfg.client_name = link->client_name;
     if (channels) {
         while (channels[link->channel_count]) link->channel_count++;
         link->channels = calloc((size_t)link->channel_count + 1, sizeof *link->channels);
@@ -395,6 +408,7 @@ struct redis_link *redis_link_create(uv_loop_t *loop, const struct redis_config 
 fail:
     for (int i = 0; link->channels && i < link->channel_count; i++) free(link->channels[i]);
     free(link->channels);
+    free(link->client_name);
     free(link->host);
     free(link);
     return NULL;
@@ -439,6 +453,7 @@ static void link_closed(uv_handle_t *handle) {
     for (int i = 0; link->channels && i < link->channel_count; i++) free(link->channels[i]);
     free(link->channels);
     free(link->sent);
+    free(link->client_name);
     free(link->host);
     free(link);
 }
