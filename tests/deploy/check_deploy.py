@@ -588,9 +588,10 @@ def check_nginx_t(f):
         # includes at their repository paths.
         conf = read("deploy/nginx/compose.conf")
         conf = re.sub(r"(^\s*server\s+)[a-z0-9_-]+(:\d+)", r"\g<1>127.0.0.1\2", conf, flags=re.M)
+        # Temporary paths first: the repository itself may live under /tmp.
+        conf = conf.replace("/tmp/", tmp + "/")
         conf = conf.replace("/etc/nginx/chess/proxy.conf",
                             os.path.join(ROOT, "deploy/nginx/chess-proxy.conf"))
-        conf = conf.replace("/tmp/", tmp + "/")
         nginx_test(f, "deploy/nginx/compose.conf", conf, tmp)
 
         # The TLS site in a minimal http block, once per upstream file, with a throw-away
