@@ -4,11 +4,11 @@ keeps its games), login and logout, the login rate limit, every error code of th
 rated games with Glicko-2 updates and the provisional flag, leaderboards, a player's games page
 by page, stored games with their moves and clocks, PGN with %clk comments and ratings, the FEN
 at any ply, a player's games as one PGN file, PGN import, over WebSocket and HTTP, before and
-after a restart.
+after a restart; a bot's tokens and its game in progress across a restart.
 """
 import json
 
-from harness import play, start_game
+from harness import bot_account, play, start_game
 from persist_harness import run_data_dir_tests
 
 PASSWORD = "correct horse battery"
@@ -53,6 +53,39 @@ async def test_register_keeps_games_and_survives_restart(data):
     assert back.player == {"id": a.player["id"], "name": "Annabel"}
     again = await login(srv2, "ANNABEL")  # usernames are not case-sensitive
     assert again.player["id"] == a.player["id"]
+    await srv2.close_clients()
+    assert srv2.stop() == 0
+
+
+async def test_bot_survives_restart(data):
+    """A bot's token is stored as a hash with its owner; after a restart the bot comes back with
+    it to its game in progress, and a token revoked before the restart stays refused."""
+    srv = data.start()
+    owner, token, bot_id = await bot_account(srv, "Owner", "RestBot")
+    spare = (await owner.ok({"type": "bot_token_create", "username": "RestBot"}))["token"]
+    [(is_bot, owner_id, pw)] = data.query(
+        "SELECT is_bot, owner_id, password_hash FROM players WHERE id = ?", (bot_id,))
+    assert is_bot == 1 and owner_id == owner.player["id"] and pw is None
+    kinds = data.query("SELECT kind, revoked_at FROM tokens WHERE player_id = ?", (bot_id,))
+    assert kinds == [("bot", None), ("bot", None)], kinds
+    bot = await srv.player(token=token)
+    cid = (await owner.ok({"type": "challenge_create", "player": bot_id, "color": "white",
+                           "time": {"minutes": 10, "increment": 0}}))["challenge"]["id"]
+    gid = (await bot.ok({"type": "challenge_accept", "challenge": cid}))["game"]["id"]
+    await owner.move(gid, "e4")
+    await owner.ok({"type": "bot_token_revoke", "username": "RestBot"})
+    spare = (await owner.ok({"type": "bot_token_create", "username": "RestBot"}))["token"]
+    await srv.close_clients()
+    assert srv.stop() == 0
+    srv2 = data.start()
+    c = await srv2.connect()
+    await c.error({"type": "hello", "protocol": 1, "token": token}, "BAD_TOKEN")
+    back = await srv2.player(token=spare)
+    assert back.player == {"id": bot_id, "name": "RestBot", "bot": True}, back.player
+    [game] = back.welcome["games"]
+    assert game["id"] == gid and game["moves"] == ["e2e4"], game
+    assert game["black"]["bot"] is True and "e7e5" in game["legal_moves"], game
+    await back.move(gid, "e7e5")
     await srv2.close_clients()
     assert srv2.stop() == 0
 
