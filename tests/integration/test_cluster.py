@@ -131,6 +131,37 @@ async def test_challenge_link_computer_game_and_metrics_across_nodes(site):
     assert "chess_redis_up 1" in text and "chess_site_nodes 2" in text, text
 
 
+async def test_ratings_follow_players_across_nodes(site):
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    alice = await a.player("Alice")
+    bob = await b.player("Bob")
+    # Accounts made on either node are the site's (one database).
+    await alice.ok({"type": "register", "username": "alicea", "password": "password-a"})
+    await bob.ok({"type": "register", "username": "bobbyb", "password": "password-b"})
+    # A rated game owned by node a: Bob (node b) loses.
+    sid = (await alice.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                           "color": "white", "rated": True}))["seek"]["id"]
+    game = (await bob.ok({"type": "seek_accept", "seek": sid}))["game"]
+    assert game["rated"] is True, game
+    gid = game["id"]
+    for i, mv in enumerate(SCHOLARS_MATE):
+        await (alice if i % 2 == 0 else bob).move(gid, mv)
+    first = (await bob.recv_type("game_end"))["ratings"]
+    assert first["black"]["after"] < first["black"]["before"], first
+    # A rated game owned by node b: both start from the ratings the first game gave them,
+    # though node b only heard of that game over the bus.
+    sid = (await bob.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                         "color": "white", "rated": True}))["seek"]["id"]
+    gid = (await alice.ok({"type": "seek_accept", "seek": sid}))["game"]["id"]
+    await bob.move(gid, "e4")
+    await alice.move(gid, "e5")
+    await bob.ok({"type": "resign", "game": gid})
+    second = (await alice.recv_type("game_end", game=gid))["ratings"]
+    assert second["white"]["before"] == first["black"]["after"], (first, second)
+    assert second["black"]["before"] == first["white"]["after"], (first, second)
+
+
 async def test_bad_site_flags_and_a_node_id_twice(site):
     a = site.node("a")
     base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",

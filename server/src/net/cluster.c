@@ -242,13 +242,24 @@ static void pending_fail(struct cluster *cl, struct pending *p, int code) {
 
 /* ---- sending requests to an owner ---- */
 
+static json_t *encode_rating(const struct rating *r) {
+    return json_pack("[f,f,f,i]", r->rating, r->deviation, r->volatility, r->games);
+}
+
+/* A rating from encode_rating into out; false (out untouched) when it is not one. */
+static bool decode_rating(const json_t *r, struct rating *out) {
+    struct rating v = {
+        json_number_value(json_array_get(r, 0)), json_number_value(json_array_get(r, 1)),
+        json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3))};
+    if (!(v.rating > 0 && v.deviation > 0 && v.volatility > 0 && v.games >= 0)) return false;
+    *out = v;
+    return true;
+}
+
 static json_t *encode_player(const struct player *pl) {
     json_t *ratings = json_array();
-    for (int i = 0; ratings && i < RATING_CATEGORY_COUNT; i++) {
-        const struct rating *r = &pl->ratings[i];
-        json_array_append_new(
-            ratings, json_pack("[f,f,f,i]", r->rating, r->deviation, r->volatility, r->games));
-    }
+    for (int i = 0; ratings && i < RATING_CATEGORY_COUNT; i++)
+        json_array_append_new(ratings, encode_rating(&pl->ratings[i]));
     return json_pack("{s:s,s:s,s:b,s:b,s:o*}", "id", pl->id, "name", pl->name, "reg",
                      pl->registered, "bot", pl->bot, "r", ratings);
 }
@@ -448,13 +459,8 @@ static void apply_player_info(struct player *pl, const json_t *info) {
     pl->registered = json_is_true(json_object_get(info, "reg"));
     pl->bot = json_is_true(json_object_get(info, "bot"));
     const json_t *ratings = json_object_get(info, "r");
-    for (int i = 0; i < RATING_CATEGORY_COUNT && i < (int)json_array_size(ratings); i++) {
-        const json_t *r = json_array_get(ratings, (size_t)i);
-        struct rating v = {
-            json_number_value(json_array_get(r, 0)), json_number_value(json_array_get(r, 1)),
-            json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3))};
-        if (v.rating > 0 && v.deviation > 0 && v.volatility > 0 && v.games >= 0) pl->ratings[i] = v;
-    }
+    for (int i = 0; i < RATING_CATEGORY_COUNT && i < (int)json_array_size(ratings); i++)
+        decode_rating(json_array_get(ratings, (size_t)i), &pl->ratings[i]);
 }
 
 /* The world's player for a remote player (created, and counted as connected, on first use). */
@@ -631,6 +637,16 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
         json_object_set_new(out, "w", json_string(g->players[CHESS_WHITE]->id));
         json_object_set_new(out, "b", json_string(g->players[CHESS_BLACK]->id));
         if (g->ended) json_object_set_new(out, "e", json_true());
+        if (ev->type == CORE_EV_GAME_ENDED && g->rated) {
+            /* The players' new ratings: every node that knows them starts its next game from
+             * these (the store has them too, but nodes keep their players in memory). */
+            int cat = rating_category_of(&g->tc);
+            json_object_set_new(out, "rt",
+                                json_pack("{s:i,s:o,s:o}", "c", cat, "w",
+                                          encode_rating(&g->players[CHESS_WHITE]->ratings[cat]),
+                                          "b",
+                                          encode_rating(&g->players[CHESS_BLACK]->ratings[cat])));
+        }
         if (ev->type == CORE_EV_GAME_STARTED) snprintf(dir_key, sizeof dir_key, "game:%s", g->id);
     }
     if (ev->type == CORE_EV_SEEK_ADDED || ev->type == CORE_EV_CHALLENGE_CREATED)
@@ -705,6 +721,13 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
             const char *id = json_string_value(json_object_get(m, "seek"));
             if (id) remote_drop(cl, id);
         }
+    }
+    const json_t *rt = json_object_get(msg, "rt");
+    int cat = (int)json_integer_value(json_object_get(rt, "c"));
+    for (int c = 0; rt && cat >= 0 && cat < RATING_CATEGORY_COUNT && c < 2; c++) {
+        const char *id = c ? rd.black : rd.white;
+        struct player *pl = id ? world_player_by_id(srv->world, id) : NULL;
+        if (pl) decode_rating(json_object_get(rt, c ? "b" : "w"), &pl->ratings[cat]);
     }
     const json_t *version = json_object_get(msg, "v");
     if (!game || !version) return;
