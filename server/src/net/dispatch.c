@@ -423,8 +423,10 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
     if (c->reading) {
         /* An earlier message waits for the database: this one waits behind it (reads.h). */
         if (reads_defer(c, text, len)) return;
+        /* Refused: decoded only for its id, which decoding keeps even when the message is bad
+         * (the outcome does not matter: it is refused either way). */
         struct proto_request refused;
-        proto_decode(text, len, &refused);
+        (void)proto_decode(text, len, &refused);
         conn_send_error(c, -PROTO_ERR_RATE_LIMITED, refused.id, NULL);
         proto_request_clear(&refused);
         return;
