@@ -19,14 +19,24 @@
  * out in favour of lws_close_reason()). */
 #define WRITE_CLOSE_FRAME ((enum lws_write_protocol)4)
 
-struct outmsg *outmsg_create(const json_t *msg) {
-    size_t len;
-    unsigned char *block = proto_dump(msg, OUTMSG_FRONT, &len);
+struct outmsg *outmsg_adopt(unsigned char *block, size_t len) {
     if (!block) return NULL;
     struct outmsg *m = (struct outmsg *)(void *)block;
     m->refs = 1;
     m->len = len;
     return m;
+}
+
+struct outmsg *outmsg_create(const json_t *msg) {
+    size_t len;
+    unsigned char *block = proto_dump(msg, OUTMSG_FRONT, &len);
+    return outmsg_adopt(block, len);
+}
+
+struct outmsg *outmsg_with_id(struct outmsg *m, const json_t *id) {
+    size_t len;
+    unsigned char *block = proto_dump_with_id(outmsg_data(m), m->len, id, OUTMSG_FRONT, &len);
+    return outmsg_adopt(block, len);
 }
 
 void outmsg_release(struct outmsg *m) {
@@ -71,8 +81,28 @@ void conn_send(struct conn *c, struct outmsg *m) {
     conn_enqueue(c, m);
 }
 
+/* Writes one message now. Returns 0, or -1 when the connection failed. lws takes over what
+ * the socket does not accept (lws_partial_buffered() then says so). */
+static int write_message(struct conn *c, struct outmsg *m) {
+    return lws_write(c->wsi, outmsg_data(m), m->len, LWS_WRITE_TEXT) < (int)m->len ? -1 : 0;
+}
+
 void conn_enqueue(struct conn *c, struct outmsg *m) {
-    if (!c->wsi || !m || (c->close_code && c->close_code != LWS_CLOSE_STATUS_GOINGAWAY)) return;
+    if (!c->wsi || !m || c->close_sent ||
+        (c->close_code && c->close_code != LWS_CLOSE_STATUS_GOINGAWAY))
+        return;
+    c->srv->metrics.messages_out_total++;
+    c->srv->metrics.bytes_out_total += m->len;
+    /*
+     * Nothing waiting: write at once instead of asking for a writable callback. On the libuv
+     * loop each such request and its end re-register the socket with epoll (libuv's
+     * uv_poll_start() removes and adds the descriptor), four system calls per message, which
+     * cost more than the send itself.
+     */
+    if (c->q_count == 0 && !c->close_code && !lws_partial_buffered(c->wsi)) {
+        if (write_message(c, m) < 0) conn_kill(c);
+        return;
+    }
     if (c->q_count == c->q_cap) {
         if (c->q_cap >= c->srv->cfg.out_queue_max) {
             LOGW("net", "conn=%llu closed: outbound queue full (%d messages)",
@@ -95,8 +125,6 @@ void conn_enqueue(struct conn *c, struct outmsg *m) {
     }
     m->refs++;
     c->queue[(c->q_head + c->q_count++) % c->q_cap] = m;
-    c->srv->metrics.messages_out_total++;
-    c->srv->metrics.bytes_out_total += m->len;
     lws_callback_on_writable(c->wsi);
 }
 
@@ -118,15 +146,18 @@ void conn_send_error(struct conn *c, int code, const json_t *id, const char *fie
 }
 
 int conn_write(struct conn *c) {
-    if (c->q_count > 0) {
+    /* As many queued messages as the socket takes; lws buffers what one write leaves over, and
+     * then the rest waits for the next writable callback. */
+    while (c->q_count > 0 && !lws_partial_buffered(c->wsi)) {
         struct outmsg *m = c->queue[c->q_head];
-        int n = lws_write(c->wsi, outmsg_data(m), m->len, LWS_WRITE_TEXT);
-        bool failed = n < (int)m->len;
+        int rc = write_message(c, m);
         c->q_head = (c->q_head + 1) % c->q_cap;
         c->q_count--;
         outmsg_release(m);
-        if (failed) return -1;
-        if (c->q_count > 0 || c->close_code) lws_callback_on_writable(c->wsi);
+        if (rc < 0) return -1;
+    }
+    if (c->q_count > 0 || lws_partial_buffered(c->wsi)) {
+        lws_callback_on_writable(c->wsi);
         return 0;
     }
     if (c->close_code && !c->close_sent && c->held == 0) {

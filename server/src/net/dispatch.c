@@ -281,22 +281,26 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
     for (int i = 0; i < events->count; i++) {
         const struct core_event *ev = &events->items[i];
         log_event(ev);
-        json_t *msg = proto_encode_event(ev, now);
-        if (!msg) continue;
-        struct delivery d = {.requester = requester};
-        d.plain = outmsg_create(msg);
+        size_t len = 0;
+        unsigned char *text = proto_dump_event(ev, now, OUTMSG_FRONT, &len);
+        struct delivery d = {.requester = requester, .plain = outmsg_adopt(text, len)};
+        if (!d.plain) continue;
         if (i == events->reply && requester) {
             /* The requester always gets the reply, with its id when it sent one. */
-            if (id && proto_set_id(msg, id) == 0) {
-                d.with_id = outmsg_create(msg);
-            } else if (d.plain) {
+            if (id) d.with_id = outmsg_with_id(d.plain, id);
+            if (!d.with_id) {
                 d.with_id = d.plain;
                 d.plain->refs++;
             }
         }
-        cluster_publish_event(srv, ev, msg, i == events->reply); /* other nodes: after commit */
-        json_decref(msg);
-        if (d.plain) route(srv, ev, &d);
+        if (cluster_enabled(srv)) {
+            /* Other nodes get the object, the reply with the requester's id as before. */
+            json_t *msg = proto_encode_event(ev, now);
+            if (msg && i == events->reply && id) proto_set_id(msg, id);
+            cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
+            json_decref(msg);
+        }
+        route(srv, ev, &d);
         outmsg_release(d.plain);
         outmsg_release(d.with_id);
     }

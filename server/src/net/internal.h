@@ -37,6 +37,13 @@ static inline unsigned char *outmsg_data(struct outmsg *m) {
 
 /* Serialises a message once (refs = 1). Returns NULL when memory runs out. */
 struct outmsg *outmsg_create(const json_t *msg);
+
+/* Takes over a block from proto_dump() or proto_dump_*() made with OUTMSG_FRONT (refs = 1).
+ * Returns NULL when block is NULL. */
+struct outmsg *outmsg_adopt(unsigned char *block, size_t len);
+
+/* A copy of a message (an object) with the request id added; NULL when memory runs out. */
+struct outmsg *outmsg_with_id(struct outmsg *m, const json_t *id);
 void outmsg_release(struct outmsg *m);
 
 /* One WebSocket connection. Freed only from the housekeeping timer, never inside its own

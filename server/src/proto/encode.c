@@ -43,8 +43,12 @@ static json_t *encode_player(const struct player *p) {
 
 /* The legal moves in UCI when a bot is to move (docs/bots.md): bots need no move generator of
  * their own. Games between people pay nothing for it. */
+static bool wants_legal_moves(const struct game *g) {
+    return !g->ended && g->players[game_turn(g)]->bot;
+}
+
 static void put_legal_moves(json_t *obj, const struct game *g) {
-    if (g->ended || !g->players[game_turn(g)]->bot) return;
+    if (!wants_legal_moves(g)) return;
     struct chess_move_list list;
     chess_generate_moves(&g->chess.current, CHESS_GEN_ALL, &list);
     json_t *moves = json_array();
@@ -228,37 +232,22 @@ static json_t *encode_rating_change(const struct game *g) {
     return obj;
 }
 
-static json_t *encode_move(const struct core_event *ev, int64_t now_ms) {
-    const struct game *g = ev->game;
-    json_t *msg = game_message("move", ev);
-    if (!msg) return NULL;
-    put(msg, "ply", json_integer(ev->move.ply));
-    put(msg, "uci", json_string_nocheck(ev->move.uci));
-    put(msg, "san", json_string_nocheck(ev->move.san));
-    put(msg, "fen", encode_fen(&g->chess.current));
-    put(msg, "turn", json_string_nocheck(proto_color_name(!ev->color)));
-    if (g->tc.unlimited) {
-        put(msg, "clock", json_null());
-    } else {
-        json_t *clock = json_object();
-        if (clock) {
-            put(clock, "white", json_integer(ev->move.clock_ms[CHESS_WHITE]));
-            put(clock, "black", json_integer(ev->move.clock_ms[CHESS_BLACK]));
-        }
-        put(msg, "clock", clock);
-    }
-    put_legal_moves(msg, g);
-    (void)now_ms;
-    return msg;
-}
-
 json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
     const struct game *g = ev->game;
     json_t *msg = NULL;
     switch (ev->type) {
         case CORE_EV_GAME_STARTED:
             return proto_encode_game_message("game_started", g, now_ms, PROTO_VIEWER_PLAYER);
-        case CORE_EV_MOVE: return encode_move(ev, now_ms);
+        case CORE_EV_MOVE: {
+            /* Written as text for the network (proto_dump_event); parsed back for callers
+             * that want the object, so the two can never disagree. */
+            size_t len;
+            unsigned char *text = proto_dump_event(ev, now_ms, 0, &len);
+            if (!text) return NULL;
+            msg = json_loadb((const char *)text, len, 0, NULL);
+            free(text);
+            return msg;
+        }
         case CORE_EV_GAME_ENDED:
             if ((msg = game_message("game_end", ev))) {
                 put_result(msg, g);
@@ -433,6 +422,190 @@ unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
     }
     *len = b.len - front;
     return b.data;
+}
+
+/* ---- JSON text written directly, for the messages sent most ---- */
+
+/*
+ * A growing block with `front` free bytes, then JSON text. A move is sent after every move of
+ * every game: building it as jansson objects and dumping them cost several times more than
+ * everything else the loop does for a move, so it is written here byte by byte.
+ */
+struct text {
+    unsigned char *data;
+    size_t len; /* including the free front */
+    size_t cap;
+    bool failed;
+};
+
+static bool text_reserve(struct text *t, size_t more) {
+    if (t->failed) return false;
+    if (t->len + more <= t->cap) return true;
+    size_t cap = t->cap * 2;
+    while (cap < t->len + more) cap *= 2;
+    unsigned char *grown = realloc(t->data, cap);
+    if (!grown) {
+        t->failed = true;
+        return false;
+    }
+    t->data = grown;
+    t->cap = cap;
+    return true;
+}
+
+static void text_put(struct text *t, const char *s, size_t n) {
+    if (!text_reserve(t, n)) return;
+    memcpy(t->data + t->len, s, n);
+    t->len += n;
+}
+
+#define TEXT_LIT(t, s) text_put((t), (s), sizeof(s) - 1)
+
+/* A JSON string: quotes, backslashes and control bytes escaped as jansson does; other bytes
+ * (UTF-8 already checked where it came from) as they are. */
+static void text_string(struct text *t, const char *s, size_t n) {
+    if (!text_reserve(t, n * 6 + 2)) return;
+    unsigned char *out = t->data + t->len;
+    *out++ = '"';
+    for (size_t i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c >= 0x20 && c != '"' && c != '\\') {
+            *out++ = c;
+            continue;
+        }
+        *out++ = '\\';
+        switch (c) {
+            case '"':
+            case '\\': *out++ = c; break;
+            case '\n': *out++ = 'n'; break;
+            case '\t': *out++ = 't'; break;
+            case '\r': *out++ = 'r'; break;
+            case '\b': *out++ = 'b'; break;
+            case '\f': *out++ = 'f'; break;
+            default: {
+                static const char hex[] = "0123456789abcdef";
+                memcpy(out, "u00", 3);
+                out[3] = (unsigned char)hex[c >> 4];
+                out[4] = (unsigned char)hex[c & 15];
+                out += 5;
+            }
+        }
+    }
+    *out++ = '"';
+    t->len = (size_t)(out - t->data);
+}
+
+static void text_cstring(struct text *t, const char *s) {
+    text_string(t, s, strlen(s));
+}
+
+static void text_int(struct text *t, int64_t v) {
+    char digits[24];
+    int n = 0;
+    uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+    do {
+        digits[n++] = (char)('0' + u % 10);
+        u /= 10;
+    } while (u);
+    if (!text_reserve(t, (size_t)n + 1)) return;
+    if (v < 0) t->data[t->len++] = '-';
+    while (n) t->data[t->len++] = (unsigned char)digits[--n];
+}
+
+static bool text_begin(struct text *t, size_t front, size_t hint) {
+    *t = (struct text){.cap = front + hint, .len = front};
+    t->data = malloc(t->cap);
+    return t->data != NULL;
+}
+
+/* The block, or NULL (freed) when memory ran out. */
+static unsigned char *text_end(struct text *t, size_t front, size_t *len) {
+    if (t->failed) {
+        free(t->data);
+        return NULL;
+    }
+    *len = t->len - front;
+    return t->data;
+}
+
+/* {"type":"move","game","v","ply","uci","san","fen","turn","clock":{"white","black"}|null,
+ *  "legal_moves" when a bot is to move} */
+static void text_move(struct text *t, const struct core_event *ev) {
+    const struct game *g = ev->game;
+    char fen[CHESS_FEN_MAX];
+    if (chess_fen_write(&g->chess.current, CHESS_FEN_XFEN, fen, sizeof fen) < 0) {
+        t->failed = true;
+        return;
+    }
+    TEXT_LIT(t, "{\"type\":\"move\",\"game\":");
+    text_cstring(t, g->id);
+    TEXT_LIT(t, ",\"v\":");
+    text_int(t, ev->version);
+    TEXT_LIT(t, ",\"ply\":");
+    text_int(t, ev->move.ply);
+    TEXT_LIT(t, ",\"uci\":");
+    text_cstring(t, ev->move.uci);
+    TEXT_LIT(t, ",\"san\":");
+    text_cstring(t, ev->move.san);
+    TEXT_LIT(t, ",\"fen\":");
+    text_cstring(t, fen);
+    TEXT_LIT(t, ",\"turn\":");
+    text_cstring(t, proto_color_name(!ev->color));
+    if (g->tc.unlimited) {
+        TEXT_LIT(t, ",\"clock\":null");
+    } else {
+        TEXT_LIT(t, ",\"clock\":{\"white\":");
+        text_int(t, ev->move.clock_ms[CHESS_WHITE]);
+        TEXT_LIT(t, ",\"black\":");
+        text_int(t, ev->move.clock_ms[CHESS_BLACK]);
+        TEXT_LIT(t, "}");
+    }
+    if (wants_legal_moves(g)) {
+        struct chess_move_list list;
+        chess_generate_moves(&g->chess.current, CHESS_GEN_ALL, &list);
+        TEXT_LIT(t, ",\"legal_moves\":[");
+        for (int i = 0; i < list.count; i++) {
+            char uci[CHESS_UCI_MAX];
+            chess_move_to_uci(&g->chess.current, list.moves[i], uci);
+            if (i > 0) TEXT_LIT(t, ",");
+            text_cstring(t, uci);
+        }
+        TEXT_LIT(t, "]");
+    }
+    TEXT_LIT(t, "}");
+}
+
+unsigned char *proto_dump_event(const struct core_event *ev, int64_t now_ms, size_t front,
+                                size_t *len) {
+    if (ev->type != CORE_EV_MOVE) {
+        json_t *msg = proto_encode_event(ev, now_ms);
+        if (!msg) return NULL;
+        unsigned char *block = proto_dump(msg, front, len);
+        json_decref(msg);
+        return block;
+    }
+    struct text t;
+    if (!text_begin(&t, front, 256)) return NULL;
+    text_move(&t, ev);
+    return text_end(&t, front, len);
+}
+
+unsigned char *proto_dump_with_id(const unsigned char *text, size_t len, const json_t *id,
+                                  size_t front, size_t *out_len) {
+    if (len < 2 || text[0] != '{' || text[len - 1] != '}') return NULL;
+    struct text t;
+    if (!text_begin(&t, front, len + 96)) return NULL;
+    text_put(&t, (const char *)text, len - 1);
+    if (len > 2) TEXT_LIT(&t, ",");
+    TEXT_LIT(&t, "\"id\":");
+    if (json_is_integer(id))
+        text_int(&t, json_integer_value(id));
+    else if (json_is_string(id))
+        text_string(&t, json_string_value(id), json_string_length(id));
+    else
+        t.failed = true; /* proto_decode accepts only these two */
+    TEXT_LIT(&t, "}");
+    return text_end(&t, front, out_len);
 }
 
 /* ---- the computer and analysis (net/engine.c) ---- */

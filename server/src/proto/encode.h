@@ -60,6 +60,24 @@ int proto_set_id(json_t *msg, const json_t *id);
  */
 unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len);
 
+/*
+ * Serialises the message for a core event as proto_dump() does (a malloc'd block, `front` bytes
+ * free, then the text; NULL when memory runs out). The same text as proto_encode_event() gives,
+ * written directly for moves.
+ */
+unsigned char *proto_dump_event(const struct core_event *ev, int64_t now_ms, size_t front,
+                                size_t *len);
+
+/*
+ * A copy of a serialised JSON object (text, len: "{...}") with "id": id added at its end, into
+ * a new block with `front` free bytes (as proto_dump()). id is a request id as proto_decode()
+ * accepts it (an integer or a string). Returns NULL when memory runs out or the input is not
+ * an object or id not such a value. Serialising once and adding the id to the requester's copy
+ * costs a copy instead of a second serialisation.
+ */
+unsigned char *proto_dump_with_id(const unsigned char *text, size_t len, const json_t *id,
+                                  size_t front, size_t *out_len);
+
 /* computer_thinking: whether the computer is thinking about its move at the game's ply. */
 json_t *proto_encode_thinking(const struct game *game, bool thinking);
 

@@ -14,21 +14,32 @@
 #include "store/internal.h"
 #include "util/log.h"
 
+/* The ops of one call: most calls record one or two (a move, a move and the game's end), so
+ * they start in the buffer itself and only a longer list goes to the heap. */
+#define OP_BUFFER_INLINE 4
+
 struct op_buffer {
-    struct store_op *items;
+    struct store_op *items; /* inline or malloc'd */
     size_t count, cap;
     bool failed;
+    struct store_op inline_items[OP_BUFFER_INLINE];
 };
 
 static struct store_op *add_op(struct op_buffer *b, enum store_op_type type) {
     if (b->failed) return NULL;
+    if (!b->items) {
+        b->items = b->inline_items;
+        b->cap = OP_BUFFER_INLINE;
+    }
     if (b->count == b->cap) {
-        size_t cap = b->cap ? b->cap * 2 : 16;
-        struct store_op *grown = realloc(b->items, sizeof *grown * cap);
+        size_t cap = b->cap * 2;
+        struct store_op *grown = malloc(sizeof *grown * cap);
         if (!grown) {
             b->failed = true;
             return NULL;
         }
+        memcpy(grown, b->items, sizeof *grown * b->count);
+        if (b->items != b->inline_items) free(b->items);
         b->items = grown;
         b->cap = cap;
     }
@@ -38,8 +49,12 @@ static struct store_op *add_op(struct op_buffer *b, enum store_op_type type) {
     return op;
 }
 
+/* Copies a string into a field of `size` bytes, cut to fit (snprintf cost more than the
+ * whole of a move's other work here). */
 static void copy(char *dst, size_t size, const char *src) {
-    snprintf(dst, size, "%s", src ? src : "");
+    size_t n = src ? strnlen(src, size - 1) : 0;
+    memcpy(dst, src ? src : "", n);
+    dst[n] = '\0';
 }
 
 static void record_player(struct op_buffer *b, struct player *p, int64_t wall_ms) {
@@ -164,7 +179,7 @@ static void record_chat(struct op_buffer *b, const struct core_event *ev) {
 
 int store_record_events(struct store *store, const struct core_events *events, int64_t wall_ms,
                         uint64_t *seq) {
-    struct op_buffer b = {0};
+    struct op_buffer b = {.items = NULL};
     *seq = 0;
     for (int i = 0; i < events->count; i++) {
         const struct core_event *ev = &events->items[i];
@@ -185,6 +200,6 @@ int store_record_events(struct store *store, const struct core_events *events, i
         *seq = store_submit_group(store, b.items, b.count);
         if (*seq == 0) rc = -STORE_ERR_FAILED;
     }
-    free(b.items);
+    if (b.items != b.inline_items) free(b.items);
     return rc;
 }

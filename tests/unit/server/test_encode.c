@@ -73,12 +73,28 @@ static void test_game_events(void) {
     CHECK_EQ_STR(str(move, "fen"),
                  "rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
 
+    /* On the network the move is written directly: the same message, in this order. */
+    size_t len;
+    unsigned char *buf = proto_dump_event(&ev.items[0], 3000, 32, &len);
+    CHECK(buf != NULL);
+    char expected[512];
+    snprintf(
+        expected, sizeof expected,
+        "{\"type\":\"move\",\"game\":\"%s\",\"v\":%u,\"ply\":3,\"uci\":\"g1f3\","
+        "\"san\":\"Nf3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 "
+        "2\",\"turn\":\"black\",\"clock\":{\"white\":302100,\"black\":300000}}",
+        game_id, (unsigned)ev.items[0].version);
+    if (buf) {
+        CHECK_EQ_INT((int)len, (int)strlen(expected));
+        CHECK(memcmp(buf + 32, expected, len) == 0);
+        free(buf);
+    }
+
     /* The id goes on a copy for the requester; serialising leaves the front free. */
     json_t *id = json_string("m3");
     CHECK_EQ_INT(proto_set_id(move, id), 0);
     json_decref(id);
-    size_t len;
-    unsigned char *buf = proto_dump(move, 32, &len);
+    buf = proto_dump(move, 32, &len);
     CHECK(buf != NULL);
     if (buf) {
         CHECK(len > 0 && buf[32] == '{' && buf[32 + len - 1] == '}');
@@ -119,8 +135,48 @@ static void test_error(void) {
     json_decref(err);
 }
 
+/* The id added to serialised text round-trips through a JSON parser, whatever it holds. */
+static void check_with_id(const char *object, json_t *id) {
+    size_t len;
+    unsigned char *buf =
+        proto_dump_with_id((const unsigned char *)object, strlen(object), id, 16, &len);
+    CHECK(buf != NULL);
+    if (buf) {
+        json_error_t error;
+        json_t *parsed = json_loadb((const char *)buf + 16, len, JSON_ALLOW_NUL, &error);
+        CHECK(parsed != NULL);
+        CHECK(json_equal(json_object_get(parsed, "id"), id));
+        json_t *original = json_loads(object, 0, NULL);
+        json_object_del(parsed, "id");
+        CHECK(json_equal(parsed, original));
+        json_decref(original);
+        json_decref(parsed);
+        free(buf);
+    }
+    json_decref(id);
+}
+
+static void test_with_id(void) {
+    check_with_id("{\"type\":\"move\",\"v\":3}", json_integer(-9007199254740993LL));
+    check_with_id("{\"type\":\"ok\"}", json_integer(0));
+    check_with_id("{}", json_string("a"));
+    check_with_id("{\"type\":\"ok\"}", json_string("quote\" backslash\\ tab\t nl\n \x01 \x1f"));
+    check_with_id("{\"type\":\"ok\"}", json_string("caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80 /"));
+    check_with_id("{\"type\":\"ok\"}", json_stringn("nul\0inside", 11));
+    /* Not an object, or an id proto_decode() would have refused: nothing. */
+    size_t len;
+    json_t *id = json_integer(1);
+    CHECK(proto_dump_with_id((const unsigned char *)"[1]", 3, id, 0, &len) == NULL);
+    CHECK(proto_dump_with_id((const unsigned char *)"{", 1, id, 0, &len) == NULL);
+    json_decref(id);
+    json_t *obj = json_object();
+    CHECK(proto_dump_with_id((const unsigned char *)"{}", 2, obj, 0, &len) == NULL);
+    json_decref(obj);
+}
+
 int main(void) {
     RUN(test_game_events);
+    RUN(test_with_id);
     RUN(test_error);
     core_events_free(&ev);
     return check_finish();
