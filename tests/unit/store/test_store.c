@@ -577,7 +577,7 @@ static void test_reader_pool(void) {
     struct store_stats st;
     store_get_stats(s, &st);
     CHECK_EQ_INT(st.readers, 2);
-    CHECK(st.read_queue >= 1 && st.read_queue <= N); /* readers sleep 20 ms before each */
+    CHECK(st.read_queue <= N); /* how many are still waiting depends on the scheduler */
     for (int i = 0; i < 5000 && done < N; i++) {
         store_poll(s, NULL, NULL);
         if (done < N) sleep_ms(1);
@@ -591,6 +591,34 @@ static void test_reader_pool(void) {
         CHECK(reads[i].job.started_us <= reads[i].job.finished_us);
     }
     CHECK(strcmp(reads[0].id.name, "Ann") == 0);
+
+    /* A reader whose query fails (a table it needs is gone) reports an I/O error and goes on
+     * serving once the table is back. */
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, STORE_DB_NAME);
+    sqlite3 *other = NULL;
+    CHECK(sqlite3_open(path, &other) == SQLITE_OK);
+    CHECK(sqlite3_busy_timeout(other, 5000) == SQLITE_OK);
+    CHECK(sqlite3_exec(other, "ALTER TABLE ratings RENAME TO ratings_away", NULL, NULL, NULL) ==
+          SQLITE_OK);
+    for (int round = 0; round < 2; round++) {
+        done = 0;
+        struct probe_read failing[2];
+        for (int i = 0; i < 2; i++) {
+            probe_init(&failing[i], "pA", &done);
+            CHECK_EQ_INT(store_read_submit(s, &failing[i].job), 0);
+        }
+        for (int i = 0; i < 5000 && done < 2; i++) {
+            store_poll(s, NULL, NULL);
+            if (done < 2) sleep_ms(1);
+        }
+        CHECK_EQ_INT(done, 2);
+        for (int i = 0; i < 2; i++) CHECK_EQ_INT(failing[i].status, round == 0 ? -STORE_ERR_IO : 0);
+        if (round == 0)
+            CHECK(sqlite3_exec(other, "ALTER TABLE ratings_away RENAME TO ratings", NULL, NULL,
+                               NULL) == SQLITE_OK);
+    }
+    sqlite3_close(other);
 
     /* A full queue refuses; what is still queued when the store closes is dropped without its
      * done callback (the owner frees it). */
