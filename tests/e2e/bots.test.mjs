@@ -29,6 +29,7 @@ test('create a bot, run it, challenge it and play it', async () => {
   await page.getByRole('button', { name: 'Create bot' }).click();
   const token = await page.getByLabel(/^Token for AnnBot/).inputValue();
   assert.match(token, /^[A-Za-z0-9]{32}$/);
+  await page.getByRole('listitem').filter({ hasText: 'AnnBot · 1 working token' }).waitFor();
 
   const wsUrl = `${ctx.server.url.replace('http', 'ws')}/ws`;
   const bot = spawn('/usr/bin/python3', [join(ROOT, 'bots', 'random_bot.py'), '--url', wsUrl, '--token', token], {

@@ -56,8 +56,14 @@ async def test_bot_tokens(srv):
     await other.error({"type": "bot_token_revoke", "username": "RandBot"}, "BOT_NOT_FOUND")
     await other.error({"type": "bot_token_create", "username": "RandBot"}, "BOT_NOT_FOUND")
     await owner.error({"type": "bot_token_revoke", "username": "NoSuchBot"}, "BOT_NOT_FOUND")
+    listed = await owner.ok({"type": "bots_list"})
+    assert [(b["id"], b["name"], b["tokens"]) for b in listed["bots"]] == [(bot_id, "RandBot", 2)]
+    assert (await other.ok({"type": "bots_list"}))["bots"][0]["name"] == "OtherBot"
+    await guest.error({"type": "bots_list"}, "ACCOUNT_REQUIRED")
     # Revoking: the connected bot is told and closed, and neither token works any more.
     await owner.ok({"type": "bot_token_revoke", "username": "RandBot"})
+    listed = await owner.ok({"type": "bots_list"})
+    assert listed["bots"][0]["tokens"] == 0, listed
     m = json.loads(await asyncio.wait_for(ws.recv(), TIMEOUT))
     assert m["type"] == "error" and m["code"] == "BAD_TOKEN", m
     await expect_closed(ws, 1008)

@@ -16,6 +16,7 @@ import type {
   ClientMessage,
   ColorChoice,
   LeaderboardRow,
+  OwnedBot,
   Profile,
   RatingCategory,
   DeclineReason,
@@ -203,6 +204,12 @@ export class Store {
   async createBot(username: string): Promise<{ name: string; token: string } | null> {
     const reply = await this.act({ type: 'bot_create', username });
     return reply?.type === 'bot_created' ? { name: reply.bot.name, token: reply.token } : null;
+  }
+
+  /** The bots this account owns; null when refused. */
+  async listBots(): Promise<OwnedBot[] | null> {
+    const reply = await this.act({ type: 'bots_list' });
+    return reply?.type === 'bots' ? reply.bots : null;
   }
 
   /** Another token for one of this player's bots. */

@@ -133,6 +133,12 @@ export interface Seek {
   casual?: boolean;
 }
 
+/** A bot this account owns (bots_list), with how many of its tokens work. */
+export interface OwnedBot extends PlayerRef {
+  created_at: number;
+  tokens: number;
+}
+
 /** Why a challenge went away; a declined one also says why (docs/protocol.md). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
 export type DeclineReason = 'generic' | 'later' | 'time_control' | 'rated' | 'casual' | 'too_many_games';
@@ -240,7 +246,8 @@ export type ClientMessage =
   | { type: 'leaderboard'; category: RatingCategory; limit?: number }
   | { type: 'bot_create'; username: string }
   | { type: 'bot_token_create'; username: string }
-  | { type: 'bot_token_revoke'; username: string };
+  | { type: 'bot_token_revoke'; username: string }
+  | { type: 'bots_list' };
 
 export type RequestId = number | string;
 
@@ -266,6 +273,7 @@ export type ServerMessage = (
   | { type: 'bot_created'; bot: PlayerRef; token: string }
   | { type: 'bot_token'; username: string; token: string }
   | { type: 'bot_token_revoked'; username: string }
+  | { type: 'bots'; bots: OwnedBot[] }
   | { type: 'challenge'; challenge: Seek }
   | { type: 'live_games'; games: GameSummary[] }
   | { type: 'game'; game: GameFull }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "net/bots.h"
 #include "net/internal.h"
 #include "net/persist.h"
 #include "net/reads.h"
@@ -139,6 +140,7 @@ enum archive_kind {
     ARCHIVE_LEADERBOARD, /* the best ratings of a category */
     ARCHIVE_IMPORT,      /* which candidate ids for an imported game are free */
     ARCHIVE_EXPORT,      /* the next batch of a player's games as PGN */
+    ARCHIVE_BOTS,        /* the bots an account owns (bots_list) */
 };
 
 enum archive_format { FORMAT_JSON, FORMAT_PGN, FORMAT_FEN };
@@ -166,6 +168,7 @@ struct archive_read {
     int count;
     bool more;
     struct store_leader *leaders; /* limit entries */
+    struct store_bot *bots;       /* BOTS_PER_ACCOUNT entries */
     char *text;                   /* PGN (malloc'd) */
     size_t len;
     bool last; /* export: no more batches */
@@ -178,6 +181,7 @@ static void archive_release(struct net_read *rd) {
     store_game_free(&a->game);
     free(a->games);
     free(a->leaders);
+    free(a->bots);
     free(a->text);
     if (a->have_import) store_op_release(&a->import);
 }
@@ -265,6 +269,9 @@ static void archive_run(struct store_reader *r, struct net_read *rd) {
         case ARCHIVE_LEADERBOARD:
             rd->status = store_leaderboard(r, a->category, a->limit, a->leaders, &a->count);
             return;
+        case ARCHIVE_BOTS:
+            rd->status = store_owned_bots(r, a->player_id, BOTS_PER_ACCOUNT, a->bots, &a->count);
+            return;
         case ARCHIVE_IMPORT:
             a->free_candidate = -1;
             for (int i = 0; i < IMPORT_CANDIDATES && a->free_candidate < 0; i++) {
@@ -306,6 +313,17 @@ static json_t *leaderboard_json(const struct archive_read *a) {
     return json_pack("{s:s,s:o}", "category", rating_category_name(a->category), "players", list);
 }
 
+static json_t *bots_json(const struct archive_read *a) {
+    json_t *list = json_array();
+    for (int i = 0; i < a->count; i++) {
+        const struct store_bot *b = &a->bots[i];
+        json_array_append_new(list, json_pack("{s:s,s:s,s:b,s:I,s:i}", "id", b->player_id, "name",
+                                              b->name, "bot", 1, "created_at",
+                                              (json_int_t)b->created_at, "tokens", b->tokens));
+    }
+    return json_pack("{s:o}", "bots", list);
+}
+
 /* The reply's body, or NULL with *code set (an error code for the client). */
 static json_t *answer_json(struct server *srv, struct archive_read *a, int *code) {
     int status = a->base.status;
@@ -324,11 +342,12 @@ static json_t *answer_json(struct server *srv, struct archive_read *a, int *code
             }
             return game_json(&a->game, true);
         case ARCHIVE_LEADERBOARD:
+        case ARCHIVE_BOTS:
             if (status < 0) {
                 *code = -PROTO_ERR_STORE_UNAVAILABLE;
                 return NULL;
             }
-            return leaderboard_json(a);
+            return a->kind == ARCHIVE_LEADERBOARD ? leaderboard_json(a) : bots_json(a);
         default: *code = -PROTO_ERR_INTERNAL; return NULL;
     }
 }
@@ -362,10 +381,9 @@ static void answer_import(struct archive_read *a, struct conn *c) {
 }
 
 static const char *const reply_types[] = {
-    [ARCHIVE_PLAYER] = "player",
-    [ARCHIVE_GAMES] = "games",
-    [ARCHIVE_GAME] = "game_record",
-    [ARCHIVE_LEADERBOARD] = "leaderboard",
+    [ARCHIVE_PLAYER] = "player",    [ARCHIVE_GAMES] = "games",
+    [ARCHIVE_GAME] = "game_record", [ARCHIVE_LEADERBOARD] = "leaderboard",
+    [ARCHIVE_BOTS] = "bots",
 };
 
 static void answer_ws(struct server *srv, struct archive_read *a, struct conn *c) {
@@ -566,6 +584,18 @@ int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_
             break;
         case PROTO_MSG_LEADERBOARD: a = leaderboard_read(req->id, req->category, req->limit); break;
         case PROTO_MSG_PGN_IMPORT: return handle_import(c, req);
+        case PROTO_MSG_BOTS_LIST:
+            if (!c->player->registered || c->player->bot) return -PROTO_ERR_ACCOUNT_REQUIRED;
+            a = archive_read_new(ARCHIVE_BOTS, req->id);
+            if (a) {
+                snprintf(a->player_id, sizeof a->player_id, "%s", c->player->id);
+                a->bots = calloc(BOTS_PER_ACCOUNT, sizeof *a->bots);
+                if (!a->bots) {
+                    reads_discard(&a->base);
+                    return -PROTO_ERR_INTERNAL;
+                }
+            }
+            break;
         default: return -PROTO_ERR_UNKNOWN_TYPE;
     }
     return a ? submit_ws(c, a) : -PROTO_ERR_INTERNAL;

@@ -6,6 +6,7 @@
  * - bot_token_create {username}: another token for one of the player's bots.
  * - bot_token_revoke {username}: every token of one of the player's bots stops working, and the
  *   bot's open connections are closed.
+ * - bots_list (a read, in archive.c): the player's bots with their working tokens.
  *
  * A bot connects to /ws with a token (an "Authorization: Bearer" header, or hello's token). Bot
  * tokens are never cached in the world: each hello with one is checked against the database,

@@ -113,6 +113,7 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
                                     PROTO_F_USERNAME, PROTO_F_USERNAME},
     [PROTO_MSG_BOT_TOKEN_REVOKE] = {"bot_token_revoke", PROTO_MSG_BOT_TOKEN_REVOKE, 1,
                                     PROTO_F_USERNAME, PROTO_F_USERNAME},
+    [PROTO_MSG_BOTS_LIST] = {"bots_list", PROTO_MSG_BOTS_LIST, 1, 0, 0},
     [PROTO_MSG_ANALYSE] = {"analyse", PROTO_MSG_ANALYSE, 1,
                            PROTO_F_FEN | PROTO_F_GAME | PROTO_F_PLY | PROTO_F_MOVES |
                                PROTO_F_DEPTH | PROTO_F_MOVETIME | PROTO_F_MULTIPV,

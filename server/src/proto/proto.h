@@ -121,6 +121,7 @@ enum proto_msg {
     PROTO_MSG_BOT_CREATE,
     PROTO_MSG_BOT_TOKEN_CREATE,
     PROTO_MSG_BOT_TOKEN_REVOKE,
+    PROTO_MSG_BOTS_LIST,
     /* The engine (net/engine.c). */
     PROTO_MSG_ANALYSE,
     PROTO_MSG_ANALYSIS_STOP,

@@ -24,7 +24,7 @@
 
 struct store_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
-        *live, *all_live_moves, *leaders, *by_username;
+        *live, *all_live_moves, *leaders, *by_username, *owned_bots;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -53,6 +53,9 @@ static const char *const read_sql[] = {
     "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
     /* profiles by username: accounts and bots (which have no password) */
     "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1",
+    "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t WHERE t.player_id = p.id "
+    "AND t.revoked_at IS NULL) FROM players p WHERE p.owner_id = ?1 ORDER BY p.created_at, p.id "
+    "LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct store_reads) / sizeof(sqlite3_stmt *))
@@ -217,6 +220,26 @@ int store_find_player(struct store_reader *r, const char *player_id, struct stor
 
 int store_find_username(struct store_reader *r, const char *username, struct store_identity *out) {
     return find_identity(r, true, username, out);
+}
+
+int store_owned_bots(struct store_reader *r, const char *owner_id, int max, struct store_bot *out,
+                     int *count) {
+    *count = 0;
+    struct store_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->owned_bots;
+    sqlite3_bind_text(st, 1, owner_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, max);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+        struct store_bot *b = &out[(*count)++];
+        col_text(st, 0, b->player_id, sizeof b->player_id);
+        col_text(st, 1, b->name, sizeof b->name);
+        b->created_at = sqlite3_column_int64(st, 2);
+        b->tokens = sqlite3_column_int(st, 3);
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
 }
 
 /* ---- games ---- */

@@ -141,6 +141,18 @@ struct store_leader {
     struct rating rating;
 };
 
+/* A bot an account owns, with how many of its tokens work. */
+struct store_bot {
+    char player_id[STORE_ID_MAX + 1];
+    char name[STORE_NAME_MAX + 1];
+    int64_t created_at;
+    int tokens;
+};
+
+/* The bots owner_id owns, oldest first: at most max into out. */
+int store_owned_bots(struct store_reader *reader, const char *owner_id, int max,
+                     struct store_bot *out, int *count);
+
 /* The best non-provisional ratings of a category: at most limit (1..100) into out. */
 int store_leaderboard(struct store_reader *reader, int category, int limit,
                       struct store_leader *out, int *count);

@@ -4,14 +4,14 @@
  * game's page. Read from the server's database (player_get,
  * games_list); a server without one says so, and the page shows its answer.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl, PRESETS } from '../../lib/timeControl';
-import type { ArchivedGame, ColorChoice, Profile, RatingCategory } from '../../net/protocol';
+import type { ArchivedGame, ColorChoice, OwnedBot, Profile, RatingCategory } from '../../net/protocol';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
@@ -137,25 +137,30 @@ function ChallengeForm({ player }: { player: Profile }) {
   );
 }
 
-/** This account's bots: create one, give one a new token, revoke one's tokens. */
+/** This account's bots: the list with each one's working tokens, a new bot, a new token for
+ * one, revoking one's tokens. A token is shown once. */
 function BotsPanel() {
   const store = useStoreApi();
+  const [bots, setBots] = useState<OwnedBot[] | null>(null);
   const [name, setName] = useState('');
   const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
   const [revoked, setRevoked] = useState<string | null>(null);
-  const run = async (action: 'create' | 'token' | 'revoke') => {
-    const username = name.trim();
-    if (!username) return;
+  const refresh = useCallback(() => store.listBots().then(setBots), [store]);
+  useEffect(() => {
+    void refresh();
+  }, [refresh]);
+  const act = async (action: () => Promise<{ name: string; token: string } | string | null>) => {
     setShown(null);
     setRevoked(null);
-    if (action === 'create') {
-      setShown(await store.createBot(username));
-    } else if (action === 'token') {
-      const token = await store.newBotToken(username);
-      setShown(token ? { name: username, token } : null);
-    } else if (await store.revokeBotTokens(username)) {
-      setRevoked(username);
-    }
+    const result = await action();
+    if (typeof result === 'string') setRevoked(result);
+    else setShown(result);
+    await refresh();
+  };
+  const create = (e: FormEvent) => {
+    e.preventDefault();
+    const username = name.trim();
+    if (username) void act(() => store.createBot(username));
   };
   return (
     <section className="panel" aria-labelledby="bots-title">
@@ -164,17 +169,40 @@ function BotsPanel() {
         A bot is a program playing as its own account, marked BOT, through the same protocol as this
         site. Its token lets it in; it is shown once.
       </p>
-      <form onSubmit={(e) => (e.preventDefault(), void run('create'))}>
+      {bots && bots.length > 0 && (
+        <ul className="plain-list">
+          {bots.map((b) => (
+            <li key={b.id}>
+              <Link to={`/player/${b.id}`}>{b.name}</Link> · {b.tokens} working{' '}
+              {b.tokens === 1 ? 'token' : 'tokens'}{' '}
+              <button
+                type="button"
+                aria-label={`New token for ${b.name}`}
+                onClick={() =>
+                  void act(async () => {
+                    const token = await store.newBotToken(b.name);
+                    return token ? { name: b.name, token } : null;
+                  })
+                }
+              >
+                New token
+              </button>{' '}
+              <button
+                type="button"
+                aria-label={`Revoke the tokens of ${b.name}`}
+                onClick={() => void act(async () => ((await store.revokeBotTokens(b.name)) ? b.name : null))}
+              >
+                Revoke tokens
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form onSubmit={create}>
         <label htmlFor="bot-name">Bot username</label>
         <input id="bot-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
         <button type="submit" className="primary">
           Create bot
-        </button>{' '}
-        <button type="button" onClick={() => void run('token')}>
-          New token
-        </button>{' '}
-        <button type="button" onClick={() => void run('revoke')}>
-          Revoke its tokens
         </button>
       </form>
       {shown && (
