@@ -3,9 +3,10 @@
  * cookie while the auth thread hashes or verifies and the writer commits, and moves on when
  * the store's result for that cookie comes back (accounts_on_result).
  *
- *   register: hash password -> REGISTER write -> "registered"
+ *   register: read account (taken?) -> hash password -> REGISTER write -> "registered"
  *   login:    read account -> verify (or hash, for an unknown name: same cost) -> TOKEN_ADD
  *             write -> "session"
+ * (the reads on a reader thread, reads.h).
  *   logout:   TOKEN_REVOKE write -> "logged_out"
  */
 #include "net/accounts.h"

@@ -8,8 +8,9 @@
  *   same time as a wrong password.
  * - logout: the player's current token stops working.
  *
- * Passwords are hashed and verified on the store's auth thread (Argon2id); the reply comes when
- * the result and, for writes, the commit are back. Requests wait in a list keyed by a cookie;
+ * Accounts are looked up on a reader thread (reads.h), passwords hashed and verified on the
+ * store's auth thread (Argon2id); the reply comes when the result and, for writes, the commit
+ * are back. Requests wait in a list keyed by a cookie;
  * a connection that closes meanwhile just gets no reply.
  *
  * Loop thread.

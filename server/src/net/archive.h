@@ -2,12 +2,14 @@
  * The archive, over WebSocket and HTTP (docs/protocol.md): players' profiles with their ratings,
  * a player's games page by page (newest first), one stored game with its moves and clocks, the
  * FEN at any ply, PGN of one game or of all a player's games, leaderboards, and PGN import.
- * Reads go to the database (what is committed); a player in memory shows its current ratings.
+ * Reads go to the database (what is committed) on the store's reader threads (reads.h): the
+ * handlers return at once and the answer comes later; a player in memory shows its current
+ * ratings.
  *
  * HTTP endpoints (GET):
  *   /api/players/<id>                 profile          /api/users/<username>   profile
  *   /api/players/<id>/games?page=&limit=               games, newest first
- *   /api/players/<id>/games.pgn       the player's ended games, oldest first (at most 1,000)
+ *   /api/players/<id>/games.pgn       the player's ended games, oldest first, streamed
  *   /api/games/<id>, /api/games/<id>.pgn               games no longer in memory (http.c serves
  *                                                      the ones that are)
  *   /api/games/<id>/fen/<ply>         the position after ply plies
@@ -27,7 +29,8 @@ struct lws;
 struct server;
 struct session;
 
-/* player_get, games_list, game_record, leaderboard, pgn_import. Returns 0 or an error code. */
+/* player_get, games_list, game_record, leaderboard, pgn_import. Returns 0 (the reply comes
+ * once the read is done; the connection's later messages wait) or an error code. */
 int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_ms);
 
 /* Serves path when it is one of the archive's endpoints: returns true and sets *rc to what the
