@@ -40,6 +40,7 @@ static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static const char *redis_addr = "";
 static const char *node_id = "";
+static const char *trusted_proxies = "";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
     grace, lag, max_finished, max_seeks, max_games, bots_rated, bot_rate, bot_burst;
@@ -117,6 +118,9 @@ static const struct option_spec options[] = {
      "longest analysis a client may ask for (s)"},
     {"redis", "CHESS_REDIS", OPT_STRING, &redis_addr, 0, 0,
      "host:port of the Redis that joins nodes into one site (empty: a single node)"},
+    {"trusted-proxy", "CHESS_TRUSTED_PROXY", OPT_STRING, &trusted_proxies, 0, 0,
+     "reverse proxies whose X-Forwarded-For names the client: addresses or CIDR ranges, "
+     "comma-separated (empty: none)"},
     {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
      "this node's name in the site, stable across restarts (empty: host name and port)"},
 };
@@ -310,6 +314,12 @@ int main(int argc, char **argv) {
     engine_table_mb = (int)(engine_cfg.table_bytes >> 20);
     analysis_seconds = engine_cfg.analysis_max_ms / 1000;
     if (parse(argc, argv) < 0) return 2;
+    char proxy_err[128];
+    if (netaddr_list_parse(trusted_proxies, &cfg.trusted_proxies, proxy_err, sizeof proxy_err) <
+        0) {
+        fprintf(stderr, "chess_server: bad value for trusted-proxy: %s\n", proxy_err);
+        return 2;
+    }
     engine_cfg.memory_bytes = (size_t)engine_memory_mb << 20;
     engine_cfg.table_bytes = (size_t)engine_table_mb << 20;
     engine_cfg.analysis_max_ms = analysis_seconds * 1000;

@@ -309,8 +309,7 @@ static int start_register(struct conn *c, const struct proto_request *req, struc
 
 static int start_login(struct conn *c, const struct proto_request *req, struct store *store,
                        int64_t now) {
-    char addr[64] = "";
-    if (c->wsi) lws_get_peer_simple(c->wsi, addr, sizeof addr);
+    const char *addr = c->addr;
     char lower[STORE_USERNAME_MAX + 1];
     bool valid = auth_username_check(req->username, lower) == 0;
     if (!valid) str_copy(lower, sizeof lower, "?"); /* one bucket for malformed names */

@@ -52,6 +52,7 @@ struct conn {
     struct lws *wsi; /* NULL once lws has closed it */
     struct server *srv;
     uint64_t id;
+    char addr[NETADDR_TEXT_MAX];            /* the client's, behind trusted proxies */
     struct player *player;                  /* after hello */
     struct conn *player_prev, *player_next; /* the player's connections */
     struct conn *all_prev, *all_next;       /* every open connection */

@@ -204,6 +204,28 @@ static void house_timer_fired(struct server *srv) {
 
 /* ---- the protocol callback ---- */
 
+/* Copies a request header into out ("" when absent or longer than out). */
+static void header_or_empty(struct lws *wsi, enum lws_token_indexes token, char *out, int len) {
+    out[0] = '\0';
+    int total = lws_hdr_total_length(wsi, token);
+    if (total <= 0 || total >= len || lws_hdr_copy(wsi, out, len, token) < 0) out[0] = '\0';
+}
+
+/* The client's address, read while the upgrade request's headers are still there. */
+static void remember_client_addr(struct server *srv, struct lws *wsi, struct conn *c) {
+    char peer[NETADDR_TEXT_MAX] = "";
+    lws_get_peer_simple(wsi, peer, sizeof peer);
+    char forwarded_for[512] = "", real_ip[NETADDR_TEXT_MAX + 8] = "";
+    if (srv->cfg.trusted_proxies.count > 0) {
+        /* An X-Forwarded-For too long for the buffer reads as absent: the peer is kept unless
+         * X-Real-IP names the client. */
+        header_or_empty(wsi, WSI_TOKEN_X_FORWARDED_FOR, forwarded_for, sizeof forwarded_for);
+        header_or_empty(wsi, WSI_TOKEN_HTTP_X_REAL_IP, real_ip, sizeof real_ip);
+    }
+    netaddr_client(&srv->cfg.trusted_proxies, peer, forwarded_for, real_ip, c->addr,
+                   sizeof c->addr);
+}
+
 /* A bot may identify itself with its upgrade request ("Authorization: Bearer <token>"). */
 static void bearer_hello(struct lws *wsi, struct conn *c) {
     char auth[128];
@@ -248,7 +270,8 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
         case LWS_CALLBACK_ESTABLISHED:
             ss->conn = conn_create(srv, wsi);
             if (!ss->conn) return -1;
-            LOGD("net", "conn=%llu open", (unsigned long long)ss->conn->id);
+            remember_client_addr(srv, wsi, ss->conn);
+            LOGD("net", "conn=%llu open from %s", (unsigned long long)ss->conn->id, ss->conn->addr);
             bearer_hello(wsi, ss->conn);
             return 0;
         case LWS_CALLBACK_RECEIVE:

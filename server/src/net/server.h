@@ -14,6 +14,7 @@
 
 #include "core/world.h"
 #include "util/mailbox.h"
+#include "util/netaddr.h"
 
 struct server_config {
     const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
@@ -32,6 +33,7 @@ struct server_config {
     int ping_interval_s;   /* idle time before a ping */
     int idle_timeout_s;    /* idle time (no pong or data) before the connection is dropped */
     int shutdown_grace_ms; /* how long shutdown waits for clients to take their close frames */
+    struct netaddr_list trusted_proxies; /* whose X-Forwarded-For names the client */
     struct world_config world;
 };
 
