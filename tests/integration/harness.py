@@ -86,9 +86,10 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, dict(e.headers), e.read()
 
-    async def connect(self):
+    async def connect(self, headers=None):
+        """A new connection; headers: extra HTTP headers for its upgrade request."""
         c = Client(self)
-        await c.open()
+        await c.open(headers)
         self.clients.append(c)
         return c
 
@@ -143,8 +144,9 @@ class Client:
         self.token = None
         self.welcome = None
 
-    async def open(self):
-        self.ws = await websockets.connect(self.server.url, max_size=2 ** 22)
+    async def open(self, headers=None):
+        self.ws = await websockets.connect(self.server.url, max_size=2 ** 22,
+                                           extra_headers=headers)
 
     async def close(self):
         if self.ws:

@@ -144,6 +144,44 @@ async def test_login_rate_limit(data):
     assert srv.stop() == 0
 
 
+async def exhaust_logins(srv, forwarded_for):
+    """Login attempts (each for another unknown user) from a connection that claims to come
+    through a proxy for forwarded_for, until the per-address limit refuses one. Returns how many
+    the limit allowed (its burst, plus what refilled while the passwords were checked)."""
+    c = await srv.connect({"X-Forwarded-For": forwarded_for})
+    for n in range(40):
+        r = await c.request({"type": "login", "username": "nobody%d" % n, "password": PASSWORD})
+        if r.get("code") == "LOGIN_RATE_LIMITED":
+            return n
+        assert r.get("code") == "LOGIN_FAILED", r
+    raise AssertionError("no login limit per address after 40 attempts")
+
+
+async def test_login_limit_per_client_behind_proxy(data):
+    # Trusted (the test connects from 127.0.0.1): each forwarded client has its own limit.
+    srv = data.start("--trusted-proxy", "10.0.0.0/8, 127.0.0.1")
+    allowed = await exhaust_logins(srv, "203.0.113.1")
+    assert allowed >= 5, allowed
+    # A client cannot escape its limit by writing its own X-Forwarded-For entry to the left
+    # (asked at once: the limit lets one more attempt through every few seconds).
+    c = await srv.connect({"X-Forwarded-For": "192.0.2.9, 203.0.113.1"})
+    await c.error({"type": "login", "username": "someone", "password": PASSWORD},
+                  "LOGIN_RATE_LIMITED")
+    # Another client through the same proxy starts with its own full allowance (the counts
+    # differ by the attempts refilled meanwhile).
+    assert await exhaust_logins(srv, "198.51.100.1") >= 5
+    await srv.close_clients()
+    assert srv.stop() == 0
+    # Not trusted: the header is ignored, every connection from 127.0.0.1 shares one limit.
+    srv = data.start()
+    assert await exhaust_logins(srv, "203.0.113.1") >= 5
+    c = await srv.connect({"X-Forwarded-For": "198.51.100.1"})
+    await c.error({"type": "login", "username": "someone", "password": PASSWORD},
+                  "LOGIN_RATE_LIMITED")
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
 async def test_logout(data):
     srv = data.start()
     a = await srv.player("Ann")
