@@ -180,6 +180,28 @@ async def test_bad_site_flags_and_a_node_id_twice(site):
     assert a.health()[1]["redis"] == "up"
 
 
+async def test_a_node_without_its_redis_serves_alone_until_it_comes(site):
+    # Redis is not there when the node starts (refused), or its name does not resolve: the
+    # node starts anyway, degraded, serves games of its own, and joins once Redis is there.
+    site.redis.stop()
+    a = site.node("a")
+    lost = Node(site, "lost", ["--redis", "no-such-host.invalid:6379"])
+    site.nodes["lost"] = lost
+    for node in (a, lost):
+        status, body = node.health()
+        assert status == 200 and body["status"] == "degraded" and body["redis"] == "down", body
+    alice, bob = await a.player("Alice"), await a.player("Bob")
+    sid = (await alice.ok({"type": "seek_create", "time": "unlimited", "color": "white"}))
+    gid = (await bob.ok({"type": "seek_accept", "seek": sid["seek"]["id"]}))["game"]["id"]
+    await alice.move(gid, "e4")
+    await bob.move(gid, "e5")
+    site.redis.start()
+    await wait_for(lambda: a.health()[1]["redis"] == "up", timeout=10, what="node a joining")
+    assert lost.health()[1]["redis"] == "down"
+    await alice.move(gid, "Nf3")
+    assert (await bob.recv_type("move", san="Nf3"))["game"] == gid
+
+
 async def test_redis_frozen_is_noticed_by_the_deadlines(site):
     a, b = site.node("a"), site.node("b")
     await site.wait_joined(2)
