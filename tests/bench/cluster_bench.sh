@@ -90,6 +90,6 @@ for run in single cross games; do
         "$run" "$(field "$f" paced moves_per_s)" "$(field "$f" paced p50_ms)" \
         "$(field "$f" paced p99_ms)" "$max" "$(ratio "$max" "$s_max")"
 done
-for f in "$tmp"/*.log; do
+for f in "$tmp"/single.log "$tmp"/cross-*.log "$tmp"/games-*.log; do
     grep -E "ERROR|WARN" "$f" | grep -v -e "static directory" -e "fd limit" | head -3 || true
 done

@@ -202,6 +202,36 @@ async def test_a_node_without_its_redis_serves_alone_until_it_comes(site):
     assert (await bob.recv_type("move", san="Nf3"))["game"] == gid
 
 
+async def test_lobby_of_a_joining_node_and_of_a_lost_one(site):
+    a = site.node("a")
+    alice = await a.player("Alice")
+    sid = (await alice.ok({"type": "seek_create", "time": "unlimited"}))["seek"]["id"]
+    # Node b starts after the seek was opened: it asks the others for their seeks.
+    b = site.node("b")
+    await site.wait_joined(2)
+    bob = await b.player("Bob")
+    async def listed():
+        return [s["id"] for s in (await bob.ok({"type": "lobby_subscribe"}))["seeks"]]
+    await wait_for_async(lambda: listed(), [sid], what="node a's seek on node b")
+    # Node a dies: after 5 s without its announcements its seeks leave node b's lobby.
+    a.proc.send_signal(signal.SIGKILL)
+    a.proc.wait(10)
+    a.log.close()
+    gone = await bob.recv_type("seek_removed", timeout=10, seek=sid)
+    assert gone["seek"] == sid
+    assert await listed() == []
+
+
+async def wait_for_async(fn, expected, timeout=TIMEOUT, what="a value"):
+    deadline = time.time() + timeout
+    while True:
+        got = await fn()
+        if got == expected:
+            return
+        assert time.time() < deadline, "timed out waiting for %s: %s" % (what, got)
+        await asyncio.sleep(0.1)
+
+
 async def test_redis_frozen_is_noticed_by_the_deadlines(site):
     a, b = site.node("a"), site.node("b")
     await site.wait_joined(2)

@@ -823,6 +823,78 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
     pending_free(p);
 }
 
+/* ---- the other nodes' seeks (lobby) ---- */
+
+/* Sends a lobby message (consumed) to this node's lobby subscribers. */
+static void lobby_tell(struct cluster *cl, json_t *msg) {
+    if (!msg) return;
+    struct remote_delivery rd = {.kind = CORE_TO_LOBBY, .msg = msg};
+    dispatch_deliver_remote(cl->srv, &rd);
+    json_decref(msg);
+}
+
+/* Forgets node's seeks that are not in keep (an array of seek objects, or NULL), telling the
+ * lobby subscribers here. */
+static void forget_seeks_of(struct cluster *cl, const char *node, const json_t *keep) {
+    size_t n = 0, cap = 0;
+    char(*ids)[32] = NULL;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
+        const struct remote *r = value;
+        if (!r->seek || strcmp(r->owner, node) != 0) continue;
+        bool kept = false;
+        for (size_t k = 0; !kept && k < json_array_size(keep); k++) {
+            const char *id = json_string_value(json_object_get(json_array_get(keep, k), "id"));
+            kept = id && strcmp(id, r->id) == 0;
+        }
+        if (kept) continue;
+        if (n == cap) {
+            cap = cap ? cap * 2 : 16;
+            char(*grown)[32] = realloc(ids, sizeof *ids * cap);
+            if (!grown) break;
+            ids = grown;
+        }
+        snprintf(ids[n++], sizeof ids[0], "%s", r->id);
+    }
+    for (size_t i = 0; i < n; i++) { /* the map cannot change while it is iterated */
+        remote_drop(cl, ids[i]);
+        lobby_tell(cl, json_pack("{s:s,s:s}", "type", "seek_removed", "seek", ids[i]));
+    }
+    free(ids);
+}
+
+/* A node's open seeks, answering "lobby?": the list replaces what this node knew of them. */
+static void on_seeks(struct cluster *cl, const json_t *msg) {
+    const char *node = json_string_value(json_object_get(msg, "n"));
+    const json_t *seeks = json_object_get(msg, "s");
+    if (!node || !json_is_array(seeks)) return;
+    forget_seeks_of(cl, node, seeks);
+    for (size_t k = 0; k < json_array_size(seeks); k++) {
+        json_t *seek = json_array_get(seeks, k);
+        const char *id = json_string_value(json_object_get(seek, "id"));
+        struct remote *r = id ? remote_get(cl, id, node) : NULL;
+        if (!r || r->seek) continue;
+        r->seek = json_incref(seek);
+        lobby_tell(cl, json_pack("{s:s,s:O}", "type", "seek_added", "seek", seek));
+    }
+}
+
+/* Another node (starting, or back on the bus) asks for the open seeks. */
+static void owner_lobby(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    json_t *seeks = proto_encode_seeks(cl->srv->world);
+    json_t *list = json_object_get(seeks, "seeks");
+    if (from && list)
+        publish_direct(cl, from, json_pack("{s:s,s:s,s:O}", "t", "seeks", "n", cl->node, "s", list),
+                       NULL, NULL);
+    json_decref(seeks);
+}
+
+static void ask_for_seeks(struct cluster *cl) {
+    publish_direct(cl, NULL, json_pack("{s:s,s:s}", "t", "lobby?", "n", cl->node), NULL, NULL);
+}
+
 /* The state of one of our player's games on another node, after the player's hello here. */
 static void on_player_game(struct cluster *cl, const json_t *msg) {
     const char *owner = NULL;
@@ -878,7 +950,12 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
      * connections of players it had here are gone), or back onto the bus. */
     LOGI("cluster", "node=%s %s: resynchronising its games", id,
          restarted ? "restarted" : "reconnected to Redis");
-    if (restarted) detach_players_via(cl, id);
+    if (restarted) {
+        detach_players_via(cl, id);
+        forget_seeks_of(cl, id, NULL); /* seeks do not survive a restart */
+    } else {
+        ask_for_seeks(cl); /* seek events it published while cut off went nowhere */
+    }
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
@@ -909,6 +986,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
             on_answer(cl, msg);
         else if (strcmp(t, "pstate") == 0)
             on_player_game(cl, msg);
+        else if (strcmp(t, "seeks") == 0)
+            on_seeks(cl, msg);
     } else if (!mine) {
         if (strcmp(t, "ev") == 0)
             deliver_event(cl, msg);
@@ -918,6 +997,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
             owner_player_gone(cl, msg);
         else if (strcmp(t, "pgames") == 0)
             owner_player_games(cl, msg);
+        else if (strcmp(t, "lobby?") == 0)
+            owner_lobby(cl, msg);
     }
     json_decref(msg);
 }
@@ -943,6 +1024,7 @@ static void on_state(void *ctx, bool up) {
     cl->epoch++;
     publish_directory(cl);
     cl->next_announce_ms = 0;
+    ask_for_seeks(cl); /* the seeks opened elsewhere before this node joined, or meanwhile */
     if (!cl->ever_up) {
         cl->ever_up = true;
         return;
@@ -1012,6 +1094,7 @@ void cluster_tick(struct server *srv, int64_t now) {
         LOGW("cluster", "node=%s not heard from for %d s: its players are away", peer->id,
              PEER_ALIVE_MS / 1000);
         detach_players_via(cl, peer->id);
+        forget_seeks_of(cl, peer->id, NULL);
     }
     struct world_stats st;
     world_stats(srv->world, &st);
