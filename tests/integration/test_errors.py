@@ -49,7 +49,11 @@ async def test_message_too_large(srv):
 async def test_binary_not_supported(srv):
     c = await srv.player("Ann")
     await c.ws.send(b'{"type":"ping"}')
-    await c.recv_type("error", code="BINARY_NOT_SUPPORTED")
+    m = await c.recv_type("error", code="BINARY_NOT_SUPPORTED")
+    assert "id" not in m
+    # A binary frame that carries an id gets it back.
+    await c.ws.send(b'{"type":"ping","id":"bin-1"}')
+    await c.recv_type("error", code="BINARY_NOT_SUPPORTED", id="bin-1")
     await still_works(c)
 
 
@@ -113,6 +117,21 @@ async def test_rate_limited_then_closed(srv):
         assert e.code == 1008, e
     assert codes and set(codes) == {"RATE_LIMITED"} and len(codes) >= 10, codes
     await still_works(other)  # others are unaffected
+
+
+@server_args("--rate-limit", "1", "--rate-burst", "2")
+async def test_rate_limited_errors_echo_the_id(srv):
+    c = await srv.player("Ann")
+    ids = [7, "r-8", 9, "r-10", 11, 12]
+    for i in ids:
+        await c.send({"type": "ping", "id": i})
+    await c.send({"type": "ping"})  # no id: the error has none
+    replies = [await c._read(2) for _ in range(len(ids) + 1)]
+    # Every request got exactly one answer, in order, each with its own id.
+    assert [r.get("id") for r in replies] == ids + [None], replies
+    limited = [r for r in replies if r["type"] == "error"]
+    assert limited and all(r["code"] == "RATE_LIMITED" for r in limited), replies
+    assert "id" not in replies[-1], replies
 
 
 @server_args("--max-watch", "1")

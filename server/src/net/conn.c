@@ -214,22 +214,25 @@ void conn_receive(struct conn *c, const void *in, size_t len) {
     c->rx_oversize = false;
     if (c->close_code) return; /* closing: ignore what still arrives */
     srv->metrics.bytes_in_total += total;
-    if (!ratelimit_take(&c->limit, 1, now_mono_ms())) {
-        conn_send_error(c, -PROTO_ERR_RATE_LIMITED, NULL, NULL);
-        note_abuse(c);
-        return;
-    }
-    if (oversize || binary) {
-        conn_send_error(c,
-                        oversize ? -PROTO_ERR_MESSAGE_TOO_LARGE : -PROTO_ERR_BINARY_NOT_SUPPORTED,
-                        NULL, NULL);
+    /* A refusal carries the message's id; an oversized message was not kept, so its refusal
+     * has none. */
+    const char *text = oversize || !c->rx ? NULL : (const char *)c->rx;
+    if (text) c->rx[total] = '\0';
+    int refusal = !ratelimit_take(&c->limit, 1, now_mono_ms()) ? -PROTO_ERR_RATE_LIMITED
+                  : oversize                                   ? -PROTO_ERR_MESSAGE_TOO_LARGE
+                  : binary                                     ? -PROTO_ERR_BINARY_NOT_SUPPORTED
+                                                               : 0;
+    if (refusal) {
+        if (text)
+            dispatch_refuse(c, refusal, text, total);
+        else
+            conn_send_error(c, refusal, NULL, NULL);
         note_abuse(c);
         return;
     }
     c->abuse = 0;
     metrics_hist_observe(&srv->metrics.message_bytes, (double)total);
-    c->rx[total] = '\0';
-    dispatch_message(c, (const char *)c->rx, total);
+    dispatch_message(c, text, total);
 }
 
 void conn_closed(struct conn *c) {

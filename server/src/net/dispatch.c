@@ -422,17 +422,21 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
     }
 }
 
+void dispatch_refuse(struct conn *c, int code, const char *text, size_t len) {
+    /* Decoded only for its id, which decoding keeps even when the message is bad (the outcome
+     * does not matter: it is refused either way). */
+    struct proto_request refused;
+    (void)proto_decode(text, len, &refused);
+    conn_send_error(c, code, refused.id, NULL);
+    proto_request_clear(&refused);
+}
+
 void dispatch_message(struct conn *c, const char *text, size_t len) {
     struct server *srv = c->srv;
     if (c->reading) {
         /* An earlier message waits for the database: this one waits behind it (reads.h). */
         if (reads_defer(c, text, len)) return;
-        /* Refused: decoded only for its id, which decoding keeps even when the message is bad
-         * (the outcome does not matter: it is refused either way). */
-        struct proto_request refused;
-        (void)proto_decode(text, len, &refused);
-        conn_send_error(c, -PROTO_ERR_RATE_LIMITED, refused.id, NULL);
-        proto_request_clear(&refused);
+        dispatch_refuse(c, -PROTO_ERR_RATE_LIMITED, text, len);
         return;
     }
     int64_t start_us = now_mono_us();

@@ -175,6 +175,10 @@ void conn_free_closed(struct server *srv);
  * connection waits for a database read the message waits too (reads.h). */
 void dispatch_message(struct conn *c, const char *text, size_t len);
 
+/* Refuses a message with an error (code) that carries the message's id when it has a usable
+ * one: the message is decoded for nothing else. */
+void dispatch_refuse(struct conn *c, int code, const char *text, size_t len);
+
 /* The end of a hello once its player is known (found in the world, created, or read from the
  * database; token: the one it came with, NULL for a new guest): links the connection, sends the
  * welcome with the request's id, tells the others. */
