@@ -44,7 +44,7 @@ static const char *trusted_proxies = "";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
     grace, lag, max_finished, max_seeks, max_games, bots_rated, bot_rate, bot_burst;
-static int64_t first_move_ms, abandon_ms, seek_grace_ms;
+static int64_t first_move_ms, abandon_ms, seek_grace_ms, guest_purge_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds;
 static int db_readers = 2, db_read_delay_ms;
@@ -94,6 +94,9 @@ static const struct option_spec options[] = {
      "time a player may be away before the opponent may claim the game"},
     {"seek-grace-seconds", "CHESS_SEEK_GRACE_SECONDS", OPT_SECONDS, &seek_grace_ms, 0, 86400,
      "time an owner may be away before their seeks and challenges are removed"},
+    {"guest-purge-seconds", "CHESS_GUEST_PURGE_SECONDS", OPT_SECONDS, &guest_purge_ms, 0, 31536000,
+     "time a guest may be away, with no game in memory, before the server forgets it until its "
+     "token comes back (0: never)"},
     {"max-finished-games", "CHESS_MAX_FINISHED_GAMES", OPT_INT, &max_finished, 1, 10000000,
      "ended games kept in memory (oldest dropped first)"},
     {"max-seeks", "CHESS_MAX_SEEKS", OPT_INT, &max_seeks, 1, 1000,
@@ -305,6 +308,7 @@ int main(int argc, char **argv) {
     first_move_ms = cfg.world.first_move_ms;
     abandon_ms = cfg.world.abandon_ms;
     seek_grace_ms = cfg.world.seek_grace_ms;
+    guest_purge_ms = cfg.world.guest_purge_ms;
     max_finished = cfg.world.max_finished_games;
     max_seeks = cfg.world.max_seeks_per_player;
     max_games = cfg.world.max_games_per_player;
@@ -342,6 +346,7 @@ int main(int argc, char **argv) {
     cfg.world.first_move_ms = first_move_ms;
     cfg.world.abandon_ms = abandon_ms;
     cfg.world.seek_grace_ms = seek_grace_ms;
+    cfg.world.guest_purge_ms = guest_purge_ms;
     cfg.world.max_finished_games = max_finished;
     cfg.world.max_seeks_per_player = max_seeks;
     cfg.world.max_games_per_player = max_games;

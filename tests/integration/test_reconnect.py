@@ -66,5 +66,33 @@ async def test_abandoned_game_claimed_as_draw(srv):
     assert end["result"] == "1/2-1/2"
 
 
+def metric(srv, name):
+    status, _, body = srv.http("/metrics")
+    assert status == 200
+    for line in body.decode().splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[1])
+    raise AssertionError("no metric " + name)
+
+
+@server_args("--guest-purge-seconds", "1")
+async def test_guest_forgotten_then_back_from_the_database(srv):
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    players = metric(srv, "chess_players")
+    token, player = a.token, a.player
+    await a.close()
+    # Away for the purge time with nothing in memory: forgotten (b, still here, is kept).
+    deadline = time.time() + 5
+    while metric(srv, "chess_guests_forgotten_total") < 1 and time.time() < deadline:
+        await asyncio.sleep(0.1)
+    assert metric(srv, "chess_guests_forgotten_total") == 1
+    assert metric(srv, "chess_players") == players - 1
+    # Its token still works: the identity comes back from the database.
+    again = await srv.player(token=token)
+    assert again.player == player
+    assert metric(srv, "chess_players") == players
+    await b.ok({"type": "ping"})
+
+
 if __name__ == "__main__":
     run_tests(globals())

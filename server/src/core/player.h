@@ -11,6 +11,7 @@
 #include "core/ratelimit.h"
 #include "core/rating.h"
 #include "core/types.h"
+#include "util/heap.h"
 
 struct game;
 
@@ -20,8 +21,9 @@ struct player {
     char token[PLAYER_TOKEN_LEN + 1]; /* the secret that proves the identity */
     int online;                       /* open connections identified as this player */
     int64_t offline_since_ms;         /* monotonic; meaningful while online == 0 */
-    int refs;                         /* games (live or kept) that name this player */
-    struct game **games;              /* games in progress, in start order */
+    int refs;               /* games (live or kept) and pending requests that name this player */
+    struct heap_node purge; /* while away: when the world checks whether to forget it */
+    struct game **games;    /* games in progress, in start order */
     int game_count;
     int game_capacity;
     int open_seeks; /* seeks and challenges */

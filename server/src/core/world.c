@@ -26,10 +26,12 @@ struct world {
     int ended_count;
     struct heap game_timers;
     struct heap seek_timers;
+    struct heap purge_timers; /* players away: when to check whether to forget them */
     int players_online;
     uint64_t moves_total;
     uint64_t games_started_total;
     uint64_t games_ended_total;
+    uint64_t guests_forgotten_total;
 };
 
 #define CONTAINER_OF(ptr, type, member) ((type *)(void *)((char *)(ptr)-offsetof(type, member)))
@@ -40,6 +42,7 @@ void world_config_defaults(struct world_config *cfg) {
         .first_move_ms = 30000,
         .abandon_ms = 60000,
         .seek_grace_ms = 10000,
+        .guest_purge_ms = 3600000,
         .max_seeks_per_player = 10,
         .max_games_per_player = 50,
         .max_finished_games = 10000,
@@ -167,6 +170,7 @@ void world_destroy(struct world *world) {
     lobby_free(&world->lobby);
     heap_free(&world->game_timers);
     heap_free(&world->seek_timers);
+    heap_free(&world->purge_timers);
     free(world);
 }
 
@@ -241,6 +245,14 @@ fail:
     return NULL;
 }
 
+/* A player away (or never connected since it was restored) is checked for forgetting later. */
+static void schedule_purge(struct world *world, struct player *p, int64_t now_ms) {
+    if (world->cfg.guest_purge_ms <= 0 || p->computer_level) return;
+    if (heap_set(&world->purge_timers, &p->purge, now_ms + world->cfg.guest_purge_ms) < 0) {
+        /* Out of memory: this player stays in memory. */
+    }
+}
+
 struct player *world_player_restore(struct world *world, const char *id, const char *name,
                                     const char *token, int64_t now_ms) {
     if (strlen(id) > PLAYER_ID_LEN || strmap_get(&world->players_by_id, id)) return NULL;
@@ -255,6 +267,7 @@ struct player *world_player_restore(struct world *world, const char *id, const c
         strmap_remove(&world->players_by_id, p->id);
         goto fail;
     }
+    schedule_purge(world, p, now_ms);
     return p;
 fail:
     free(p);
@@ -317,6 +330,7 @@ void world_player_attach(struct world *world, struct player *player, int64_t now
     core_events_reset(out);
     if (player->online++ > 0) return;
     world->players_online++;
+    heap_remove(&world->purge_timers, &player->purge);
     seek_expiry_set(world, player, GCLOCK_NEVER);
     presence_events(player, true, 0, out);
 }
@@ -327,6 +341,7 @@ void world_player_detach(struct world *world, struct player *player, int64_t now
     if (player->online <= 0 || --player->online > 0) return;
     world->players_online--;
     player->offline_since_ms = now_ms;
+    schedule_purge(world, player, now_ms);
     seek_expiry_set(world, player, now_ms + world->cfg.seek_grace_ms);
     presence_events(player, false, world->cfg.abandon_ms, out);
 }
@@ -877,10 +892,33 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
 int64_t world_next_deadline(const struct world *world) {
     const struct heap_node *g = heap_peek(&world->game_timers);
     const struct heap_node *s = heap_peek(&world->seek_timers);
+    const struct heap_node *p = heap_peek(&world->purge_timers);
     int64_t next = GCLOCK_NEVER;
     if (g && g->key < next) next = g->key;
     if (s && s->key < next) next = s->key;
+    if (p && p->key < next) next = p->key;
     return next;
+}
+
+/* True when nothing refers to an away guest any more: no game in memory (ended games kept for
+ * watching count), no request pending, no seek of its own, no challenge addressed to it. Its
+ * identity lives on in the database, where a returning token finds it. */
+static bool guest_forgettable(const struct world *world, const struct player *p) {
+    if (p->registered || p->bot || p->computer_level || p->online > 0 || p->refs > 0 ||
+        p->game_count > 0 || p->open_seeks > 0)
+        return false;
+    for (const struct seek *s = world->lobby.head; s; s = s->next) {
+        if (s->owner == p || s->target == p) return false;
+    }
+    return true;
+}
+
+static void forget_player(struct world *world, struct player *p) {
+    if (p->token[0]) strmap_remove(&world->players_by_token, p->token);
+    strmap_remove(&world->players_by_id, p->id);
+    world->guests_forgotten_total++;
+    free(p->games);
+    free(p);
 }
 
 void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
@@ -897,6 +935,14 @@ void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
     while ((node = heap_peek(&world->seek_timers)) && node->key <= now_ms) {
         remove_seek(world, CONTAINER_OF(node, struct seek, expiry), CHALLENGE_REMOVED_EXPIRED,
                     CHALLENGE_DECLINE_GENERIC, out);
+    }
+    while ((node = heap_peek(&world->purge_timers)) && node->key <= now_ms) {
+        struct player *p = CONTAINER_OF(node, struct player, purge);
+        heap_remove(&world->purge_timers, node);
+        if (guest_forgettable(world, p))
+            forget_player(world, p);
+        else if (!p->registered && !p->bot)
+            schedule_purge(world, p, now_ms); /* a game still names it: look again later */
     }
 }
 
@@ -929,5 +975,6 @@ void world_stats(const struct world *world, struct world_stats *out) {
         .moves_total = world->moves_total,
         .games_started_total = world->games_started_total,
         .games_ended_total = world->games_ended_total,
+        .guests_forgotten_total = world->guests_forgotten_total,
     };
 }

@@ -26,6 +26,8 @@ struct world_config {
     int64_t first_move_ms;     /* time for each side's first move before the game aborts */
     int64_t abandon_ms;        /* time away before the opponent may claim the game */
     int64_t seek_grace_ms;     /* time away before an owner's seeks and challenges go */
+    int64_t guest_purge_ms;    /* time away before a guest with nothing left is forgotten
+                                  (0: never); see world_tick() */
     int max_seeks_per_player;  /* seeks and challenges together */
     int max_games_per_player;  /* games in progress */
     int max_finished_games;    /* ended games kept in memory (oldest dropped first), >= 1 */
@@ -250,6 +252,7 @@ struct world_stats {
     uint64_t moves_total;
     uint64_t games_started_total;
     uint64_t games_ended_total;
+    uint64_t guests_forgotten_total; /* guests dropped from memory after guest_purge_ms away */
 };
 
 void world_stats(const struct world *world, struct world_stats *out);

@@ -223,6 +223,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_games_ended_total", "counter", "Games ended.",
                 (double)g->games_ended_total);
     emit_metric(&t, "chess_moves_total", "counter", "Moves played.", (double)g->moves_total);
+    emit_metric(&t, "chess_guests_forgotten_total", "counter",
+                "Guests dropped from memory after --guest-purge-seconds away.",
+                (double)g->guests_forgotten_total);
     emit_engine(&t, g);
     emit_metric(&t, "chess_moves_per_second", "gauge", "Moves per second over the last 10 s.",
                 m->moves_per_second);

@@ -76,6 +76,7 @@ struct metrics_gauges {
     uint64_t moves_total;
     uint64_t games_started_total;
     uint64_t games_ended_total;
+    uint64_t guests_forgotten_total;
     /* The engine worker pool (all zero when the engine is off). */
     int engine_workers;
     int engine_busy_slots;

@@ -78,6 +78,7 @@ static void free_limits(struct strmap *map) {
 }
 
 static void pending_free(struct pending *p) {
+    if (p->player) p->player->refs--;
     json_decref(p->id);
     free(p);
 }
@@ -126,6 +127,7 @@ static struct pending *add_pending(struct accounts *a, enum pending_kind kind, s
     p->conn = c;
     p->id = id ? json_deep_copy(id) : NULL;
     p->player = c->player;
+    if (p->player) p->player->refs++; /* not forgotten while the request waits (world.h) */
     p->next = a->pending;
     a->pending = p;
     return p;

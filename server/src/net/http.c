@@ -212,6 +212,7 @@ static int serve_metrics(struct server *srv, struct lws *wsi, struct session *ss
         .moves_total = st.moves_total,
         .games_started_total = st.games_started_total,
         .games_ended_total = st.games_ended_total,
+        .guests_forgotten_total = st.guests_forgotten_total,
     };
     engine_fill_gauges(srv, &g);
     persist_fill_gauges(srv, &g);

@@ -516,6 +516,69 @@ static void test_rated_or_casual(void) {
     world_destroy(w);
 }
 
+/* Guests away with nothing left in memory are forgotten after guest_purge_ms; a game (live or
+ * kept), a challenge addressed to them or an account keeps them. */
+static void test_guest_purge(void) {
+    struct world_config cfg;
+    world_config_defaults(&cfg);
+    cfg.random = test_random;
+    cfg.random_ctx = &seed;
+    cfg.max_finished_games = 1;
+    cfg.guest_purge_ms = 1000;
+    struct world *w = world_create(&cfg);
+    struct core_events ignored = {.reply = -1};
+    struct player *a = world_player_create(w, "Ann", 0), *b = world_player_create(w, "Ben", 0);
+    struct player *c = world_player_create(w, "Cid", 0), *d = world_player_create(w, "Dee", 0);
+    struct player *e = world_player_create(w, "Eve", 0);
+    struct player *p[] = {a, b, c, d, e};
+    for (int i = 0; i < 5; i++) world_player_attach(w, p[i], 0, &ignored);
+    d->registered = true;
+    char a_id[PLAYER_ID_LEN + 1], a_token[PLAYER_TOKEN_LEN + 1], b_id[PLAYER_ID_LEN + 1];
+    strcpy(a_id, a->id);
+    strcpy(a_token, a->token);
+    strcpy(b_id, b->id);
+
+    /* Nothing left: forgotten at the deadline, not before; back online cancels it. */
+    world_player_detach(w, a, 100, &ignored);
+    CHECK_EQ_INT((int)world_next_deadline(w), 1100);
+    world_tick(w, 1099, &ignored);
+    CHECK(world_player_by_id(w, a_id) == a);
+    world_tick(w, 1100, &ignored);
+    CHECK(world_player_by_id(w, a_id) == NULL);
+    CHECK(world_player_by_token(w, a_token) == NULL);
+    world_player_detach(w, e, 1100, &ignored);
+    world_player_attach(w, e, 1500, &ignored);
+    world_tick(w, 5000, &ignored);
+    CHECK(world_player_by_id(w, e->id) == e);
+
+    /* In a game: kept while it is live and while the ended game is kept in memory. */
+    struct game *g = start(w, b, c, blitz, 2000);
+    world_player_detach(w, b, 3000, &ignored);
+    world_tick(w, 4000, &ignored);
+    CHECK(world_player_by_id(w, b_id) == b);
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_RESIGN, g ? g->id : "", NULL, 4500), 0);
+    world_tick(w, 5000, &ignored);
+    CHECK(world_player_by_id(w, b_id) == b);
+    /* Another game's end pushes b's game out of memory: b goes at its next check. */
+    struct game *g2 = start(w, c, d, blitz, 5000);
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_RESIGN, g2 ? g2->id : "", NULL, 5100), 0);
+    world_tick(w, 6000, &ignored);
+    CHECK(world_player_by_id(w, b_id) == NULL);
+
+    /* A challenge addressed to an away guest keeps it; an account is never forgotten. */
+    struct core_cmd challenge = {.type = CORE_CMD_CHALLENGE_CREATE, .tc = blitz, .opponent = e->id};
+    CHECK_EQ_INT(world_apply(w, c, &challenge, 7000, &ev), 0);
+    world_player_detach(w, e, 7000, &ignored);
+    world_player_detach(w, d, 7000, &ignored);
+    world_tick(w, 100000, &ignored);
+    CHECK(world_player_by_id(w, e->id) == e);
+    CHECK(world_player_by_id(w, d->id) == d);
+    struct world_stats st;
+    world_stats(w, &st);
+    CHECK_EQ_INT((int)st.guests_forgotten_total, 2);
+    world_destroy(w);
+}
+
 int main(void) {
     RUN(test_players);
     RUN(test_rated_or_casual);
@@ -530,6 +593,7 @@ int main(void) {
     RUN(test_presence_and_abandon);
     RUN(test_chat);
     RUN(test_first_move_abort_and_retention);
+    RUN(test_guest_purge);
     core_events_free(&ev);
     return check_finish();
 }
