@@ -1,5 +1,5 @@
 /*
- * Bots in a real browser (docs/bots.md): a person registers, creates a bot on their profile and
+ * Bots in a real browser (docs/bots.md): a person registers, creates a bot on "My bots" and
  * reads its token once; the random bot (bots/random_bot.py, a real process) connects with it; the
  * person finds the bot's profile marked BOT, challenges it from there, the bot accepts, and the
  * game page marks the bot while they play.
@@ -21,13 +21,13 @@ test('create a bot, run it, challenge it and play it', async () => {
   await form.getByLabel('Password').fill('correct horse battery');
   await form.getByRole('button', { name: 'Register' }).click();
   await page.getByText('You are logged in.').waitFor();
+  // The profile leads to "My bots", where the bot and its token (shown once) are made.
   await page.getByRole('link', { name: 'Your profile' }).click();
-
-  // The bot and its token, shown once.
-  await page.getByRole('heading', { name: 'Your bots' }).waitFor();
-  await page.getByLabel('Bot username').fill('AnnBot');
+  await page.getByRole('link', { name: 'manage your bots and their tokens' }).click();
+  await page.getByRole('heading', { level: 1, name: 'My bots' }).waitFor();
+  await page.getByLabel("New bot's username").fill('AnnBot');
   await page.getByRole('button', { name: 'Create bot' }).click();
-  const token = await page.getByLabel(/^Token for AnnBot/).inputValue();
+  const token = await page.getByRole('textbox', { name: 'Token for AnnBot' }).inputValue();
   assert.match(token, /^[A-Za-z0-9]{32}$/);
   await page.getByRole('listitem').filter({ hasText: 'AnnBot · 1 working token' }).waitFor();
 

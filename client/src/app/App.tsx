@@ -8,9 +8,10 @@ import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatu
 import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
 import { AccountPage, ProfilePage } from '../features/account';
+import { BotsPage } from '../features/bots';
 import { GamePage } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
-import { useStoreApi } from '../hooks/useStore';
+import { useAppState, useStoreApi } from '../hooks/useStore';
 import { useMuted, useSounds } from '../hooks/useSounds';
 import { Link, matchRoute, navigate, usePath } from './router';
 
@@ -18,6 +19,7 @@ export function App() {
   const path = usePath();
   const route = matchRoute(path);
   const store = useStoreApi();
+  const registered = useAppState((s) => s.me?.registered === true && !s.me.bot);
 
   useEffect(() => store.onGameStarted((id) => navigate(`/game/${id}`)), [store]);
 
@@ -34,6 +36,11 @@ export function App() {
           <Link to="/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
           </Link>
+          {registered && (
+            <Link to="/bots" aria-current={route.page === 'bots' ? 'page' : undefined}>
+              My bots
+            </Link>
+          )}
         </nav>
         <div className="header-tools">
           <ConnectionStatus />
@@ -47,6 +54,7 @@ export function App() {
         {route.page === 'game' && <GamePage key={route.id} id={route.id} />}
         {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
         {route.page === 'account' && <AccountPage />}
+        {route.page === 'bots' && <BotsPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (
           <section className="panel">

@@ -64,6 +64,8 @@ export interface GameState {
   black: Seat;
   time: TimeControl;
   status: 'playing' | 'ended';
+  /** Whether the game counts for ratings; null when the server does not say. */
+  rated: boolean | null;
   initialFen: string;
   /** UCI moves and their SAN, one per ply. */
   moves: string[];
@@ -108,6 +110,7 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     black: seatFrom(full.black),
     time: full.time,
     status: full.status,
+    rated: full.rated ?? null,
     initialFen: full.initial_fen,
     moves: [...full.moves],
     san: [...full.san],
@@ -153,6 +156,7 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     claimAt: null,
     rating: side.rating,
     ratingDiff: side.rating_diff,
+    ...(side.bot ? { bot: true } : {}),
   });
   const ended = a.result !== null && a.result !== undefined && a.result !== '*';
   return {
@@ -162,6 +166,7 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     black: seat(a.black),
     time: a.time,
     status: 'ended',
+    rated: a.rated,
     initialFen,
     moves: [...moves],
     san: [...(a.san ?? [])],

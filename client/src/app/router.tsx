@@ -32,6 +32,7 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'challenge'; id: string }
   | { page: 'account' }
+  | { page: 'bots' }
   | { page: 'player'; id: string }
   | { page: 'not_found' };
 
@@ -40,6 +41,7 @@ export function matchRoute(path: string): Route {
   const clean = path.replace(/\/+$/, '') || '/';
   if (clean === '/') return { page: 'lobby' };
   if (clean === '/account') return { page: 'account' };
+  if (clean === '/bots') return { page: 'bots' };
   let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'game', id: m[1] };
   m = clean.match(/^\/challenge\/([A-Za-z0-9]{1,16})$/);

@@ -1,24 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { memoryStorage, KEYS } from '../lib/storage';
+import { KEYS } from '../lib/storage';
 import { playUci } from '../lib/chess';
-import { fakeSockets, welcome } from '../net/fakeSocket';
-import { GameSocket } from '../net/socket';
+import { welcome } from '../net/fakeSocket';
 import { AFTER_E4, AFTER_E4_E5, fullGame, moveEvent, START } from './fixtures';
-import { Store } from './store';
+import { storeOnFakeSocket } from './testStore';
 
-function setup() {
-  const f = fakeSockets();
-  const storage = memoryStorage();
-  const socket = new GameSocket({
-    url: 'ws://t/ws',
-    identity: () => ({ token: storage.get(KEYS.token) }),
-    createSocket: f.create,
-    random: () => 0.5,
-  });
-  const store = new Store(socket, storage);
-  socket.start();
-  return { f, storage, socket, store };
-}
+const setup = storeOnFakeSocket;
 
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => vi.useRealTimers());

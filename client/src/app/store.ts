@@ -180,8 +180,14 @@ export class Store {
 
   // ---- lobby actions ----
 
-  createSeek(time: TimeControl, color: ColorChoice) {
-    return this.act({ type: 'seek_create', time, color });
+  /** A seek; `rated` asks for a rated game (or none) or a casual one, as docs/protocol.md says. */
+  createSeek(time: TimeControl, color: ColorChoice, rated?: boolean) {
+    return this.act({ type: 'seek_create', time, color, ...(rated === undefined ? {} : { rated }) });
+  }
+
+  /** The same for forms: rejects with the server's reason in words (RATED_UNAVAILABLE, say). */
+  async createSeekOrThrow(time: TimeControl, color: ColorChoice, rated: boolean): Promise<void> {
+    await this.askOrThrow({ type: 'seek_create', time, color, rated });
   }
 
   cancelSeek(seek: string) {
@@ -193,35 +199,68 @@ export class Store {
   }
 
   /** A challenge by link, or to one player when `player` (an id) is given. */
-  async createChallenge(time: TimeControl, color: ColorChoice, player?: string): Promise<Seek | null> {
-    const reply = await this.act({ type: 'challenge_create', time, color, ...(player ? { player } : {}) });
+  async createChallenge(time: TimeControl, color: ColorChoice, player?: string, rated?: boolean): Promise<Seek | null> {
+    const reply = await this.act({
+      type: 'challenge_create',
+      time,
+      color,
+      ...(player ? { player } : {}),
+      ...(rated === undefined ? {} : { rated }),
+    });
     return reply?.type === 'challenge_created' ? reply.challenge : null;
+  }
+
+  /**
+   * A direct challenge to the player or bot with this username: its id from its profile, then
+   * challenge_create for it alone. Resolves to the challenge; rejects with the reason in words
+   * (no such player, not connected, a rated game it cannot play, ...).
+   */
+  async challengeByName(username: string, time: TimeControl, color: ColorChoice, rated: boolean): Promise<Seek> {
+    const name = username.trim();
+    if (!name) throw new Error('Type the name of the player to challenge.');
+    let profile: Profile;
+    try {
+      profile = await this.profile({ username: name });
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      throw new Error(code === 'PLAYER_NOT_FOUND' ? `Nobody is called ${name} here.` : (err as Error).message);
+    }
+    if (profile.id === this.state.me?.id) throw new Error('You cannot challenge yourself.');
+    const reply = await this.askOrThrow({ type: 'challenge_create', time, color, player: profile.id, rated });
+    if (reply.type !== 'challenge_created') throw new Error('Unexpected answer from the server.');
+    return reply.challenge;
   }
 
   // ---- bots (docs/bots.md) ----
 
-  /** A new bot account owned by this player, and its token (shown once); null when refused. */
-  async createBot(username: string): Promise<{ name: string; token: string } | null> {
-    const reply = await this.act({ type: 'bot_create', username });
-    return reply?.type === 'bot_created' ? { name: reply.bot.name, token: reply.token } : null;
+  // These reject with the server's reason in words (USERNAME_TAKEN, BOT_NOT_FOUND, ...), for
+  // the page to show next to the form.
+
+  /** A new bot account owned by this player, and its first token (shown once). */
+  async createBotOrThrow(username: string): Promise<{ name: string; token: string }> {
+    const reply = await this.askOrThrow({ type: 'bot_create', username });
+    if (reply.type !== 'bot_created') throw new Error('Unexpected answer from the server.');
+    return { name: reply.bot.name, token: reply.token };
   }
 
-  /** The bots this account owns; null when refused. */
-  async listBots(): Promise<OwnedBot[] | null> {
-    const reply = await this.act({ type: 'bots_list' });
-    return reply?.type === 'bots' ? reply.bots : null;
+  /** The bots this account owns, oldest first, with how many of their tokens work. */
+  async listBotsOrThrow(): Promise<OwnedBot[]> {
+    const reply = await this.askOrThrow({ type: 'bots_list' });
+    if (reply.type !== 'bots') throw new Error('Unexpected answer from the server.');
+    return reply.bots;
   }
 
   /** Another token for one of this player's bots. */
-  async newBotToken(username: string): Promise<string | null> {
-    const reply = await this.act({ type: 'bot_token_create', username });
-    return reply?.type === 'bot_token' ? reply.token : null;
+  async newBotTokenOrThrow(username: string): Promise<string> {
+    const reply = await this.askOrThrow({ type: 'bot_token_create', username });
+    if (reply.type !== 'bot_token') throw new Error('Unexpected answer from the server.');
+    return reply.token;
   }
 
-  /** Every token of one of this player's bots stops working. True when done. */
-  async revokeBotTokens(username: string): Promise<boolean> {
-    const reply = await this.act({ type: 'bot_token_revoke', username });
-    return reply?.type === 'bot_token_revoked';
+  /** Every token of one of this player's bots stops working (its connections close). */
+  async revokeBotTokensOrThrow(username: string): Promise<void> {
+    const reply = await this.askOrThrow({ type: 'bot_token_revoke', username });
+    if (reply.type !== 'bot_token_revoked') throw new Error('Unexpected answer from the server.');
   }
 
   declineChallenge(challenge: string, reason?: DeclineReason) {
@@ -246,11 +285,7 @@ export class Store {
   /** Starts a game against the computer; throws an Error with the server's reason in words
    * when it refuses (for example while the server has no engine pool). */
   async playComputerOrThrow(level: number, time: TimeControl, color: ColorChoice): Promise<void> {
-    try {
-      await this.socket.request({ type: 'computer_play', level, time, color });
-    } catch (err) {
-      throw new Error(readableError(err));
-    }
+    await this.askOrThrow({ type: 'computer_play', level, time, color });
   }
 
   // ---- game actions ----
@@ -340,14 +375,14 @@ export class Store {
     }
   }
 
-  /** A player's profile (ratings); rejects with the reason in words. */
+  /** A player's profile (ratings); rejects with the reason in words (an Error with the code). */
   async profile(player: { id?: string; username?: string }): Promise<Profile> {
     try {
       const reply = await this.socket.request({ type: 'player_get', player: player.id, username: player.username });
       if (reply.type !== 'player') throw new Error('unexpected reply');
       return reply.player;
     } catch (err) {
-      throw new Error(accountError(err));
+      throw Object.assign(new Error(accountError(err)), { code: (err as { code?: string }).code });
     }
   }
 
@@ -400,6 +435,15 @@ export class Store {
   }
 
   // ---- internals ----
+
+  /** Sends a request; rejects with an Error carrying the server's reason in words (for forms). */
+  private async askOrThrow(msg: ClientMessage): Promise<ServerMessage> {
+    try {
+      return await this.socket.request(msg);
+    } catch (err) {
+      throw new Error(readableError(err));
+    }
+  }
 
   /** Sends a request; an error becomes a notice and the result null. */
   private async act(msg: ClientMessage): Promise<ServerMessage | null> {

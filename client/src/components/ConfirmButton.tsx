@@ -11,6 +11,7 @@ export function ConfirmButton({
   onConfirm,
   disabled,
   className,
+  label,
 }: {
   children: ReactNode;
   /** The confirm button's text, e.g. "Yes, resign". */
@@ -18,6 +19,8 @@ export function ConfirmButton({
   onConfirm: () => void;
   disabled?: boolean;
   className?: string;
+  /** The first button's accessible name, when its text alone is ambiguous. */
+  label?: string;
 }) {
   const [armed, setArmed] = useState(false);
   const confirmRef = useRef<HTMLButtonElement>(null);
@@ -29,7 +32,7 @@ export function ConfirmButton({
   }, [armed]);
   if (!armed) {
     return (
-      <button type="button" className={className} disabled={disabled} onClick={() => setArmed(true)}>
+      <button type="button" className={className} disabled={disabled} aria-label={label} onClick={() => setArmed(true)}>
         {children}
       </button>
     );

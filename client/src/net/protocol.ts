@@ -91,6 +91,8 @@ export interface GameFull {
   black: GamePlayer;
   time: TimeControl;
   status: 'playing' | 'ended';
+  /** Whether the game counts for ratings (servers with accounts say so). */
+  rated?: boolean;
   initial_fen: string;
   moves: string[];
   san: string[];
@@ -165,6 +167,7 @@ export interface Profile extends PlayerRef {
 export interface ArchivedSide {
   id: string | null;
   name: string;
+  bot?: boolean;
   rating?: number;
   rating_diff?: number;
 }
@@ -196,6 +199,7 @@ export interface LeaderboardRow {
   rank: number;
   id: string;
   name: string;
+  bot?: boolean;
   rating: number;
   deviation: number;
   games: number;
@@ -213,7 +217,7 @@ export type ClientMessage =
   | { type: 'live_games'; limit?: number }
   | { type: 'watch'; game: string }
   | { type: 'unwatch'; game: string }
-  | { type: 'seek_create'; time: TimeControl; color?: ColorChoice }
+  | { type: 'seek_create'; time: TimeControl; color?: ColorChoice; rated?: boolean }
   | { type: 'seek_cancel'; seek: string }
   | { type: 'seek_accept'; seek: string }
   | { type: 'challenge_create'; time: TimeControl; color?: ColorChoice; player?: string; rated?: boolean }
@@ -247,7 +251,18 @@ export type ClientMessage =
   | { type: 'bot_create'; username: string }
   | { type: 'bot_token_create'; username: string }
   | { type: 'bot_token_revoke'; username: string }
-  | { type: 'bots_list' };
+  | { type: 'bots_list' }
+  | {
+      type: 'analyse';
+      fen?: string;
+      game?: string;
+      ply?: number;
+      moves?: string[];
+      depth?: number;
+      movetime?: number;
+      multipv?: number;
+    }
+  | { type: 'analysis_stop'; analysis?: number };
 
 export type RequestId = number | string;
 
@@ -307,6 +322,15 @@ export type ServerMessage = (
   // The computer's search in a game against it (no "v": not part of the game's history).
   | { type: 'computer_thinking'; game: string; ply: number; thinking: boolean }
   | ({ type: 'computer_analysis'; game: string; ply: number } & SearchLine)
+  // Free analysis (analyse): its start, one line per completed depth, and its end.
+  | { type: 'analysis_started'; analysis: number; fen: string; movetime: number; multipv: number }
+  | ({ type: 'analysis'; analysis: number } & SearchLine)
+  | {
+      type: 'analysis_done';
+      analysis: number;
+      reason: 'limit' | 'stopped' | string;
+      best?: { uci: string; san: string } | null;
+    }
   | { type: 'registered'; player: PlayerRef }
   | { type: 'session'; token: string; player: PlayerRef }
   | { type: 'logged_out' }

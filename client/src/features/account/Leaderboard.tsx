@@ -4,6 +4,7 @@
  */
 import { useEffect, useState } from 'react';
 import { Link } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import type { LeaderboardRow, RatingCategory } from '../../net/protocol';
 
@@ -52,6 +53,7 @@ export function Leaderboard() {
             <li key={r.id}>
               <span className="leader-rank">{r.rank}.</span>
               <Link to={`/player/${r.id}`}>{r.name}</Link>
+              <BotBadge bot={r.bot} />
               <span className="leader-rating">{r.rating}</span>
             </li>
           ))}

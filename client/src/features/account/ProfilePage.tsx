@@ -4,14 +4,17 @@
  * game's page. Read from the server's database (player_get,
  * games_list); a server without one says so, and the page shows its answer.
  */
-import { useCallback, useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
+import { ModePicker } from '../../components/ModePicker';
+import { PresetSelect, presetTime } from '../../components/PresetSelect';
+import { ratedField, type Mode } from '../../lib/mode';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl, PRESETS } from '../../lib/timeControl';
-import type { ArchivedGame, ColorChoice, OwnedBot, Profile, RatingCategory } from '../../net/protocol';
+import type { ArchivedGame, ColorChoice, Profile, RatingCategory } from '../../net/protocol';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
@@ -92,7 +95,14 @@ export function ProfilePage({ id }: { id: string }) {
         </table>
       </section>
       {profile.online && me && me.id !== profile.id && <ChallengeForm player={profile} />}
-      {me?.id === profile.id && profile.registered && !profile.bot && <BotsPanel />}
+      {me?.id === profile.id && profile.registered && !profile.bot && (
+        <section className="panel" aria-labelledby="bots-title">
+          <h2 id="bots-title">Your bots</h2>
+          <p>
+            Programs that play as bot accounts of yours: <Link to="/bots">manage your bots and their tokens</Link>.
+          </p>
+        </section>
+      )}
       <GameHistory player={profile.id} />
     </div>
   );
@@ -103,11 +113,12 @@ function ChallengeForm({ player }: { player: Profile }) {
   const store = useStoreApi();
   const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
   const [color, setColor] = useState<ColorChoice>('random');
+  const [mode, setMode] = useState<Mode>('casual');
+  const registered = useAppState((s) => s.me?.registered);
   const pending = useAppState((s) => Object.values(s.challenges).find((c) => c.to?.id === player.id));
   const send = (e: FormEvent) => {
     e.preventDefault();
-    const p = PRESETS.find((x) => formatTimeControl(x) === preset) ?? PRESETS[3];
-    void store.createChallenge({ minutes: p.minutes, increment: p.increment }, color, player.id);
+    void store.createChallenge(presetTime(preset), color, player.id, ratedField(mode, registered));
   };
   return (
     <section className="panel" aria-labelledby="challenge-player-title">
@@ -122,100 +133,14 @@ function ChallengeForm({ player }: { player: Profile }) {
       ) : (
         <form onSubmit={send}>
           <label htmlFor="challenge-time">Time control</label>
-          <select id="challenge-time" value={preset} onChange={(e) => setPreset(e.target.value)}>
-            {PRESETS.map((p) => (
-              <option key={formatTimeControl(p)}>{formatTimeControl(p)}</option>
-            ))}
-          </select>
+          <PresetSelect id="challenge-time" value={preset} onChange={setPreset} unlimited={false} />
           <ColorPicker name="challenge-color" value={color} onChange={setColor} />
+          <ModePicker name="challenge-mode" value={mode} onChange={setMode} registered={registered} />
           <button type="submit" className="primary">
             Send challenge
           </button>
         </form>
       )}
-    </section>
-  );
-}
-
-/** This account's bots: the list with each one's working tokens, a new bot, a new token for
- * one, revoking one's tokens. A token is shown once. */
-function BotsPanel() {
-  const store = useStoreApi();
-  const [bots, setBots] = useState<OwnedBot[] | null>(null);
-  const [name, setName] = useState('');
-  const [shown, setShown] = useState<{ name: string; token: string } | null>(null);
-  const [revoked, setRevoked] = useState<string | null>(null);
-  const refresh = useCallback(() => store.listBots().then(setBots), [store]);
-  useEffect(() => {
-    void refresh();
-  }, [refresh]);
-  const act = async (action: () => Promise<{ name: string; token: string } | string | null>) => {
-    setShown(null);
-    setRevoked(null);
-    const result = await action();
-    if (typeof result === 'string') setRevoked(result);
-    else setShown(result);
-    await refresh();
-  };
-  const create = (e: FormEvent) => {
-    e.preventDefault();
-    const username = name.trim();
-    if (username) void act(() => store.createBot(username));
-  };
-  return (
-    <section className="panel" aria-labelledby="bots-title">
-      <h2 id="bots-title">Your bots</h2>
-      <p className="hint">
-        A bot is a program playing as its own account, marked BOT, through the same protocol as this
-        site. Its token lets it in; it is shown once.
-      </p>
-      {bots && bots.length > 0 && (
-        <ul className="plain-list">
-          {bots.map((b) => (
-            <li key={b.id}>
-              <Link to={`/player/${b.id}`}>{b.name}</Link> · {b.tokens} working{' '}
-              {b.tokens === 1 ? 'token' : 'tokens'}{' '}
-              <button
-                type="button"
-                aria-label={`New token for ${b.name}`}
-                onClick={() =>
-                  void act(async () => {
-                    const token = await store.newBotToken(b.name);
-                    return token ? { name: b.name, token } : null;
-                  })
-                }
-              >
-                New token
-              </button>{' '}
-              <button
-                type="button"
-                aria-label={`Revoke the tokens of ${b.name}`}
-                onClick={() => void act(async () => ((await store.revokeBotTokens(b.name)) ? b.name : null))}
-              >
-                Revoke tokens
-              </button>
-            </li>
-          ))}
-        </ul>
-      )}
-      <form onSubmit={create}>
-        <label htmlFor="bot-name">Bot username</label>
-        <input id="bot-name" value={name} onChange={(e) => setName(e.target.value)} autoComplete="off" />
-        <button type="submit" className="primary">
-          Create bot
-        </button>
-      </form>
-      {shown && (
-        <div role="status">
-          <label htmlFor="bot-token">Token for {shown.name} (copy it now: it is not shown again)</label>
-          <input id="bot-token" readOnly value={shown.token} onFocus={(e) => e.target.select()} />
-          <p className="hint">
-            Run it with <code>CHESS_BOT_TOKEN={shown.token} /usr/bin/python3 bots/uci_bridge.py --url ws://
-            {window.location.host}/ws</code>
-          </p>
-        </div>
-      )}
-      {revoked && <p role="status">The tokens of {revoked} no longer work.</p>}
     </section>
   );
 }
@@ -269,9 +194,15 @@ function GameHistory({ player }: { player: string }) {
   );
 }
 
-function side(s: ArchivedGame['white']) {
+function Side({ side: s }: { side: ArchivedGame['white'] }) {
   const diff = s.rating_diff ? ` ${s.rating_diff > 0 ? '+' : ''}${s.rating_diff}` : '';
-  return `${s.name}${s.rating ? ` (${s.rating}${diff})` : ''}`;
+  return (
+    <>
+      {s.name}
+      <BotBadge bot={s.bot} />
+      {s.rating ? ` (${s.rating}${diff})` : ''}
+    </>
+  );
 }
 
 function HistoryRow({ game, player }: { game: ArchivedGame; player: string }) {
@@ -282,7 +213,7 @@ function HistoryRow({ game, player }: { game: ArchivedGame; player: string }) {
     <li>
       <Link to={`/game/${game.id}`} className="history-game">
         <span className="history-players">
-          {side(game.white)} vs {side(game.black)}
+          <Side side={game.white} /> vs <Side side={game.black} />
         </span>
         <span className="history-meta">
           {formatTimeControl(game.time)} · {game.rated ? 'rated' : 'casual'} ·{' '}

@@ -20,6 +20,7 @@ import { useSounds } from '../../hooks/useSounds';
 import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
 import { describeOutcome } from '../../lib/outcome';
 import { soundForSan } from '../../lib/sound';
+import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import { Board } from './Board';
@@ -222,12 +223,16 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
 }
 
 function GameHeader({ game, myColor }: { game: GameState; myColor: Color | null }) {
-  const tc = formatTimeControl(game.time);
+  const mode = gameModeLabel(game.rated);
+  const tc = `${formatTimeControl(game.time)}${mode ? ` · ${mode}` : ''}`;
   if (game.outcome) {
     const o = describeOutcome(game.outcome.result, game.outcome.reason, game.outcome.winner);
     return (
       <div className="game-over" role="status" aria-live="polite">
-        {game.archived && <div className="game-meta">{tc} · from the archive</div>}
+        <div className="game-meta">
+          {tc}
+          {game.archived && ' · from the archive'}
+        </div>
         <div className="game-over-score">{o.score}</div>
         <div className="game-over-title">{o.title}</div>
         {o.detail && <div className="game-over-detail">{o.detail}</div>}

@@ -7,9 +7,12 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Link, navigate } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
+import { ModePicker } from '../../components/ModePicker';
+import { PresetSelect, presetTime } from '../../components/PresetSelect';
 import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import type { ColorChoice, Seek, TimeControl } from '../../net/protocol';
+import { ratedField, seekModeLabel, type Mode } from '../../lib/mode';
 import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../lib/timeControl';
 import { Leaderboard } from '../account';
 import { LiveGames } from '../watch';
@@ -28,6 +31,7 @@ export function LobbyPage() {
       </div>
       <div className="lobby-side">
         <CustomGame />
+        <ChallengePlayer />
         <IncomingChallenges />
         <MyChallenges />
         <ComputerGame />
@@ -80,7 +84,9 @@ function GamesInProgress() {
 
 function QuickPairing() {
   const store = useStoreApi();
+  const registered = useAppState((s) => s.me?.registered);
   const [color, setColor] = useState<ColorChoice>('random');
+  const [mode, setMode] = useState<Mode>('rated');
   return (
     <section className="panel" aria-labelledby="quick-title">
       <h2 id="quick-title">Quick pairing</h2>
@@ -94,7 +100,7 @@ function QuickPairing() {
               type="button"
               className="preset"
               aria-label={`Seek a ${name} ${speedOf(p)} game`}
-              onClick={() => void store.createSeek(p, color)}
+              onClick={() => void store.createSeek(p, color, ratedField(mode, registered))}
             >
               <span className="preset-time">{name}</span>
               <span className="preset-speed">{speedOf(p)}</span>
@@ -103,6 +109,7 @@ function QuickPairing() {
         })}
       </div>
       <ColorPicker name="quick-color" value={color} onChange={setColor} />
+      <ModePicker name="quick-mode" value={mode} onChange={setMode} registered={registered} />
     </section>
   );
 }
@@ -127,6 +134,7 @@ function SeekList() {
               <th scope="col">Time</th>
               <th scope="col">Speed</th>
               <th scope="col">They play</th>
+              <th scope="col">Mode</th>
               <th scope="col">
                 <span className="visually-hidden">Action</span>
               </th>
@@ -167,6 +175,7 @@ function SeekRow({
       <td>{tc}</td>
       <td>{speedOf(seek.time)}</td>
       <td>{color}</td>
+      <td>{seekModeLabel(seek)}</td>
       <td>
         {mine ? (
           <button type="button" onClick={onCancel} aria-label={`Cancel your ${tc} seek`}>
@@ -234,8 +243,10 @@ function useTimeForm(initialMinutes: string, initialIncrement: string) {
 
 function CustomGame() {
   const store = useStoreApi();
+  const registered = useAppState((s) => s.me?.registered);
   const form = useTimeForm('10', '0');
   const [color, setColor] = useState<ColorChoice>('random');
+  const [mode, setMode] = useState<Mode>('rated');
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
@@ -246,11 +257,16 @@ function CustomGame() {
       return;
     }
     setError(null);
+    const rated = ratedField(mode, registered);
     if (submitter?.value === 'friend') {
-      const challenge = await store.createChallenge(r.time, color);
+      const challenge = await store.createChallenge(r.time, color, undefined, rated);
       if (challenge) navigate(`/challenge/${challenge.id}`);
     } else {
-      await store.createSeek(r.time, color);
+      try {
+        await store.createSeekOrThrow(r.time, color, rated);
+      } catch (err) {
+        setError((err as Error).message);
+      }
     }
   };
   return (
@@ -263,6 +279,7 @@ function CustomGame() {
         </label>
         {!form.unlimited && <TimeFields idPrefix="custom" {...form} />}
         <ColorPicker name="custom-color" value={color} onChange={setColor} />
+        <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -289,14 +306,15 @@ function MyChallenges() {
   return (
     <section className="panel" aria-labelledby="challenges-title">
       <h2 id="challenges-title">Your challenges</h2>
-      <p className="hint">Send the link to a friend; the game starts when they accept.</p>
+      <p className="hint">The game starts when they accept (send a link to a friend).</p>
       <ul className="plain-list">
         {list.map((c) => (
           <li key={c.id}>
             {c.to ? (
               <span>
                 To {c.to.name}
-                <BotBadge bot={c.to.bot} /> ({formatTimeControl(c.time)}, you play {c.color}): waiting for an answer{' '}
+                <BotBadge bot={c.to.bot} /> ({formatTimeControl(c.time)}, {seekModeLabel(c)}, you play {c.color}):
+                waiting for an answer{' '}
               </span>
             ) : (
               <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
@@ -307,6 +325,62 @@ function MyChallenges() {
           </li>
         ))}
       </ul>
+    </section>
+  );
+}
+
+/** A direct challenge by name, to a person or a bot; the server's refusal is shown here. */
+function ChallengePlayer() {
+  const store = useStoreApi();
+  const registered = useAppState((s) => s.me?.registered);
+  const [name, setName] = useState('');
+  const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
+  const [color, setColor] = useState<ColorChoice>('random');
+  const [mode, setMode] = useState<Mode>('casual');
+  const [error, setError] = useState<string | null>(null);
+  const [sent, setSent] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const submit = async (e: FormEvent) => {
+    e.preventDefault();
+    const time = presetTime(preset);
+    setError(null);
+    setSent(null);
+    setBusy(true);
+    try {
+      const c = await store.challengeByName(name, time, color, ratedField(mode, registered));
+      setSent(c.to?.name ?? name.trim());
+    } catch (err) {
+      setError((err as Error).message);
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <section className="panel" aria-labelledby="challenge-name-title">
+      <h2 id="challenge-name-title">Challenge a player</h2>
+      <form onSubmit={submit} className="stack">
+        <label htmlFor="challenge-name">Player or bot username</label>
+        <input
+          id="challenge-name"
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+          autoComplete="off"
+          spellCheck={false}
+        />
+        <label htmlFor="challenge-name-time">Clock</label>
+        <PresetSelect id="challenge-name-time" value={preset} onChange={setPreset} />
+        <ColorPicker name="challenge-name-color" value={color} onChange={setColor} />
+        <ModePicker name="challenge-name-mode" value={mode} onChange={setMode} registered={registered} />
+        {error && (
+          <p className="form-error" role="alert">
+            {error}
+          </p>
+        )}
+        {sent && <p role="status">Challenge sent to {sent}: waiting for an answer.</p>}
+        <button type="submit" className="primary" disabled={busy}>
+          Send challenge
+        </button>
+      </form>
     </section>
   );
 }
@@ -325,8 +399,8 @@ function IncomingChallenges() {
           return (
             <li key={c.id}>
               {c.player.name}
-              <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor}
-              {c.rated ? ' · rated' : ''}{' '}
+              <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor} ·{' '}
+              {seekModeLabel(c)}{' '}
               <button type="button" className="primary" onClick={() => store.acceptChallenge(c.id)}>
                 Accept
               </button>{' '}
@@ -349,8 +423,7 @@ function ComputerGame() {
   const [refusal, setRefusal] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const p = PRESETS.find((x) => formatTimeControl(x) === preset);
-    const time: TimeControl = p ?? 'unlimited';
+    const time = presetTime(preset);
     setRefusal(null);
     try {
       await store.playComputerOrThrow(level, time, color);
@@ -376,12 +449,7 @@ function ComputerGame() {
           <output htmlFor="computer-level">{level}</output>
         </div>
         <label htmlFor="computer-time">Time control</label>
-        <select id="computer-time" value={preset} onChange={(e) => setPreset(e.target.value)}>
-          {PRESETS.map((p) => (
-            <option key={formatTimeControl(p)}>{formatTimeControl(p)}</option>
-          ))}
-          <option value="unlimited">No clock</option>
-        </select>
+        <PresetSelect id="computer-time" value={preset} onChange={setPreset} />
         <ColorPicker name="computer-color" value={color} onChange={setColor} />
         {refusal && (
           <p className="form-error" role="alert">

@@ -4,6 +4,7 @@
  */
 import { useEffect } from 'react';
 import { Link } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { MiniBoard } from '../../components/MiniBoard';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { formatTimeControl } from '../../lib/timeControl';
@@ -33,13 +34,19 @@ export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
               <Link
                 to={`/game/${g.id}`}
                 className="live-game"
-                aria-label={`Watch ${g.white.name} (white) against ${g.black.name} (black), ${formatTimeControl(g.time)}, move ${Math.floor(g.ply / 2) + 1}`}
+                aria-label={`Watch ${g.white.name}${g.white.bot ? ' (bot)' : ''} (white) against ${g.black.name}${g.black.bot ? ' (bot)' : ''} (black), ${formatTimeControl(g.time)}, move ${Math.floor(g.ply / 2) + 1}`}
               >
                 <MiniBoard fen={g.fen} />
                 <span className="live-names">
-                  <span>{g.white.name}</span>
+                  <span>
+                    {g.white.name}
+                    <BotBadge bot={g.white.bot} />
+                  </span>
                   <span className="vs">vs</span>
-                  <span>{g.black.name}</span>
+                  <span>
+                    {g.black.name}
+                    <BotBadge bot={g.black.bot} />
+                  </span>
                 </span>
                 <span className="live-tc">{formatTimeControl(g.time)}</span>
               </Link>

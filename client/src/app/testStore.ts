@@ -1,0 +1,22 @@
+/*
+ * A Store on a fake socket with in-memory storage, started, for the Vitest suites: the test
+ * plays the server through `f.current` (see net/fakeSocket.ts).
+ */
+import { memoryStorage, KEYS } from '../lib/storage';
+import { fakeSockets } from '../net/fakeSocket';
+import { GameSocket } from '../net/socket';
+import { Store } from './store';
+
+export function storeOnFakeSocket() {
+  const f = fakeSockets();
+  const storage = memoryStorage();
+  const socket = new GameSocket({
+    url: 'ws://t/ws',
+    identity: () => ({ token: storage.get(KEYS.token) }),
+    createSocket: f.create,
+    random: () => 0.5,
+  });
+  const store = new Store(socket, storage);
+  socket.start();
+  return { f, storage, socket, store };
+}
