@@ -576,6 +576,7 @@ static void test_guest_purge(void) {
     struct world_stats st;
     world_stats(w, &st);
     CHECK_EQ_INT((int)st.guests_forgotten_total, 2);
+    core_events_free(&ignored);
     world_destroy(w);
 }
 
