@@ -1,0 +1,789 @@
+/*
+ * Games across nodes (docs/scaling.md): a client's command about another node's game, seek or
+ * challenge is forwarded to its owner; the owner applies it for the remote player and publishes
+ * every event of its games after the commit; each node delivers those events to its own
+ * players and spectators and follows each remote game's version, resynchronising from the
+ * owner on a gap.
+ *
+ * Messages (JSON objects with a type "t"; cluster.c has the site's own):
+ *   site channel:  ev     {n, g?, v?, e?, k, w?, b?, p?, m, r?, rt?} an owner's event (m: the
+ *                         client message; k: recipients as enum core_target; w, b: the game's
+ *                         players; p: CORE_TO_PLAYER's player; e: the game has ended; r: {n, q}
+ *                         the forwarded request it answers; rt: new ratings after a rated end)
+ *                  gone   {n, p}          a player's last connection left node n
+ *                  pgames {n, p}          a player said hello on n: send it the player's games
+ *   node channel:  cmd    {n, q, pl, req} a forwarded client command
+ *                  state  {n, q, g}       "send me the game's full state"
+ *                  cget   {n, q, g}       "send me the challenge"
+ *                  res    {q, e | ok | m, mp, v, w, b} the owner's answer
+ *                  pstate {p, g, mp, v, w, b} one of the player's games, after pgames
+ *
+ * A request (q) waits in `pending` until its answer, its event, or its deadline (5 s: the client
+ * gets OWNER_UNREACHABLE, the same error as when the bus is down or the owner is not
+ * subscribed).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "net/cluster.h"
+#include "net/cluster_internal.h"
+#include "net/internal.h"
+#include "proto/encode.h"
+#include "util/log.h"
+#include "util/now.h"
+
+#define REQUEST_TIMEOUT_MS 5000
+/* A directory entry is written when its game or seek is announced, but the owner's write and
+ * the client who heard the id and asks another node race: a miss is read again a few times
+ * (every 100 ms) before the id is declared unknown. */
+#define LOOKUP_TRIES 4
+
+enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC, PENDING_CHALLENGE };
+
+/* A request waiting for the directory or an owner's answer. */
+struct pending {
+    uint64_t rid;
+    enum pending_kind kind;
+    struct conn *conn; /* the client that asked (NULL for resyncs, or once it closed) */
+    json_t *client_id; /* the client's request id (a copy), or NULL */
+    char target[32];   /* a game, seek or challenge id */
+    bool is_seek;
+    enum pending_kind then; /* PENDING_LOOKUP: what to send once the owner is known */
+    char *text;             /* PENDING_LOOKUP of a command: the client's message */
+    size_t text_len;
+    int not_found;           /* the error when the directory does not know the target */
+    int lookups;             /* directory reads so far */
+    int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
+    int64_t deadline_ms;
+    struct pending *next;
+};
+
+/* A remote player this node counts as connected (attached in the world), and through which
+ * node. */
+struct seen {
+    char player[PLAYER_ID_LEN + 1];
+    char node[BUS_NODE_ID_MAX + 1];
+};
+
+/* ---- pending requests ---- */
+
+static struct pending *pending_add(struct cluster *cl, enum pending_kind kind, struct conn *c,
+                                   const json_t *client_id, const char *target) {
+    struct pending *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    p->rid = ++cl->next_rid;
+    p->kind = kind;
+    p->conn = c;
+    p->client_id = client_id ? json_deep_copy(client_id) : NULL;
+    snprintf(p->target, sizeof p->target, "%s", target);
+    p->deadline_ms = now_mono_ms() + REQUEST_TIMEOUT_MS;
+    p->next = cl->pending;
+    cl->pending = p;
+    return p;
+}
+
+static struct pending *pending_take(struct cluster *cl, uint64_t rid) {
+    for (struct pending **pp = &cl->pending; *pp; pp = &(*pp)->next) {
+        if ((*pp)->rid == rid) {
+            struct pending *p = *pp;
+            *pp = p->next;
+            return p;
+        }
+    }
+    return NULL;
+}
+
+static void pending_free(struct pending *p) {
+    json_decref(p->client_id);
+    free(p->text);
+    free(p);
+}
+
+/* Answers the client of a request that failed (a resync may be tried again), and forgets it. */
+static void pending_fail(struct cluster *cl, struct pending *p, int code) {
+    if (p->kind == PENDING_RESYNC) {
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r) r->resyncing = false;
+    }
+    if (p->conn) conn_send_error(p->conn, code, p->client_id, NULL);
+    pending_free(p);
+}
+
+/* ---- sending requests to an owner ---- */
+
+static json_t *encode_rating(const struct rating *r) {
+    return json_pack("[f,f,f,i]", r->rating, r->deviation, r->volatility, r->games);
+}
+
+/* A rating from encode_rating into out; false (out untouched) when it is not one. */
+static bool decode_rating(const json_t *r, struct rating *out) {
+    struct rating v = {
+        json_number_value(json_array_get(r, 0)), json_number_value(json_array_get(r, 1)),
+        json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3))};
+    if (!(v.rating > 0 && v.deviation > 0 && v.volatility > 0 && v.games >= 0)) return false;
+    *out = v;
+    return true;
+}
+
+static json_t *encode_player(const struct player *pl) {
+    json_t *ratings = json_array();
+    for (int i = 0; ratings && i < RATING_CATEGORY_COUNT; i++)
+        json_array_append_new(ratings, encode_rating(&pl->ratings[i]));
+    return json_pack("{s:s,s:s,s:b,s:b,s:o*}", "id", pl->id, "name", pl->name, "reg",
+                     pl->registered, "bot", pl->bot, "r", ratings);
+}
+
+struct request_ref {
+    struct server *srv;
+    uint64_t rid;
+};
+
+static struct pending *pending_find(struct cluster *cl, uint64_t rid) {
+    struct pending *p = cl->pending;
+    while (p && p->rid != rid) p = p->next;
+    return p;
+}
+
+/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). */
+static void request_published(void *arg, long long receivers) {
+    struct request_ref *ref = arg;
+    struct cluster *cl = cluster_of(ref->srv);
+    uint64_t rid = ref->rid;
+    free(ref);
+    if (!cl || receivers > 0 || !pending_find(cl, rid)) return;
+    pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
+}
+
+/* Sends a waiting request to its owner (known now). Consumes p on failure. */
+static void pending_send(struct cluster *cl, struct pending *p, const char *owner) {
+    json_t *msg;
+    if (p->kind == PENDING_CMD) {
+        if (!p->conn || !p->conn->player) {
+            pending_free(pending_take(cl, p->rid));
+            return;
+        }
+        msg =
+            json_pack("{s:s,s:s,s:I,s:o,s:s%}", "t", "cmd", "n", cl->node, "q", (json_int_t)p->rid,
+                      "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
+    } else {
+        const char *type = p->kind == PENDING_CHALLENGE ? "cget" : "state";
+        msg = json_pack("{s:s,s:s,s:I,s:s}", "t", type, "n", cl->node, "q", (json_int_t)p->rid, "g",
+                        p->target);
+    }
+    free(p->text);
+    p->text = NULL;
+    struct request_ref *ref = malloc(sizeof *ref);
+    if (ref) *ref = (struct request_ref){cl->srv, p->rid};
+    if (!ref || cluster_publish_direct(cl, owner, msg, request_published, ref) < 0) {
+        free(ref);
+        pending_fail(cl, pending_take(cl, p->rid), -PROTO_ERR_OWNER_UNREACHABLE);
+    }
+}
+
+struct lookup {
+    struct server *srv;
+    uint64_t rid;
+};
+
+static void looked_up(void *arg, int status, const char *value, size_t len) {
+    struct lookup *lk = arg;
+    struct cluster *cl = cluster_of(lk->srv);
+    uint64_t rid = lk->rid;
+    free(lk);
+    if (!cl) return;
+    struct pending *p = pending_find(cl, rid);
+    if (!p) return; /* timed out, or its connection went */
+    if (status < 0) {
+        pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
+        return;
+    }
+    char owner[BUS_NODE_ID_MAX + 1];
+    if (!value || len == 0 || len > BUS_NODE_ID_MAX) {
+        if (p->lookups < LOOKUP_TRIES)
+            p->lookup_again_ms = now_mono_ms() + 100;
+        else
+            pending_fail(cl, pending_take(cl, rid), p->not_found);
+        return;
+    }
+    memcpy(owner, value, len);
+    owner[len] = '\0';
+    if (strcmp(owner, cl->node) == 0) {
+        /* Ours, but no longer in memory (an ended game dropped from memory). */
+        pending_fail(cl, pending_take(cl, rid), p->not_found);
+        return;
+    }
+    if (!p->is_seek) cluster_remote_get(cl, p->target, owner);
+    p->kind = p->then;
+    pending_send(cl, p, owner);
+}
+
+/* Reads the owner of a PENDING_LOOKUP's target from the directory. Returns 0 or an error. */
+static int lookup_send(struct cluster *cl, struct pending *p) {
+    struct lookup *lk = malloc(sizeof *lk);
+    if (!lk) return -PROTO_ERR_INTERNAL;
+    *lk = (struct lookup){cl->srv, p->rid};
+    char key[48];
+    snprintf(key, sizeof key, "%s:%s", p->is_seek ? "seek" : "game", p->target);
+    p->lookups++;
+    p->lookup_again_ms = 0;
+    if (bus_get(cl->bus, key, looked_up, lk) < 0) {
+        free(lk);
+        return -PROTO_ERR_OWNER_UNREACHABLE;
+    }
+    return 0;
+}
+
+/* Starts a request about target: straight to the owner when known, else through the
+ * directory. Returns 0, or a negative error for the client. */
+static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
+    p->is_seek = is_seek;
+    struct remote *r = strmap_get(&cl->remotes, p->target);
+    if (r) {
+        pending_send(cl, p, r->owner);
+        return 0;
+    }
+    p->then = p->kind;
+    p->kind = PENDING_LOOKUP;
+    return lookup_send(cl, p);
+}
+
+static bool targets_seek(enum proto_msg msg) {
+    return msg == PROTO_MSG_SEEK_ACCEPT || msg == PROTO_MSG_SEEK_CANCEL ||
+           msg == PROTO_MSG_CHALLENGE_ACCEPT || msg == PROTO_MSG_CHALLENGE_CANCEL ||
+           msg == PROTO_MSG_CHALLENGE_DECLINE;
+}
+
+int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len) {
+    struct cluster *cl = cluster_of(c->srv);
+    if (!cl) return 0;
+    bool watch = req->msg == PROTO_MSG_WATCH;
+    bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
+    if (!watch && !challenge_get && req->msg > PROTO_MSG_CORE_LAST) return 0;
+    const char *target = watch ? req->game : req->cmd.target;
+    if (!target || world_game(c->srv->world, target) || world_seek(c->srv->world, target)) return 0;
+    bool is_seek = challenge_get || (!watch && targets_seek(req->msg));
+    bool is_challenge = challenge_get || req->msg == PROTO_MSG_CHALLENGE_ACCEPT ||
+                        req->msg == PROTO_MSG_CHALLENGE_CANCEL ||
+                        req->msg == PROTO_MSG_CHALLENGE_DECLINE;
+    int not_found = !is_seek       ? -CORE_ERR_GAME_NOT_FOUND
+                    : is_challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND
+                                   : -CORE_ERR_SEEK_NOT_FOUND;
+    enum pending_kind kind = watch           ? PENDING_WATCH
+                             : challenge_get ? PENDING_CHALLENGE
+                                             : PENDING_CMD;
+    int rc;
+    if (!bus_up(cl->bus)) {
+        rc = -PROTO_ERR_OWNER_UNREACHABLE;
+        goto fail;
+    }
+    struct pending *p = pending_add(cl, kind, c, req->id, target);
+    if (!p) {
+        rc = -PROTO_ERR_INTERNAL;
+        goto fail;
+    }
+    p->not_found = not_found;
+    if (kind == PENDING_CMD) {
+        p->text = malloc(len + 1);
+        if (!p->text) {
+            pending_free(pending_take(cl, p->rid));
+            rc = -PROTO_ERR_INTERNAL;
+            goto fail;
+        }
+        memcpy(p->text, text, len);
+        p->text[len] = '\0';
+        p->text_len = len;
+    }
+    rc = request_owner(cl, p, is_seek);
+    if (rc < 0) {
+        pending_free(pending_take(cl, p->rid));
+        goto fail;
+    }
+    return 1;
+fail:
+    conn_send_error(c, rc, req->id, NULL);
+    return 1;
+}
+
+void relay_resync(struct cluster *cl, struct remote *r) {
+    if (r->seek) return;
+    r->needs_resync = true;
+    if (r->resyncing || !bus_up(cl->bus)) return;
+    struct pending *p = pending_add(cl, PENDING_RESYNC, NULL, NULL, r->id);
+    if (!p) return;
+    r->resyncing = true;
+    LOGI("cluster", "game=%s resynchronising from node=%s", r->id, r->owner);
+    pending_send(cl, p, r->owner);
+}
+
+/* ---- the owner's side ---- */
+
+static void answer(struct cluster *cl, const char *node, uint64_t rid, json_t *body) {
+    if (!body) return;
+    json_object_set_new(body, "t", json_string("res"));
+    json_object_set_new(body, "q", json_integer((json_int_t)rid));
+    cluster_publish_json(cl->srv, node, body, NULL);
+}
+
+static void apply_player_info(struct player *pl, const json_t *info) {
+    pl->registered = json_is_true(json_object_get(info, "reg"));
+    pl->bot = json_is_true(json_object_get(info, "bot"));
+    const json_t *ratings = json_object_get(info, "r");
+    for (int i = 0; i < RATING_CATEGORY_COUNT && i < (int)json_array_size(ratings); i++)
+        decode_rating(json_array_get(ratings, (size_t)i), &pl->ratings[i]);
+}
+
+/* The world's player for a remote player (created, and counted as connected, on first use). */
+static struct player *remote_player(struct cluster *cl, const json_t *info, const char *node) {
+    struct server *srv = cl->srv;
+    const char *id = json_string_value(json_object_get(info, "id"));
+    const char *name = json_string_value(json_object_get(info, "name"));
+    if (!id || !name || strlen(id) > PLAYER_ID_LEN || strlen(name) > PLAYER_NAME_MAX) return NULL;
+    int64_t now = now_mono_ms();
+    struct player *pl = world_player_by_id(srv->world, id);
+    if (!pl) {
+        /* What the forwarding node knows; never applied over what this node knows already
+         * (its own rated games may have changed the ratings since). */
+        pl = world_player_restore(srv->world, id, name, NULL, now);
+        if (!pl) return NULL;
+        apply_player_info(pl, info);
+    }
+    if (!strmap_get(&cl->remote_seen, pl->id)) {
+        struct seen *seen = calloc(1, sizeof *seen);
+        if (!seen) return pl;
+        snprintf(seen->player, sizeof seen->player, "%s", pl->id);
+        snprintf(seen->node, sizeof seen->node, "%s", node);
+        if (strmap_put(&cl->remote_seen, seen->player, seen) < 0) {
+            free(seen);
+            return pl;
+        }
+        world_player_attach(srv->world, pl, now, &srv->events);
+        dispatch_events(srv, &srv->events, NULL, NULL);
+    }
+    return pl;
+}
+
+static void owner_command(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const json_t *req_text = json_object_get(msg, "req");
+    if (!from || !json_is_string(req_text)) return;
+    struct proto_request req;
+    int rc = proto_decode(json_string_value(req_text), json_string_length(req_text), &req);
+    if (rc == 0 && req.msg > PROTO_MSG_CORE_LAST) rc = -PROTO_ERR_UNKNOWN_TYPE;
+    struct player *pl = rc == 0 ? remote_player(cl, json_object_get(msg, "pl"), from) : NULL;
+    if (rc == 0 && !pl) rc = -PROTO_ERR_INTERNAL;
+    if (rc == 0) {
+        int64_t now = now_mono_ms();
+        if (req.cmd.type == CORE_CMD_COMPUTER_PLAY)
+            rc = -CORE_ERR_COMPUTER_UNAVAILABLE; /* never forwarded: it has no target */
+        else
+            rc = world_apply(srv->world, pl, &req.cmd, now, &srv->events);
+        bool has_reply = srv->events.reply >= 0;
+        cl->asking_node = from;
+        cl->asking_rid = rid;
+        cl->answered = false;
+        dispatch_events(srv, &srv->events, NULL, NULL);
+        cl->asking_node = NULL;
+        if (rc == 0 && (!has_reply || !cl->answered))
+            answer(cl, from, rid, json_pack("{s:b}", "ok", 1));
+    }
+    if (rc < 0) answer(cl, from, rid, json_pack("{s:i}", "e", -rc));
+    proto_request_clear(&req);
+}
+
+static void owner_state(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const char *id = json_string_value(json_object_get(msg, "g"));
+    if (!from || !id) return;
+    const struct game *g = world_game(srv->world, id);
+    if (!g) {
+        answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_GAME_NOT_FOUND));
+        return;
+    }
+    int64_t now = now_mono_ms();
+    answer(cl, from, rid,
+           json_pack("{s:o,s:o,s:I,s:s,s:s}", "m",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
+                     (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
+                     g->players[CHESS_BLACK]->id));
+}
+
+/* The players counted as connected through a node are away now (the node stopped or restarted:
+ * their connections are gone). */
+void relay_detach_players_via(struct cluster *cl, const char *node) {
+    struct server *srv = cl->srv;
+    const char *key;
+    void *value;
+    bool again = true;
+    while (again) { /* the map cannot change while it is iterated */
+        again = false;
+        for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) {
+            struct seen *seen = value;
+            if (strcmp(seen->node, node) != 0) continue;
+            struct player *pl = world_player_by_id(srv->world, seen->player);
+            strmap_remove(&cl->remote_seen, seen->player);
+            free(seen);
+            if (pl) {
+                world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
+                dispatch_events(srv, &srv->events, NULL, NULL);
+            }
+            again = true;
+            break;
+        }
+    }
+}
+
+/* challenge_get from another node (the invitation link opened there). */
+static void owner_challenge(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const char *id = json_string_value(json_object_get(msg, "g"));
+    if (!from || !id) return;
+    const struct seek *s = world_seek(cl->srv->world, id);
+    if (!s || !s->is_challenge)
+        answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_CHALLENGE_NOT_FOUND));
+    else
+        answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_challenge(s)));
+}
+
+static void owner_player_gone(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    if (!from || !id) return;
+    struct seen *seen = strmap_get(&cl->remote_seen, id);
+    if (!seen || strcmp(seen->node, from) != 0) return;
+    struct player *pl = world_player_by_id(srv->world, id);
+    strmap_remove(&cl->remote_seen, id);
+    free(seen);
+    if (!pl) return;
+    world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
+    dispatch_events(srv, &srv->events, NULL, NULL);
+}
+
+/* Another node's player said hello: the state of each of its games here goes to that node (its
+ * welcome only lists the games that node holds), and the player counts as connected again. */
+static void owner_player_games(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    struct player *pl = id ? world_player_by_id(srv->world, id) : NULL;
+    if (!from || !pl || pl->game_count == 0) return;
+    int64_t now = now_mono_ms();
+    for (int i = 0; i < pl->game_count; i++) {
+        const struct game *g = pl->games[i];
+        cluster_publish_direct(
+            cl, from,
+            json_pack("{s:s,s:s,s:s,s:o,s:I,s:s,s:s}", "t", "pstate", "p", pl->id, "g", g->id, "mp",
+                      proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
+                      (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
+                      g->players[CHESS_BLACK]->id),
+            NULL, NULL);
+    }
+    if (!strmap_get(&cl->remote_seen, pl->id)) {
+        json_t *info = json_pack("{s:s,s:s}", "id", pl->id, "name", pl->name);
+        if (info) remote_player(cl, info, from); /* attaches; keeps what the world knows */
+        json_decref(info);
+    }
+}
+
+void cluster_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
+                           bool is_reply) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !msg) return;
+    const struct game *g = ev->game;
+    json_t *out =
+        json_pack("{s:s,s:s,s:i,s:O}", "t", "ev", "n", cl->node, "k", (int)ev->target, "m", msg);
+    if (!out) return;
+    char dir_key[48] = "";
+    if (g && ev->target != CORE_TO_LOBBY) {
+        json_object_set_new(out, "g", json_string(g->id));
+        json_object_set_new(out, "v", json_integer(ev->version));
+        json_object_set_new(out, "w", json_string(g->players[CHESS_WHITE]->id));
+        json_object_set_new(out, "b", json_string(g->players[CHESS_BLACK]->id));
+        if (g->ended) json_object_set_new(out, "e", json_true());
+        if (ev->type == CORE_EV_GAME_ENDED && g->rated) {
+            /* The players' new ratings: every node that knows them starts its next game from
+             * these (the store has them too, but nodes keep their players in memory). */
+            int cat = rating_category_of(&g->tc);
+            json_object_set_new(out, "rt",
+                                json_pack("{s:i,s:o,s:o}", "c", cat, "w",
+                                          encode_rating(&g->players[CHESS_WHITE]->ratings[cat]),
+                                          "b",
+                                          encode_rating(&g->players[CHESS_BLACK]->ratings[cat])));
+        }
+        if (ev->type == CORE_EV_GAME_STARTED) snprintf(dir_key, sizeof dir_key, "game:%s", g->id);
+    }
+    if (ev->type == CORE_EV_SEEK_ADDED || ev->type == CORE_EV_CHALLENGE_CREATED)
+        snprintf(dir_key, sizeof dir_key, "seek:%s", ev->seek.id);
+    if (ev->player) json_object_set_new(out, "p", json_string(ev->player->id));
+    if (is_reply && cl->asking_node) {
+        json_object_set_new(
+            out, "r",
+            json_pack("{s:s,s:I}", "n", cl->asking_node, "q", (json_int_t)cl->asking_rid));
+        cl->answered = true;
+    }
+    cluster_publish_json(srv, NULL, out, dir_key[0] ? dir_key : NULL);
+}
+
+void cluster_publish_to_game(struct server *srv, const struct game *g, const json_t *msg,
+                             bool players, bool spectators) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !msg || (!players && !spectators)) return;
+    enum core_target k = players && spectators ? CORE_TO_GAME
+                         : players             ? CORE_TO_GAME_PLAYERS
+                                               : CORE_TO_GAME_SPECTATORS;
+    /* No version: these messages (the computer thinking, its analysis) are not game events. */
+    cluster_publish_json(srv, NULL,
+                         json_pack("{s:s,s:s,s:i,s:O,s:s,s:s,s:s}", "t", "ev", "n", cl->node, "k",
+                                   (int)k, "m", msg, "g", g->id, "w", g->players[CHESS_WHITE]->id,
+                                   "b", g->players[CHESS_BLACK]->id),
+                         NULL);
+}
+
+/* ---- the other nodes' side ---- */
+
+static void deliver_event(struct cluster *cl, const json_t *msg) {
+    struct server *srv = cl->srv;
+    const char *owner = json_string_value(json_object_get(msg, "n"));
+    const json_t *m = json_object_get(msg, "m");
+    if (!owner || !json_is_object(m)) return;
+    const char *game = json_string_value(json_object_get(msg, "g"));
+    int kind = (int)json_integer_value(json_object_get(msg, "k"));
+    struct remote_delivery rd = {
+        .kind = (enum core_target)kind,
+        .game = game,
+        .white = json_string_value(json_object_get(msg, "w")),
+        .black = json_string_value(json_object_get(msg, "b")),
+        .player = json_string_value(json_object_get(msg, "p")),
+        .msg = m,
+    };
+    /* The forwarded request this event answers, when it came from here. */
+    const json_t *r = json_object_get(msg, "r");
+    struct pending *p = NULL;
+    const char *asker = json_string_value(json_object_get(r, "n"));
+    if (asker && strcmp(asker, cl->node) == 0) {
+        p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(r, "q")));
+        if (p && p->conn) {
+            rd.requester = p->conn;
+            rd.requester_id = p->client_id;
+        }
+    }
+    dispatch_deliver_remote(srv, &rd);
+    if (p) pending_free(p);
+    /* Lobby seeks of other nodes, for lobby_subscribe. */
+    const char *type = json_string_value(json_object_get(m, "type"));
+    if (kind == CORE_TO_LOBBY && type) {
+        if (strcmp(type, "seek_added") == 0) {
+            json_t *seek = json_object_get(m, "seek");
+            const char *id = json_string_value(json_object_get(seek, "id"));
+            struct remote *rs = id ? cluster_remote_get(cl, id, owner) : NULL;
+            if (rs) {
+                json_decref(rs->seek);
+                rs->seek = json_incref(seek);
+            }
+        } else if (strcmp(type, "seek_removed") == 0) {
+            const char *id = json_string_value(json_object_get(m, "seek"));
+            if (id) cluster_remote_drop(cl, id);
+        }
+    }
+    const json_t *rt = json_object_get(msg, "rt");
+    int cat = (int)json_integer_value(json_object_get(rt, "c"));
+    for (int c = 0; rt && cat >= 0 && cat < RATING_CATEGORY_COUNT && c < 2; c++) {
+        const char *id = c ? rd.black : rd.white;
+        struct player *pl = id ? world_player_by_id(srv->world, id) : NULL;
+        if (pl) decode_rating(json_object_get(rt, c ? "b" : "w"), &pl->ratings[cat]);
+    }
+    const json_t *version = json_object_get(msg, "v");
+    if (!game || !version) return;
+    uint32_t v = (uint32_t)json_integer_value(version);
+    if (json_is_true(json_object_get(msg, "e"))) {
+        struct remote *rg = strmap_get(&cl->remotes, game);
+        if (rg && !rg->resyncing) cluster_remote_drop(cl, game);
+        return;
+    }
+    struct remote *rg = cluster_remote_get(cl, game, owner);
+    if (!rg) return;
+    bool gap = rg->has_version && v != rg->version + 1;
+    rg->version = v;
+    rg->has_version = true;
+    if (gap) relay_resync(cl, rg);
+}
+
+/* A "game" message pushed after a resync: to this node's players and spectators of it. */
+static void deliver_state(struct cluster *cl, const json_t *res, const char *game) {
+    struct remote_delivery rd = {
+        .kind = CORE_TO_GAME_SPECTATORS,
+        .game = game,
+        .white = json_string_value(json_object_get(res, "w")),
+        .black = json_string_value(json_object_get(res, "b")),
+        .msg = json_object_get(res, "m"),
+    };
+    if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+    rd.kind = CORE_TO_GAME_PLAYERS;
+    rd.msg = json_object_get(res, "mp");
+    if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+}
+
+static void on_answer(struct cluster *cl, const json_t *msg) {
+    struct pending *p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(msg, "q")));
+    if (!p) return;
+    int code = (int)json_integer_value(json_object_get(msg, "e"));
+    if (p->kind == PENDING_RESYNC) {
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r) {
+            r->resyncing = false;
+            if (code == 0) {
+                r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+                r->has_version = true;
+                r->needs_resync = false;
+                deliver_state(cl, msg, p->target);
+            } else {
+                cluster_remote_drop(cl, p->target); /* the owner has forgotten it */
+            }
+        }
+        pending_free(p);
+        return;
+    }
+    if (!p->conn) {
+        pending_free(p);
+        return;
+    }
+    if (code > 0) {
+        pending_fail(cl, p, -code);
+        return;
+    }
+    if (p->kind == PENDING_CHALLENGE) {
+        json_t *m = json_deep_copy(json_object_get(msg, "m"));
+        if (m) proto_set_id(m, p->client_id);
+        if (m)
+            conn_send_json(p->conn, m);
+        else
+            conn_send_error(p->conn, -PROTO_ERR_INTERNAL, p->client_id, NULL);
+    } else if (p->kind == PENDING_WATCH) {
+        const char *white = json_string_value(json_object_get(msg, "w"));
+        const char *black = json_string_value(json_object_get(msg, "b"));
+        const struct player *me = p->conn->player;
+        bool player =
+            me && ((white && strcmp(white, me->id) == 0) || (black && strcmp(black, me->id) == 0));
+        json_t *state = json_deep_copy(json_object_get(msg, player ? "mp" : "m"));
+        int rc = state ? dispatch_watch_add(p->conn, p->target) : -PROTO_ERR_INTERNAL;
+        if (rc < 0) {
+            json_decref(state);
+            pending_fail(cl, p, rc);
+            return;
+        }
+        struct remote *r = strmap_get(&cl->remotes, p->target);
+        if (r && !r->has_version) {
+            r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+            r->has_version = true;
+        }
+        proto_set_id(state, p->client_id);
+        conn_send_json(p->conn, state);
+    } else {
+        json_t *ok = proto_encode_simple("ok");
+        if (ok) proto_set_id(ok, p->client_id);
+        conn_send_json(p->conn, ok);
+    }
+    pending_free(p);
+}
+
+/* The state of one of our player's games on another node, after the player's hello here. */
+static void on_player_game(struct cluster *cl, const json_t *msg) {
+    const char *owner = NULL;
+    const char *game = json_string_value(json_object_get(msg, "g"));
+    const char *player = json_string_value(json_object_get(msg, "p"));
+    const json_t *state = json_object_get(msg, "mp");
+    if (!game || !player || !json_is_object(state)) return;
+    struct remote *r = strmap_get(&cl->remotes, game);
+    if (r) owner = r->owner;
+    if (!r) {
+        owner = json_string_value(json_object_get(msg, "n"));
+        r = owner ? cluster_remote_get(cl, game, owner) : NULL;
+    }
+    if (r && !r->has_version) {
+        r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
+        r->has_version = true;
+    }
+    struct remote_delivery rd = {
+        .kind = CORE_TO_PLAYER, .game = game, .player = player, .msg = state};
+    dispatch_deliver_remote(cl->srv, &rd);
+}
+
+void cluster_player_hello(struct server *srv, const struct player *p) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !bus_up(cl->bus)) return;
+    cluster_publish_direct(
+        cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "pgames", "n", cl->node, "p", p->id), NULL, NULL);
+}
+
+void cluster_conn_gone(struct conn *c) {
+    struct cluster *cl = cluster_of(c->srv);
+    for (struct pending *p = cl ? cl->pending : NULL; p; p = p->next) {
+        if (p->conn == c) p->conn = NULL;
+    }
+}
+
+void cluster_player_gone(struct server *srv, const struct player *p) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !bus_up(cl->bus)) return;
+    cluster_publish_direct(
+        cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
+}
+
+void relay_tick(struct cluster *cl, int64_t now) {
+    for (struct pending **pp = &cl->pending; *pp;) {
+        struct pending *p = *pp;
+        if (now < p->deadline_ms) {
+            int rc = p->lookup_again_ms && now >= p->lookup_again_ms ? lookup_send(cl, p) : 0;
+            if (rc == 0) {
+                pp = &p->next;
+                continue;
+            }
+            *pp = p->next;
+            pending_fail(cl, p, rc);
+            continue;
+        }
+        *pp = p->next;
+        pending_fail(cl, p, -PROTO_ERR_OWNER_UNREACHABLE);
+    }
+}
+
+void relay_free(struct cluster *cl) {
+    while (cl->pending) pending_free(pending_take(cl, cl->pending->rid));
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) free(value);
+    strmap_free(&cl->remote_seen);
+}
+
+bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg) {
+    if (to_me) {
+        if (strcmp(t, "cmd") == 0)
+            owner_command(cl, msg);
+        else if (strcmp(t, "state") == 0)
+            owner_state(cl, msg);
+        else if (strcmp(t, "cget") == 0)
+            owner_challenge(cl, msg);
+        else if (strcmp(t, "res") == 0)
+            on_answer(cl, msg);
+        else if (strcmp(t, "pstate") == 0)
+            on_player_game(cl, msg);
+        else
+            return false;
+        return true;
+    }
+    if (strcmp(t, "ev") == 0)
+        deliver_event(cl, msg);
+    else if (strcmp(t, "gone") == 0)
+        owner_player_gone(cl, msg);
+    else if (strcmp(t, "pgames") == 0)
+        owner_player_games(cl, msg);
+    else
+        return false;
+    return true;
+}
