@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickMove, moveList, openPlayer, pair, screenshot, suite, waitForMoves } from './harness.mjs';
+import { moveList, openPlayer, pair, resignAfterOneMove, screenshot, suite, waitForMoves } from './harness.mjs';
 
 const ctx = suite();
 
@@ -45,16 +45,6 @@ const OPERA_GAME = `[Event "Paris"]
 `;
 
 const PASSWORD = 'correct horse battery';
-
-async function resignAfterOneMove(alice, bob) {
-  await clickMove(alice.page, 'e2', 'e4');
-  await waitForMoves(bob.page, ['e4']);
-  await clickMove(bob.page, 'e7', 'e5');
-  await waitForMoves(alice.page, ['e4', 'e5']);
-  await bob.page.getByRole('button', { name: 'Resign' }).click();
-  await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
-  await alice.page.getByText('White wins').waitFor();
-}
 
 test('register, play, the profile and its history, an archived game, log out and in', async (t) => {
   const { alice, bob, gameId } = await pair(ctx, 'Anna', 'Boris', '3+2');

@@ -269,3 +269,14 @@ export async function waitForMoves(page, expected) {
     { what: `moves ${expected.join(' ')} on ${page.url()}` },
   );
 }
+
+/** Alice (White) plays 1. e4, Bob 1... e5 and resigns; returns once Alice's page says so. */
+export async function resignAfterOneMove(alice, bob) {
+  await clickMove(alice.page, 'e2', 'e4');
+  await waitForMoves(bob.page, ['e4']);
+  await clickMove(bob.page, 'e7', 'e5');
+  await waitForMoves(alice.page, ['e4', 'e5']);
+  await bob.page.getByRole('button', { name: 'Resign' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
+  await alice.page.getByText('White wins').waitFor();
+}

@@ -6,6 +6,7 @@
 import type { ConnectionState } from '../net/socket';
 import type { GameSummary, PlayerRef, Seek, ServerMessage } from '../net/protocol';
 import { isGameEvent } from '../net/protocol';
+import { applyAnalysisMessage, type AnalysisView } from './analysis';
 import {
   applyComputerMessage,
   applyGameEvent,
@@ -52,6 +53,8 @@ export interface AppState {
   /** Games the server could not give (not found, say), with the reason for people. */
   gameErrors: Record<string, string>;
   notices: Notice[];
+  /** The free analysis a page shows (one at a time), or null. */
+  analysis: AnalysisView | null;
 }
 
 export const initialState: AppState = {
@@ -66,6 +69,7 @@ export const initialState: AppState = {
   pending: {},
   gameErrors: {},
   notices: [],
+  analysis: null,
 };
 
 /** Folds one server message, received at `now` (performance.now()), into the state. */
@@ -109,6 +113,12 @@ export function reduceMessage(state: AppState, msg: ServerMessage, now: number):
       if (!game) return state;
       const next = applyComputerMessage(game, msg);
       return next === game ? state : { ...state, games: { ...state.games, [game.id]: next } };
+    }
+    case 'analysis':
+    case 'analysis_done': {
+      if (!state.analysis) return state;
+      const analysis = applyAnalysisMessage(state.analysis, msg);
+      return analysis === state.analysis ? state : { ...state, analysis };
     }
     case 'seeks':
       return { ...state, seeks: msg.seeks, seeksLoaded: true };

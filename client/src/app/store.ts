@@ -27,6 +27,7 @@ import type {
 } from '../net/protocol';
 import type { GameSocket } from '../net/socket';
 import type { LocalMove } from '../lib/chess';
+import { analysisActive, analysisAsked, analysisStarted } from './analysis';
 import { initialState, reduceMessage, type AppState, type Notice } from './state';
 
 export type GameCommand =
@@ -55,6 +56,12 @@ export class Store {
   private readonly watched = new Map<string, number>();
   private readonly resyncing = new Set<string>();
   private noticeId = 1;
+  /** Free analysis: the page's latest request, the server's running analysis (until its
+   * analysis_done), who waits for that end, and the queue that orders starts and stops. */
+  private analysisSeq = 0;
+  private runningAnalysis: number | null = null;
+  private analysisEnded: (() => void) | null = null;
+  private analysisQueue: Promise<void> = Promise.resolve();
   private readonly socket: GameSocket;
   private readonly storage: KeyValue;
 
@@ -87,6 +94,7 @@ export class Store {
     if (next !== this.state) this.set(next);
     const declined = msg.type === 'challenge_removed' && msg.reason === 'declined' && before.challenges[msg.challenge];
     if (declined) this.notify(declineText(declined, msg.decline_reason), 'info');
+    if (msg.type === 'analysis_done') this.analysisFinished(msg.analysis);
     if (msg.type === 'game_started') {
       for (const l of this.startedListeners) l(msg.game.id, msg.id !== undefined);
     }
@@ -103,6 +111,10 @@ export class Store {
     this.storage.set(KEYS.token, msg.token);
     this.set(reduceMessage(this.state, msg, at));
     this.resyncing.clear();
+    // Analyses end with their connection: one the page still shows starts again.
+    if (this.runningAnalysis !== null) this.analysisFinished(this.runningAnalysis);
+    const analysis = this.state.analysis;
+    if (analysis && analysisActive(analysis)) this.analyse(analysis.fen, analysis.multipv);
     if (this.lobbyUsers > 0) this.socket.send({ type: 'lobby_subscribe' });
     if (this.liveUsers > 0) this.socket.send({ type: 'live_games', limit: 20 });
     for (const id of this.watched.keys()) void this.fetchGame(id);
@@ -286,6 +298,71 @@ export class Store {
    * when it refuses (for example while the server has no engine pool). */
   async playComputerOrThrow(level: number, time: TimeControl, color: ColorChoice): Promise<void> {
     await this.askOrThrow({ type: 'computer_play', level, time, color });
+  }
+
+  // ---- free analysis (docs/protocol.md: analyse, analysis_stop) ----
+
+  /**
+   * Analyses a position (FEN) with `multipv` lines, in place of the analysis shown. The server
+   * runs one analysis per connection, so a running one is stopped first and its end awaited.
+   */
+  analyse(fen: string, multipv = 1): void {
+    const seq = ++this.analysisSeq;
+    this.set({ ...this.state, analysis: analysisAsked(seq, fen, multipv) });
+    this.analysisQueue = this.analysisQueue.then(() => this.startAnalysis(seq, fen, multipv));
+  }
+
+  /** Stops the analysis shown (its last lines stay shown); `forget` also drops them. */
+  stopAnalysis(forget = false): void {
+    this.analysisSeq++;
+    const a = this.state.analysis;
+    if (forget) this.set({ ...this.state, analysis: null });
+    else if (a?.status === 'starting') this.set({ ...this.state, analysis: { ...a, status: 'stopped' } });
+    this.analysisQueue = this.analysisQueue.then(() => this.endRunningAnalysis());
+  }
+
+  private async startAnalysis(seq: number, fen: string, multipv: number): Promise<void> {
+    await this.endRunningAnalysis();
+    if (seq !== this.analysisSeq) return;
+    const current = () => {
+      const a = this.state.analysis;
+      return seq === this.analysisSeq && a?.seq === seq ? a : null;
+    };
+    try {
+      const reply = await this.socket.request({ type: 'analyse', fen, multipv });
+      if (reply.type !== 'analysis_started') return;
+      // Superseded meanwhile: the step queued after this one stops it.
+      this.runningAnalysis = reply.analysis;
+      const a = current();
+      if (a) this.set({ ...this.state, analysis: analysisStarted(a, reply.analysis) });
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (code === 'CONNECTION_LOST' || code === 'OFFLINE') return; // the next welcome starts it again
+      const a = current();
+      if (a) this.set({ ...this.state, analysis: { ...a, status: 'error', error: readableError(err) } });
+    }
+  }
+
+  /** Stops the server's running analysis, if any, and resolves once it has ended. */
+  private async endRunningAnalysis(): Promise<void> {
+    const id = this.runningAnalysis;
+    if (id === null) return;
+    const ended = new Promise<void>((resolve) => (this.analysisEnded = resolve));
+    try {
+      await this.socket.request({ type: 'analysis_stop', analysis: id });
+    } catch {
+      // ANALYSIS_NOT_FOUND: it ended by itself meanwhile; a lost connection ended it too.
+      this.analysisFinished(id);
+    }
+    await ended;
+  }
+
+  private analysisFinished(id: number): void {
+    if (this.runningAnalysis !== id) return;
+    this.runningAnalysis = null;
+    const resolve = this.analysisEnded;
+    this.analysisEnded = null;
+    resolve?.();
   }
 
   // ---- game actions ----

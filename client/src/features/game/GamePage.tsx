@@ -23,6 +23,7 @@ import { soundForSan } from '../../lib/sound';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
+import { AnalysisPanel } from './AnalysisPanel';
 import { Board } from './Board';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
@@ -185,6 +186,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
         </p>
         {!myColor && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={view} />
+        {game.status === 'ended' && <AnalysisPanel fen={fen} />}
         {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={movable !== null} onMove={onMove} />}
         <div className="button-row">
           <button type="button" onClick={() => setFlipped((f) => !f)} aria-label="Flip the board">
