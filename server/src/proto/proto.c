@@ -174,13 +174,54 @@ static int bad_field(struct proto_request *req, const char *field) {
     return -PROTO_ERR_BAD_FIELD;
 }
 
+/* A field of the message, read flat or from jansson's object. */
+enum field_kind { FIELD_ABSENT, FIELD_STRING, FIELD_INT, FIELD_OTHER };
+
+struct field {
+    enum field_kind kind;
+    const char *string; /* FIELD_STRING: NUL-terminated, len bytes */
+    size_t len;
+    json_int_t number;  /* FIELD_INT */
+    const json_t *json; /* read by jansson: the value (objects, arrays...); NULL when flat */
+};
+
+static struct field field_get(const struct proto_request *req, const char *name) {
+    struct field f = {.kind = FIELD_ABSENT};
+    if (req->flat) {
+        const struct proto_flat *flat = &req->flat_fields;
+        for (int i = 0; i < flat->count; i++) {
+            const struct proto_flat_field *ff = &flat->fields[i];
+            if (strcmp(ff->key, name) != 0) continue;
+            f.kind = ff->string ? FIELD_STRING : FIELD_INT;
+            f.string = ff->string;
+            f.len = ff->len;
+            f.number = ff->number;
+            break;
+        }
+        return f;
+    }
+    const json_t *v = json_object_get(req->root, name);
+    f.json = v;
+    if (json_is_string(v)) {
+        f.kind = FIELD_STRING;
+        f.string = json_string_value(v);
+        f.len = json_string_length(v);
+    } else if (json_is_integer(v)) {
+        f.kind = FIELD_INT;
+        f.number = json_integer_value(v);
+    } else if (v) {
+        f.kind = FIELD_OTHER;
+    }
+    return f;
+}
+
 /* A string field of 1..max bytes; with ids_only, letters and digits only. */
 static int get_string(struct proto_request *req, const char *field, size_t max, bool ids_only,
                       const char **out) {
-    const json_t *v = json_object_get(req->root, field);
-    if (!json_is_string(v)) return bad_field(req, field);
-    size_t len = json_string_length(v);
-    const char *s = json_string_value(v);
+    struct field v = field_get(req, field);
+    if (v.kind != FIELD_STRING) return bad_field(req, field);
+    size_t len = v.len;
+    const char *s = v.string;
     if (len == 0 || len > max || strlen(s) != len) return bad_field(req, field);
     for (size_t i = 0; ids_only && i < len; i++) {
         char c = s[i];
@@ -193,9 +234,9 @@ static int get_string(struct proto_request *req, const char *field, size_t max, 
 
 static int get_int(struct proto_request *req, const char *field, long long min, long long max,
                    int *out) {
-    const json_t *v = json_object_get(req->root, field);
-    if (!json_is_integer(v)) return bad_field(req, field);
-    json_int_t n = json_integer_value(v);
+    struct field v = field_get(req, field);
+    if (v.kind != FIELD_INT) return bad_field(req, field);
+    json_int_t n = v.number;
     if (n < min || n > max) return bad_field(req, field);
     *out = (int)n;
     return 0;
@@ -204,10 +245,10 @@ static int get_int(struct proto_request *req, const char *field, long long min, 
 /* One of the given words; *out receives its index. */
 static int get_word(struct proto_request *req, const char *field, const char *const *words,
                     int count, int *out) {
-    const json_t *v = json_object_get(req->root, field);
-    if (!json_is_string(v)) return bad_field(req, field);
+    struct field v = field_get(req, field);
+    if (v.kind != FIELD_STRING) return bad_field(req, field);
     for (int i = 0; i < count; i++) {
-        if (strcmp(json_string_value(v), words[i]) == 0) {
+        if (strcmp(v.string, words[i]) == 0) {
             *out = i;
             return 0;
         }
@@ -216,11 +257,12 @@ static int get_word(struct proto_request *req, const char *field, const char *co
 }
 
 static int get_time(struct proto_request *req, struct time_control *tc) {
-    const json_t *v = json_object_get(req->root, "time");
-    if (json_is_string(v) && strcmp(json_string_value(v), "unlimited") == 0) {
+    struct field f = field_get(req, "time");
+    if (f.kind == FIELD_STRING && strcmp(f.string, "unlimited") == 0) {
         *tc = (struct time_control){.unlimited = true};
         return 0;
     }
+    const json_t *v = f.json; /* an object is never read flat */
     if (!json_is_object(v)) return bad_field(req, "time");
     const json_t *minutes = json_object_get(v, "minutes");
     const json_t *increment = json_object_get(v, "increment");
@@ -237,7 +279,7 @@ static int get_time(struct proto_request *req, struct time_control *tc) {
 
 /* An array of at most 600 move strings of 1..16 bytes (their meaning is checked later). */
 static int get_moves(struct proto_request *req, const char *field) {
-    const json_t *v = json_object_get(req->root, field);
+    const json_t *v = field_get(req, field).json; /* an array is never read flat */
     if (!json_is_array(v) || json_array_size(v) > 600) return bad_field(req, field);
     for (size_t i = 0; i < json_array_size(v); i++) {
         const json_t *m = json_array_get(v, i);
@@ -264,7 +306,7 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
             "page",     "category", "pgn",       "fen",      "moves",    "depth",
             "movetime", "multipv",  "analysis",  "rated",    "reason"};
         const char *name = names[__builtin_ctz(bit)];
-        if (!json_object_get(req->root, name)) {
+        if (field_get(req, name).kind == FIELD_ABSENT) {
             if (spec->required & bit) rc = bad_field(req, name);
             continue;
         }
@@ -293,7 +335,7 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
                 cmd->opponent = req->player;
                 break;
             case PROTO_F_RATED: {
-                const json_t *v = json_object_get(req->root, name);
+                const json_t *v = field_get(req, name).json; /* never read flat */
                 if (!json_is_boolean(v)) rc = bad_field(req, name);
                 cmd->casual = json_is_false(v);
                 cmd->rated_required = json_is_true(v);
@@ -356,7 +398,104 @@ static const struct proto_message_spec *find_spec(const char *type) {
     return NULL;
 }
 
-int proto_decode(const char *text, size_t len, struct proto_request *req) {
+/* ---- the flat reader ---- */
+
+/*
+ * Most messages, moves above all, are one flat object of short ASCII strings without escapes
+ * and integers: {"type":"move","game":"Ab3dE5fG","move":"e2e4","id":12}. jansson spent more on
+ * reading one than the loop spends on the rest of a move (an object, a hash table, an
+ * allocation per string), so such a message is read here in one pass over a copy, its strings
+ * cut out in place. Anything else (an escape, a byte outside printable ASCII, a nested value, a
+ * real number, true/false/null, a repeated key, a longer message) is left to jansson, so both
+ * paths accept and refuse the same texts (test_proto compares them on mutated messages).
+ */
+
+static char *skip_space(char *p, const char *end) {
+    while (p < end && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    return p;
+}
+
+/* A string from just after its opening quote: NUL-terminated in place. Returns the position
+ * after the closing quote, or NULL when it is not a plain string. */
+static char *flat_string(char *p, const char *end, const char **out, size_t *len) {
+    char *start = p;
+    while (p < end && *p != '"') {
+        unsigned char c = (unsigned char)*p;
+        if (c < 0x20 || c >= 0x7f || c == '\\') return NULL;
+        p++;
+    }
+    if (p == end) return NULL;
+    *p = '\0';
+    *out = start;
+    *len = (size_t)(p - start);
+    return p + 1;
+}
+
+/* An integer in JSON's grammar of at most 18 digits (no overflow); NULL for anything else,
+ * including a real number. */
+static char *flat_int(char *p, const char *end, json_int_t *out) {
+    bool negative = p < end && *p == '-';
+    if (negative) p++;
+    char *digits = p;
+    while (p < end && *p >= '0' && *p <= '9') p++;
+    size_t count = (size_t)(p - digits);
+    if (count == 0 || count > 18 || (count > 1 && *digits == '0')) return NULL;
+    if (p < end && (*p == '.' || *p == 'e' || *p == 'E')) return NULL;
+    json_int_t n = 0;
+    for (const char *d = digits; d < p; d++) n = n * 10 + (*d - '0');
+    *out = negative ? -n : n;
+    return p;
+}
+
+/* Reads text into f when it is a flat message; false leaves it to jansson. */
+static bool flat_read(struct proto_flat *f, const char *text, size_t len) {
+    if (len > PROTO_FLAT_MAX_TEXT) return false;
+    memcpy(f->text, text, len);
+    f->text[len] = '\0';
+    f->count = 0;
+    char *p = f->text;
+    const char *end = f->text + len;
+    p = skip_space(p, end);
+    if (p == end || *p++ != '{') return false;
+    p = skip_space(p, end);
+    if (p < end && *p == '}') {
+        p++;
+    } else {
+        for (;;) {
+            if (f->count == PROTO_FLAT_MAX_FIELDS || p == end || *p != '"') return false;
+            struct proto_flat_field *ff = &f->fields[f->count];
+            size_t key_len;
+            if (!(p = flat_string(p + 1, end, &ff->key, &key_len))) return false;
+            p = skip_space(p, end);
+            if (p == end || *p++ != ':') return false;
+            p = skip_space(p, end);
+            if (p < end && *p == '"') {
+                p = flat_string(p + 1, end, &ff->string, &ff->len);
+            } else {
+                ff->string = NULL;
+                p = flat_int(p, end, &ff->number);
+            }
+            if (!p) return false;
+            for (int i = 0; i < f->count; i++) {
+                if (strcmp(f->fields[i].key, ff->key) == 0) return false; /* jansson refuses */
+            }
+            f->count++;
+            p = skip_space(p, end);
+            if (p == end) return false;
+            if (*p == '}') {
+                p++;
+                break;
+            }
+            if (*p++ != ',') return false;
+            p = skip_space(p, end);
+        }
+    }
+    return skip_space(p, end) == end;
+}
+
+/* ---- decoding ---- */
+
+static void request_init(struct proto_request *req) {
     *req = (struct proto_request){0};
     req->cmd.expected_ply = -1;
     req->cmd.color = COLOR_CHOICE_RANDOM;
@@ -364,21 +503,26 @@ int proto_decode(const char *text, size_t len, struct proto_request *req) {
     req->limit = 20;
     req->page = 1;
     req->multipv = 1;
-    json_error_t error;
-    req->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
-    if (!req->root) return -PROTO_ERR_BAD_JSON;
-    if (!json_is_object(req->root)) return -PROTO_ERR_BAD_MESSAGE;
+}
 
-    const json_t *id = json_object_get(req->root, "id");
-    if (id) {
-        bool ok =
-            json_is_integer(id) || (json_is_string(id) && json_string_length(id) <= PROTO_ID_MAX);
+/* The id, the type and the fields of a message read either way. */
+static int decode_message(struct proto_request *req) {
+    struct field id = field_get(req, "id");
+    if (id.kind != FIELD_ABSENT) {
+        bool ok = id.kind == FIELD_INT || (id.kind == FIELD_STRING && id.len <= PROTO_ID_MAX);
         if (!ok) return bad_field(req, "id");
-        req->id = id;
+        if (id.json) {
+            req->id = id.json;
+        } else {
+            req->owned_id = id.kind == FIELD_INT ? json_integer(id.number)
+                                                 : json_stringn_nocheck(id.string, id.len);
+            if (!req->owned_id) return -PROTO_ERR_INTERNAL;
+            req->id = req->owned_id;
+        }
     }
-    const json_t *type = json_object_get(req->root, "type");
-    if (!json_is_string(type)) return -PROTO_ERR_BAD_MESSAGE;
-    const struct proto_message_spec *spec = find_spec(json_string_value(type));
+    struct field type = field_get(req, "type");
+    if (type.kind != FIELD_STRING) return -PROTO_ERR_BAD_MESSAGE;
+    const struct proto_message_spec *spec = find_spec(type.string);
     if (!spec) return -PROTO_ERR_UNKNOWN_TYPE;
     req->msg = spec->msg;
     req->spec = spec;
@@ -386,7 +530,24 @@ int proto_decode(const char *text, size_t len, struct proto_request *req) {
     return decode_fields(req, spec);
 }
 
+int proto_decode_general(const char *text, size_t len, struct proto_request *req) {
+    request_init(req);
+    json_error_t error;
+    req->root = json_loadb(text, len, JSON_REJECT_DUPLICATES, &error);
+    if (!req->root) return -PROTO_ERR_BAD_JSON;
+    if (!json_is_object(req->root)) return -PROTO_ERR_BAD_MESSAGE;
+    return decode_message(req);
+}
+
+int proto_decode(const char *text, size_t len, struct proto_request *req) {
+    request_init(req);
+    if (!flat_read(&req->flat_fields, text, len)) return proto_decode_general(text, len, req);
+    req->flat = true;
+    return decode_message(req);
+}
+
 void proto_request_clear(struct proto_request *req) {
     json_decref(req->root);
+    json_decref(req->owned_id);
     *req = (struct proto_request){0};
 }

@@ -131,10 +131,30 @@ enum proto_msg {
 struct proto_message_spec;
 
 /* A decoded client message. Strings point into `root`, which the request owns. */
+/* A flat message read without jansson (proto.c): its fields point into `text`. */
+#define PROTO_FLAT_MAX_TEXT   256
+#define PROTO_FLAT_MAX_FIELDS 12
+
+struct proto_flat_field {
+    const char *key;
+    const char *string; /* NULL for an integer */
+    size_t len;
+    json_int_t number;
+};
+
+struct proto_flat {
+    int count;
+    struct proto_flat_field fields[PROTO_FLAT_MAX_FIELDS];
+    char text[PROTO_FLAT_MAX_TEXT + 1]; /* a copy of the message, strings cut out in place */
+};
+
 struct proto_request {
-    json_t *root;
+    json_t *root;     /* the parsed message, or NULL when it was read flat */
+    json_t *owned_id; /* flat: the id as a json_t (id points to it) */
+    bool flat;        /* read by the flat reader: `flat` holds the fields */
+    struct proto_flat flat_fields;
     const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
-    const json_t *id;                      /* borrowed from root; NULL when absent */
+    const json_t *id;                      /* borrowed from root (or owned_id); NULL when absent */
     enum proto_msg msg;
     struct core_cmd cmd;  /* for messages up to PROTO_MSG_CORE_LAST */
     const char *game;     /* watch, unwatch; also cmd.target */
@@ -179,6 +199,9 @@ extern const struct proto_message_spec proto_messages[PROTO_MSG_COUNT];
  * cases.
  */
 int proto_decode(const char *text, size_t len, struct proto_request *req);
+
+/* proto_decode() always through jansson, never the flat reader: tests check that both agree. */
+int proto_decode_general(const char *text, size_t len, struct proto_request *req);
 
 void proto_request_clear(struct proto_request *req);
 

@@ -146,11 +146,113 @@ static void test_table_and_names(void) {
     CHECK(strlen(proto_error_message(-PROTO_ERR_BAD_JSON)) > 0);
 }
 
+/* ---- the flat reader against jansson ---- */
+
+static bool same_text(const char *a, const char *b) {
+    return (!a && !b) || (a && b && strcmp(a, b) == 0);
+}
+
+/* Decodes text both ways; every outcome and every decoded field must be the same. */
+static bool both_ways(const char *text, size_t len, bool *was_flat) {
+    struct proto_request a, b;
+    int ra = proto_decode(text, len, &a);
+    int rb = proto_decode_general(text, len, &b);
+    const struct core_cmd *x = &a.cmd, *y = &b.cmd;
+    bool same =
+        ra == rb && a.msg == b.msg && a.spec == b.spec && same_text(a.field, b.field) &&
+        ((!a.id && !b.id) || (a.id && b.id && json_equal(a.id, b.id))) && x->type == y->type &&
+        same_text(x->target, y->target) && same_text(x->text, y->text) &&
+        memcmp(&x->tc, &y->tc, sizeof x->tc) == 0 && x->color == y->color && x->level == y->level &&
+        x->expected_ply == y->expected_ply && x->room == y->room && x->claim_win == y->claim_win &&
+        same_text(x->opponent, y->opponent) && x->casual == y->casual &&
+        x->rated_required == y->rated_required && x->decline_reason == y->decline_reason &&
+        same_text(a.game, b.game) && same_text(a.token, b.token) && same_text(a.name, b.name) &&
+        a.protocol == b.protocol && a.limit == b.limit && same_text(a.username, b.username) &&
+        same_text(a.password, b.password) && same_text(a.player, b.player) && a.page == b.page &&
+        a.category == b.category && same_text(a.pgn, b.pgn) && same_text(a.fen, b.fen) &&
+        (!a.moves == !b.moves) && a.depth == b.depth && a.movetime_ms == b.movetime_ms &&
+        a.multipv == b.multipv && a.analysis == b.analysis;
+    if (was_flat) *was_flat = a.flat;
+    proto_request_clear(&a);
+    proto_request_clear(&b);
+    return same;
+}
+
+static void test_flat_reader_agrees(void) {
+    static const char *const seeds[] = {
+        "{\"type\":\"move\",\"game\":\"Ab3dE5fG\",\"move\":\"e2e4\",\"id\":12}",
+        "{\"type\":\"move\",\"game\":\"Ab3dE5fG\",\"move\":\"Nf3\",\"ply\":4,\"id\":\"m-4\"}",
+        " { \"type\" : \"hello\" , \"protocol\" : 1 , \"name\" : \"Ann_1\" } ",
+        "{\"type\":\"hello\",\"protocol\":1,\"token\":\"X8QTZchnGgXQ0kpS5tdo9HMtcZyGwDW2\"}",
+        "{\"type\":\"chat\",\"game\":\"ab\",\"text\":\"good game!\",\"room\":\"spectators\"}",
+        "{\"type\":\"seek_create\",\"time\":\"unlimited\",\"color\":\"black\"}",
+        "{\"type\":\"seek_create\",\"time\":{\"minutes\":3,\"increment\":2},\"rated\":true}",
+        "{\"type\":\"computer_play\",\"level\":8,\"time\":\"unlimited\",\"id\":-0}",
+        "{\"type\":\"live_games\",\"limit\":100,\"id\":999999999999999999}",
+        "{\"type\":\"games_list\",\"player\":\"abc\",\"page\":2}",
+        "{\"type\":\"abandon_claim\",\"game\":\"ab\",\"result\":\"win\"}",
+        "{\"type\":\"challenge_decline\",\"challenge\":\"KlO1TQIKBahY\",\"reason\":\"later\"}",
+        "{\"type\":\"analyse\",\"fen\":\"8/8/8/8/8/8/8/K6k w - - 0 1\",\"moves\":[\"a1a2\"]}",
+        "{\"type\":\"ping\",\"type\":\"ping\"}",
+        "{\"type\":\"ping\",\"id\":1.0}",
+        "{\"type\":\"ping\",\"id\":01}",
+        "{\"type\":\"ping\",\"id\":\"caf\\u00e9\"}",
+        "{}",
+        "[]",
+    };
+    uint64_t rng = 0x2545f4914f6cdd1dull;
+    const char alphabet[] = "{}[]\",:0123456789-.eE tfnrul\\ab\x01\x7f\xc3";
+    int flat_seen = 0, total = 0;
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++) {
+        bool flat;
+        CHECK(both_ways(seeds[i], strlen(seeds[i]), &flat));
+        flat_seen += flat;
+        for (int m = 0; m < 3000; m++) {
+            char buf[320];
+            size_t len = strlen(seeds[i]);
+            memcpy(buf, seeds[i], len);
+            int edits = 1 + (int)(rng % 3);
+            for (int e = 0; e < edits; e++) {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                size_t at = (size_t)(rng >> 8) % (len + 1);
+                char c = alphabet[(rng >> 40) % (sizeof alphabet - 1)];
+                switch ((rng >> 60) % 3) {
+                    case 0: /* replace */
+                        if (at < len) buf[at] = c;
+                        break;
+                    case 1: /* insert */
+                        if (len < sizeof buf - 1) {
+                            memmove(buf + at + 1, buf + at, len - at);
+                            buf[at] = c;
+                            len++;
+                        }
+                        break;
+                    default: /* delete */
+                        if (at < len) memmove(buf + at, buf + at + 1, len - at - 1), len--;
+                }
+            }
+            bool mutated_flat;
+            bool same = both_ways(buf, len, &mutated_flat);
+            if (!check_record(same, "flat reader and jansson agree", __FILE__, __LINE__))
+                printf("     on: %.*s\n", (int)len, buf);
+            flat_seen += mutated_flat;
+            total++;
+        }
+    }
+    /* The fast path was taken often enough for the comparison to mean something. */
+    CHECK(flat_seen > total / 10);
+    bool flat;
+    CHECK(both_ways(seeds[0], strlen(seeds[0]), &flat) && flat);
+}
+
 int main(void) {
     RUN(test_errors);
     RUN(test_id_kept_on_error);
     RUN(test_decode_commands);
     RUN(test_rated_field);
     RUN(test_table_and_names);
+    RUN(test_flat_reader_agrees);
     return check_finish();
 }
