@@ -80,6 +80,14 @@ static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void
             memcpy(s->in + s->in_len, in, len);
             s->in_len += len;
             if (!lws_is_final_fragment(wsi)) return 0;
+            if (s->count == 0 && !lws_partial_buffered(wsi)) {
+                /* Nothing waiting: straight back (as conn_send() below). */
+                unsigned char frame[LWS_PRE + MAX_MSG];
+                memcpy(frame + LWS_PRE, s->in, s->in_len);
+                int n = lws_write(wsi, frame + LWS_PRE, s->in_len, LWS_WRITE_TEXT);
+                s->in_len = 0;
+                return n < 0 ? -1 : 0;
+            }
             if (s->count < OUT_SLOTS) {
                 int slot = (s->head + s->count++) % OUT_SLOTS;
                 s->out[slot] = realloc(s->out[slot], LWS_PRE + s->in_len);
@@ -241,8 +249,21 @@ static double percentile_ms(double p) {
     return HIST_BUCKETS * 0.01;
 }
 
+/*
+ * Both sides write at once when nothing is queued, as chess_server does: asking lws for a
+ * writable callback per message costs four epoll_ctl calls on libuv (uv_poll_start() removes
+ * and re-adds the descriptor), more than the send itself. lws buffers what the socket does
+ * not take (lws_partial_buffered()); then messages queue for the writable callback.
+ */
 static void conn_send(struct lconn *c, const char *text, size_t len) {
     if (!c->established || c->closed || c->out_count == OUT_SLOTS) return;
+    if (c->out_count == 0 && len <= MAX_MSG && !lws_partial_buffered(c->wsi)) {
+        unsigned char frame[LWS_PRE + MAX_MSG]; /* lws masks the payload in place */
+        memcpy(frame + LWS_PRE, text, len);
+        if (lws_write(c->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT) < 0)
+            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        return;
+    }
     int slot = (c->out_head + c->out_count++) % OUT_SLOTS;
     char *buf = realloc(c->out[slot], LWS_PRE + len);
     if (!buf) {
@@ -471,12 +492,14 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
             }
             return 0;
         case LWS_CALLBACK_CLIENT_WRITEABLE:
-            if (!c->out_count) return 0;
-            if (lws_write(wsi, (unsigned char *)c->out[c->out_head] + LWS_PRE,
-                          c->out_len[c->out_head], LWS_WRITE_TEXT) < (int)c->out_len[c->out_head])
-                return -1;
-            c->out_head = (c->out_head + 1) % OUT_SLOTS;
-            if (--c->out_count) lws_callback_on_writable(wsi);
+            while (c->out_count && !lws_partial_buffered(wsi)) {
+                if (lws_write(wsi, (unsigned char *)c->out[c->out_head] + LWS_PRE,
+                              c->out_len[c->out_head], LWS_WRITE_TEXT) < 0)
+                    return -1;
+                c->out_head = (c->out_head + 1) % OUT_SLOTS;
+                c->out_count--;
+            }
+            if (c->out_count) lws_callback_on_writable(wsi);
             return 0;
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         case LWS_CALLBACK_CLIENT_CLOSED:
