@@ -73,6 +73,21 @@ async def test_players_on_two_nodes_play_a_full_game_with_a_spectator(site):
     assert all(s["status"] == "ok" for s in states)
 
 
+async def test_three_nodes_a_spectator_on_the_third(site):
+    # Events go to the nodes that follow a game (its players' nodes, its spectators' nodes),
+    # not to every node: a spectator on a third node still sees every move.
+    a, b, c = site.node("a"), site.node("b"), site.node("c")
+    await site.wait_joined(3)
+    alice, bob, watcher = await a.player("Alice"), await b.player("Bob"), await c.player("Watcher")
+    sid = (await alice.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                           "color": "white"}))["seek"]["id"]
+    gid = (await bob.ok({"type": "seek_accept", "seek": sid}))["game"]["id"]
+    await watcher.ok({"type": "watch", "game": gid})
+    await play_moves(gid, alice, bob, watcher, SCHOLARS_MATE)
+    for cl in (alice, bob, watcher):
+        assert (await cl.recv_type("game_end", game=gid))["result"] == "1-0"
+
+
 async def test_live_games_and_a_player_back_through_the_other_node(site):
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["d4", "d5"])

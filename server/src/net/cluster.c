@@ -61,7 +61,8 @@ static void publish_now(struct server *srv, void *arg) {
     if (cl && cl->bus) {
         if (pub->dir_key[0]) bus_set(cl->bus, pub->dir_key, cl->node, DIRECTORY_TTL_S);
         /* Lost while the bus is down: the other nodes resynchronise when it is back. */
-        bus_publish(cl->bus, pub->node[0] ? pub->node : NULL, pub->text, pub->len, NULL, NULL);
+        if (pub->text)
+            bus_publish(cl->bus, pub->node[0] ? pub->node : NULL, pub->text, pub->len, NULL, NULL);
     }
     free(pub->text);
     free(pub);
@@ -70,11 +71,11 @@ static void publish_now(struct server *srv, void *arg) {
 /* Publishes msg (consumed) once everything stored so far is committed, in order with the
  * messages held for local clients. node NULL: the site channel. */
 void cluster_publish_json(struct server *srv, const char *node, json_t *msg, const char *dir_key) {
-    if (!msg) return;
+    if (!msg && !dir_key) return;
     struct publication *pub = calloc(1, sizeof *pub);
-    char *text = json_dumps(msg, JSON_COMPACT);
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
     json_decref(msg);
-    if (!pub || !text) {
+    if (!pub || (msg && !text)) {
         free(pub);
         free(text);
         return;
@@ -82,7 +83,7 @@ void cluster_publish_json(struct server *srv, const char *node, json_t *msg, con
     snprintf(pub->node, sizeof pub->node, "%s", node ? node : "");
     snprintf(pub->dir_key, sizeof pub->dir_key, "%s", dir_key ? dir_key : "");
     pub->text = text;
-    pub->len = strlen(text);
+    pub->len = text ? strlen(text) : 0;
     if (persist_after_commit(srv, publish_now, pub) < 0) publish_now(srv, pub);
 }
 

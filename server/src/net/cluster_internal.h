@@ -41,6 +41,7 @@ struct cluster {
     struct strmap remotes;     /* id -> struct remote */
     struct strmap peers;       /* node id -> struct peer (cluster.c) */
     struct strmap remote_seen; /* relay.c: player id -> struct seen */
+    struct strmap interest;    /* relay.c: game id -> struct interest (nodes following it) */
     /* While applying a forwarded command: who asked (its answer rides on the reply event). */
     const char *asking_node;
     uint64_t asking_rid;
@@ -55,7 +56,7 @@ struct cluster *cluster_of(const struct server *srv);
 
 /* Publishes msg (consumed) once everything stored so far is committed, in order with the
  * messages held for local clients. node NULL: the site channel. dir_key: a directory entry
- * ("game:<id>") to point at this node first, or NULL. */
+ * ("game:<id>") to point at this node first, or NULL; msg may be NULL to write only that. */
 void cluster_publish_json(struct server *srv, const char *node, json_t *msg, const char *dir_key);
 
 /* Publishes msg (consumed) at once: nothing it says waits for the disk. fn as bus_publish.

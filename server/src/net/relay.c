@@ -6,11 +6,13 @@
  * owner on a gap.
  *
  * Messages (JSON objects with a type "t"; cluster.c has the site's own):
- *   site channel:  ev     {n, g?, v?, e?, k, w?, b?, p?, m, r?, rt?} an owner's event (m: the
+ *   followers:     ev     {n, g?, v?, e?, k, w?, b?, p?, m, r?, rt?} an owner's event (m: the
  *                         client message; k: recipients as enum core_target; w, b: the game's
  *                         players; p: CORE_TO_PLAYER's player; e: the game has ended; r: {n, q}
  *                         the forwarded request it answers; rt: new ratings after a rated end)
- *                  gone   {n, p}          a player's last connection left node n
+ *                         (to each following node's channel; lobby events, events without a
+ *                         game and rated games' ends to the site channel)
+ *   site channel:  gone   {n, p}          a player's last connection left node n
  *                  pgames {n, p}          a player said hello on n: send it the player's games
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
@@ -56,6 +58,17 @@ struct pending {
     int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
     int64_t deadline_ms;
     struct pending *next;
+};
+
+#define INTEREST_MAX 16 /* nodes named per game; beyond, its events go to every node */
+
+/* The nodes that follow one of this node's games besides its players' nodes: those that asked
+ * for its state (spectators, resyncs) or forwarded a command about it. */
+struct interest {
+    char game[GAME_ID_LEN + 1];
+    int count;
+    bool everyone;
+    char nodes[INTEREST_MAX][BUS_NODE_ID_MAX + 1];
 };
 
 /* A remote player this node counts as connected (attached in the world), and through which
@@ -362,6 +375,69 @@ static struct player *remote_player(struct cluster *cl, const json_t *info, cons
     return pl;
 }
 
+/* ---- who follows this node's games ---- */
+
+static void note_interest(struct cluster *cl, const char *game, const char *node) {
+    struct interest *in = strmap_get(&cl->interest, game);
+    if (!in) {
+        in = calloc(1, sizeof *in);
+        if (!in) return;
+        snprintf(in->game, sizeof in->game, "%s", game);
+        if (strmap_put(&cl->interest, in->game, in) < 0) {
+            free(in);
+            return;
+        }
+    }
+    for (int i = 0; i < in->count; i++) {
+        if (strcmp(in->nodes[i], node) == 0) return;
+    }
+    if (in->count == INTEREST_MAX) {
+        in->everyone = true;
+        return;
+    }
+    snprintf(in->nodes[in->count++], sizeof in->nodes[0], "%s", node);
+}
+
+static void add_node(char (*nodes)[BUS_NODE_ID_MAX + 1], int *n, const char *node) {
+    for (int i = 0; i < *n; i++) {
+        if (strcmp(nodes[i], node) == 0) return;
+    }
+    snprintf(nodes[(*n)++], BUS_NODE_ID_MAX + 1, "%s", node);
+}
+
+/*
+ * Publishes a message about game g (out consumed) to the nodes that follow it, each on its own
+ * channel: rather than to every node, so a site's traffic grows with its cross-node games, not
+ * with its number of nodes. dir_key as cluster_publish_json. ended: forget who followed it
+ * (out NULL: only that).
+ */
+static void publish_to_followers(struct cluster *cl, const struct game *g, json_t *out,
+                                 const char *dir_key, bool ended) {
+    struct server *srv = cl->srv;
+    struct interest *in = strmap_get(&cl->interest, g->id);
+    if (in && in->everyone) {
+        if (out) cluster_publish_json(srv, NULL, out, dir_key);
+    } else {
+        char nodes[INTEREST_MAX + 2][BUS_NODE_ID_MAX + 1];
+        int n = 0;
+        for (int i = 0; in && i < in->count; i++) add_node(nodes, &n, in->nodes[i]);
+        for (int c = 0; c < 2; c++) {
+            const struct seen *seen = strmap_get(&cl->remote_seen, g->players[c]->id);
+            if (seen) add_node(nodes, &n, seen->node);
+        }
+        if (!out) n = 0; /* only forgetting the followers */
+        if (n == 0) cluster_publish_json(srv, NULL, NULL, dir_key); /* the directory only */
+        for (int i = 0; i < n; i++)
+            cluster_publish_json(srv, nodes[i], i + 1 < n ? json_incref(out) : out,
+                                 i == 0 ? dir_key : NULL);
+        if (n == 0) json_decref(out);
+    }
+    if (ended && in) {
+        strmap_remove(&cl->interest, g->id);
+        free(in);
+    }
+}
+
 static void owner_command(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -403,6 +479,7 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
         answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_GAME_NOT_FOUND));
         return;
     }
+    if (!g->ended) note_interest(cl, g->id, from); /* a spectator there, or a resync */
     int64_t now = now_mono_ms();
     answer(cl, from, rid,
            json_pack("{s:o,s:o,s:I,s:s,s:s}", "m",
@@ -476,6 +553,7 @@ static void owner_player_games(struct cluster *cl, const json_t *msg) {
     int64_t now = now_mono_ms();
     for (int i = 0; i < pl->game_count; i++) {
         const struct game *g = pl->games[i];
+        note_interest(cl, g->id, from);
         cluster_publish_direct(
             cl, from,
             json_pack("{s:s,s:s,s:s,s:o,s:I,s:s,s:s}", "t", "pstate", "p", pl->id, "g", g->id, "mp",
@@ -527,7 +605,16 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
             json_pack("{s:s,s:I}", "n", cl->asking_node, "q", (json_int_t)cl->asking_rid));
         cl->answered = true;
     }
-    cluster_publish_json(srv, NULL, out, dir_key[0] ? dir_key : NULL);
+    /* Lobby events and a rated game's end (every node that knows its players takes their new
+     * ratings) go to every node. */
+    if (!g || ev->target == CORE_TO_LOBBY || (ev->type == CORE_EV_GAME_ENDED && g->rated)) {
+        cluster_publish_json(srv, NULL, out, dir_key[0] ? dir_key : NULL);
+        if (g && ev->type == CORE_EV_GAME_ENDED) publish_to_followers(cl, g, NULL, NULL, true);
+        return;
+    }
+    /* The node whose client asked follows the game (also one its command just started). */
+    if (cl->asking_node && !g->ended) note_interest(cl, g->id, cl->asking_node);
+    publish_to_followers(cl, g, out, dir_key[0] ? dir_key : NULL, ev->type == CORE_EV_GAME_ENDED);
 }
 
 void cluster_publish_to_game(struct server *srv, const struct game *g, const json_t *msg,
@@ -538,11 +625,10 @@ void cluster_publish_to_game(struct server *srv, const struct game *g, const jso
                          : players             ? CORE_TO_GAME_PLAYERS
                                                : CORE_TO_GAME_SPECTATORS;
     /* No version: these messages (the computer thinking, its analysis) are not game events. */
-    cluster_publish_json(srv, NULL,
-                         json_pack("{s:s,s:s,s:i,s:O,s:s,s:s,s:s}", "t", "ev", "n", cl->node, "k",
-                                   (int)k, "m", msg, "g", g->id, "w", g->players[CHESS_WHITE]->id,
-                                   "b", g->players[CHESS_BLACK]->id),
-                         NULL);
+    json_t *out =
+        json_pack("{s:s,s:s,s:i,s:O,s:s,s:s,s:s}", "t", "ev", "n", cl->node, "k", (int)k, "m", msg,
+                  "g", g->id, "w", g->players[CHESS_WHITE]->id, "b", g->players[CHESS_BLACK]->id);
+    if (out) publish_to_followers(cl, g, out, NULL, false);
 }
 
 /* ---- the other nodes' side ---- */
@@ -759,6 +845,8 @@ void relay_free(struct cluster *cl) {
     void *value;
     for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) free(value);
     strmap_free(&cl->remote_seen);
+    for (size_t i = 0; strmap_next(&cl->interest, &i, &key, &value);) free(value);
+    strmap_free(&cl->interest);
 }
 
 bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg) {
@@ -773,6 +861,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
             on_answer(cl, msg);
         else if (strcmp(t, "pstate") == 0)
             on_player_game(cl, msg);
+        else if (strcmp(t, "ev") == 0)
+            deliver_event(cl, msg); /* an event of a game this node follows */
         else
             return false;
         return true;
