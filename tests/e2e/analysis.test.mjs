@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, pair, resignAfterOneMove, screenshot, suite } from './harness.mjs';
+import { clickMove, eventually, openPlayer, pair, resignAfterOneMove, screenshot, suite } from './harness.mjs';
 
 const ctx = suite();
 
@@ -62,5 +62,40 @@ test('analysis of a finished game: live lines, another position, two lines, stop
   } finally {
     await alice.context.close();
     await bob.context.close();
+  }
+});
+
+test('the analysis board: a position by URL, mate found, a move played, the server refusing a position', async () => {
+  const mateIn1 = '6k1/5ppp/8/8/8/8/5PPP/R5K1 w - - 0 1';
+  const ann = await openPlayer(ctx.browser, ctx.server, 'Ann', `/analysis?fen=${encodeURIComponent(mateIn1)}`);
+  const page = ann.page;
+  try {
+    await page.getByRole('heading', { name: 'Analysis board' }).waitFor();
+    assert.equal(await page.getByLabel('Current FEN').inputValue(), mateIn1);
+    const panel = page.getByRole('region', { name: 'Analysis', exact: true });
+    await panel.getByRole('button', { name: 'Analyse' }).click();
+    const lines = panel.getByRole('list', { name: 'Engine lines' });
+    await eventually(async () => /^#1\b/.test(await lines.innerText()), { what: 'mate in one', timeout: 15000 });
+    assert.match(await lines.innerText(), /1\. Ra8#/);
+    await panel.getByRole('meter', { name: 'Evaluation' }).waitFor();
+
+    // A move on the board (White plays h3 instead): Black to move, analysed in turn.
+    await clickMove(page, 'h2', 'h3');
+    await page.getByLabel('Moves played').filter({ hasText: '1. h3' }).waitFor();
+    await eventually(async () => /1… /.test(await lines.innerText()), { what: 'a line for Black', timeout: 15000 });
+
+    // A FEN chess.js reads but the server refuses (the side not to move is in check).
+    await page.getByLabel('Set a position (FEN)').fill('4k3/8/8/8/8/8/4R3/4K3 w - - 0 1');
+    await page.getByRole('button', { name: 'Set position' }).click();
+    await panel.getByRole('alert').waitFor({ timeout: 15000 });
+    assert.match(await panel.getByRole('alert').innerText(), /\w/);
+    // Not a FEN at all: the page says so itself.
+    await page.getByLabel('Set a position (FEN)').fill('not a position');
+    await page.getByRole('button', { name: 'Set position' }).click();
+    await page.getByText('This is not a FEN the board can read.').waitFor();
+    await new Promise((r) => setTimeout(r, 400)); // the board's animation
+    await screenshot(page, 'analysis-board');
+  } finally {
+    await ann.context.close();
   }
 });

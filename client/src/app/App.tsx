@@ -8,6 +8,7 @@ import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatu
 import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
 import { AccountPage, ProfilePage } from '../features/account';
+import { AnalysisBoardPage } from '../features/analysis';
 import { BotsPage } from '../features/bots';
 import { GamePage } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
@@ -33,6 +34,9 @@ export function App() {
           <Link to="/" aria-current={route.page === 'lobby' ? 'page' : undefined}>
             Play
           </Link>
+          <Link to="/analysis" aria-current={route.page === 'analysis' ? 'page' : undefined}>
+            Analysis
+          </Link>
           <Link to="/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
           </Link>
@@ -55,6 +59,7 @@ export function App() {
         {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
         {route.page === 'account' && <AccountPage />}
         {route.page === 'bots' && <BotsPage />}
+        {route.page === 'analysis' && <AnalysisBoardPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (
           <section className="panel">

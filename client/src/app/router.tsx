@@ -33,6 +33,7 @@ export type Route =
   | { page: 'challenge'; id: string }
   | { page: 'account' }
   | { page: 'bots' }
+  | { page: 'analysis' }
   | { page: 'player'; id: string }
   | { page: 'not_found' };
 
@@ -42,6 +43,7 @@ export function matchRoute(path: string): Route {
   if (clean === '/') return { page: 'lobby' };
   if (clean === '/account') return { page: 'account' };
   if (clean === '/bots') return { page: 'bots' };
+  if (clean === '/analysis') return { page: 'analysis' };
   let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'game', id: m[1] };
   m = clean.match(/^\/challenge\/([A-Za-z0-9]{1,16})$/);

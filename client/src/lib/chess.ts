@@ -244,3 +244,13 @@ export function playPremove(fen: string, premove: Premove): LocalMove | null {
   const promotion = isPromotion(fen, premove.from, premove.to) ? 'q' : undefined;
   return tryMove(fen, premove.from, premove.to, promotion);
 }
+
+/**
+ * A FEN as typed (spaces trimmed; the move counters may be left out) in chess.js's form, or
+ * null when chess.js cannot read it. The server checks it again (FEN_INVALID).
+ */
+export function normaliseFen(text: string): string | null {
+  const fields = text.trim().split(/\s+/);
+  if (fields.length === 4) fields.push('0', '1');
+  return load(fields.join(' '))?.fen() ?? null;
+}

@@ -186,7 +186,12 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
         </p>
         {!myColor && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={view} />
-        {game.status === 'ended' && <AnalysisPanel fen={fen} />}
+        {game.status === 'ended' && (
+          <>
+            <AnalysisPanel fen={fen} />
+            <Link to={`/analysis?fen=${encodeURIComponent(fen)}`}>Open this position on the analysis board</Link>
+          </>
+        )}
         {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={movable !== null} onMove={onMove} />}
         <div className="button-row">
           <button type="button" onClick={() => setFlipped((f) => !f)} aria-label="Flip the board">

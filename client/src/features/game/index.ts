@@ -1,1 +1,3 @@
 export { GamePage } from './GamePage';
+export { Board } from './Board';
+export { AnalysisPanel } from './AnalysisPanel';

@@ -1,0 +1,1 @@
+export { AnalysisBoardPage } from './AnalysisBoardPage';
