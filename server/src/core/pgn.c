@@ -10,6 +10,7 @@
 #include "chess/pgn.h"
 #include "core/errors.h"
 #include "core/player.h"
+#include "core/rating.h"
 
 /* PGN's Termination tag has a small vocabulary; the exact reason goes in a comment-like tag. */
 static const char *termination_tag(enum chess_termination t) {
@@ -28,6 +29,12 @@ static void format_clock(int64_t ms, char *buf, size_t size) {
     snprintf(buf, size, "[%%clk %d:%02d:%02d]", (int)(s / 3600), (int)(s / 60 % 60), (int)(s % 60));
 }
 
+void pgn_event_name(bool rated, int category, char *out, size_t out_len) {
+    const char *name = rating_category_name(category);
+    snprintf(out, out_len, "%s %s game", rated ? "Rated" : "Casual",
+             name ? name : "correspondence");
+}
+
 long game_write_pgn(const struct game *g, const char *site, char **out) {
     struct chess_pgn pgn;
     if (chess_pgn_init(&pgn, &g->chess.start) < 0) return -CORE_ERR_NO_MEMORY;
@@ -35,7 +42,8 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
     for (int i = 0; i < g->chess.ply_count; i++) {
         if (chess_game_play(&pgn.game, g->chess.moves[i]) < 0) goto done;
     }
-    char date[16], utc_time[16], tc[48], clock[48];
+    char event[64], date[16], utc_time[16], tc[48], clock[48];
+    pgn_event_name(g->rated, rating_category_of(&g->tc), event, sizeof event);
     time_t secs = (time_t)(g->created_wall_ms / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);
@@ -47,7 +55,7 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
         snprintf(tc, sizeof tc, "%lld+%lld", (long long)(g->tc.initial_ms / 1000),
                  (long long)(g->tc.increment_ms / 1000));
     const char *tags[][2] = {
-        {"Event", "Casual game"},
+        {"Event", event},
         {"Site", site},
         {"Date", date},
         {"Round", "-"},

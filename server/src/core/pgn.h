@@ -10,6 +10,10 @@
 
 #include "core/game.h"
 
+/* The Event tag as lichess writes it ("Rated blitz game", "Casual correspondence game"), the
+ * same for a game in memory and archived. category: enum rating_category or RATING_NONE. */
+void pgn_event_name(bool rated, int category, char *out, size_t out_len);
+
 /* Writes the game as PGN into a new malloc'd string (the caller frees it). site names the
  * server (e.g. its URL). Returns the length, or -CORE_ERR_NO_MEMORY. */
 long game_write_pgn(const struct game *game, const char *site, char **out);

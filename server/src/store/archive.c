@@ -14,6 +14,7 @@
 #include "chess/move.h"
 #include "chess/pgn.h"
 #include "chess/san.h"
+#include "core/pgn.h"
 
 /* The start position of a stored game. */
 static int start_position(const struct store_game *g, struct chess_position *pos) {
@@ -71,13 +72,10 @@ static enum chess_result result_of(const char *text) {
 /* Event, date and time, time control, ratings... in the order lichess writes them. */
 static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const char *site) {
     char event[64], date[16], utc_time[16], tc[48], elo[2][16], diff[2][16];
-    const char *category = rating_category_name(g->category);
     if (strcmp(g->status, "imported") == 0)
         snprintf(event, sizeof event, "Imported game");
     else
-        snprintf(event, sizeof event, "%s %s game", g->rated ? "Rated" : "Casual",
-                 category ? category : "correspondence");
-    if (event[0] >= 'a' && event[0] <= 'z') event[0] = (char)(event[0] - 'a' + 'A');
+        pgn_event_name(g->rated, g->category, event, sizeof event);
     time_t secs = (time_t)(g->created_at / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);
