@@ -6,9 +6,10 @@ game, its player comes back with the token, the other node resynchronises from i
 is played on to its end across the nodes.
 """
 import signal
+import time
 
 from cluster_harness import *
-from test_cluster import cross_node_game, play_moves
+from test_cluster import cross_node_game, play_moves, wait_for_async
 
 
 async def test_owner_killed_and_restarted_resumes_its_games(site):
@@ -39,6 +40,38 @@ async def test_owner_killed_and_restarted_resumes_its_games(site):
     status, _, body = b.http("/api/games/%s" % gid)
     record = json.loads(body)
     assert status == 200 and record["san"] == ["e4", "e5", "Nf3", "Nc6", "Bc4", "Nf6"], record
+
+
+async def test_owner_frozen_gets_a_deadline_then_its_events_tell_the_outcome(site):
+    a, b, alice, bob, watcher, gid = await cross_node_game(site)
+    await play_moves(gid, alice, bob, watcher, ["e4"])
+    # The owner is subscribed but does not answer (stopped): the request's 5 s deadline gives
+    # OWNER_UNREACHABLE, an unknown outcome (docs/scaling.md) ...
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        t0 = time.time()
+        r = await bob.request({"type": "move", "game": gid, "move": "e5"}, timeout=10)
+        assert r["type"] == "error" and r["code"] == "OWNER_UNREACHABLE", r
+        assert 4 <= time.time() - t0 < 9, time.time() - t0
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    # ... which the game's events or state then settle. Which way depends on the timing of
+    # the owner's resumption: it handles the queued command (the move's event follows), or it
+    # first finds its subscriber silent for too long and reconnects it, dropping what was queued
+    # (not applied; node b resynchronises the game from the owner).
+    settled = await bob.recv(lambda m: (m.get("type") == "move" and m.get("san") == "e5") or
+                             m.get("type") == "game", timeout=10, what="the outcome")
+    applied = settled["type"] == "move" or settled["game"]["san"] == ["e4", "e5"]
+    if not applied:
+        assert settled["game"]["san"] == ["e4"], settled
+        await play_moves(gid, bob, alice, watcher, ["e5"])
+    await play_moves(gid, alice, bob, watcher, ["Nf3", "Nc6"])
+    # The owner may have lost track of node b (no announcement for 5 s) and shown Bob away;
+    # node b tells it he is there: the owner's state shows him connected.
+    async def bob_connected():
+        full = await alice.ok({"type": "watch", "game": gid})
+        return full["game"]["black"]["connected"]
+    await wait_for_async(bob_connected, True, timeout=10, what="Bob connected on the owner")
 
 
 if __name__ == "__main__":

@@ -661,8 +661,14 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
     }
     dispatch_deliver_remote(srv, &rd);
     if (p) pending_free(p);
-    /* Lobby seeks of other nodes, for lobby_subscribe. */
     const char *type = json_string_value(json_object_get(m, "type"));
+    /* The owner thinks a player of ours is away (it lost track of this node for a while): the
+     * player is here, so it is told again, as at a hello. */
+    if (type && strcmp(type, "presence") == 0 && json_is_false(json_object_get(m, "connected"))) {
+        const struct player *pl = rd.player ? world_player_by_id(srv->world, rd.player) : NULL;
+        if (pl && pl->net_conns) cluster_player_hello(srv, pl);
+    }
+    /* Lobby seeks of other nodes, for lobby_subscribe. */
     if (kind == CORE_TO_LOBBY && type) {
         if (strcmp(type, "seek_added") == 0) {
             json_t *seek = json_object_get(m, "seek");
@@ -713,6 +719,16 @@ static void deliver_state(struct cluster *cl, const json_t *res, const char *gam
     rd.kind = CORE_TO_GAME_PLAYERS;
     rd.msg = json_object_get(res, "mp");
     if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+    /* A player of ours the owner shows away (it lost track of this node for a while) is here:
+     * the owner is told again, as at a hello. */
+    const json_t *state = json_object_get(rd.msg, "game");
+    for (int c = 0; c < 2; c++) {
+        const json_t *seat = json_object_get(state, c ? "black" : "white");
+        const char *id = c ? rd.black : rd.white;
+        const struct player *pl = id ? world_player_by_id(cl->srv->world, id) : NULL;
+        if (pl && pl->net_conns && json_is_false(json_object_get(seat, "connected")))
+            cluster_player_hello(cl->srv, pl);
+    }
 }
 
 static void on_answer(struct cluster *cl, const json_t *msg) {
