@@ -67,6 +67,13 @@ test('create a bot, run it, challenge it and play it', async () => {
     await page.getByRole('button', { name: 'Resign' }).click();
     await page.getByRole('button', { name: 'Yes, resign' }).click();
     await page.getByText('Black wins').waitFor();
+    // The bot says "good game" at the end; its chat line is marked BOT too.
+    await page
+      .getByRole('list', { name: 'Messages' })
+      .getByRole('listitem')
+      .filter({ hasText: 'good game' })
+      .getByText('BOT', { exact: true })
+      .waitFor();
   } catch (err) {
     console.error(`random_bot output:\n${Buffer.concat(botLog).toString().slice(-3000)}`);
     throw err;

@@ -8,6 +8,7 @@
 import { useId, useState, type FormEvent } from 'react';
 import { colorOf } from '../../app/games';
 import { Link } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl } from '../../lib/timeControl';
@@ -151,7 +152,9 @@ function BrowserGames() {
             return (
               <li key={g.id}>
                 <Link to={`/game/${g.id}`}>
-                  {g.white.name} vs {g.black.name}
+                  {g.white.name}
+                  <BotBadge bot={g.white.bot} /> vs {g.black.name}
+                  <BotBadge bot={g.black.bot} />
                 </Link>{' '}
                 · {formatTimeControl(g.time)} · {o ? `${o.score} ${o.title}` : 'in progress'}
               </li>

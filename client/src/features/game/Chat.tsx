@@ -3,6 +3,7 @@
  * (the server keeps them apart). Lines are at most 140 characters.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
+import { BotBadge } from '../../components/BotBadge';
 import type { ChatLine } from '../../net/protocol';
 
 export function Chat({
@@ -10,11 +11,14 @@ export function Chat({
   room,
   onSend,
   enabled,
+  botIds = [],
 }: {
   lines: ChatLine[];
   room: 'players' | 'spectators';
   onSend: (text: string) => Promise<boolean>;
   enabled: boolean;
+  /** Players known to be bots (the game's seats): chat lines name their author without it. */
+  botIds?: readonly string[];
 }) {
   const [text, setText] = useState('');
   const id = useId();
@@ -36,7 +40,11 @@ export function Chat({
       <ol className="chat-lines" ref={listRef} aria-live="polite" aria-label="Messages">
         {shown.map((l, i) => (
           <li key={`${l.time}-${i}`}>
-            <span className="chat-from">{l.from.name}</span> <span className="chat-text">{l.text}</span>
+            <span className="chat-from">
+              {l.from.name}
+              <BotBadge bot={l.from.bot || botIds.includes(l.from.id)} />
+            </span>{' '}
+            <span className="chat-text">{l.text}</span>
           </li>
         ))}
         {shown.length === 0 && <li className="hint">No messages.</li>}

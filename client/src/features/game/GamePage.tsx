@@ -220,6 +220,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             lines={game.chat}
             room={myColor ? 'players' : 'spectators'}
             enabled={online}
+            botIds={[game.white, game.black].filter((s) => s.bot).map((s) => s.id)}
             onSend={async (text) => (await store.chat(game.id, text)) !== null}
           />
         )}

@@ -1,11 +1,14 @@
 /*
- * A challenge by link (/challenge/<id>): the friend sees who challenges them, the time control
- * and their colour, and accepts; the creator sees the link to share while waiting. The game's
- * page opens for both when it starts.
+ * A challenge by link (/challenge/<id>): the friend sees who challenges them (a bot marked so),
+ * the time control, their colour and whether the game is rated, and accepts; a direct challenge
+ * to them may be declined too. The creator sees the link to share while waiting. The game's page
+ * opens for both when it starts.
  */
 import { useEffect, useState } from 'react';
 import { Link, navigate } from '../../app/router';
+import { BotBadge } from '../../components/BotBadge';
 import { ShareLink } from '../../components/ShareLink';
+import { seekModeLabel } from '../../lib/mode';
 import { readableError } from '../../lib/errors';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
@@ -57,10 +60,17 @@ export function ChallengePage({ id }: { id: string }) {
   return (
     <section className="panel narrow" aria-labelledby="challenge-title">
       <h1 id="challenge-title">
-        {isMine ? 'Your challenge' : `${shown.player.name} challenges you`}
+        {isMine ? (
+          'Your challenge'
+        ) : (
+          <>
+            {shown.player.name}
+            <BotBadge bot={shown.player.bot} /> challenges you
+          </>
+        )}
       </h1>
       <p>
-        {tc} · {speedOf(shown.time)} ·{' '}
+        {tc} · {speedOf(shown.time)} · {seekModeLabel(shown)} ·{' '}
         {isMine
           ? `you play ${shown.color === 'random' ? 'a random colour' : shown.color}`
           : `you play ${yourColor}`}
@@ -83,7 +93,18 @@ export function ChallengePage({ id }: { id: string }) {
           <button type="button" className="primary" onClick={() => store.acceptChallenge(shown.id)}>
             Accept challenge
           </button>
-          <Link to="/">Decline</Link>
+          {shown.to?.id === me?.id ? (
+            <button
+              type="button"
+              onClick={async () => {
+                if (await store.declineChallenge(shown.id)) navigate('/');
+              }}
+            >
+              Decline
+            </button>
+          ) : (
+            <Link to="/">Decline</Link>
+          )}
         </div>
       )}
     </section>

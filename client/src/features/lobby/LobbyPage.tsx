@@ -65,12 +65,13 @@ function GamesInProgress() {
       <ul className="plain-list">
         {mine.map((g) => {
           const color = g.white.id === me?.id ? 'white' : 'black';
-          const opponent = color === 'white' ? g.black.name : g.white.name;
+          const opponent = color === 'white' ? g.black : g.white;
           return (
             <li key={g.id}>
               <Link to={`/game/${g.id}`} className="button primary">
-                Resume against {opponent}
-              </Link>{' '}
+                Resume against {opponent.name}
+              </Link>
+              <BotBadge bot={opponent.bot} />{' '}
               <span className="hint">
                 {formatTimeControl(g.time)} · you play {color} · {g.turn === color ? 'your turn' : 'their turn'}
               </span>
