@@ -177,6 +177,28 @@ async def test_ratings_follow_players_across_nodes(site):
     assert second["black"]["before"] == first["white"]["after"], (first, second)
 
 
+async def test_direct_challenge_to_a_player_on_the_other_node(site):
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    alice, bob = await a.player("Alice"), await b.player("Bob")
+    # Bob is connected to node b only: node a finds him there, the challenge stays on node a.
+    made = await alice.ok({"type": "challenge_create", "player": bob.player["id"],
+                           "time": {"minutes": 5, "increment": 0}, "color": "white"})
+    cid = made["challenge"]["id"]
+    received = await bob.recv_type("challenge_received")
+    assert received["challenge"]["id"] == cid, received
+    started = await bob.ok({"type": "challenge_accept", "challenge": cid})
+    gid = started["game"]["id"]
+    await alice.recv_type("game_started")
+    await alice.move(gid, "e4")
+    assert (await bob.recv_type("move"))["san"] == "e4"
+    await bob.move(gid, "c5")
+    assert (await alice.recv_type("move"))["san"] == "c5"
+    # Nobody has this player: refused as on one node (after the nodes had a second to answer).
+    await alice.error({"type": "challenge_create", "player": "zzzzzzzzzzzz",
+                       "time": {"minutes": 5, "increment": 0}}, "PLAYER_OFFLINE")
+
+
 async def test_bad_site_flags_and_a_node_id_twice(site):
     a = site.node("a")
     base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",

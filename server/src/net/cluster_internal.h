@@ -16,6 +16,7 @@
 
 struct server;
 struct pending;
+struct conn;
 
 #define DIRECTORY_TTL_S 86400 /* directory entries ("chess:game:<id>" -> node) */
 
@@ -46,6 +47,7 @@ struct cluster {
     const char *asking_node;
     uint64_t asking_rid;
     bool answered;
+    const struct conn *relocating; /* relay.c: a located direct challenge runs again */
     bool ever_up;
     int64_t epoch; /* how many times the bus came up: peers resync our games when it changes */
 };

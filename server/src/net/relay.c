@@ -14,6 +14,7 @@
  *                         game and rated games' ends to the site channel)
  *   site channel:  gone   {n, p}          a player's last connection left node n
  *                  pgames {n, p}          a player said hello on n: send it the player's games
+ *                  where  {n, q, p}       a direct challenge: is player p connected to you?
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
  *                  cget   {n, q, g}       "send me the challenge"
@@ -40,7 +41,18 @@
  * (every 100 ms) before the id is declared unknown. */
 #define LOOKUP_TRIES 4
 
-enum pending_kind { PENDING_LOOKUP, PENDING_CMD, PENDING_WATCH, PENDING_RESYNC, PENDING_CHALLENGE };
+enum pending_kind {
+    PENDING_LOOKUP,
+    PENDING_CMD,
+    PENDING_WATCH,
+    PENDING_RESYNC,
+    PENDING_CHALLENGE,
+    PENDING_LOCATE, /* a direct challenge's invited player: on which node is it connected? */
+};
+
+/* How long a direct challenge waits for the node of the invited player to answer before it is
+ * run here anyway (and refused with PLAYER_OFFLINE if nobody has the player). */
+#define LOCATE_TIMEOUT_MS 1000
 
 /* A request waiting for the directory or an owner's answer. */
 struct pending {
@@ -266,9 +278,46 @@ static bool targets_seek(enum proto_msg msg) {
            msg == PROTO_MSG_CHALLENGE_DECLINE;
 }
 
+/* Runs a located direct challenge's message again, here (the invited player is now known as
+ * connected through its node, or nobody answered). */
+static void redispatch(struct cluster *cl, struct pending *p) {
+    if (p->conn && p->text) {
+        cl->relocating = p->conn;
+        dispatch_message(p->conn, p->text, p->text_len);
+        cl->relocating = NULL;
+    }
+    pending_free(p);
+}
+
+/* A direct challenge to a player who is not connected here: the nodes are asked whether the
+ * player is connected to them (the challenge stays with this node, the player joins it as a
+ * remote player, as an opponent from a forwarded command would). Returns 1 when it waits for
+ * the answer, 0 to run it here now. */
+static int locate_invited(struct cluster *cl, struct conn *c, const struct proto_request *req,
+                          const char *text, size_t len) {
+    const struct player *p = world_player_by_id(cl->srv->world, req->cmd.opponent);
+    if ((p && p->online > 0) || cl->relocating == c || !bus_up(cl->bus)) return 0;
+    struct pending *pd = pending_add(cl, PENDING_LOCATE, c, req->id, req->cmd.opponent);
+    if (!pd) return 0;
+    pd->deadline_ms = now_mono_ms() + LOCATE_TIMEOUT_MS;
+    pd->text = malloc(len + 1);
+    json_t *ask = json_pack("{s:s,s:s,s:I,s:s}", "t", "where", "n", cl->node, "q",
+                            (json_int_t)pd->rid, "p", req->cmd.opponent);
+    if (!pd->text || cluster_publish_direct(cl, NULL, ask, NULL, NULL) < 0) {
+        pending_free(pending_take(cl, pd->rid));
+        return 0;
+    }
+    memcpy(pd->text, text, len);
+    pd->text[len] = '\0';
+    pd->text_len = len;
+    return 1;
+}
+
 int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len) {
     struct cluster *cl = cluster_of(c->srv);
     if (!cl) return 0;
+    if (req->msg == PROTO_MSG_CHALLENGE_CREATE && req->cmd.opponent)
+        return locate_invited(cl, c, req, text, len);
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
     if (!watch && !challenge_get && req->msg > PROTO_MSG_CORE_LAST) return 0;
@@ -527,6 +576,16 @@ static void owner_challenge(struct cluster *cl, const json_t *msg) {
         answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_challenge(s)));
 }
 
+/* "where": answered when the player has connections here. */
+static void owner_locate(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    const struct player *pl = id ? world_player_by_id(cl->srv->world, id) : NULL;
+    if (!from || !pl || !pl->net_conns) return;
+    answer(cl, from, (uint64_t)json_integer_value(json_object_get(msg, "q")),
+           json_pack("{s:o,s:s}", "pl", encode_player(pl), "n", cl->node));
+}
+
 static void owner_player_gone(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -735,6 +794,13 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
     struct pending *p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(msg, "q")));
     if (!p) return;
     int code = (int)json_integer_value(json_object_get(msg, "e"));
+    if (p->kind == PENDING_LOCATE) {
+        const char *node = json_string_value(json_object_get(msg, "n"));
+        if (node && bus_node_id_valid(node) && p->conn)
+            remote_player(cl, json_object_get(msg, "pl"), node); /* connected through node */
+        redispatch(cl, p);
+        return;
+    }
     if (p->kind == PENDING_RESYNC) {
         struct remote *r = strmap_get(&cl->remotes, p->target);
         if (r) {
@@ -851,7 +917,10 @@ void relay_tick(struct cluster *cl, int64_t now) {
             continue;
         }
         *pp = p->next;
-        pending_fail(cl, p, -PROTO_ERR_OWNER_UNREACHABLE);
+        if (p->kind == PENDING_LOCATE)
+            redispatch(cl, p); /* nobody has the player: refused here as offline */
+        else
+            pending_fail(cl, p, -PROTO_ERR_OWNER_UNREACHABLE);
     }
 }
 
@@ -885,6 +954,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
     }
     if (strcmp(t, "ev") == 0)
         deliver_event(cl, msg);
+    else if (strcmp(t, "where") == 0)
+        owner_locate(cl, msg);
     else if (strcmp(t, "gone") == 0)
         owner_player_gone(cl, msg);
     else if (strcmp(t, "pgames") == 0)
