@@ -199,6 +199,28 @@ async def test_direct_challenge_to_a_player_on_the_other_node(site):
                        "time": {"minutes": 5, "increment": 0}}, "PLAYER_OFFLINE")
 
 
+async def test_a_player_leaving_the_other_node_can_be_claimed_against(site):
+    a = site.node("a", "--abandon-seconds", "1")
+    b = site.node("b", "--abandon-seconds", "1")
+    await site.wait_joined(2)
+    alice, bob = await a.player("Alice"), await b.player("Bob")
+    sid = (await alice.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                           "color": "white"}))["seek"]["id"]
+    gid = (await bob.ok({"type": "seek_accept", "seek": sid}))["game"]["id"]
+    await alice.move(gid, "e4")
+    await bob.move(gid, "e5")
+    await alice.error({"type": "abandon_claim", "game": gid, "result": "win"},
+                      "OPPONENT_CONNECTED")
+    # Bob's last connection (on node b) goes: node b tells the owner, who shows him away.
+    await bob.close()
+    away = await alice.recv(lambda m: m.get("type") == "presence" and m["color"] == "black"
+                            and not m["connected"], what="Bob away")
+    assert away["game"] == gid
+    await asyncio.sleep(1.2)
+    end = await alice.ok({"type": "abandon_claim", "game": gid, "result": "win"})
+    assert end["type"] == "game_end" and end["result"] == "1-0", end
+
+
 async def test_bad_site_flags_and_a_node_id_twice(site):
     a = site.node("a")
     base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",
