@@ -6,7 +6,8 @@
  *   revoking the bot's tokens disconnects it.
  * - Rated or casual: a guest is told their games are casual; an account's rated seek is listed
  *   as rated.
- * - A challenge by name from one browser context, declined and then accepted in another, leads
+ * - A challenge by name from one browser context, declined (with a reason) and then accepted in
+ *   another, leads
  *   to a rated game on both pages; the server's refusals (no such player, a rated game without a
  *   clock) are shown in the form.
  */
@@ -138,8 +139,9 @@ test('a challenge by name, declined then accepted in another browser, starts a r
     const incoming = cara.page.getByRole('region', { name: 'Challenges to you' }).getByRole('listitem');
     await incoming.filter({ hasText: 'dan_e2e' }).waitFor();
     assert.match(await incoming.innerText(), /3\+2 · you play black · rated/);
+    await incoming.getByRole('combobox', { name: /^Reason to decline/ }).selectOption({ label: 'Not now' });
     await incoming.getByRole('button', { name: 'Decline' }).click();
-    await dan.page.getByText('cara_e2e declined your challenge').waitFor();
+    await dan.page.getByText('cara_e2e declined your challenge: not now').waitFor();
     assert.equal(await incoming.count(), 0);
 
     // Sent again and accepted: both pages open the same rated game, Dan with White.

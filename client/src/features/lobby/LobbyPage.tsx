@@ -11,7 +11,7 @@ import { ModePicker } from '../../components/ModePicker';
 import { PresetSelect, presetTime } from '../../components/PresetSelect';
 import { ShareLink } from '../../components/ShareLink';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
-import type { ColorChoice, Seek, TimeControl } from '../../net/protocol';
+import type { ColorChoice, DeclineReason, Seek, TimeControl } from '../../net/protocol';
 import { ratedField, seekModeLabel, type Mode } from '../../lib/mode';
 import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../lib/timeControl';
 import { Leaderboard } from '../account';
@@ -386,33 +386,59 @@ function ChallengePlayer() {
   );
 }
 
-/** Challenges made to this player alone: accept (the game starts) or decline. */
+/** Challenges made to this player alone: accept (the game starts) or decline, with a reason. */
 function IncomingChallenges() {
-  const store = useStoreApi();
   const incoming = Object.values(useAppState((s) => s.incoming));
   if (incoming.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="incoming-title">
       <h2 id="incoming-title">Challenges to you</h2>
       <ul className="plain-list">
-        {incoming.map((c) => {
-          const yourColor = c.color === 'random' ? 'random' : c.color === 'white' ? 'black' : 'white';
-          return (
-            <li key={c.id}>
-              {c.player.name}
-              <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor} ·{' '}
-              {seekModeLabel(c)}{' '}
-              <button type="button" className="primary" onClick={() => store.acceptChallenge(c.id)}>
-                Accept
-              </button>{' '}
-              <button type="button" onClick={() => store.declineChallenge(c.id)}>
-                Decline
-              </button>
-            </li>
-          );
-        })}
+        {incoming.map((c) => (
+          <IncomingChallenge key={c.id} challenge={c} />
+        ))}
       </ul>
     </section>
+  );
+}
+
+/** The reasons a person may give for declining (docs/protocol.md), as the challenger reads them. */
+const DECLINE_CHOICES: { value: DeclineReason | ''; label: string }[] = [
+  { value: '', label: 'No reason' },
+  { value: 'later', label: 'Not now' },
+  { value: 'time_control', label: 'Not this time control' },
+  { value: 'rated', label: 'Not a rated game' },
+  { value: 'casual', label: 'Not a casual game' },
+];
+
+function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
+  const store = useStoreApi();
+  const [reason, setReason] = useState<DeclineReason | ''>('');
+  const yourColor = c.color === 'random' ? 'random' : c.color === 'white' ? 'black' : 'white';
+  return (
+    <li>
+      {c.player.name}
+      <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor} · {seekModeLabel(c)}
+      <span className="button-row">
+        <button type="button" className="primary" onClick={() => store.acceptChallenge(c.id)}>
+          Accept
+        </button>
+        <select
+          aria-label={`Reason to decline ${c.player.name}'s challenge`}
+          value={reason}
+          onChange={(e) => setReason(e.target.value as DeclineReason | '')}
+        >
+          {DECLINE_CHOICES.map((d) => (
+            <option key={d.value} value={d.value}>
+              {d.label}
+            </option>
+          ))}
+        </select>
+        <button type="button" onClick={() => store.declineChallenge(c.id, reason || undefined)}>
+          Decline
+        </button>
+      </span>
+    </li>
   );
 }
 
