@@ -74,6 +74,11 @@ test('create a bot, run it, challenge it and play it', async () => {
       .filter({ hasText: 'good game' })
       .getByText('BOT', { exact: true })
       .waitFor();
+    // The archive marks the bot in the person's game history.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('link', { name: 'Your profile' }).click();
+    const history = page.getByRole('region', { name: 'Games' }).getByRole('listitem').filter({ hasText: 'AnnBot' });
+    await history.getByText('BOT', { exact: true }).waitFor();
   } catch (err) {
     console.error(`random_bot output:\n${Buffer.concat(botLog).toString().slice(-3000)}`);
     throw err;
