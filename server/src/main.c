@@ -40,6 +40,7 @@ static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static const char *redis_addr = "";
 static const char *node_id = "";
+static const char *redis_password_file = "";
 static const char *trusted_proxies = "";
 static enum log_level level = LOG_INFO;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
@@ -124,6 +125,8 @@ static const struct option_spec options[] = {
     {"trusted-proxy", "CHESS_TRUSTED_PROXY", OPT_STRING, &trusted_proxies, 0, 0,
      "reverse proxies whose X-Forwarded-For names the client: addresses or CIDR ranges, "
      "comma-separated (empty: none)"},
+    {"redis-password-file", "CHESS_REDIS_PASSWORD_FILE", OPT_STRING, &redis_password_file, 0, 0,
+     "a file holding the Redis password (AUTH); empty: no password"},
     {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
      "this node's name in the site, stable across restarts (empty: host name and port)"},
 };
@@ -233,6 +236,24 @@ static int prepare_data_dir(const char *dir) {
     }
     if (access(dir, W_OK | X_OK) != 0) {
         LOGE("main", "data directory %s is not writable: %s", dir, strerror(errno));
+        return -1;
+    }
+    return 0;
+}
+
+/* Reads the Redis password (the file's first line) into buf. Returns 0 or -1 (said why). */
+static int read_redis_password(char *buf, size_t len) {
+    FILE *f = fopen(redis_password_file, "r");
+    if (!f) {
+        fprintf(stderr, "chess_server: cannot read redis-password-file %s: %s\n",
+                redis_password_file, strerror(errno));
+        return -1;
+    }
+    bool got = fgets(buf, (int)len, f) != NULL;
+    fclose(f);
+    buf[got ? strcspn(buf, "\r\n") : 0] = '\0';
+    if (!buf[0]) {
+        fprintf(stderr, "chess_server: redis-password-file %s is empty\n", redis_password_file);
         return -1;
     }
     return 0;
@@ -352,10 +373,12 @@ int main(int argc, char **argv) {
     cfg.world.max_games_per_player = max_games;
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
-    char redis_host[256], default_node_id[BUS_NODE_ID_MAX + 1];
+    char redis_host[256], default_node_id[BUS_NODE_ID_MAX + 1], redis_password[512] = "";
     int redis_port = 0;
     if (check_site_flags(redis_host, sizeof redis_host, &redis_port, default_node_id,
-                         sizeof default_node_id, port) < 0)
+                         sizeof default_node_id, port) < 0 ||
+        (*redis_addr && *redis_password_file &&
+         read_redis_password(redis_password, sizeof redis_password) < 0))
         return 2;
     if (*redis_addr && !cfg.use_libuv) {
         fprintf(stderr, "chess_server: --redis needs --event-loop uv\n");
@@ -383,8 +406,10 @@ int main(int argc, char **argv) {
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
-    struct cluster_config site = {
-        .redis_host = redis_host, .redis_port = redis_port, .node_id = node_id};
+    struct cluster_config site = {.redis_host = redis_host,
+                                  .redis_port = redis_port,
+                                  .node_id = node_id,
+                                  .redis_password = redis_password[0] ? redis_password : NULL};
     if (!srv || persist_attach(srv, store) < 0 || engine_attach(srv, &engine_cfg) < 0 ||
         (*redis_addr && cluster_attach(srv, &site) < 0)) {
         server_destroy(srv);

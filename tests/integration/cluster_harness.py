@@ -38,19 +38,21 @@ class Redis:
         self.port = free_port()
         self.tmp = tmp
         self.proc = None
+        self.extra = []  # more redis-server arguments (e.g. --requirepass)
         self.start()
 
     def start(self):
         log = open(os.path.join(self.tmp, "redis.log"), "a")
         self.proc = subprocess.Popen(
             [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.tmp], stdout=log, stderr=subprocess.STDOUT)
+             "--appendonly", "no", "--dir", self.tmp] + self.extra, stdout=log,
+            stderr=subprocess.STDOUT)
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
                 with socket.create_connection(("127.0.0.1", self.port), 0.2) as s:
                     s.sendall(b"PING\r\n")
-                    if s.recv(16).startswith(b"+PONG"):
+                    if s.recv(16).startswith((b"+PONG", b"-NOAUTH")):
                         return
             except OSError:
                 time.sleep(0.05)

@@ -5,6 +5,7 @@ lobby while a spectator on a third connection sees every move; errors from the o
 player on the other node; Redis stopped and started again mid-game (the owner keeps its game,
 the other node's move is refused with OWNER_UNREACHABLE, both resynchronise); the site's counts.
 """
+import os
 import signal
 import subprocess
 
@@ -289,6 +290,29 @@ async def wait_for_async(fn, expected, timeout=TIMEOUT, what="a value"):
             return
         assert time.time() < deadline, "timed out waiting for %s: %s" % (what, got)
         await asyncio.sleep(0.1)
+
+
+async def test_redis_with_a_password(site):
+    site.redis.stop()
+    site.redis.extra = ["--requirepass", "s3cret-pass"]
+    site.redis.start()
+    def secret(name, text):
+        path = os.path.join(site.tmp, name)
+        with open(path, "w") as f:
+            f.write(text)
+        return path
+    a = site.node("a", "--redis-password-file", secret("good", "s3cret-pass\n"))
+    wrong = site.node("wrong", "--redis-password-file", secret("bad", "guess\n"))
+    none = site.node("none")
+    await wait_for(lambda: a.health()[1]["redis"] == "up", timeout=10, what="node a joining")
+    await asyncio.sleep(1)
+    for node in (wrong, none):
+        assert node.health()[1]["status"] == "degraded", node.node_id
+    assert "refused the password" in wrong.read_log()
+    empty = subprocess.run([site.binary, "--port", str(free_port()), "--data-dir", site.data_dir,
+                            "--redis", site.redis.address, "--redis-password-file",
+                            secret("empty", "")], capture_output=True, text=True, timeout=20)
+    assert empty.returncode == 2 and "empty" in empty.stderr, empty.stderr
 
 
 async def test_redis_frozen_is_noticed_by_the_deadlines(site):

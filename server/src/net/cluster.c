@@ -318,7 +318,7 @@ int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     snprintf(cl->node, sizeof cl->node, "%s", cfg->node_id);
     cl->incarnation = now_wall_ms();
     srv->cluster = cl;
-    struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id};
+    struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id, cfg->redis_password};
     struct bus_events be = {.state = on_state, .message = on_message};
     cl->bus = bus_create(&srv->loop, &bc, &be, cl);
     if (!cl->bus) {

@@ -35,6 +35,7 @@ struct cluster_config {
     const char *redis_host;
     int redis_port;
     const char *node_id; /* stable across restarts: the node's games in the database carry it */
+    const char *redis_password; /* AUTH, or NULL */
 };
 
 /* Joins the site (libuv loop only). Returns 0 or -1 (logged). Call before server_run(). */

@@ -142,6 +142,7 @@ struct bus *bus_create(uv_loop_t *loop, const struct bus_config *cfg,
     const char *channels[] = {SITE_CHANNEL, bus->own_channel, NULL};
     struct redis_link_events cmd_ev = {.up = link_up, .down = link_down};
     struct redis_link_events sub_ev = {.up = sub_up, .down = link_down, .message = sub_message};
+    rc.password = cfg->password;
     char name[BUS_NODE_ID_MAX + 16];
     snprintf(name, sizeof name, "chess-%s-cmd", cfg->node_id);
     rc.client_name = name;

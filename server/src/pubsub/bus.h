@@ -23,7 +23,8 @@
 struct bus_config {
     const char *host; /* Redis host name or address */
     int port;
-    const char *node_id; /* 1..BUS_NODE_ID_MAX letters, digits, '-', '_', '.' */
+    const char *node_id;  /* 1..BUS_NODE_ID_MAX letters, digits, '-', '_', '.' */
+    const char *password; /* Redis AUTH, or NULL */
 };
 
 /* Splits "host:port" or "[v6]:port" (port 6379 when left out) into host (at most host_len - 1

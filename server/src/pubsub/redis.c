@@ -60,6 +60,7 @@ struct redis_link {
     struct redis_config cfg;
     char *host;
     char *client_name; /* or NULL */
+    char *password;    /* or NULL */
     char **channels;   /* subscriber links: NULL-terminated; NULL for a command link */
     int channel_count;
     struct redis_link_events ev;
@@ -228,6 +229,18 @@ static void subscription_cb(redisAsyncContext *ac, void *r, void *privdata) {
     }
 }
 
+static void auth_cb(redisAsyncContext *ac, void *r, void *privdata) {
+    (void)privdata;
+    struct redis_link *link = ac->data;
+    redisReply *reply = r;
+    if (!link || link->ac != ac || !reply) return;
+    sent_pop(link);
+    if (reply->type == REDIS_REPLY_ERROR) {
+        LOGE("redis", "%s:%d refused the password: %s", link->host, link->cfg.port, reply->str);
+        drop(link, "authentication failed");
+    }
+}
+
 static void connect_cb(const redisAsyncContext *cac, int status) {
     struct redis_link *link = cac->data;
     if (!link || link->ac != cac) return;
@@ -238,6 +251,15 @@ static void connect_cb(const redisAsyncContext *cac, int status) {
         link->ac = NULL;
         schedule_retry(link, cac->errstr[0] ? cac->errstr : "connect failed");
         return;
+    }
+    /* AUTH goes first; the commands after it are pipelined behind it, and a refusal drops the
+     * connection before their NOAUTH errors matter. */
+    if (link->password) {
+        if (redisAsyncCommand(ac, auth_cb, NULL, "AUTH %s", link->password) != REDIS_OK ||
+            sent_push(link, now_mono_ms()) < 0) {
+            drop(link, "cannot authenticate");
+            return;
+        }
     }
     /* Named, so an operator (or a test) can tell the nodes' connections apart in CLIENT LIST;
      * the reply is not waited for (NULL callback), only the failure of the next command is. */
@@ -391,6 +413,11 @@ struct redis_link *redis_link_create(uv_loop_t *loop, const struct redis_config 
         if (!link->client_name) goto fail;
     }
     link->cfg.client_name = link->client_name;
+    if (cfg->password) {
+        link->password = strdup(cfg->password);
+        if (!link->password) goto fail;
+    }
+    link->cfg.password = link->password;
     if (channels) {
         while (channels[link->channel_count]) link->channel_count++;
         link->channels = calloc((size_t)link->channel_count + 1, sizeof *link->channels);
@@ -409,6 +436,7 @@ fail:
     for (int i = 0; link->channels && i < link->channel_count; i++) free(link->channels[i]);
     free(link->channels);
     free(link->client_name);
+    free(link->password);
     free(link->host);
     free(link);
     return NULL;
@@ -454,6 +482,7 @@ static void link_closed(uv_handle_t *handle) {
     free(link->channels);
     free(link->sent);
     free(link->client_name);
+    free(link->password);
     free(link->host);
     free(link);
 }

@@ -26,6 +26,7 @@ struct redis_config {
     int backoff_min_ms;     /* first pause before reconnecting, doubling up to backoff_max_ms */
     int backoff_max_ms;
     const char *client_name; /* CLIENT SETNAME on every connection (NULL: none); copied */
+    const char *password;    /* AUTH first on every connection (NULL: none); copied */
 };
 
 /* Defaults: 2 s to connect, 3 s per command, backoff 100 ms up to 5 s. */
