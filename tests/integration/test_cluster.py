@@ -394,8 +394,9 @@ async def play_moves(gid, first, second, watcher, moves):
     for i, mv in enumerate(moves):
         mover, other = (first, second) if i % 2 == 0 else (second, first)
         await mover.move(gid, mv)
-        assert (await other.recv_type("move"))["san"] == mv
-        assert (await watcher.recv_type("move"))["san"] == mv
+        for c in (other, watcher):
+            seen = await c.recv_type("move")
+            assert seen["san"] == mv, (mv, seen, c.inbox)
 
 
 if __name__ == "__main__":

@@ -65,6 +65,11 @@ async def test_owner_frozen_gets_a_deadline_then_its_events_tell_the_outcome(sit
     if not applied:
         assert settled["game"]["san"] == ["e4"], settled
         await play_moves(gid, bob, alice, watcher, ["e5"])
+    else:
+        # Alice is on the owner: she got the move's event; the watcher got it or the resync.
+        assert (await alice.recv_type("move", san="e5"))["game"] == gid
+        await watcher.recv(lambda m: (m.get("type") == "move" and m.get("san") == "e5") or
+                           m.get("type") == "game", timeout=10, what="the outcome")
     await play_moves(gid, alice, bob, watcher, ["Nf3", "Nc6"])
     # The owner may have lost track of node b (no announcement for 5 s) and shown Bob away;
     # node b tells it he is there: the owner's state shows him connected.
