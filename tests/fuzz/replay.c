@@ -18,12 +18,27 @@
 
 #include "fuzz.h"
 
-#define MAX_INPUT 65536
+#define FUZZ_MAX_INPUT 65536
 
-static const char *const tokens[] = {
-    " ",   "/",       "8", "K", "k", "Q", "=",    "x",    "O-O", "0-0-0",       "+",    "#",
-    "{",   "}",       "(", ")", "[", "]", "\"",   "\\",   ";",   "$",           "\n",   "e8=Q",
-    "1-0", "1/2-1/2", "*", "-", "w", "b", "KQkq", "HAha", "e3",  "99999999999", "\xff", "%"};
+/* Chess-flavoured and JSON-flavoured (fuzz_proto) pieces of text. */
+static const char *const tokens[] = {" ",           "/",        "8",
+                                     "K",           "k",        "Q",
+                                     "=",           "x",        "O-O",
+                                     "0-0-0",       "+",        "#",
+                                     "{",           "}",        "(",
+                                     ")",           "[",        "]",
+                                     "\"",          "\\",       ";",
+                                     "$",           "\n",       "e8=Q",
+                                     "1-0",         "1/2-1/2",  "*",
+                                     "-",           "w",        "b",
+                                     "KQkq",        "HAha",     "e3",
+                                     "99999999999", "\xff",     "%",
+                                     ",",           ":",        "\"id\":",
+                                     "\"type\":",   "\"\"",     "true",
+                                     "null",        "-0",       "1e999",
+                                     ".5",          "\\u0000",  "\\ud800",
+                                     "\\u00e9",     "\xc3\xa9", "9223372036854775808",
+                                     "{\"a\":[]}"};
 
 static uint64_t rng = 0x2545F4914F6CDD1Dull;
 
@@ -53,7 +68,7 @@ static size_t mutate(uint8_t *buf, size_t len) {
             default: {
                 const char *t = tokens[next_random() % (sizeof tokens / sizeof tokens[0])];
                 size_t n = strlen(t);
-                if (len + n >= MAX_INPUT) break;
+                if (len + n >= FUZZ_MAX_INPUT) break;
                 memmove(buf + at + n, buf + at, len - at);
                 memcpy(buf + at, t, n);
                 len += n;
@@ -63,7 +78,8 @@ static size_t mutate(uint8_t *buf, size_t len) {
     return len;
 }
 
-/* Runs one input, saving it first when FUZZ_LAST_INPUT names a file. */
+/* Runs one input, saving it first when FUZZ_LAST_INPUT names a file. The target gets a copy of
+ * exactly len bytes, so that the sanitizers see a read past its end. */
 static void run_input(const uint8_t *data, size_t len) {
     const char *save = getenv("FUZZ_LAST_INPUT");
     if (save) {
@@ -73,11 +89,18 @@ static void run_input(const uint8_t *data, size_t len) {
             fclose(f);
         }
     }
-    LLVMFuzzerTestOneInput(data, len);
+    uint8_t *copy = malloc(len ? len : 1);
+    if (!copy) {
+        perror("malloc");
+        exit(1);
+    }
+    memcpy(copy, data, len);
+    LLVMFuzzerTestOneInput(copy, len);
+    free(copy);
 }
 
 static int run_file(const char *path, long mutations) {
-    static uint8_t original[MAX_INPUT], buf[MAX_INPUT];
+    static uint8_t original[FUZZ_MAX_INPUT], buf[FUZZ_MAX_INPUT];
     FILE *f = fopen(path, "rb");
     if (!f) {
         perror(path);

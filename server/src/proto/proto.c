@@ -268,9 +268,9 @@ static int get_time(struct proto_request *req, struct time_control *tc) {
     const json_t *increment = json_object_get(v, "increment");
     if (!json_is_number(minutes) || !json_is_integer(increment)) return bad_field(req, "time");
     double initial_ms = json_number_value(minutes) * 60000.0;
-    json_int_t inc = json_integer_value(increment);
+    json_int_t inc = json_integer_value(increment); /* seconds: compared before scaling */
     if (!isfinite(initial_ms) || initial_ms < (double)TC_MIN_INITIAL_MS ||
-        initial_ms > (double)TC_MAX_INITIAL_MS || inc < 0 || inc * 1000 > TC_MAX_INCREMENT_MS)
+        initial_ms > (double)TC_MAX_INITIAL_MS || inc < 0 || inc > TC_MAX_INCREMENT_MS / 1000)
         return bad_field(req, "time");
     *tc = (struct time_control){.initial_ms = (int64_t)llround(initial_ms),
                                 .increment_ms = (int64_t)inc * 1000};
