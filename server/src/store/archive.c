@@ -15,6 +15,7 @@
 #include "chess/pgn.h"
 #include "chess/san.h"
 #include "core/pgn.h"
+#include "util/str.h"
 
 /* The start position of a stored game. */
 static int start_position(const struct store_game *g, struct chess_position *pos) {
@@ -141,6 +142,17 @@ done:
     return rc;
 }
 
+/* A player's name from an imported game's tag ("?" when none), as its PGN export writes it:
+ * control characters become spaces, and a name longer than the store keeps is cut between
+ * characters, never inside one (a name that is not valid UTF-8 could not be sent in JSON). */
+static void import_name(char *out, size_t size, const char *tag) {
+    /* Bytes that are not UTF-8 may all be cut (only from a PGN not read from JSON). */
+    if (str_copy(out, size, tag ? tag : "") == 0) str_copy(out, size, "?");
+    for (char *p = out; *p; p++) {
+        if ((unsigned char)*p < 0x20) *p = ' ';
+    }
+}
+
 int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_wall_ms,
                      struct store_op *op, char *err, size_t errlen) {
     struct chess_pgn pgn;
@@ -154,8 +166,8 @@ int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_w
     op->type = STORE_OP_IMPORT;
     snprintf(op->game_id, sizeof op->game_id, "%s", id);
     const char *white = chess_pgn_tag(&pgn, "White"), *black = chess_pgn_tag(&pgn, "Black");
-    snprintf(op->u.import.white, sizeof op->u.import.white, "%s", white && *white ? white : "?");
-    snprintf(op->u.import.black, sizeof op->u.import.black, "%s", black && *black ? black : "?");
+    import_name(op->u.import.white, sizeof op->u.import.white, white);
+    import_name(op->u.import.black, sizeof op->u.import.black, black);
     enum chess_result r = pgn.result != CHESS_RESULT_NONE ? pgn.result : pgn.game.result;
     snprintf(op->u.import.result, sizeof op->u.import.result, "%s", chess_result_name(r));
     struct chess_position standard;

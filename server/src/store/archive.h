@@ -25,8 +25,9 @@ int store_game_fen(const struct store_game *game, int ply, char *fen);
 
 /*
  * Reads the first game of a PGN text into an import operation for game id `id` (names from the
- * White/Black tags, "?" when missing; the result token; the moves as UCI and SAN, without
- * clocks). Returns 0 (op filled; its pgn and moves are owned by it), or -1 with a reason in err.
+ * White/Black tags, "?" when missing, cut between UTF-8 characters to fit, control characters
+ * as spaces; the result token; the moves as UCI and SAN, without clocks). Returns 0 (op
+ * filled; its pgn and moves are owned by it), or -1 with a reason in err.
  */
 int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_wall_ms,
                      struct store_op *op, char *err, size_t errlen);

@@ -130,6 +130,22 @@ static void test_import(void) {
     CHECK_EQ_STR(op.u.import.result, "*");
     free(op.u.import.moves);
     free(op.u.import.pgn);
+    /* Long names are cut between UTF-8 characters (Å is 2 bytes: 1 + 2 * 12 > 24), control
+     * characters become spaces, as the export writes them (fuzz_import). */
+    const char *names =
+        "[White \"a\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85"
+        "\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85\"]\n[Black \"B\x1b\tC\"]\n\n1. e4 *";
+    CHECK_EQ_INT(store_import_pgn(names, strlen(names), "n", 7, &op, err, sizeof err), 0);
+    CHECK_EQ_STR(op.u.import.white, "a\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85\xc3\x85"
+                                    "\xc3\x85\xc3\x85\xc3\x85\xc3\x85");
+    CHECK_EQ_STR(op.u.import.black, "B  C");
+    store_op_release(&op);
+    /* Not UTF-8 (no JSON string carries it): never an empty name. */
+    char bytes[] = "[White \"\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a"
+                   "\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\x8a\"]\n\n1. e4 *";
+    CHECK_EQ_INT(store_import_pgn(bytes, strlen(bytes), "n", 7, &op, err, sizeof err), 0);
+    CHECK_EQ_STR(op.u.import.white, "?");
+    store_op_release(&op);
     /* Illegal moves and garbage are refused with a reason. */
     const char *illegal = "1. e4 e5 2. Ke3 *";
     CHECK_EQ_INT(store_import_pgn(illegal, strlen(illegal), "z", 7, &op, err, sizeof err), -1);
