@@ -167,6 +167,17 @@ async def test_login_limit_per_client_behind_proxy(data):
     c = await srv.connect({"X-Forwarded-For": "192.0.2.9, 203.0.113.1"})
     await c.error({"type": "login", "username": "someone", "password": PASSWORD},
                   "LOGIN_RATE_LIMITED")
+    # Nor by making the header long (more than any fixed buffer) and naming itself in X-Real-IP,
+    # which a proxy that does not set it passes on: the rightmost entry still decides.
+    padding = ", ".join("192.0.2.%d" % (i % 250) for i in range(100))
+    c = await srv.connect({"X-Forwarded-For": padding + ", 203.0.113.1",
+                           "X-Real-IP": "192.0.2.250"})
+    await c.error({"type": "login", "username": "someone", "password": PASSWORD},
+                  "LOGIN_RATE_LIMITED")
+    # Two header lines read as one list (the client's line first, the proxy's appended).
+    c = await srv.connect([("X-Forwarded-For", "192.0.2.9"), ("X-Forwarded-For", "203.0.113.1")])
+    await c.error({"type": "login", "username": "someone", "password": PASSWORD},
+                  "LOGIN_RATE_LIMITED")
     # Another client through the same proxy starts with its own full allowance (the counts
     # differ by the attempts refilled meanwhile).
     assert await exhaust_logins(srv, "198.51.100.1") >= 5

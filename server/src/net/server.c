@@ -204,26 +204,35 @@ static void house_timer_fired(struct server *srv) {
 
 /* ---- the protocol callback ---- */
 
-/* Copies a request header into out ("" when absent or longer than out). */
-static void header_or_empty(struct lws *wsi, enum lws_token_indexes token, char *out, int len) {
-    out[0] = '\0';
+/* A request header as a new malloc'd string ("" when absent), or NULL when memory runs out. */
+static char *header_copy(struct lws *wsi, enum lws_token_indexes token) {
     int total = lws_hdr_total_length(wsi, token);
-    if (total <= 0 || total >= len || lws_hdr_copy(wsi, out, len, token) < 0) out[0] = '\0';
+    char *out = malloc(total > 0 ? (size_t)total + 1 : 1);
+    if (!out) return NULL;
+    out[0] = '\0';
+    if (total > 0 && lws_hdr_copy(wsi, out, total + 1, token) < 0) {
+        free(out);
+        return NULL;
+    }
+    return out;
 }
 
 /* The client's address, read while the upgrade request's headers are still there. */
 static void remember_client_addr(struct server *srv, struct lws *wsi, struct conn *c) {
     char peer[NETADDR_TEXT_MAX] = "";
     lws_get_peer_simple(wsi, peer, sizeof peer);
-    char forwarded_for[512] = "", real_ip[NETADDR_TEXT_MAX + 8] = "";
-    if (srv->cfg.trusted_proxies.count > 0) {
-        /* An X-Forwarded-For too long for the buffer reads as absent: the peer is kept unless
-         * X-Real-IP names the client. */
-        header_or_empty(wsi, WSI_TOKEN_X_FORWARDED_FOR, forwarded_for, sizeof forwarded_for);
-        header_or_empty(wsi, WSI_TOKEN_HTTP_X_REAL_IP, real_ip, sizeof real_ip);
-    }
-    netaddr_client(&srv->cfg.trusted_proxies, peer, forwarded_for, real_ip, c->addr,
-                   sizeof c->addr);
+    snprintf(c->addr, sizeof c->addr, "%s", peer);
+    if (srv->cfg.trusted_proxies.count == 0) return;
+    /* X-Forwarded-For is read whole, however long: read as absent, it would let X-Real-IP (which
+     * a client may write when the proxy does not) name the client. When a header cannot be
+     * read, the peer stays the client. */
+    char *forwarded_for = header_copy(wsi, WSI_TOKEN_X_FORWARDED_FOR);
+    char *real_ip = header_copy(wsi, WSI_TOKEN_HTTP_X_REAL_IP);
+    if (forwarded_for && real_ip)
+        netaddr_client(&srv->cfg.trusted_proxies, peer, forwarded_for, real_ip, c->addr,
+                       sizeof c->addr);
+    free(forwarded_for);
+    free(real_ip);
 }
 
 /* A bot may identify itself with its upgrade request ("Authorization: Bearer <token>"). */
