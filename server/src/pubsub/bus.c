@@ -29,6 +29,7 @@ struct bus {
     uv_timer_t heartbeat;
     int64_t sub_up_ms;  /* when the subscriber came up */
     int64_t last_hb_ms; /* when our own heartbeat last came back */
+    int64_t last_timer_ms;
 };
 
 bool bus_node_id_valid(const char *id) {
@@ -112,8 +113,12 @@ static void sub_message(void *ctx, const char *channel, const char *data, size_t
 
 static void heartbeat_cb(uv_timer_t *timer) {
     struct bus *bus = timer->data;
+    int64_t now = now_mono_ms();
+    /* After a stall of the whole loop the heartbeat may be waiting unread: judge next time. */
+    bool stalled = bus->last_timer_ms && now - bus->last_timer_ms > 2 * HEARTBEAT_MS;
+    bus->last_timer_ms = now;
     if (!redis_link_up(bus->cmd)) return;
-    if (redis_link_up(bus->sub) && now_mono_ms() - bus->last_hb_ms > HEARTBEAT_LOST_MS) {
+    if (!stalled && redis_link_up(bus->sub) && now - bus->last_hb_ms > HEARTBEAT_LOST_MS) {
         redis_link_reset(bus->sub, "heartbeats stopped coming back");
         update_state(bus);
         return;

@@ -70,6 +70,7 @@ struct redis_link {
     struct resolve_req *resolving;
     uv_timer_t tick;
     int64_t deadline_ms; /* connect deadline, or the next attempt while idle */
+    int64_t last_tick_ms;
     int backoff_ms;
     bool was_up; /* since the last down report */
     int subscribed;
@@ -378,6 +379,11 @@ static void start_attempt(struct redis_link *link) {
 static void tick_cb(uv_timer_t *timer) {
     struct redis_link *link = timer->data;
     int64_t now = now_mono_ms();
+    /* The loop itself stalled (the process was paused): replies may be waiting unread on the
+     * socket, and timers run before I/O; judge the deadlines on the next tick. */
+    bool stalled = link->last_tick_ms && now - link->last_tick_ms > 10 * TICK_MS;
+    link->last_tick_ms = now;
+    if (stalled) return;
     switch (link->state) {
         case LINK_IDLE:
             if (now >= link->deadline_ms) start_attempt(link);
