@@ -80,6 +80,55 @@ async def test_not_found(srv):
     assert status == 404  # no client built in this test
 
 
+def raw_get(srv, path):
+    """GET path sent as raw bytes (no client-side checks or quoting); (status, body)."""
+    with socket.create_connection(("127.0.0.1", srv.port), timeout=TIMEOUT) as s:
+        s.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        data = b""
+        while True:
+            chunk = s.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    head, _, body = data.partition(b"\r\n\r\n")
+    return int(head.split(b" ")[1]), body
+
+
+async def test_bad_paths(srv):
+    # Ids too long, empty or odd, plies and query values out of range or not numbers, bytes that
+    # are no text: each gets a 404 with a stable code (or the default), and the server serves on.
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b)
+    bad = [b"/api/games/", b"/api/games/.pgn", b"/api/games/abcdefghijklmnopq", b"/api/games/%00",
+           b"/api/games/a%2Fb", b"/api/games/\x01\xff", b"/api/games//fen/1",
+           b"/api/games/%s/fen/" % gid.encode(), b"/api/games/%s/fen/-1" % gid.encode(),
+           b"/api/games/%s/fen/1x" % gid.encode(),
+           b"/api/games/%s/fen/99999999999999999999999" % gid.encode(),
+           b"/api/players/", b"/api/players//games", b"/api/players/" + b"p" * 40,
+           b"/api/players/abc/elsewhere", b"/api/users/", b"/api/users/%ff%fe",
+           b"/api/users/" + b"u" * 300, b"/api/leaderboard/", b"/api/leaderboard/\xff",
+           b"/api/other/" + b"x" * 300]
+    for path in bad:
+        status, body = raw_get(srv, path)
+        assert status == 404, (path, status, body)
+        assert json.loads(body)["code"] in ("GAME_NOT_FOUND", "PLAYER_NOT_FOUND", "NOT_FOUND",
+                                            "STORE_UNAVAILABLE"), (path, body)
+    # Query values out of range or not numbers: the defaults.
+    for query in (b"limit=0", b"limit=-5", b"limit=abc", b"limit=" + b"9" * 40, b"limit=1&limit=2"):
+        status, body = raw_get(srv, b"/api/leaderboard/blitz?" + query)
+        assert status in (200, 404), (query, status, body)
+        json.loads(body)
+    # A path longer than any endpoint's: 414, not "method not allowed".
+    status, body = raw_get(srv, b"/api/games/" + b"x" * 600)
+    assert status == 414, (status, body)
+    status, body = raw_get(srv, b"/api/games/" + gid.encode() + b"?x=" + b"y" * 600)
+    assert status == 200 and json.loads(body)["id"] == gid
+    assert srv.http("/healthz")[0] == 200
+    # The paths were logged (debug) as text without their control characters.
+    log = srv.read_log()
+    assert "GET /api/games/??" in log and not re.search("[\x00-\x08\x0b-\x1f]", log)
+
+
 @with_client
 async def test_static_files_and_client_routes(srv):
     status, headers, body = srv.http("/")

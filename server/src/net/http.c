@@ -237,11 +237,17 @@ int http_request(struct server *srv, struct lws *wsi, struct session *ss) {
     ss->srv = srv;
     ss->wsi = wsi;
     srv->metrics.http_requests_total++;
-    if (lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) <= 0) {
+    int path_len = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI);
+    if (path_len <= 0) {
         /* Not a GET (lws keeps other methods' paths elsewhere): only GET is served here. */
         return respond(wsi, ss, 405, "text/plain", strdup("method not allowed\n"), 19);
     }
-    LOGD("http", "GET %s", path);
+    /* No endpoint or client route is that long (and a GET it is: not a 405). */
+    if (path_len >= (int)sizeof path ||
+        lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) <= 0)
+        return respond(wsi, ss, 414, "text/plain", strdup("URI too long\n"), 13);
+    char safe[128];
+    LOGD("http", "GET %s", log_sanitize(path, safe, sizeof safe));
     if (strcmp(path, "/healthz") == 0) return serve_health(srv, wsi, ss);
     if (strcmp(path, "/metrics") == 0) return serve_metrics(srv, wsi, ss);
     int rc;

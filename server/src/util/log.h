@@ -26,8 +26,9 @@ void log_write(enum log_level level, const char *module, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
 /*
- * Copies at most cap-1 bytes of untrusted text into out, replacing control characters,
- * quotes and backslashes with '?' and cutting with "..." when too long. Returns out.
+ * Copies at most cap-1 bytes of untrusted text into out, replacing control characters (C0, DEL,
+ * C1), quotes, backslashes and each byte that is not part of valid UTF-8 with '?', and cutting
+ * between characters with "..." when too long: the line stays valid UTF-8. Returns out.
  */
 char *log_sanitize(const char *text, char *out, size_t cap);
 
