@@ -3,6 +3,9 @@ Every error a client can cause gets its stable code, a message and the request's
 connection and the game stay usable afterwards. One test per error code (those a client can
 reach; INTERNAL and NO_MEMORY need a broken server).
 """
+import random
+import re
+
 from harness import *
 
 SERVER_ARGS = []
@@ -271,6 +274,62 @@ async def test_abandon_claim_errors(srv):
     await a.recv_type("presence", connected=False)
     await a.error({"type": "abandon_claim", "game": gid, "result": "win"}, "CLAIM_TOO_EARLY")
 
+
+FUZZ_CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
+                           "proto")
+FUZZ_TOKENS = ['"', "\\", "{", "}", "[", "]", ",", ":", "-0", "1e999", "null", "true", '"id":',
+               '"type":', "\\u0000", "\\ud800", "\u00e9", "99999999999999999999", " ", "\n"]
+
+
+def mutate(rng, text):
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randint(0, len(text))
+        kind = rng.randint(0, 3)
+        if kind == 0 and at < len(text):
+            text = text[:at] + chr(rng.randint(1, 0x7f)) + text[at + 1:]
+        elif kind == 1:
+            text = text[:at] + text[at + rng.randint(1, 8):]
+        else:
+            text = text[:at] + rng.choice(FUZZ_TOKENS) + text[at:]
+    return text
+
+
+@server_args("--rate-limit", "100000", "--rate-burst", "100000", "--abuse-limit", "100000")
+async def test_mutated_messages(srv):
+    # Every message type (the fuzz corpus: docs/protocol.md's examples and nasty cases), mutated,
+    # to the real server in a game: every reply is a JSON object, every error a stable code, and
+    # the server answers to the end (handlers, not only the decoder, see bad input).
+    a, b, gid = await game_between(srv, ["e4"])
+    seeds = []
+    for name in sorted(os.listdir(FUZZ_CORPUS)):
+        with open(os.path.join(FUZZ_CORPUS, name), "rb") as f:
+            seeds.append(f.read().decode("utf-8", "replace").replace("L43JIUo2", gid))
+    # CHESS_FUZZ_ROUNDS and CHESS_FUZZ_SEED run it longer, or otherwise, by hand.
+    rng = random.Random(int(os.environ.get("CHESS_FUZZ_SEED", "20261121")))
+    rounds = int(os.environ.get("CHESS_FUZZ_ROUNDS", "8"))
+    sent = 0
+    types = set()
+    for round_ in range(rounds):
+        for c in (a, b):
+            for seed in seeds:
+                await c.send(mutate(rng, seed))
+                sent += 1
+            # Answered in order: this reply comes after the others (a message waiting for the
+            # database may have to be refused with RATE_LIMITED).
+            marker = "after-round-%d" % round_  # no mutated message carries this id
+            await c.send({"type": "ping", "id": marker})
+            r = await c.recv(lambda m: m.get("id") == marker, 30, "the reply to " + marker)
+            assert r["type"] == "pong" or r.get("code") == "RATE_LIMITED", r
+            for m in c.inbox:
+                assert isinstance(m, dict) and isinstance(m.get("type"), str), m
+                types.add(m["type"] if m["type"] != "error" else m["code"])
+                if m["type"] == "error":
+                    assert re.fullmatch("[A-Z_]+", m["code"]) and m["code"] != "INTERNAL", m
+            c.inbox.clear()
+    assert sent >= rounds * 2 * len(seeds)
+    # The handlers were reached: games started, moves made, archives read, errors of each kind.
+    assert {"game_started", "BAD_JSON", "BAD_FIELD", "UNKNOWN_TYPE"} <= types, types
+    assert srv.http("/healthz")[0] == 200
 
 if __name__ == "__main__":
     run_tests(globals())
