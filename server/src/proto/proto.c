@@ -407,7 +407,8 @@ static const struct proto_message_spec *find_spec(const char *type) {
  * allocation per string), so such a message is read here in one pass over a copy, its strings
  * cut out in place. Anything else (an escape, a byte outside printable ASCII, a nested value, a
  * real number, true/false/null, a repeated key, a longer message) is left to jansson, so both
- * paths accept and refuse the same texts (test_proto compares them on mutated messages).
+ * paths accept and refuse the same texts (test_proto and the fuzz target fuzz_proto compare
+ * them).
  */
 
 static char *skip_space(char *p, const char *end) {
