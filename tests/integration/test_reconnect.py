@@ -94,5 +94,39 @@ async def test_guest_forgotten_then_back_from_the_database(srv):
     await b.ok({"type": "ping"})
 
 
+async def raw_websocket(srv):
+    """A WebSocket opened by hand, which answers nothing: (reader, writer)."""
+    reader, writer = await asyncio.open_connection("127.0.0.1", srv.port)
+    writer.write(b"GET /ws HTTP/1.1\r\nHost: 127.0.0.1\r\nUpgrade: websocket\r\n"
+                 b"Connection: Upgrade\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n"
+                 b"Sec-WebSocket-Version: 13\r\n\r\n")
+    await writer.drain()
+    head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), TIMEOUT)
+    assert head.startswith(b"HTTP/1.1 101"), head
+    return reader, writer
+
+
+@server_args("--ping-seconds", "1", "--idle-timeout-seconds", "3")
+async def test_keepalive_pings_quiet_clients_and_drops_silent_ones(srv):
+    # A client that answers pings (the websockets library does) stays past the idle timeout.
+    alive = await srv.player("Ann")
+    reader, writer = await raw_websocket(srv)
+    start = time.time()
+    # The silent client is pinged (opcode 9) after about a second of quiet...
+    first = await asyncio.wait_for(reader.readexactly(2), 4)
+    assert first[0] & 0x0F == 0x9, first
+    pinged_after = time.time() - start
+    assert 0.9 <= pinged_after <= 2.5, pinged_after
+    # ...and, never answering, is dropped after the idle timeout (EOF, no more frames needed).
+    await reader.readexactly(first[1] & 0x7F)
+    rest = await asyncio.wait_for(reader.read(), 6)
+    dropped_after = time.time() - start
+    assert 2.9 <= dropped_after <= 5.5, dropped_after
+    assert rest == b"" or rest[0] & 0x0F in (0x9, 0x8), rest
+    writer.close()
+    await alive.ok({"type": "ping"})
+    assert metric(srv, "chess_connections_closed_idle_total") == 1
+
+
 if __name__ == "__main__":
     run_tests(globals())

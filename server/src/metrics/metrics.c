@@ -206,6 +206,9 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_connections_closed_slow_total", "counter",
                 "Connections closed because their outbound queue overflowed.",
                 (double)m->connections_closed_slow);
+    emit_metric(&t, "chess_connections_closed_idle_total", "counter",
+                "Connections dropped after nothing was heard for --idle-timeout-seconds.",
+                (double)m->connections_closed_idle);
     emit_metric(&t, "chess_connections_closed_abuse_total", "counter",
                 "Connections closed for repeated abuse (floods, oversized messages).",
                 (double)m->connections_closed_abuse);

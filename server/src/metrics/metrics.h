@@ -36,6 +36,7 @@ struct metrics {
     uint64_t connections_total;
     uint64_t connections_rejected;
     uint64_t connections_closed_slow;  /* outbound queue overflow */
+    uint64_t connections_closed_idle;  /* nothing heard (no frame, no pong) for the idle timeout */
     uint64_t connections_closed_abuse; /* rate limit or size abuse */
     uint64_t http_requests_total;
     uint64_t messages_out_total;

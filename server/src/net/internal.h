@@ -66,10 +66,12 @@ struct conn {
     size_t rx_len;
     bool rx_oversize;
     struct ratelimit limit;
-    int abuse;       /* refused messages in a row */
-    int held;        /* messages held until a commit (persist.c); the close frame waits */
-    int close_code;  /* nonzero: close with this code once the queue is flushed */
-    bool close_sent; /* the close frame is out; waiting for the client's */
+    int64_t last_heard_ms; /* monotonic: the last frame or pong from the client */
+    bool ping_sent;        /* a keep-alive ping is out, unanswered */
+    int abuse;             /* refused messages in a row */
+    int held;              /* messages held until a commit (persist.c); the close frame waits */
+    int close_code;        /* nonzero: close with this code once the queue is flushed */
+    bool close_sent;       /* the close frame is out; waiting for the client's */
     const char *close_reason;
     bool reading;      /* a database read for it is outstanding (reads.c) */
     char read_key[24]; /* its id in decimal: its key while reading */
@@ -115,7 +117,7 @@ struct server {
     bool mailbox_initialised;
     struct lws_http_mount mounts[4];
     char index_path[4096];
-    lws_retry_bo_t retry;
+    struct conn *keepalive_next; /* where the keep-alive sweep goes on (conn.c) */
     struct metrics metrics;
     struct conn *conns; /* every open connection */
     int conn_count;
@@ -168,6 +170,13 @@ void conn_closed(struct conn *c);
 
 /* Frees connections closed since the last call. */
 void conn_free_closed(struct server *srv);
+
+/* LWS_CALLBACK_RECEIVE_PONG: the client is there. */
+void conn_pong(struct conn *c);
+
+/* Keep-alive, from the housekeeping timer: pings connections quiet for ping_interval_s and
+ * drops those quiet for idle_timeout_s, visiting a slice of the connections per call. */
+void conn_keepalive(struct server *srv, int64_t now_ms);
 
 /* ---- dispatch.c ---- */
 

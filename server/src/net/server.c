@@ -192,6 +192,7 @@ static void sample_moves(struct server *srv, int64_t now) {
 static void house_timer_fired(struct server *srv) {
     int64_t now = now_mono_ms();
     conn_free_closed(srv);
+    if (!srv->stopping) conn_keepalive(srv, now);
     sample_moves(srv, now);
     cluster_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
@@ -287,6 +288,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             if (ss->conn) conn_receive(ss->conn, in, len);
             return 0;
         case LWS_CALLBACK_SERVER_WRITEABLE: return ss->conn ? conn_write(ss->conn) : 0;
+        case LWS_CALLBACK_RECEIVE_PONG:
+            if (ss->conn) conn_pong(ss->conn);
+            return 0;
         case LWS_CALLBACK_CLOSED:
             if (ss->conn) {
                 LOGD("net", "conn=%llu closed", (unsigned long long)ss->conn->id);
@@ -384,9 +388,6 @@ struct server *server_create(const struct server_config *cfg) {
              cfg->use_libuv ? " (is libwebsockets-evlib-uv installed?)" : "");
         goto fail;
     }
-    /* Idle connections are pinged, and dropped when nothing came back. */
-    srv->retry = (lws_retry_bo_t){.secs_since_valid_ping = (uint16_t)cfg->ping_interval_s,
-                                  .secs_since_valid_hangup = (uint16_t)cfg->idle_timeout_s};
     info.port = cfg->port;
     bool any = !cfg->listen_addr || !*cfg->listen_addr || strcmp(cfg->listen_addr, "0.0.0.0") == 0;
     info.iface = any ? NULL : cfg->listen_addr;
@@ -395,7 +396,7 @@ struct server *server_create(const struct server_config *cfg) {
     info.protocols = protocols;
     info.mounts = srv->mounts;
     info.vhost_name = "chess";
-    info.retry_and_idle_policy = &srv->retry;
+    /* No retry_and_idle_policy: idle connections are pinged and dropped by conn_keepalive(). */
     srv->vhost = lws_create_vhost(srv->ctx, &info);
     if (!srv->vhost) {
         LOGE("server", "cannot listen on %s:%d (port in use, or address not available?)",
