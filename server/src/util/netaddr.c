@@ -128,18 +128,19 @@ void netaddr_client(const struct netaddr_list *trusted, const char *peer, const 
     char entry[NETADDR_TEXT_MAX];
     if (forwarded_for && *forwarded_for) {
         const char *end = forwarded_for + strlen(forwarded_for);
-        while (end > forwarded_for) {
+        for (;;) {
             const char *start = end;
             while (start > forwarded_for && start[-1] != ',') start--;
+            /* An empty entry is no address either (",a" ends in one on the left). */
             if (!trimmed(start, end, entry, sizeof entry) || !parse_addr(entry, &family, addr)) {
                 snprintf(out, out_len, "%s", peer); /* as documented */
                 return;
             }
             format_addr(family, addr, out, out_len);
             if (!contains_parsed(trusted, family, addr)) return;
-            end = start > forwarded_for ? start - 1 : start;
+            if (start == forwarded_for) return; /* every hop trusted: the leftmost, in out */
+            end = start - 1;
         }
-        return; /* every hop trusted: the leftmost, already in out */
     }
     if (real_ip && trimmed(real_ip, real_ip + strlen(real_ip), entry, sizeof entry) &&
         parse_addr(entry, &family, addr))

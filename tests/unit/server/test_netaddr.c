@@ -86,6 +86,9 @@ static void test_client(void) {
     CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", "203.0.113.7, unknown", NULL), "10.0.0.5");
     CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", "203.0.113.7,", NULL), "10.0.0.5");
     CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", "unknown, 10.0.0.9", NULL), "10.0.0.5");
+    /* An empty entry on the left is no address either (fuzz_netaddr). */
+    CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", ",10.0.0.9", NULL), "10.0.0.5");
+    CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", " , 10.0.0.9", NULL), "10.0.0.5");
     /* X-Real-IP only without X-Forwarded-For; a bad one leaves the peer. */
     CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", NULL, " 203.0.113.8 "), "203.0.113.8");
     CHECK_EQ_STR(client("10.0.0.0/8", "10.0.0.5", "", "203.0.113.8"), "203.0.113.8");
