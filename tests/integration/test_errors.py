@@ -327,8 +327,8 @@ async def test_mutated_messages(srv):
                     assert re.fullmatch("[A-Z_]+", m["code"]) and m["code"] != "INTERNAL", m
             c.inbox.clear()
     assert sent >= rounds * 2 * len(seeds)
-    # The handlers were reached: games started, moves made, archives read, errors of each kind.
-    assert {"game_started", "BAD_JSON", "BAD_FIELD", "UNKNOWN_TYPE"} <= types, types
+    # The handlers were reached, not only the decoder: replies of many kinds, refusals of each.
+    assert {"BAD_JSON", "BAD_FIELD", "UNKNOWN_TYPE"} <= types and len(types) >= 20, types
     assert srv.http("/healthz")[0] == 200
 
 if __name__ == "__main__":
