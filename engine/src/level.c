@@ -20,7 +20,7 @@ static const struct chess_level levels[CHESS_LEVEL_MAX] = {
     {15, 5, 20000, 150, 0},
     {16, 6, 30000, 200, 0},
     {18, 0, 12000, 200, 0},
-    {CHESS_SKILL_MAX, 0, 30000, 300, 0},
+    {CHESS_SKILL_MAX, 0, 80000, 300, 0},
     {CHESS_SKILL_MAX, 0, 0, 1000, 0},
 };
 
