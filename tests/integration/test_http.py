@@ -80,10 +80,12 @@ async def test_not_found(srv):
     assert status == 404  # no client built in this test
 
 
-def raw_get(srv, path):
-    """GET path sent as raw bytes (no client-side checks or quoting); (status, body)."""
+def raw_get(srv, path, method=b"GET", body=b""):
+    """A request sent as raw bytes (no client-side checks or quoting); (status, body)."""
     with socket.create_connection(("127.0.0.1", srv.port), timeout=TIMEOUT) as s:
-        s.sendall(b"GET " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        length = b"Content-Length: %d\r\n" % len(body) if body else b""
+        s.sendall(method + b" " + path + b" HTTP/1.1\r\nHost: x\r\nConnection: close\r\n" +
+                  length + b"\r\n" + body)
         data = b""
         while True:
             chunk = s.recv(65536)
@@ -127,6 +129,20 @@ async def test_bad_paths(srv):
     # The paths were logged (debug) as text without their control characters.
     log = srv.read_log()
     assert "GET /api/games/??" in log and not re.search("[\x00-\x08\x0b-\x1f]", log)
+
+
+async def test_methods_other_than_get(srv):
+    # Only GET is served. Other methods get 405 at once, with a body or without one (a reply
+    # once waited for a body to be read, and without a Content-Length for seconds).
+    for method, body in ((b"POST", b""), (b"POST", b'{"a": 1}'), (b"PUT", b"x" * 1000),
+                         (b"DELETE", b""), (b"PATCH", b"abc")):
+        for path in (b"/api/games/x", b"/healthz", b"/some/client/route"):
+            status, reply = raw_get(srv, path, method, body)
+            assert status == 405, (method, path, status, reply)
+    # A GET with a body (nothing reads one) is still answered.
+    status, reply = raw_get(srv, b"/healthz", b"GET", b"abc")
+    assert status == 200, (status, reply)
+    assert srv.http("/healthz")[0] == 200
 
 
 @with_client

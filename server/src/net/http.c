@@ -54,6 +54,13 @@ static int respond(struct lws *wsi, struct session *ss, unsigned status, const c
     return 0;
 }
 
+/* A fixed plain-text reply (copied). */
+static int respond_text(struct lws *wsi, struct session *ss, unsigned status, const char *text) {
+    char *body = strdup(text);
+    if (!body) return -1;
+    return respond(wsi, ss, status, "text/plain", body, strlen(text));
+}
+
 static int write_headers(struct lws *wsi, struct session *ss) {
     unsigned char headers[LWS_PRE + 1024];
     unsigned char *start = headers + LWS_PRE, *p = start, *end = headers + sizeof headers - 1;
@@ -239,13 +246,17 @@ int http_request(struct server *srv, struct lws *wsi, struct session *ss) {
     srv->metrics.http_requests_total++;
     int path_len = lws_hdr_total_length(wsi, WSI_TOKEN_GET_URI);
     if (path_len <= 0) {
-        /* Not a GET (lws keeps other methods' paths elsewhere): only GET is served here. */
-        return respond(wsi, ss, 405, "text/plain", strdup("method not allowed\n"), 19);
+        /* Not a GET (lws keeps other methods' paths elsewhere): only GET is served here. The
+         * answer goes out now and the connection closes: lws would hold a queued reply until
+         * it had read a request body, which no endpoint takes (and without a Content-Length it
+         * waits for one for seconds). */
+        lws_return_http_status(wsi, HTTP_STATUS_METHOD_NOT_ALLOWED, "method not allowed");
+        return -1;
     }
     /* No endpoint or client route is that long (and a GET it is: not a 405). */
     if (path_len >= (int)sizeof path ||
         lws_hdr_copy(wsi, path, sizeof path, WSI_TOKEN_GET_URI) <= 0)
-        return respond(wsi, ss, 414, "text/plain", strdup("URI too long\n"), 13);
+        return respond_text(wsi, ss, 414, "URI too long\n");
     char safe[128];
     LOGD("http", "GET %s", log_sanitize(path, safe, sizeof safe));
     if (strcmp(path, "/healthz") == 0) return serve_health(srv, wsi, ss);
@@ -263,6 +274,5 @@ int http_request(struct server *srv, struct lws *wsi, struct session *ss) {
         if (n < 0 || (n > 0 && lws_http_transaction_completed(wsi))) return -1;
         return 0;
     }
-    return respond(wsi, ss, 404, "text/plain", strdup("not found (the web client is not built)\n"),
-                   40);
+    return respond_text(wsi, ss, 404, "not found (the web client is not built)\n");
 }

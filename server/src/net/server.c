@@ -299,6 +299,13 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             }
             return 0;
         case LWS_CALLBACK_HTTP: return http_request(srv, wsi, ss);
+        case LWS_CALLBACK_HTTP_BODY:
+            /* A GET with a body (other methods are refused at once, http.c): no endpoint takes
+             * one, so it is dropped; the reply queued meanwhile goes out once it is all read. */
+            return 0;
+        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
+            if (ss && (ss->body || ss->headers_due)) lws_callback_on_writable(wsi);
+            return 0;
         case LWS_CALLBACK_HTTP_WRITEABLE:
             if (ss && (ss->body || ss->headers_due)) return http_write(wsi, ss);
             break;
