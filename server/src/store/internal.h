@@ -11,6 +11,10 @@
 #include "store/store.h"
 #include "util/strmap.h"
 
+/* How long a connection waits for another's lock (nodes of a site share the file) before
+ * SQLITE_BUSY. */
+#define STORE_BUSY_TIMEOUT_MS 5000
+
 /* A growable array of operations (the loop fills one, the writer swaps it out). */
 struct op_list {
     struct store_op *items;

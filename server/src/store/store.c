@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "store/internal.h"
@@ -60,12 +61,11 @@ int store_schema_version(void) {
 /* ---- opening ---- */
 
 int store_configure_connection(sqlite3 *db, bool sync_normal, char *err, size_t errlen) {
-    const char *sql = sync_normal ? "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON; "
-                                    "PRAGMA busy_timeout=5000;"
-                                  : "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON; "
-                                    "PRAGMA busy_timeout=5000;";
+    const char *sql = sync_normal ? "PRAGMA synchronous=NORMAL; PRAGMA foreign_keys=ON;"
+                                  : "PRAGMA synchronous=FULL; PRAGMA foreign_keys=ON;";
     char *msg = NULL;
-    if (sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+    if (sqlite3_busy_timeout(db, STORE_BUSY_TIMEOUT_MS) != SQLITE_OK ||
+        sqlite3_exec(db, sql, NULL, NULL, &msg) != SQLITE_OK) {
         snprintf(err, errlen, "cannot configure the connection: %s",
                  msg ? msg : sqlite3_errmsg(db));
         sqlite3_free(msg);
@@ -125,11 +125,28 @@ static int open_error(sqlite3 *db, int rc, const char *what, char *err, size_t e
     return -STORE_ERR_IO;
 }
 
+/* Switches the file to WAL mode, leaving the statement on its result row. Nodes of a site that
+ * share a new file (docs/scaling.md) start together: the switch takes an exclusive lock, and
+ * SQLite answers a lock upgrade that could deadlock with SQLITE_BUSY at once, without the busy
+ * handler, so a busy answer is retried for as long as the busy timeout. */
+static int switch_to_wal(sqlite3 *db, sqlite3_stmt **st) {
+    int rc = SQLITE_BUSY;
+    for (int waited_ms = 0; waited_ms <= STORE_BUSY_TIMEOUT_MS; waited_ms += 20) {
+        rc = sqlite3_prepare_v2(db, "PRAGMA journal_mode=WAL", -1, st, NULL);
+        if (rc == SQLITE_OK) rc = sqlite3_step(*st);
+        if ((rc & 0xff) != SQLITE_BUSY && (rc & 0xff) != SQLITE_LOCKED) return rc;
+        sqlite3_finalize(*st);
+        *st = NULL;
+        struct timespec pause = {0, 20 * 1000000L};
+        nanosleep(&pause, NULL);
+    }
+    return rc;
+}
+
 /* WAL mode (persistent in the file) and the integrity check. */
 static int check_database(struct store *s, char *err, size_t errlen) {
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->wdb, "PRAGMA journal_mode=WAL", -1, &st, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    int rc = switch_to_wal(s->wdb, &st);
     if (rc != SQLITE_ROW) {
         rc = open_error(s->wdb, rc, "cannot read the database", err, errlen);
         sqlite3_finalize(st);
@@ -217,7 +234,7 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
     sqlite3_extended_result_codes(s->wdb, 1);
     /* The nodes of a site share the file (docs/scaling.md): one starting while another sets
      * WAL mode or migrates waits for it instead of failing. */
-    sqlite3_busy_timeout(s->wdb, 5000);
+    sqlite3_busy_timeout(s->wdb, STORE_BUSY_TIMEOUT_MS);
     if (sqlite3_db_readonly(s->wdb, "main") == 1) {
         snprintf(err, errlen, "%s is read-only", s->path);
         rc = -STORE_ERR_DIR;
