@@ -28,7 +28,7 @@ import json
 import urllib.error
 import urllib.request
 
-from harness import Client, free_port, TIMEOUT  # noqa: F401 (re-exported for the tests)
+from harness import Client, ServerProcess, free_port, TIMEOUT  # noqa: F401 (re-exported)
 
 REDIS = "/usr/bin/redis-server"
 
@@ -90,7 +90,7 @@ class Redis:
         return "127.0.0.1:%d" % self.port
 
 
-class Node:
+class Node(ServerProcess):
     """One chess_server of the site; start() again after stop() keeps its id, port and data."""
 
     def __init__(self, site, node_id, extra_args=()):
@@ -104,50 +104,11 @@ class Node:
         self.start()
 
     def start(self):
-        cmd = [self.site.binary, "--listen", "127.0.0.1", "--port", str(self.port),
-               "--data-dir", self.site.data_dir, "--log-level", "debug",
-               "--static-dir", os.path.join(self.site.tmp, "no-client"),
-               "--redis", self.site.redis.address, "--node-id", self.node_id,
-               "--engine-workers", "0"] + self.extra
-        self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("node %s exited at start: %s" % (self.node_id, self.read_log()))
-            try:
-                self.http("/healthz")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("node %s did not start" % self.node_id)
-
-    @property
-    def url(self):
-        return "ws://127.0.0.1:%d/ws" % self.port
-
-    def http(self, path):
-        try:
-            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path),
-                                        timeout=TIMEOUT) as r:
-                return r.status, dict(r.headers), r.read()
-        except urllib.error.HTTPError as e:
-            return e.code, dict(e.headers), e.read()
-
-    def health(self):
-        status, _, body = self.http("/healthz")
-        return status, json.loads(body)
-
-    async def connect(self):
-        c = Client(self)
-        await c.open()
-        self.clients.append(c)
-        return c
-
-    async def player(self, name=None, token=None):
-        c = await self.connect()
-        await c.hello(name=name, token=token)
-        return c
+        self.launch([self.site.binary, "--listen", "127.0.0.1", "--port", str(self.port),
+                     "--data-dir", self.site.data_dir, "--log-level", "debug",
+                     "--static-dir", os.path.join(self.site.tmp, "no-client"),
+                     "--redis", self.site.redis.address, "--node-id", self.node_id,
+                     "--engine-workers", "0"] + self.extra, "node %s" % self.node_id)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         if self.proc.poll() is None:
@@ -155,19 +116,6 @@ class Node:
             self.proc.wait(timeout)
         self.log.close()
         return self.proc.returncode
-
-    def read_log(self):
-        self.log.flush()
-        with open(self.log_path) as f:
-            return f.read()
-
-    async def close_clients(self):
-        for c in self.clients:
-            try:
-                await asyncio.wait_for(c.close(), 2)
-            except Exception:
-                pass
-        self.clients = []
 
 
 class Site:

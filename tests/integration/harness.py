@@ -47,31 +47,24 @@ def free_port():
         return s.getsockname()[1]
 
 
-class Server:
-    """One chess_server process."""
+class ServerProcess:
+    """What every running chess_server offers a test: its URL, HTTP, client connections and its
+    log. Subclasses set port, log_path and clients, and call launch()."""
 
-    def __init__(self, binary, args=(), static_dir=None):
-        self.binary = binary
-        self.port = free_port()
-        self.tmp = tempfile.mkdtemp(prefix="chess-it-")
-        self.log_path = os.path.join(self.tmp, "server.log")
-        cmd = [binary, "--listen", "127.0.0.1", "--port", str(self.port),
-               "--data-dir", os.path.join(self.tmp, "data"), "--log-level", "debug",
-               "--static-dir", static_dir or os.path.join(self.tmp, "no-client")]
-        cmd += list(args)
-        self.log = open(self.log_path, "w")
+    def launch(self, cmd, what="server"):
+        """Starts cmd with its output in the log, and returns once /healthz answers."""
+        self.log = open(self.log_path, "a")
         self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
-        self.clients = []
         deadline = time.time() + 10
         while time.time() < deadline:
             if self.proc.poll() is not None:
-                raise RuntimeError("server exited at start: " + self.read_log())
+                raise RuntimeError("%s exited at start: %s" % (what, self.read_log()))
             try:
                 self.http("/healthz")
                 return
             except OSError:
                 time.sleep(0.05)
-        raise RuntimeError("server did not start")
+        raise RuntimeError("%s did not start" % what)
 
     @property
     def url(self):
@@ -86,6 +79,10 @@ class Server:
         except urllib.error.HTTPError as e:
             return e.code, dict(e.headers), e.read()
 
+    def health(self):
+        status, _, body = self.http("/healthz")
+        return status, json.loads(body)
+
     async def connect(self, headers=None):
         """A new connection; headers: extra HTTP headers for its upgrade request."""
         c = Client(self)
@@ -99,18 +96,6 @@ class Server:
         await c.hello(name=name, token=token)
         return c
 
-    def stop(self, sig=signal.SIGTERM, timeout=10):
-        """Stops the server with a signal; returns its exit status."""
-        if self.proc.poll() is None:
-            self.proc.send_signal(sig)
-            try:
-                self.proc.wait(timeout)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-                raise AssertionError("server did not stop within %ss" % timeout)
-        return self.proc.returncode
-
     def read_log(self):
         self.log.flush()
         with open(self.log_path) as f:
@@ -122,6 +107,34 @@ class Server:
                 await asyncio.wait_for(c.close(), 2)
             except Exception:
                 pass
+        self.clients = []
+
+
+class Server(ServerProcess):
+    """One chess_server process with a data directory of its own."""
+
+    def __init__(self, binary, args=(), static_dir=None):
+        self.binary = binary
+        self.port = free_port()
+        self.tmp = tempfile.mkdtemp(prefix="chess-it-")
+        self.log_path = os.path.join(self.tmp, "server.log")
+        self.clients = []
+        cmd = [binary, "--listen", "127.0.0.1", "--port", str(self.port),
+               "--data-dir", os.path.join(self.tmp, "data"), "--log-level", "debug",
+               "--static-dir", static_dir or os.path.join(self.tmp, "no-client")]
+        self.launch(cmd + list(args))
+
+    def stop(self, sig=signal.SIGTERM, timeout=10):
+        """Stops the server with a signal; returns its exit status."""
+        if self.proc.poll() is None:
+            self.proc.send_signal(sig)
+            try:
+                self.proc.wait(timeout)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+                raise AssertionError("server did not stop within %ss" % timeout)
+        return self.proc.returncode
 
     def close(self):
         if self.proc.poll() is None:
