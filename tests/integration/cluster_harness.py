@@ -28,7 +28,7 @@ import json
 import urllib.error
 import urllib.request
 
-from harness import Client, ServerProcess, free_port, TIMEOUT  # noqa: F401 (re-exported)
+from harness import Client, ServerProcess, free_port, run_test_functions, TIMEOUT  # noqa: F401
 
 REDIS = "/usr/bin/redis-server"
 
@@ -172,39 +172,26 @@ async def wait_for(pred, timeout=TIMEOUT, what="a condition"):
 
 
 def run_site_tests(namespace):
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--server", required=True)
-    parser.add_argument("-k", default="")
-    opts = parser.parse_args()
+    """Runs every async test_*(site) with a site of its own (Redis, nodes on one data
+    directory); every node still running must then stop cleanly."""
     if not os.path.exists(REDIS):
         print("redis-server is missing (apt-get install redis-server; scripts/setup.sh)")
         sys.exit(1)
-    tests = [(n, f) for n, f in namespace.items()
-             if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
-    failed = []
-    for name, fn in tests:
-        t0 = time.time()
-        site = Site(opts.server)
-        try:
-            async def run():
-                try:
-                    await asyncio.wait_for(fn(site), 90)
-                finally:
-                    await site.close_clients()
-            asyncio.run(run())
-            for n in site.nodes.values():
-                if n.proc.poll() is None:
-                    rc = n.stop()
-                    assert rc == 0, "node %s exit status %s after SIGTERM" % (n.node_id, rc)
-            print("PASS %s (%.1fs)" % (name, time.time() - t0))
-        except Exception:
-            failed.append(name)
-            print("FAIL %s (%.1fs)" % (name, time.time() - t0))
-            traceback.print_exc()
-            print(site.logs())
-        finally:
-            site.close()
-        sys.stdout.flush()
-    print("%d tests, %d failed%s" % (len(tests), len(failed),
-                                      (": " + ", ".join(failed)) if failed else ""))
-    sys.exit(1 if failed else 0)
+
+    def run_one(binary, fn, logs, cleanups):
+        site = Site(binary)
+        cleanups.append(site.close)
+        logs.append(site.logs)
+
+        async def run():
+            try:
+                await asyncio.wait_for(fn(site), 90)
+            finally:
+                await site.close_clients()
+        asyncio.run(run())
+        for n in site.nodes.values():
+            if n.proc.poll() is None:
+                rc = n.stop()
+                assert rc == 0, "node %s exit status %s after SIGTERM" % (n.node_id, rc)
+
+    run_test_functions(namespace, run_one)

@@ -97,7 +97,8 @@ class ServerProcess:
         return c
 
     def read_log(self):
-        self.log.flush()
+        if not self.log.closed:
+            self.log.flush()
         with open(self.log_path) as f:
             return f.read()
 
@@ -313,47 +314,63 @@ async def wait_online(client, player_id, timeout=TIMEOUT):
     raise AssertionError("player %s did not come online" % player_id)
 
 
-async def run_one(fn, srv):
-    try:
-        await asyncio.wait_for(fn(srv), 60)
-    finally:
-        await srv.close_clients()
-
-
-def run_tests(namespace):
+def run_test_functions(namespace, run_one):
+    """The test programs' main: parses --server BINARY and -k TEXT, calls run_one(binary, fn,
+    logs, cleanups) for every async test_* function of namespace whose name contains TEXT, and
+    prints PASS or FAIL per test and a summary. run_one appends to logs functions that return
+    log text, printed after a failure's traceback, and to cleanups what undoes its set-up, run
+    after that (last first). Exits 0 when every test passed, else 1."""
     parser = argparse.ArgumentParser()
     parser.add_argument("--server", required=True)
     parser.add_argument("-k", default="", help="run only tests whose name contains this")
     opts = parser.parse_args()
     tests = [(n, f) for n, f in namespace.items()
              if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
-    base_args = namespace.get("SERVER_ARGS", [])
     failed = []
     for name, fn in tests:
-        extra = getattr(fn, "server_args", [])
         t0 = time.time()
-        srv = None
+        logs, cleanups = [], []
         try:
-            srv = Server(opts.server, base_args + extra, getattr(fn, "static_dir", None))
-            asyncio.run(run_one(fn, srv))
-            # Every test ends with a graceful stop: exit status 0 also means no sanitizer
-            # report (leaks, memory errors) in sanitizer builds.
-            rc = srv.stop()
-            assert rc == 0, "server exit status %s after SIGTERM" % rc
+            run_one(opts.server, fn, logs, cleanups)
             print("PASS %s (%.1fs)" % (name, time.time() - t0))
         except Exception:
             failed.append(name)
             print("FAIL %s (%.1fs)" % (name, time.time() - t0))
             traceback.print_exc()
-            if srv:
-                print("---- server log ----\n" + srv.read_log()[-6000:])
+            for log in logs:
+                print(log())
         finally:
-            if srv:
-                srv.close()
+            for cleanup in reversed(cleanups):
+                cleanup()
         sys.stdout.flush()
     print("%d tests, %d failed%s" % (len(tests), len(failed),
                                       (": " + ", ".join(failed)) if failed else ""))
     sys.exit(1 if failed else 0)
+
+
+def run_tests(namespace):
+    """Runs every async test_*(srv) against a server of its own (flags: SERVER_ARGS of the
+    module, and @server_args of the test)."""
+    base_args = namespace.get("SERVER_ARGS", [])
+
+    def run_one(binary, fn, logs, cleanups):
+        srv = Server(binary, base_args + getattr(fn, "server_args", []),
+                     getattr(fn, "static_dir", None))
+        cleanups.append(srv.close)
+        logs.append(lambda: "---- server log ----\n" + srv.read_log()[-6000:])
+
+        async def run():
+            try:
+                await asyncio.wait_for(fn(srv), 60)
+            finally:
+                await srv.close_clients()
+        asyncio.run(run())
+        # Every test ends with a graceful stop: exit status 0 also means no sanitizer report
+        # (leaks, memory errors) in sanitizer builds.
+        rc = srv.stop()
+        assert rc == 0, "server exit status %s after SIGTERM" % rc
+
+    run_test_functions(namespace, run_one)
 
 
 def server_args(*args):

@@ -13,9 +13,8 @@ import subprocess
 import sys
 import tempfile
 import time
-import traceback
 
-from harness import Server, free_port  # noqa: F401  (re-exported for the tests)
+from harness import Server, free_port, run_test_functions  # noqa: F401  (re-exported)
 
 # 160 legal plies from the start (UCI), played by the engine against itself; games under load
 # replay a prefix of it.
@@ -91,31 +90,12 @@ class DataDir:
 
 def run_data_dir_tests(namespace):
     """Runs every async test_*(data: DataDir) with a fresh data directory; exits 0 or 1."""
-    import argparse
-    import inspect
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--server", required=True)
-    parser.add_argument("-k", default="")
-    opts = parser.parse_args()
-    tests = [(n, f) for n, f in namespace.items()
-             if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
-    failed = []
-    for name, fn in tests:
+    def run_one(binary, fn, logs, cleanups):
         data = DataDir()
-        data.binary = opts.server
-        t0 = time.time()
-        try:
-            asyncio.run(asyncio.wait_for(fn(data), 240))
-            print("PASS %s (%.1fs)" % (name, time.time() - t0))
-        except BaseException:
-            failed.append(name)
-            print("FAIL %s (%.1fs)" % (name, time.time() - t0))
-            traceback.print_exc()
-            for srv in data.servers:
-                print("---- server log (port %d) ----\n%s" % (srv.port, srv.read_log()[-5000:]))
-        finally:
-            data.cleanup()
-        sys.stdout.flush()
-    print("%d tests, %d failed%s" % (len(tests), len(failed),
-                                      (": " + ", ".join(failed)) if failed else ""))
-    sys.exit(1 if failed else 0)
+        data.binary = binary
+        cleanups.append(data.cleanup)
+        logs.append(lambda: "".join("---- server log (port %d) ----\n%s\n"
+                                    % (srv.port, srv.read_log()[-5000:]) for srv in data.servers))
+        asyncio.run(asyncio.wait_for(fn(data), 240))
+
+    run_test_functions(namespace, run_one)
