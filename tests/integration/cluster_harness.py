@@ -28,7 +28,8 @@ import json
 import urllib.error
 import urllib.request
 
-from harness import Client, ServerProcess, free_port, run_test_functions, TIMEOUT  # noqa: F401
+from harness import (Client, ServerProcess, free_port, run_test_functions,  # noqa: F401
+                     TIMEOUT, wait_for)
 
 REDIS = "/usr/bin/redis-server"
 
@@ -161,14 +162,6 @@ class Site:
             self.redis.proc.kill()
             self.redis.proc.wait()
         shutil.rmtree(self.tmp, ignore_errors=True)
-
-
-async def wait_for(pred, timeout=TIMEOUT, what="a condition"):
-    deadline = time.time() + timeout
-    while not pred():
-        if time.time() > deadline:
-            raise AssertionError("timed out waiting for " + what)
-        await asyncio.sleep(0.05)
 
 
 def run_site_tests(namespace):

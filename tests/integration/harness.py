@@ -314,6 +314,16 @@ async def wait_online(client, player_id, timeout=TIMEOUT):
     raise AssertionError("player %s did not come online" % player_id)
 
 
+async def wait_for(pred, timeout=TIMEOUT, what="a condition"):
+    """Polls pred() until it is true; fails saying what it waited for. For state that another
+    process or thread changes in its own time (a metric, a log line), instead of a fixed sleep."""
+    deadline = time.time() + timeout
+    while not pred():
+        if time.time() > deadline:
+            raise AssertionError("timed out waiting for " + what)
+        await asyncio.sleep(0.05)
+
+
 def run_test_functions(namespace, run_one):
     """The test programs' main: parses --server BINARY and -k TEXT, calls run_one(binary, fn,
     logs, cleanups) for every async test_* function of namespace whose name contains TEXT, and

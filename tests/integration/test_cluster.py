@@ -340,10 +340,10 @@ async def test_redis_with_a_password(site):
     wrong = site.node("wrong", "--redis-password-file", secret("bad", "guess\n"))
     none = site.node("none")
     await wait_for(lambda: a.health()[1]["redis"] == "up", timeout=10, what="node a joining")
-    await asyncio.sleep(1)
+    await wait_for(lambda: "refused the password" in wrong.read_log(), timeout=10,
+                   what="Redis refusing the wrong password in its node's log")
     for node in (wrong, none):
         assert node.health()[1]["status"] == "degraded", node.node_id
-    assert "refused the password" in wrong.read_log()
     empty = subprocess.run([site.binary, "--port", str(free_port()), "--data-dir", site.data_dir,
                             "--redis", site.redis.address, "--redis-password-file",
                             secret("empty", "")], capture_output=True, text=True, timeout=20)

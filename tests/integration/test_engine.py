@@ -102,7 +102,9 @@ async def test_resign_and_abort_cancel_the_search(srv):
     before = metric(srv, "chess_engine_cancellations_total")
     await a.ok({"type": "resign", "game": gid})
     await a.expect_none("move", wait=1.0)
-    assert metric(srv, "chess_engine_cancellations_total") >= before + 1
+    # A running search is counted once its worker has seen the stop (a lower-priority thread).
+    await wait_for(lambda: metric(srv, "chess_engine_cancellations_total") >= before + 1,
+                   what="the cancelled search counted in chess_engine_cancellations_total")
     # The computer as White moves first; the human may abort before answering.
     b, gid2 = await computer_game(srv, "Bea", 2, "black", {"minutes": 5, "increment": 0})
     await b.recv_type("move", timeout=10, game=gid2, ply=1)

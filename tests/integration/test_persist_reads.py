@@ -14,7 +14,7 @@ import socket
 
 import websockets
 
-from harness import play, start_game
+from harness import play, start_game, wait_for
 from persist_harness import run_data_dir_tests
 
 
@@ -122,7 +122,12 @@ async def test_requesters_gone_before_the_answer(data):
         s = socket.create_connection(("127.0.0.1", srv.port))
         s.sendall(("GET %s HTTP/1.1\r\nHost: x\r\n\r\n" % path).encode())
         s.close()
-    await asyncio.sleep(2.5)  # every answer has arrived by now and was dropped
+    # The hellos' reads are answered (and dropped) and nothing waits for a reader: a
+    # game_record sent on, wrongly, after its connection's hello would be queued by now.
+    def reads_settled():
+        done = metric(srv, "chess_store_read_microseconds_count") or 0
+        return done >= 5 and metric(srv, "chess_store_read_queue_length") == 0
+    await wait_for(reads_settled, timeout=15, what="the hellos' reads answered")
     # 5 hellos (the game_record behind each was dropped with its connection) and the HTTP reads
     # (lws may drop a request whose client has already hung up before reading it).
     assert 5 <= metric(srv, "chess_store_read_microseconds_count") <= 8
