@@ -6,7 +6,7 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { moveList, openPlayer, pair, resignAfterOneMove, screenshot, suite, waitForMoves } from './harness.mjs';
+import { eventually, moveList, openPlayer, pair, resignAfterOneMove, screenshot, suite, waitForMoves } from './harness.mjs';
 
 const ctx = suite();
 
@@ -90,8 +90,10 @@ test('register, play, the profile and its history, an archived game, log out and
   await visitor.page.getByText('from the archive').waitFor();
   await visitor.page.getByText('Paul Morphy').waitFor();
   await visitor.page.getByText('White wins').waitFor();
-  const moves = await moveList(visitor.page);
-  assert.equal(moves.length, 33);
+  const moves = await eventually(async () => {
+    const list = await moveList(visitor.page);
+    return list.length === 33 && list;
+  }, { what: "the archived game's 33 moves" });
   assert.equal(moves[32], 'Rd8#');
   await visitor.page.getByRole('button', { name: 'First position' }).click();
   await visitor.page.getByLabel(/^e2, white pawn/).waitFor();

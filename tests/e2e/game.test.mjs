@@ -2,7 +2,9 @@
  * Games in a real browser against the real server: two people pair through the lobby and play
  * to checkmate by clicking the board while a spectator watches the moves arrive; an illegal
  * drag snaps back and a legal one is played; moves typed in SAN and a promotion through the
- * chooser. Screenshots of the game page at desktop and phone sizes.
+ * chooser; the clock ticking, the board flipped and the game's link on a spectator's page;
+ * the sounds of moves, captures, checks and the end, and the mute switch. Screenshots of the
+ * game page at desktop and phone sizes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -22,12 +24,15 @@ import {
 } from './harness.mjs';
 
 const ctx = suite();
-const pair = (a, b, tc) => pairIn(ctx, a, b, tc);
+const pair = (a, b, tc, setupBob, setupAlice) => pairIn(ctx, a, b, tc, setupBob, setupAlice);
 
 test('two players play to checkmate by clicking; a spectator sees every move', async () => {
   const { alice, bob, gameId } = await pair('Alice', 'Bob');
   const watcher = await openPlayer(ctx.browser, ctx.server, 'Watcher', `/game/${gameId}`);
   await watcher.page.getByText('spectating').first().waitFor();
+  // Read-only for the spectator: selecting a piece shows no destinations.
+  await square(watcher.page, 'f2').click();
+  assert.equal(await watcher.page.locator('[data-dest]').count(), 0);
 
   // Fool's mate: 1. f3 e5 2. g4 Qh4#
   const plies = [
@@ -82,6 +87,9 @@ test('an illegal drag snaps back; a legal drag is played; premoves', async () =>
   await clickMove(bob.page, 'd7', 'd5');
   await waitForMoves(alice.page, ['e4', 'c5', 'd4', 'd5']);
   await alice.page.getByLabel('d5, black pawn, last move').or(alice.page.getByLabel(/^d5, black pawn$/)).waitFor();
+  await eventually(async () => (await alice.page.getByLabel(/, premove$/).count()) === 0, {
+    what: 'the premove d4-d5 dropped',
+  });
   assert.deepEqual(await moveList(alice.page), ['e4', 'c5', 'd4', 'd5']);
   await alice.context.close();
   await bob.context.close();
@@ -130,12 +138,27 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   await watcher.page.getByRole('textbox', { name: 'Write a message' }).fill('hello spectators');
   await watcher.page.getByRole('button', { name: 'Send' }).click();
   await watcher.page.getByRole('list', { name: 'Messages' }).getByText('hello spectators').waitFor();
+  // Alice's next line reaches Bob after anything the server sent him for Kim's line.
+  await alice.page.getByRole('textbox', { name: 'Write a message' }).fill('have fun');
+  await alice.page.getByRole('button', { name: 'Send' }).click();
+  await bob.page.getByRole('list', { name: 'Messages' }).getByText('have fun').waitFor();
   assert.equal(await bob.page.getByText('hello spectators').count(), 0);
 
   await clickMove(alice.page, 'd2', 'd4');
   await waitForMoves(bob.page, ['d4']);
   await clickMove(bob.page, 'd7', 'd5');
   await waitForMoves(alice.page, ['d4', 'd5']);
+  // White's clock runs since Black's first move: it ticks on the spectator's page between
+  // the server's messages.
+  const whiteClock = watcher.page.getByRole('timer', { name: 'white clock' });
+  const shown = await whiteClock.innerText();
+  await eventually(async () => (await whiteClock.innerText()) !== shown, { what: `White's clock to tick from ${shown}` });
+  // The spectator flips the board (Black at the bottom: a8 below a1) and reads the game's link.
+  await watcher.page.getByRole('button', { name: 'Flip the board' }).click();
+  await watcher.page.getByRole('group', { name: 'Board, black at the bottom, spectating' }).waitFor();
+  const [a1, a8] = [await square(watcher.page, 'a1').boundingBox(), await square(watcher.page, 'a8').boundingBox()];
+  assert.ok(a1 && a8 && a8.y > a1.y, `a1 ${JSON.stringify(a1)}, a8 ${JSON.stringify(a8)}`);
+  assert.equal(await watcher.page.getByLabel('Link to this game').inputValue(), `${ctx.server.url}/game/${gameId}`);
   // A draw offer asks for confirmation, then Bob declines it.
   await alice.page.getByRole('button', { name: 'Offer draw' }).click();
   await alice.page.getByRole('button', { name: 'Yes, offer a draw' }).click();
@@ -174,6 +197,91 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   for (const s of [alice, bob, watcher]) await s.context.close();
 });
 
+/** Notes every sound a page starts (Web Audio nodes) in window.sounds: "knock" for a noise
+ * burst, "tone <Hz>" for a tone. Runs before the page's own scripts. */
+async function recordSounds(page) {
+  await page.addInitScript(() => {
+    const w = /** @type {any} */ (window);
+    w.sounds = [];
+    const startKnock = AudioBufferSourceNode.prototype.start;
+    AudioBufferSourceNode.prototype.start = function (...args) {
+      w.sounds.push('knock');
+      return startKnock.apply(this, args);
+    };
+    const startTone = OscillatorNode.prototype.start;
+    OscillatorNode.prototype.start = function (...args) {
+      w.sounds.push(`tone ${Math.round(this.frequency.value)}`);
+      return startTone.apply(this, args);
+    };
+  });
+}
+
+const SOUND = {
+  move: ['knock'],
+  capture: ['knock', 'knock'],
+  check: ['tone 880', 'tone 660'],
+  end: ['tone 523', 'tone 659', 'tone 784'],
+};
+
+/** The number of sounds a page has started so far. */
+const soundCount = (page) => page.evaluate(() => /** @type {any} */ (window).sounds.length);
+
+/** Returns after the page's next frame (React runs effects, and so sounds, after the paint). */
+const nextFrame = (page) => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => setTimeout(r, 0))));
+
+/** Waits until the sounds a page started after the first `from` are exactly `expected`. */
+async function waitForSounds(page, from, expected) {
+  await eventually(
+    async () => {
+      assert.deepEqual(await page.evaluate((n) => /** @type {any} */ (window).sounds.slice(n), from), expected);
+      return true;
+    },
+    { what: `the sounds ${expected.join(', ')}` },
+  );
+}
+
+test('sounds for a move, a capture, a check and the end; the mute switch', async () => {
+  // Both pages had a user gesture (seek, join), which starts their audio.
+  const { alice, bob } = await pair('Lena', 'Max', '5+3', recordSounds, recordSounds);
+  const plies = [
+    [alice.page, 'e2', 'e4', 'move'],
+    [bob.page, 'd7', 'd5', 'move'],
+    [alice.page, 'e4', 'd5', 'capture'],
+    [bob.page, 'd8', 'd5', 'capture'],
+    [alice.page, 'b1', 'c3', 'move'],
+    [bob.page, 'd5', 'e5', 'check'],
+  ];
+  for (const [page, from, to, kind] of plies) {
+    const before = [await soundCount(alice.page), await soundCount(bob.page)];
+    await clickMove(page, from, to);
+    await waitForSounds(alice.page, before[0], SOUND[kind]);
+    await waitForSounds(bob.page, before[1], SOUND[kind]);
+  }
+  // Max mutes (the click is a gesture too): Lena's move sounds on her page only.
+  await bob.page.getByRole('button', { name: 'Sound on (mute)' }).click();
+  const muted = await soundCount(bob.page);
+  const before = await soundCount(alice.page);
+  await clickMove(alice.page, 'f1', 'e2');
+  await waitForSounds(alice.page, before, SOUND.move);
+  const moves = ['e4', 'd5', 'exd5', 'Qxd5', 'Nc3', 'Qe5+', 'Be2'];
+  await waitForMoves(bob.page, moves);
+  await nextFrame(bob.page);
+  assert.equal(await soundCount(bob.page), muted, "Be2's sound on the muted page");
+  // The switch is remembered after a reload; his resignation (a gesture, which starts the
+  // page's audio again) ends the game with the end's sound on her page alone.
+  await bob.page.reload();
+  await bob.page.getByRole('button', { name: 'Sound off (turn on)', pressed: true }).waitFor();
+  await waitForMoves(bob.page, moves);
+  await bob.page.getByRole('button', { name: 'Resign' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
+  await waitForSounds(alice.page, before, [...SOUND.move, ...SOUND.end]);
+  await bob.page.getByText('White wins').waitFor();
+  await nextFrame(bob.page);
+  assert.equal(await soundCount(bob.page), 0, 'sounds on the muted page after the reload');
+  await alice.context.close();
+  await bob.context.close();
+});
+
 test('game page on a phone', async () => {
   const alice = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', PHONE);
   const bob = await openPlayer(ctx.browser, ctx.server, 'Hank', '/', PHONE);
@@ -181,8 +289,9 @@ test('game page on a phone', async () => {
   await bob.page.getByRole('button', { name: "Join Gina's 3+0 game" }).click();
   await waitForGame(alice.page);
   await waitForGame(bob.page);
-  // Whoever is White plays e4 by tapping.
-  const whitePage = (await alice.page.getByText('you play white').count()) > 0 ? alice.page : bob.page;
+  // Whoever is White plays e4 by tapping (the colours are drawn: read them once shown).
+  const aliceColor = await alice.page.getByText(/you play (white|black)/).innerText();
+  const whitePage = aliceColor.includes('you play white') ? alice.page : bob.page;
   const blackPage = whitePage === alice.page ? bob.page : alice.page;
   await square(whitePage, 'e2').tap();
   await square(whitePage, 'e4').tap();

@@ -75,7 +75,7 @@ test('a player who stays away loses the game when the opponent claims it', async
   await waitForMoves(alice.page, ['d4', 'd5']);
   await net.cut();
   await alice.page.getByText(/Your opponent left\. You can claim the game in \d s/).waitFor();
-  await alice.page.getByRole('button', { name: 'Claim victory' }).click({ timeout: 5000 });
+  await alice.page.getByRole('button', { name: 'Claim victory' }).click();
   await alice.page.getByText('White wins').waitFor();
   await alice.page.getByText('Black left the game').waitFor();
   await alice.context.close();
