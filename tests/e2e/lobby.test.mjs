@@ -1,8 +1,8 @@
 /*
- * The lobby in a real browser: a challenge by link accepted by a friend, seeks appearing in and
- * leaving other people's lists, live games and counts, a game against the computer at level 1
- * played to the end with board clicks (watched by a spectator who sees its evaluation), and
- * screenshots of the lobby at desktop and phone sizes.
+ * The lobby in a real browser: a challenge by link accepted by a friend, seeks (presets and a
+ * custom time control) appearing in and leaving other people's lists, live games and counts, a
+ * game against the computer at level 1 played to the end with board clicks (watched by a
+ * spectator who sees its evaluation), and screenshots of the lobby at desktop and phone sizes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -62,6 +62,13 @@ test('seeks come and go in other people’s lobbies; live games and counts', asy
   await join.waitFor();
   await alice.page.getByRole('button', { name: 'Cancel your 10+5 seek' }).click();
   await join.waitFor({ state: 'detached' });
+  // A custom time control, seeked from the custom game form.
+  await alice.page.getByLabel('Minutes per side').fill('4');
+  await alice.page.getByLabel('Increment (seconds)').fill('1');
+  await alice.page.getByRole('button', { name: 'Create seek' }).click();
+  await bob.page.getByRole('button', { name: "Join Alice's 4+1 game" }).waitFor();
+  await alice.page.getByRole('button', { name: 'Cancel your 4+1 seek' }).click();
+  await bob.page.getByRole('button', { name: "Join Alice's 4+1 game" }).waitFor({ state: 'detached' });
   await alice.page.getByRole('button', { name: /^Seek a 3\+2 / }).click();
   await bob.page.getByRole('button', { name: "Join Alice's 3+2 game" }).waitFor();
   // The challenge game from the previous test is live.

@@ -80,6 +80,15 @@ static void test_read_variants(void) {
     CHECK_EQ_INT(chess_move_parse(&pos, "Ra7", &m), 0);
     CHECK_EQ_INT(chess_move_parse(&pos, "a1a7", &m), 0);
     CHECK_EQ_INT(m, expected);
+    /* The mate sign, with or without an annotation, or left out. */
+    CHECK_EQ_INT(
+        chess_fen_parse(&pos, "rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2"), 0);
+    expected = uci(&pos, "d8h4");
+    const char *mates[] = {"Qh4#", "Qh4", "Qh4#!", "Qd8h4#"};
+    for (size_t i = 0; i < sizeof mates / sizeof *mates; i++) {
+        CHECK_EQ_INT(chess_san_parse(&pos, mates[i], &m), 0);
+        CHECK_EQ_INT(m, expected);
+    }
 }
 
 static void test_read_errors(void) {
