@@ -2,9 +2,9 @@
  * Games in a real browser against the real server: two people pair through the lobby and play
  * to checkmate by clicking the board while a spectator watches the moves arrive; an illegal
  * drag snaps back and a legal one is played; moves typed in SAN and a promotion through the
- * chooser; the clock ticking, the board flipped and the game's link on a spectator's page;
- * the sounds of moves, captures, checks and the end, and the mute switch. Screenshots of the
- * game page at desktop and phone sizes.
+ * chooser; an abort; the clock ticking, the board flipped and the game's link on a spectator's
+ * page; the sounds of moves, captures, checks and the end, and the mute switch. Screenshots of
+ * the game page at desktop and phone sizes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -195,6 +195,18 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   await watcher.page.waitForURL(alice.page.url());
   await watcher.page.getByText('spectating').first().waitFor();
   for (const s of [alice, bob, watcher]) await s.context.close();
+});
+
+test('a game aborted before both sides moved', async () => {
+  const { alice, bob } = await pair('Nora', 'Otto', '3+0');
+  await clickMove(alice.page, 'e2', 'e4');
+  await waitForMoves(bob.page, ['e4']);
+  // Black has not moved: he may still abort, after confirming.
+  await bob.page.getByRole('button', { name: 'Abort' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, abort' }).click();
+  for (const p of [alice.page, bob.page]) await p.getByRole('status').filter({ hasText: 'Game aborted' }).waitFor();
+  await alice.context.close();
+  await bob.context.close();
 });
 
 /** Notes every sound a page starts (Web Audio nodes) in window.sounds: "knock" for a noise
