@@ -153,9 +153,13 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   const whiteClock = watcher.page.getByRole('timer', { name: 'white clock' });
   const shown = await whiteClock.innerText();
   await eventually(async () => (await whiteClock.innerText()) !== shown, { what: `White's clock to tick from ${shown}` });
-  // The spectator flips the board (Black at the bottom: a8 below a1) and reads the game's link.
+  // The spectator flips the board (Black at the bottom: a8 below a1, the coordinates with it)
+  // and reads the game's link.
+  const coordinates = async (name) =>
+    (await watcher.page.getByRole('group', { name }).innerText()).replace(/\s+/g, '');
+  assert.equal(await coordinates('Board, white at the bottom, spectating'), '8765432a1bcdefgh');
   await watcher.page.getByRole('button', { name: 'Flip the board' }).click();
-  await watcher.page.getByRole('group', { name: 'Board, black at the bottom, spectating' }).waitFor();
+  assert.equal(await coordinates('Board, black at the bottom, spectating'), '1234567h8gfedcba');
   const [a1, a8] = [await square(watcher.page, 'a1').boundingBox(), await square(watcher.page, 'a8').boundingBox()];
   assert.ok(a1 && a8 && a8.y > a1.y, `a1 ${JSON.stringify(a1)}, a8 ${JSON.stringify(a8)}`);
   assert.equal(await watcher.page.getByLabel('Link to this game').inputValue(), `${ctx.server.url}/game/${gameId}`);
