@@ -25,14 +25,14 @@ static int capture_score(const struct worker *w, const struct chess_position *po
         value += see_values[CHESS_QUEEN];
     }
     int piece = pos->board[chess_move_from(m)];
-    return value * 16 + w->capture_history[piece][chess_move_to(m)][captured] / 8;
+    return value * 16 + w->stats.capture_history[piece][chess_move_to(m)][captured] / 8;
 }
 
 static int quiet_score(const struct worker *w, const struct chess_position *pos,
                        const struct stack_entry *ss, chess_move m) {
     int from = chess_move_from(m), to = chess_move_to(m);
     int piece = pos->board[from];
-    int score = w->history[pos->side][from][to];
+    int score = w->stats.history[pos->side][from][to];
     if (ss[-1].cont_hist) score += ss[-1].cont_hist[piece][to];
     if (ss[-2].cont_hist) score += ss[-2].cont_hist[piece][to];
     if (ss[-4].cont_hist) score += ss[-4].cont_hist[piece][to] / 2;
@@ -42,7 +42,7 @@ static int quiet_score(const struct worker *w, const struct chess_position *pos,
 static chess_move counter_move(const struct worker *w, const struct stack_entry *ss) {
     chess_move prev = ss[-1].move;
     if (prev == CHESS_MOVE_NONE || prev == CHESS_MOVE_NULL) return CHESS_MOVE_NONE;
-    return w->counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
+    return w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
 }
 
 bool move_is_legal_fast(const struct chess_position *pos, chess_move m) {
@@ -117,7 +117,7 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
             mp->scores[i] = capture_score(w, pos, m) - piece_type;
         } else {
             mp->scores[i] =
-                SCORE_BAD / 2 + w->history[pos->side][chess_move_from(m)][chess_move_to(m)];
+                SCORE_BAD / 2 + w->stats.history[pos->side][chess_move_from(m)][chess_move_to(m)];
         }
     }
     mp->stage = PICK_QSEARCH;

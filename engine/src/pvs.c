@@ -57,6 +57,33 @@ static bool is_draw(const struct worker *w, const struct chess_position *pos, in
     return chess_position_insufficient_material(pos);
 }
 
+/* The correction history slot of a position: a hash of where each side's pawns stand. */
+static inline int32_t *correction_slot(struct worker *w, const struct chess_position *pos) {
+    chess_bitboard white = pos->by_color[CHESS_WHITE] & pos->by_type[CHESS_PAWN];
+    chess_bitboard black = pos->by_color[CHESS_BLACK] & pos->by_type[CHESS_PAWN];
+    uint64_t h = white * 0x9E3779B97F4A7C15ull ^ black * 0xC2B2AE3D27D4EB4Full;
+    return &w->stats.correction[pos->side][h >> 50]; /* 14 bits: CORRECTION_SIZE */
+}
+
+/* The evaluation adjusted by how far searches of similar positions found it off. */
+static int corrected_eval(struct worker *w, const struct chess_position *pos, int raw) {
+    int v = raw + *correction_slot(w, pos) / CORRECTION_GRAIN;
+    return max_int(-CHESS_MATE_BOUND + 1, min_int(CHESS_MATE_BOUND - 1, v));
+}
+
+/*
+ * Moves the slot towards the difference between the search's score and the raw evaluation,
+ * the faster the deeper the search: an exponential moving average, bounded to 100 centipawns.
+ */
+static void correction_update(struct worker *w, const struct chess_position *pos, int depth,
+                              int diff) {
+    int32_t *slot = correction_slot(w, pos);
+    int weight = min_int(depth + 1, 16);
+    int target = max_int(-256, min_int(256, diff)) * CORRECTION_GRAIN;
+    int v = (*slot * (256 - weight) + target * weight) / 256;
+    *slot = max_int(-100 * CORRECTION_GRAIN, min_int(100 * CORRECTION_GRAIN, v));
+}
+
 static inline void history_update(int16_t *entry, int bonus) {
     int v = *entry;
     v += bonus - v * abs(bonus) / HISTORY_MAX;
@@ -77,7 +104,7 @@ static void cont_hist_update(struct stack_entry *ss, int piece, int to, int bonu
 static void quiet_update(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
                          chess_move m, int bonus) {
     int from = chess_move_from(m), to = chess_move_to(m);
-    history_update(&w->history[pos->side][from][to], bonus);
+    history_update(&w->stats.history[pos->side][from][to], bonus);
     cont_hist_update(ss, pos->board[from], to, bonus);
 }
 
@@ -85,7 +112,8 @@ static void capture_update(struct worker *w, const struct chess_position *pos, c
                            int bonus) {
     int to = chess_move_to(m);
     history_update(
-        &w->capture_history[pos->board[chess_move_from(m)]][to][move_captured_type(pos, m)], bonus);
+        &w->stats.capture_history[pos->board[chess_move_from(m)]][to][move_captured_type(pos, m)],
+        bonus);
 }
 
 struct tried_moves {
@@ -105,7 +133,7 @@ static void update_stats(struct worker *w, const struct chess_position *pos, str
         }
         chess_move prev = ss[-1].move;
         if (prev != CHESS_MOVE_NONE && prev != CHESS_MOVE_NULL)
-            w->counter_moves[ss[-1].moved_piece][chess_move_to(prev)] = best;
+            w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)] = best;
         quiet_update(w, pos, ss, best, bonus);
         for (int i = 0; i < tried->quiet_count; i++)
             quiet_update(w, pos, ss, tried->quiets[i], -bonus);
@@ -135,7 +163,7 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
     } else {
         int piece = pos->board[chess_move_from(m)];
         ss->moved_piece = piece;
-        ss->cont_hist = w->cont_hist[piece][chess_move_to(m)];
+        ss->cont_hist = w->stats.cont_hist[piece][chess_move_to(m)];
         ss[1].plies_from_null = ss->plies_from_null + 1;
     }
     w->keys[w->root_index + ply + 1] = child->key;
@@ -159,10 +187,11 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
     if (!pv_node && tt_hit && (tte.bound & (tt_score >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
         return tt_score;
 
-    int best = -INF_SCORE, static_eval = NO_SCORE;
+    int best = -INF_SCORE, static_eval = NO_SCORE, raw_eval = CHESS_TT_NO_EVAL;
     if (!in_check) {
-        static_eval =
+        raw_eval =
             tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : eval_position(pos, &w->pawn_cache);
+        static_eval = corrected_eval(w, pos, raw_eval);
         best = static_eval;
         if (tt_hit && (tte.bound & (tt_score > best ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
             best = tt_score;
@@ -206,8 +235,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
         }
     }
     if (in_check && move_count == 0) return -CHESS_MATE + ply;
-    chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply),
-                   static_eval == NO_SCORE ? CHESS_TT_NO_EVAL : static_eval, 0,
+    chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply), raw_eval, 0,
                    best >= beta ? CHESS_TT_LOWER : CHESS_TT_UPPER);
     return best;
 }
@@ -261,12 +289,14 @@ static void evaluate_node(struct worker *w, const struct chess_position *pos,
                           struct stack_entry *ss, struct node *n) {
     if (n->in_check) {
         ss->static_eval = n->eval = NO_SCORE;
+        ss->raw_eval = CHESS_TT_NO_EVAL;
         n->improving = false;
         return;
     }
     if (!ss->excluded) {
         bool have = n->tt_hit && n->tte.eval != CHESS_TT_NO_EVAL;
-        ss->static_eval = have ? n->tte.eval : eval_position(pos, &w->pawn_cache);
+        ss->raw_eval = have ? n->tte.eval : eval_position(pos, &w->pawn_cache);
+        ss->static_eval = corrected_eval(w, pos, ss->raw_eval);
     }
     n->eval = ss->static_eval;
     if (n->tt_hit && n->tt_score != NO_SCORE &&
@@ -294,7 +324,7 @@ static bool prune_move(const struct worker *w, const struct chess_position *pos,
         if (lmr_depth <= 6 && !n->in_check && ss->static_eval + 100 + 100 * lmr_depth <= alpha)
             return true;
         int from = chess_move_from(m), to = chess_move_to(m);
-        int hist = w->history[pos->side][from][to];
+        int hist = w->stats.history[pos->side][from][to];
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[pos->board[from]][to];
         if (lmr_depth <= 4 && hist < -3000 * depth) return true;
         return !see_ge(pos, m, -25 * lmr_depth * lmr_depth);
@@ -330,7 +360,7 @@ static int late_move_reduction(const struct worker *w, const struct chess_positi
         r--;
     } else {
         int from = chess_move_from(m), to = chess_move_to(m), piece = pos->board[from];
-        int hist = w->history[pos->side][from][to];
+        int hist = w->stats.history[pos->side][from][to];
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[piece][to];
         if (ss[-2].cont_hist) hist += ss[-2].cont_hist[piece][to];
         r -= hist / 8000;
@@ -482,9 +512,14 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
         enum chess_tt_bound bound = best >= beta             ? CHESS_TT_LOWER
                                     : n.pv_node && best_move ? CHESS_TT_EXACT
                                                              : CHESS_TT_UPPER;
-        chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply),
-                       ss->static_eval == NO_SCORE ? CHESS_TT_NO_EVAL : ss->static_eval, depth,
+        chess_tt_store(w->sh->tt, pos->key, best_move, score_to_tt(best, ply), ss->raw_eval, depth,
                        bound);
+        /* A quiet result that the bound does not contradict teaches the correction history. */
+        if (!n.in_check && (!best_move || !move_is_tactical(pos, best_move)) &&
+            best > -CHESS_MATE_BOUND && best < CHESS_MATE_BOUND &&
+            !(bound == CHESS_TT_LOWER && best <= ss->static_eval) &&
+            !(bound == CHESS_TT_UPPER && best >= ss->static_eval))
+            correction_update(w, pos, depth, best - ss->raw_eval);
     }
     return best;
 }

@@ -81,11 +81,16 @@ static void init_reductions(struct worker *w) {
     }
 }
 
-void worker_clear(struct worker *w) {
-    memset(w->history, 0, sizeof w->history);
-    memset(w->capture_history, 0, sizeof w->capture_history);
-    memset(w->counter_moves, 0, sizeof w->counter_moves);
-    memset(w->cont_hist, 0, sizeof w->cont_hist);
+struct chess_search_memory *chess_search_memory_create(void) {
+    return calloc(1, sizeof(struct chess_search_memory));
+}
+
+void chess_search_memory_destroy(struct chess_search_memory *memory) {
+    free(memory);
+}
+
+void chess_search_memory_clear(struct chess_search_memory *memory) {
+    memset(memory, 0, sizeof *memory);
 }
 
 static void init_stack(struct worker *w) {
@@ -131,6 +136,7 @@ static struct worker *worker_create(struct search_shared *sh, int id) {
     w->keys[keep] = req->position.key;
     w->sh = sh;
     w->id = id;
+    if (req->memory) w->stats = req->memory->stats; /* every thread starts from what was learned */
     atomic_init(&w->nodes, 0);
     init_reductions(w);
     init_stack(w);
@@ -432,6 +438,7 @@ int chess_search(const struct chess_search_request *req, struct chess_tt *tt,
     raise_stop(&sh);
     for (int i = 1; i < sh.thread_count; i++) pthread_join(sh.workers[i]->thread, NULL);
     fill_result(&sh, sh.workers[0], out);
+    if (req->memory) req->memory->stats = sh.workers[0]->stats;
     for (int i = 0; i < sh.thread_count; i++) worker_destroy(sh.workers[i]);
     free(sh.workers);
     return 0;

@@ -22,6 +22,10 @@
 #define NO_SCORE    (CHESS_MATE + 2)
 #define HISTORY_MAX 16384
 
+/* Static evaluation correction: entries per side (a power of two) and units per centipawn. */
+#define CORRECTION_SIZE  16384
+#define CORRECTION_GRAIN 64
+
 /* Stack entries below ply 0, so that (ss - 4) is always valid. */
 #define STACK_OFFSET 4
 
@@ -50,7 +54,8 @@ struct stack_entry {
     chess_move excluded; /* singular extension search: the move left out */
     chess_move killers[2];
     int moved_piece;
-    int static_eval;
+    int static_eval;     /* the evaluation corrected by the correction history, or NO_SCORE */
+    int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
     int16_t (*cont_hist)[64]; /* continuation history after this node's move */
@@ -64,6 +69,20 @@ struct root_move {
     uint64_t nodes;
     int pv_length;
     chess_move pv[CHESS_MAX_PLY];
+};
+
+/* What a thread learns while searching, kept between the searches of a game (chess/search.h). */
+struct search_stats {
+    int16_t history[2][64][64];         /* [colour][from][to] */
+    int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
+    chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
+    int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
+    /* How far searches found the static evaluation off, by side and pawn placement. */
+    int32_t correction[2][CORRECTION_SIZE];
+};
+
+struct chess_search_memory {
+    struct search_stats stats;
 };
 
 struct search_shared;
@@ -87,11 +106,8 @@ struct worker {
     chess_move pv[CHESS_MAX_PLY + 1][CHESS_MAX_PLY + 1];
     int pv_length[CHESS_MAX_PLY + 1];
 
-    uint8_t reductions[64][64];         /* late move reductions by [depth][move number] */
-    int16_t history[2][64][64];         /* [colour][from][to] */
-    int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
-    chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
-    int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
+    uint8_t reductions[64][64]; /* late move reductions by [depth][move number] */
+    struct search_stats stats;
     struct eval_pawn_cache pawn_cache;
 };
 
@@ -119,9 +135,6 @@ uint64_t search_total_nodes(const struct search_shared *sh);
 
 /* Checks the stop flags and, on the main thread, the clock and node limit. */
 bool search_should_stop(struct worker *w);
-
-/* Clears a worker's tables for a new search. */
-void worker_clear(struct worker *w);
 
 /* Static exchange evaluation: true when the move wins at least `threshold` material. */
 bool see_ge(const struct chess_position *pos, chess_move move, int threshold);

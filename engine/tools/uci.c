@@ -44,6 +44,7 @@ struct uci {
     int key_count, key_capacity;
 
     struct chess_tt *tt;
+    struct chess_search_memory *memory; /* what this game's searches learned; may be NULL */
     int hash_mb, threads, multipv, skill;
     int level; /* 0: off, else the lobby level 1..8 (overrides skill and limits) */
     int64_t overhead;
@@ -379,6 +380,7 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;
     u->req.info_ctx = u;
+    u->req.memory = u->memory;
     if (u->level && chess_level_apply(u->level, &u->req) < 0) say("info string bad level");
     atomic_store(&u->stop, false);
     atomic_store(&u->ponder, ponder);
@@ -426,6 +428,7 @@ static bool handle(struct uci *u, char *line) {
     } else if (strcmp(cmd, "ucinewgame") == 0) {
         finish_search(u);
         chess_tt_clear(u->tt);
+        if (u->memory) chess_search_memory_clear(u->memory);
     } else if (strcmp(cmd, "setoption") == 0) {
         cmd_setoption(u, tok, n);
     } else if (strcmp(cmd, "position") == 0) {
@@ -465,6 +468,8 @@ int main(void) {
         fprintf(stderr, "uci: cannot allocate the transposition table\n");
         return 1;
     }
+    u.memory = chess_search_memory_create();
+    if (!u.memory) say("info string out of memory: each search starts without history");
     char *line = NULL;
     size_t size = 0;
     while (getline(&line, &size, stdin) >= 0) {
@@ -474,5 +479,6 @@ int main(void) {
     free(line);
     free(u.keys);
     chess_tt_destroy(u.tt);
+    chess_search_memory_destroy(u.memory);
     return 0;
 }

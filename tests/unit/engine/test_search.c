@@ -1,8 +1,8 @@
 /*
  * Search tests: mates in one, two and three; stalemate, threefold repetition and perpetual
  * check; thousands of random legal positions never yield an illegal or null best move; fixed
- * depth is deterministic with one thread; stop, ponderhit, node and time limits; MultiPV and
- * skill; several threads on one table.
+ * depth is deterministic with one thread; the search memory carries history between searches; stop,
+ * ponderhit, node and time limits; MultiPV and skill; several threads on one table.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,17 +20,24 @@
 
 static struct chess_tt *tt;
 
-/* Searches a FEN to a depth with a fresh table; returns the result. */
-static struct chess_search_result search_fen(const char *fen, int depth) {
+/* Searches a FEN to a depth with a fresh table and the given memory (may be NULL). */
+static struct chess_search_result search_with_memory(const char *fen, int depth,
+                                                     struct chess_search_memory *memory) {
     struct chess_position pos;
     struct chess_search_result res = {0};
     if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return res;
     struct chess_search_request req;
     chess_search_request_init(&req, &pos);
     req.limits.depth = depth;
+    req.memory = memory;
     chess_tt_clear(tt);
     CHECK(chess_search(&req, tt, &res) == 0);
     return res;
+}
+
+/* Searches a FEN to a depth with a fresh table; returns the result. */
+static struct chess_search_result search_fen(const char *fen, int depth) {
+    return search_with_memory(fen, depth, NULL);
 }
 
 static void expect_move(const char *fen, int depth, const char *uci) {
@@ -237,6 +244,25 @@ static void test_deterministic(void) {
     }
 }
 
+/* A cleared memory searches like none; a used one changes the search (its history orders). */
+static void test_search_memory(void) {
+    const char *fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    struct chess_search_memory *memory = chess_search_memory_create();
+    if (!CHECK(memory != NULL)) return;
+    struct chess_search_result none = search_with_memory(fen, 7, NULL);
+    struct chess_search_result first = search_with_memory(fen, 7, memory);
+    struct chess_search_result again = search_with_memory(fen, 7, memory);
+    chess_search_memory_clear(memory);
+    struct chess_search_result cleared = search_with_memory(fen, 7, memory);
+    CHECK_EQ_INT(first.nodes, none.nodes);
+    CHECK_EQ_INT(cleared.nodes, none.nodes);
+    CHECK_EQ_INT(cleared.best, none.best);
+    CHECK(again.nodes != first.nodes);
+    struct chess_position pos;
+    if (CHECK(chess_fen_parse(&pos, fen) == 0)) CHECK(chess_position_is_legal(&pos, again.best));
+    chess_search_memory_destroy(memory);
+}
+
 struct async_search {
     struct chess_search_request req;
     struct chess_search_result res;
@@ -415,6 +441,7 @@ int main(void) {
     RUN(test_random_positions_legal);
     RUN(test_fast_legality);
     RUN(test_deterministic);
+    RUN(test_search_memory);
     RUN(test_stop_returns_legal_move);
     RUN(test_ponderhit);
     RUN(test_limits);
