@@ -202,6 +202,7 @@ async def test_store_metrics(data):
     assert metric(srv, "chess_store_commit_batch_ops_sum") >= 5  # 2 guests, start, 2 moves, end
     assert metric(srv, "chess_store_commit_microseconds_count") >= 1
     assert metric(srv, "chess_store_write_wait_microseconds_count") >= 1
+    assert metric(srv, "chess_store_held_message_microseconds_count") >= 1
     assert metric(srv, "chess_store_read_microseconds_count") >= 1
     assert metric(srv, "chess_store_read_wait_microseconds_count") >= 1
     assert metric(srv, "chess_store_transactions_failed_total") == 0

@@ -39,6 +39,7 @@ int metrics_init(struct metrics *m) {
     m->store_batch_ops.bounds = ops_bounds;
     m->store_commit_us.bounds = latency_bounds;
     m->store_write_wait_us.bounds = latency_bounds;
+    m->store_held_us.bounds = latency_bounds;
     m->store_read_wait_us.bounds = latency_bounds;
     m->store_read_us.bounds = latency_bounds;
     if (family_init(&m->messages_in, 64) < 0 || family_init(&m->errors, 64) < 0) {
@@ -177,6 +178,9 @@ static void emit_store(struct text *t, const struct metrics *m, const struct met
     emit_hist(t, "chess_store_write_wait_microseconds",
               "Time from queueing a transaction's oldest operation to its commit.",
               &m->store_write_wait_us);
+    emit_hist(t, "chess_store_held_message_microseconds",
+              "Time an outbound message waited for the commit of what it announces.",
+              &m->store_held_us);
     emit_metric(t, "chess_store_readers", "gauge", "Reader threads.", g->store_readers);
     emit_metric(t, "chess_store_read_queue_length", "gauge", "Reads waiting for a reader thread.",
                 (double)g->store_read_queue);

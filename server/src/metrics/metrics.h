@@ -52,6 +52,7 @@ struct metrics {
     struct metrics_hist store_batch_ops;     /* operations per committed transaction */
     struct metrics_hist store_commit_us;     /* BEGIN to the end of COMMIT */
     struct metrics_hist store_write_wait_us; /* a transaction's oldest op: submitted to committed */
+    struct metrics_hist store_held_us;       /* an outbound message: held to released */
     struct metrics_hist store_read_wait_us;  /* a read: queued to started on a reader */
     struct metrics_hist store_read_us;       /* a read: queued to finished */
     uint64_t store_read_errors;              /* reads that failed (not "not found") */

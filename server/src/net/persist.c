@@ -31,6 +31,7 @@ struct held {
     struct outmsg *msg;
     void (*after)(struct server *srv, void *arg); /* persist_after_commit: instead of a message */
     void *arg;
+    int64_t held_us; /* when it was held: for the metric */
 };
 
 struct persist {
@@ -52,6 +53,7 @@ struct persist {
 
 static void flush(struct persist *p) {
     uint64_t committed = store_committed(p->store);
+    int64_t now_us = now_mono_us();
     while (p->count > 0 && p->held[p->head].seq <= committed) {
         struct held e = p->held[p->head];
         p->head = (p->head + 1) % p->cap;
@@ -61,6 +63,7 @@ static void flush(struct persist *p) {
             continue;
         }
         if (e.conn) {
+            metrics_hist_observe(&p->srv->metrics.store_held_us, (double)(now_us - e.held_us));
             e.conn->held--;
             conn_enqueue(e.conn, e.msg);
             /* A close frame waits for the last held message (conn_write). */
@@ -104,6 +107,11 @@ static void on_wake(struct server *srv, struct server_result *item) {
     poll_store(p);
 }
 
+void persist_release_committed(struct server *srv) {
+    struct persist *p = srv->persist;
+    if (p && p->count > 0 && store_commit_reached(p->store, p->held[p->head].seq)) poll_store(p);
+}
+
 /* Store threads: hand the loop a wake-up unless one is already on its way. */
 static void wake_from_store(void *ctx) {
     struct persist *p = ctx;
@@ -136,7 +144,8 @@ bool persist_hold(struct conn *c, struct outmsg *m) {
     if (!p || !m) return false;
     uint64_t submitted = store_submitted(p->store);
     if (p->count == 0 && submitted == store_committed(p->store)) return false;
-    if (held_push(p, (struct held){.seq = submitted, .conn = c, .msg = m}) < 0) {
+    if (held_push(p, (struct held){
+                         .seq = submitted, .conn = c, .msg = m, .held_us = now_mono_us()}) < 0) {
         /* Out of memory: the connection cannot be served in order any more. */
         LOGE("persist", "conn=%llu: out of memory holding a message; closing it",
              (unsigned long long)c->id);

@@ -53,6 +53,13 @@ bool persist_hold(struct conn *c, struct outmsg *m);
 int persist_after_commit(struct server *srv, void (*after)(struct server *srv, void *arg),
                          void *arg);
 
+/*
+ * Releases the held messages whose writes the writer has committed, without waiting for its
+ * wake-up: a loop busy with many sockets reaches that wake-up only after all of them, so the
+ * server calls this after each client message (a lock-free check when nothing is ready).
+ */
+void persist_release_committed(struct server *srv);
+
 /* A connection closed: its held messages and pending requests are dropped. */
 void persist_conn_gone(struct conn *c);
 

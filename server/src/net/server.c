@@ -286,6 +286,7 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
             return 0;
         case LWS_CALLBACK_RECEIVE:
             if (ss->conn) conn_receive(ss->conn, in, len);
+            persist_release_committed(srv);
             return 0;
         case LWS_CALLBACK_SERVER_WRITEABLE: return ss->conn ? conn_write(ss->conn) : 0;
         case LWS_CALLBACK_RECEIVE_PONG:

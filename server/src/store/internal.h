@@ -7,6 +7,7 @@
 
 #include <pthread.h>
 #include <sqlite3.h>
+#include <stdatomic.h>
 
 #include "store/store.h"
 #include "util/strmap.h"
@@ -89,10 +90,11 @@ struct store {
     pthread_cond_t checkpoint_cond;
     store_wake_fn wake;
     void *wake_ctx;
+    /* Written by the writer under lock; also read without it (store_commit_reached). */
+    _Atomic uint64_t committed_shared;
     /* Guarded by lock. */
     struct op_list pending;
     struct result_list results;
-    uint64_t committed_shared;
     bool failed_shared;
     bool wake_sent; /* a wake-up is out and not yet answered by store_poll */
     bool stopping;

@@ -569,6 +569,10 @@ uint64_t store_committed(const struct store *s) {
     return s->committed;
 }
 
+bool store_commit_reached(const struct store *s, uint64_t seq) {
+    return atomic_load_explicit(&s->committed_shared, memory_order_acquire) >= seq;
+}
+
 bool store_failed(const struct store *s) {
     return s->failed;
 }

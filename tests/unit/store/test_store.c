@@ -487,6 +487,22 @@ static void test_rules(void) {
 }
 
 /* A database that cannot grow: the writer retries, gives up, and the store refuses more. */
+/* The lock-free peek sees a commit before store_poll() reports it, and never one that failed. */
+static void test_commit_reached(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "p1", "Ann", NULL);
+    uint64_t seq = store_submitted(s);
+    for (int i = 0; i < 20000 && !store_commit_reached(s, seq); i++) sleep_ms(1);
+    CHECK(store_commit_reached(s, seq));
+    CHECK(!store_commit_reached(s, seq + 1));
+    CHECK(store_committed(s) < seq); /* not polled yet */
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    CHECK(store_committed(s) == seq);
+    store_close(s);
+}
+
 static void test_writer_gives_up(void) {
     int status;
     char err[256];
@@ -514,6 +530,7 @@ static void test_writer_gives_up(void) {
     CHECK_EQ_INT(settle(s, &rs), 0);
     CHECK(store_failed(s));
     CHECK(store_committed(s) < store_submitted(s));
+    CHECK(!store_commit_reached(s, store_submitted(s)));
     struct store_stats st;
     store_get_stats(s, &st);
     CHECK_EQ_INT(st.transactions_failed, 8); /* every attempt of the one transaction */
@@ -669,6 +686,7 @@ int main(void) {
     RUN(test_accounts_and_tokens);
     RUN(test_bot_accounts);
     RUN(test_passwords);
+    RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     RUN(test_reader_pool);
     tmpdir_remove(dir);
