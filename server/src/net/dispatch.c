@@ -294,9 +294,10 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
             }
         }
         if (cluster_enabled(srv)) {
-            /* Other nodes get the object, the reply with the requester's id as before. */
+            /* Other nodes get the event without the requester's id: their clients did not ask,
+             * and one of them may be waiting for a reply with the same id (ids are each
+             * connection's own). A forwarded request's node adds its client's id itself. */
             json_t *msg = proto_encode_event(ev, now);
-            if (msg && i == events->reply && id) proto_set_id(msg, id);
             cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
             json_decref(msg);
         }
