@@ -380,7 +380,8 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;
     u->req.info_ctx = u;
-    u->req.memory = u->memory;
+    /* The lobby's levels were calibrated, and the server plays them, without a memory. */
+    u->req.memory = u->level ? NULL : u->memory;
     if (u->level && chess_level_apply(u->level, &u->req) < 0) say("info string bad level");
     atomic_store(&u->stop, false);
     atomic_store(&u->ponder, ponder);
