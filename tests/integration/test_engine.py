@@ -182,6 +182,10 @@ async def test_analysis_errors(srv):
         r = await a.error({"type": "analyse", field: value}, "BAD_FIELD")
         assert r["field"] == field, r
     await a.error({"type": "analysis_stop", "analysis": -1}, "BAD_FIELD")
+    await a.error({"type": "analysis_stop", "analysis": 2**53}, "BAD_FIELD")
+    # Any id a JSON reader keeps exactly is a possible one (ids come from a 64-bit counter).
+    await a.error({"type": "analysis_stop", "analysis": 2**53 - 1}, "ANALYSIS_NOT_FOUND")
+    await a.error({"type": "analysis_stop", "analysis": 2**31}, "ANALYSIS_NOT_FOUND")
     # A game's position at a ply, then moves.
     b = await srv.player("Bob")
     gid = await start_game(a, b)

@@ -242,6 +242,16 @@ static int get_int(struct proto_request *req, const char *field, long long min, 
     return 0;
 }
 
+/* An id the server handed out from a 64-bit counter: 1 to 2^53 - 1, the integers JSON
+ * readers keep exactly. */
+static int get_id(struct proto_request *req, const char *field, int64_t *out) {
+    struct field v = field_get(req, field);
+    if (v.kind != FIELD_INT || v.number < 1 || v.number > PROTO_MAX_EXACT_INT)
+        return bad_field(req, field);
+    *out = (int64_t)v.number;
+    return 0;
+}
+
 /* One of the given words; *out receives its index. */
 static int get_word(struct proto_request *req, const char *field, const char *const *words,
                     int count, int *out) {
@@ -353,7 +363,7 @@ static int decode_fields(struct proto_request *req, const struct proto_message_s
             case PROTO_F_DEPTH: rc = get_int(req, name, 1, 60, &req->depth); break;
             case PROTO_F_MOVETIME: rc = get_int(req, name, 10, 3600000, &req->movetime_ms); break;
             case PROTO_F_MULTIPV: rc = get_int(req, name, 1, 5, &req->multipv); break;
-            case PROTO_F_ANALYSIS: rc = get_int(req, name, 1, 2147483647, &req->analysis); break;
+            case PROTO_F_ANALYSIS: rc = get_id(req, name, &req->analysis); break;
             case PROTO_F_CATEGORY:
                 if ((rc = get_word(req, name, categories, RATING_CATEGORY_COUNT, &word)) == 0)
                     req->category = word;

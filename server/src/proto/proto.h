@@ -14,6 +14,7 @@
 
 #include <jansson.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "core/world.h"
 
@@ -21,6 +22,9 @@
 
 /* Longest request id echoed back (strings); numbers are echoed as they are. */
 #define PROTO_ID_MAX 64
+
+/* The largest integer every JSON reader keeps exactly (2^53 - 1): ids the server hands out. */
+#define PROTO_MAX_EXACT_INT 9007199254740991LL
 
 /* Protocol-level errors, numbered after the core's so one int names any error. */
 #define PROTO_ERRORS(X)                                                                            \
@@ -173,7 +177,7 @@ struct proto_request {
     int depth;            /* analyse: 0 = no depth limit */
     int movetime_ms;      /* analyse: 0 = the server's longest */
     int multipv;          /* analyse: lines, 1..5 */
-    int analysis;         /* analysis_stop: the id from analysis_started; 0 = all */
+    int64_t analysis;     /* analysis_stop: the id from analysis_started; 0 = all */
     const char *field;    /* on BAD_FIELD: the offending field */
 };
 
