@@ -12,7 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define METRICS_HIST_BUCKETS 14
+#define METRICS_HIST_BUCKETS 17
 
 /* A cumulative histogram with fixed upper bounds (microseconds or bytes). */
 struct metrics_hist {

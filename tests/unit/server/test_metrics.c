@@ -33,7 +33,8 @@ static void test_render(void) {
               NULL);
         CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"5\"} 1\n") != NULL);
         CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"50\"} 2\n") != NULL);
-        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"100000\"} 2\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"20000\"} 2\n") != NULL);
+        CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"1000000\"} 2\n") != NULL);
         CHECK(strstr(text, "chess_message_handle_microseconds_bucket{le=\"+Inf\"} 3\n") != NULL);
         CHECK(strstr(text, "chess_message_handle_microseconds_count 3\n") != NULL);
         CHECK(strstr(text, "# TYPE chess_moves_total counter\nchess_moves_total 99\n") != NULL);
