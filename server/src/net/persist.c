@@ -51,8 +51,8 @@ struct persist {
 
 /* ---- wake-ups and commits ---- */
 
-static void flush(struct persist *p) {
-    uint64_t committed = store_committed(p->store);
+/* Releases the held messages (and runs the after-commit calls) up to committed, in order. */
+static void flush(struct persist *p, uint64_t committed) {
     int64_t now_us = now_mono_us();
     while (p->count > 0 && p->held[p->head].seq <= committed) {
         struct held e = p->held[p->head];
@@ -89,7 +89,7 @@ static void on_result(void *ctx, const struct store_result *r) {
 
 static void poll_store(struct persist *p) {
     store_poll(p->store, on_result, p);
-    flush(p);
+    flush(p, store_committed(p->store));
     if (store_failed(p->store) && !p->stop_logged) {
         p->stop_logged = true;
         LOGE("persist", "the database stopped accepting writes: shutting down (moves not "
@@ -109,7 +109,9 @@ static void on_wake(struct server *srv, struct server_result *item) {
 
 void persist_release_committed(struct server *srv) {
     struct persist *p = srv->persist;
-    if (p && p->count > 0 && store_commit_reached(p->store, p->held[p->head].seq)) poll_store(p);
+    if (!p || p->count == 0) return;
+    uint64_t committed = store_committed_now(p->store);
+    if (p->held[p->head].seq <= committed) flush(p, committed); /* results wait for the wake-up */
 }
 
 /* Store threads: hand the loop a wake-up unless one is already on its way. */

@@ -90,7 +90,7 @@ struct store {
     pthread_cond_t checkpoint_cond;
     store_wake_fn wake;
     void *wake_ctx;
-    /* Written by the writer under lock; also read without it (store_commit_reached). */
+    /* Written by the writer under lock; also read without it (store_committed_now). */
     _Atomic uint64_t committed_shared;
     /* Guarded by lock. */
     struct op_list pending;

@@ -569,8 +569,8 @@ uint64_t store_committed(const struct store *s) {
     return s->committed;
 }
 
-bool store_commit_reached(const struct store *s, uint64_t seq) {
-    return atomic_load_explicit(&s->committed_shared, memory_order_acquire) >= seq;
+uint64_t store_committed_now(const struct store *s) {
+    return atomic_load_explicit(&s->committed_shared, memory_order_acquire);
 }
 
 bool store_failed(const struct store *s) {

@@ -246,9 +246,10 @@ uint64_t store_submit_group(struct store *store, struct store_op *ops, size_t co
 uint64_t store_submitted(const struct store *store);
 uint64_t store_committed(const struct store *store);
 
-/* Whether the writer has committed op seq, looked at without waiting for its wake-up (a lock-free
- * read; store_poll() still has to run to advance store_committed()). Loop thread. */
-bool store_commit_reached(const struct store *store, uint64_t seq);
+/* The last committed sequence number as the writer has it now, read without the lock and
+ * without waiting for its wake-up; store_committed() stays as of the last store_poll(), which
+ * also delivers the results. Loop thread. */
+uint64_t store_committed_now(const struct store *store);
 
 /* Queue lengths and error counts, for metrics. */
 struct store_stats {
