@@ -29,7 +29,7 @@ import urllib.error
 import urllib.request
 
 from harness import (Client, ServerProcess, free_port, run_test_functions,  # noqa: F401
-                     TIMEOUT, wait_for)
+                     run_with_timeout, TIMEOUT, wait_for)
 
 REDIS = "/usr/bin/redis-server"
 
@@ -176,12 +176,7 @@ def run_site_tests(namespace):
         cleanups.append(site.close)
         logs.append(site.logs)
 
-        async def run():
-            try:
-                await asyncio.wait_for(fn(site), 90)
-            finally:
-                await site.close_clients()
-        asyncio.run(run())
+        run_with_timeout(fn, site, 90)
         for n in site.nodes.values():
             if n.proc.poll() is None:
                 rc = n.stop()

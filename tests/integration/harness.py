@@ -324,6 +324,16 @@ async def wait_for(pred, timeout=TIMEOUT, what="a condition"):
         await asyncio.sleep(0.05)
 
 
+def run_with_timeout(fn, target, seconds):
+    """Runs the async test fn(target) for at most seconds, then closes target's clients."""
+    async def run():
+        try:
+            await asyncio.wait_for(fn(target), seconds)
+        finally:
+            await target.close_clients()
+    asyncio.run(run())
+
+
 def run_test_functions(namespace, run_one):
     """The test programs' main: parses --server BINARY and -k TEXT, calls run_one(binary, fn,
     logs, cleanups) for every async test_* function of namespace whose name contains TEXT, and
@@ -369,12 +379,7 @@ def run_tests(namespace):
         cleanups.append(srv.close)
         logs.append(lambda: "---- server log ----\n" + srv.read_log()[-6000:])
 
-        async def run():
-            try:
-                await asyncio.wait_for(fn(srv), 60)
-            finally:
-                await srv.close_clients()
-        asyncio.run(run())
+        run_with_timeout(fn, srv, 60)
         # Every test ends with a graceful stop: exit status 0 also means no sanitizer report
         # (leaks, memory errors) in sanitizer builds.
         rc = srv.stop()
