@@ -13,7 +13,8 @@
 # Only loopback addresses are used. The fd limit is raised for 10,000 connections.
 # The server reads its CHESS_* environment variables as usual, e.g. CHESS_EVENT_LOOP=poll or
 # CHESS_DB_SYNC=normal; the echo server follows CHESS_EVENT_LOOP. Each server gets a fresh data
-# directory.
+# directory. LOADGEN_TICK_US sets the generator's tick (loadgen --tick-us; default 500, 0 makes
+# it block in epoll), the same for both targets.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
@@ -21,6 +22,7 @@ conns=${2:-10000}
 rate=${3:-20000}
 duration=${4:-10}
 loop=${CHESS_EVENT_LOOP:-uv}
+tick_us=${LOADGEN_TICK_US:-500}
 server=$build/server/chess_server
 loadgen=$build/tests/load/loadgen
 [ -x "$server" ] && [ -x "$loadgen" ] || { echo "build $build first (chess_server, loadgen)"; exit 1; }
@@ -39,13 +41,14 @@ port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0
 
 echo "== $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the run," \
      "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
-echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop"
+echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop," \
+     "generator tick ${tick_us} us"
 echo "== ceiling: bare lws echo server"
 p=$(port)
 "$loadgen" echo-server --port "$p" --loop "$loop" 2>"$tmp/echo.log" &
 echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
 "$loadgen" run --port "$p" --target echo --connections "$conns" --rate "$rate" \
-    --duration "$duration" --server-pid "$echo_pid" | tee "$tmp/echo.txt"
+    --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" | tee "$tmp/echo.txt"
 kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
 
 echo "== chess server"
@@ -54,14 +57,25 @@ p=$(port)
     --event-loop "$loop" --max-connections $((conns + 100)) \
     --rate-limit 100000 --rate-burst 100000 2>"$tmp/server.log" &
 server_pid=$!; pids+=("$server_pid"); sleep 0.5
-# The server's own view of the paced phase: /metrics as soon as that phase's result is out.
+# The server's own view of the paced phase: /metrics as that phase's measurement begins and as
+# its result is out; the summary uses the difference.
+# Up to three tries; a failed try is reported under the summary.
+metrics() {
+    for _ in 1 2 3; do
+        /usr/bin/python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=10).read().decode())' \
+            "http://127.0.0.1:$p/metrics" >"$1" 2>"$1.err" && return
+        tail -1 "$1.err" >>"$tmp/metrics_errors.txt"
+    done
+    : >"$1"
+}
 (
-    for _ in $(seq 600); do grep -q "phase=paced" "$tmp/chess.txt" 2>/dev/null && break; sleep 0.1; done
-    /usr/bin/python3 -c 'import sys, urllib.request; sys.stdout.write(urllib.request.urlopen(sys.argv[1], timeout=5).read().decode())' \
-        "http://127.0.0.1:$p/metrics" >"$tmp/metrics_paced.txt" 2>/dev/null || true
+    for _ in $(seq 900); do grep -q "PHASE paced begins" "$tmp/chess.txt" 2>/dev/null && break; sleep 0.1; done
+    metrics "$tmp/metrics_begin.txt"
+    for _ in $(seq 900); do grep -q "phase=paced" "$tmp/chess.txt" 2>/dev/null && break; sleep 0.1; done
+    metrics "$tmp/metrics_end.txt"
 ) &
 "$loadgen" run --port "$p" --target chess --connections "$conns" --rate "$rate" \
-    --duration "$duration" --server-pid "$server_pid" | tee "$tmp/chess.txt"
+    --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" | tee "$tmp/chess.txt"
 kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
@@ -74,22 +88,31 @@ echo "paced at $rate/s:        $(field "$tmp/chess.txt" paced moves_per_s) moves
      "max $(field "$tmp/chess.txt" paced max_ms) ms"
 echo "closed loop (most):      $chess_max moves/s; echo ceiling $echo_max round trips/s;" \
      "ratio $(awk -v a="$chess_max" -v b="$echo_max" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
-# Histogram bucket bounds (upper), from the server's start to the end of the paced phase.
-/usr/bin/python3 - "$tmp/metrics_paced.txt" <<'PY' || true
+# Histogram bucket bounds (upper) over the paced phase: the difference of the two snapshots.
+/usr/bin/python3 - "$tmp/metrics_begin.txt" "$tmp/metrics_end.txt" <<'PY' || true
 import re, sys
-try:
-    text = open(sys.argv[1]).read()
-except OSError:
-    sys.exit(0)
+def buckets(path):
+    try:
+        text = open(path).read()
+    except OSError:
+        return {}
+    out = {}
+    for m in re.finditer(r'^(\w+)_bucket\{le="([^"]+)"\} (\d+)$', text, re.M):
+        out.setdefault(m.group(1), []).append((m.group(2), int(m.group(3))))
+    return out
+begin, end = buckets(sys.argv[1]), buckets(sys.argv[2])
 def bound(name, q):
-    b = [(m.group(1), int(m.group(2))) for m in re.finditer(name + r'_bucket\{le="([^"]+)"\} (\d+)', text)]
-    if not b or b[-1][1] == 0: return "n/a"
+    b = end.get(name, [])
+    a = dict(begin.get(name, []))
+    b = [(le, c - a.get(le, 0)) for le, c in b]
+    if not b or b[-1][1] <= 0: return "n/a"
     le = next(le for le, c in b if c >= q * b[-1][1])
     return "over 1000" if le == "+Inf" else "%g" % (float(le) / 1000)
 held = "chess_store_held_message_microseconds"
 commit = "chess_store_commit_microseconds"
-print("server side (to the end of the paced phase; histogram bounds, ms): messages held for their"
-      " commit p50 <= %s, p99 <= %s; commits p50 <= %s, p99 <= %s"
+print("server side (paced phase; histogram bounds, ms): messages held for their commit"
+      " p50 <= %s, p99 <= %s; commits p50 <= %s, p99 <= %s"
       % (bound(held, .5), bound(held, .99), bound(commit, .5), bound(commit, .99)))
 PY
+[ -s "$tmp/metrics_errors.txt" ] && sed 's/^/\/metrics failed: /' "$tmp/metrics_errors.txt"
 grep -E "WARN|ERROR" "$tmp/server.log" | grep -v "static directory" | head -5 || true
