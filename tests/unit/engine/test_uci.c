@@ -40,6 +40,10 @@ static void send_line(const char *fmt, ...) {
     if (write(to_fd, line, (size_t)n) != n) printf("     write failed\n");
 }
 
+/* How long a reply may take before the test fails: only a bound for a hung engine, never a
+ * speed check (the unit tests run under ASan beside other tests on a shared machine). */
+#define REPLY_MS 20000
+
 /* Next output line within timeout_ms into line; false on timeout or EOF. */
 static bool read_line(char *line, size_t size, int timeout_ms) {
     int64_t deadline = now_ms() + timeout_ms;
@@ -94,54 +98,54 @@ static bool start(const char *path) {
 static void test_handshake(void) {
     char line[4096];
     send_line("uci");
-    CHECK(expect("id name", line, sizeof line, 2000));
-    CHECK(expect("option name Hash type spin", line, sizeof line, 2000));
-    CHECK(expect("uciok", line, sizeof line, 2000));
+    CHECK(expect("id name", line, sizeof line, REPLY_MS));
+    CHECK(expect("option name Hash type spin", line, sizeof line, REPLY_MS));
+    CHECK(expect("uciok", line, sizeof line, REPLY_MS));
     send_line("isready");
-    CHECK(expect("readyok", line, sizeof line, 2000));
+    CHECK(expect("readyok", line, sizeof line, REPLY_MS));
 }
 
 static void test_position_and_go(void) {
     char line[4096];
     send_line("position startpos moves e2e4 e7e5 g1f3");
     send_line("go depth 6");
-    CHECK(expect("info depth 6", line, sizeof line, 10000));
+    CHECK(expect("info depth 6", line, sizeof line, REPLY_MS));
     CHECK(strstr(line, " score ") && strstr(line, " pv "));
-    CHECK(expect("bestmove", line, sizeof line, 10000));
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
     CHECK(strlen(line) >= 13); /* "bestmove b8c6" */
 
     /* An illegal move rejects the whole command; the position stays after 1. e4 e5 2. Nf3. */
     send_line("position startpos moves e2e4 e7e5 g1g3");
-    CHECK(expect("info string illegal move g1g3", line, sizeof line, 2000));
+    CHECK(expect("info string illegal move g1g3", line, sizeof line, REPLY_MS));
     send_line("d");
-    CHECK(expect("fen ", line, sizeof line, 2000));
+    CHECK(expect("fen ", line, sizeof line, REPLY_MS));
     CHECK_EQ_STR(line, "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
     send_line("position fen 8/8/8/8/8/8/8/8 w - - 0 1");
-    CHECK(expect("info string bad FEN", line, sizeof line, 2000));
+    CHECK(expect("info string bad FEN", line, sizeof line, REPLY_MS));
     send_line("d");
-    CHECK(expect("fen ", line, sizeof line, 2000));
+    CHECK(expect("fen ", line, sizeof line, REPLY_MS));
     CHECK_EQ_STR(line, "fen rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2");
 
     send_line("position fen 6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1");
     send_line("go depth 4");
-    CHECK(expect("bestmove", line, sizeof line, 5000));
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
     CHECK_EQ_STR(line, "bestmove a1a8");
 }
 
 static void test_malformed(void) {
     char line[4096];
     send_line("xyzzy");
-    CHECK(expect("info string unknown command: xyzzy", line, sizeof line, 2000));
+    CHECK(expect("info string unknown command: xyzzy", line, sizeof line, REPLY_MS));
     send_line("go depth");
-    CHECK(expect("info string go: depth needs a number", line, sizeof line, 2000));
+    CHECK(expect("info string go: depth needs a number", line, sizeof line, REPLY_MS));
     send_line("setoption name Hash value lots");
-    CHECK(expect("info string unknown option or bad value", line, sizeof line, 2000));
+    CHECK(expect("info string unknown option or bad value", line, sizeof line, REPLY_MS));
     send_line("setoption name NoSuchThing value 1");
-    CHECK(expect("info string unknown option or bad value", line, sizeof line, 2000));
+    CHECK(expect("info string unknown option or bad value", line, sizeof line, REPLY_MS));
     send_line("position");
-    CHECK(expect("info string position needs", line, sizeof line, 2000));
+    CHECK(expect("info string position needs", line, sizeof line, REPLY_MS));
     send_line("isready");
-    CHECK(expect("readyok", line, sizeof line, 2000));
+    CHECK(expect("readyok", line, sizeof line, REPLY_MS));
 }
 
 static void test_infinite_and_stop(void) {
@@ -149,10 +153,10 @@ static void test_infinite_and_stop(void) {
     send_line("position startpos");
     send_line("go infinite");
     send_line("isready");
-    CHECK(expect("readyok", line, sizeof line, 2000)); /* answered while searching */
+    CHECK(expect("readyok", line, sizeof line, REPLY_MS)); /* answered while searching */
     CHECK(!read_line(line, sizeof line, 300) || strncmp(line, "bestmove", 8) != 0);
     send_line("stop");
-    CHECK(expect("bestmove", line, sizeof line, 2000));
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
 }
 
 static void test_ponder(void) {
@@ -166,7 +170,7 @@ static void test_ponder(void) {
     }
     CHECK(!early); /* no bestmove while pondering */
     send_line("ponderhit");
-    CHECK(expect("bestmove", line, sizeof line, 3000));
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
 }
 
 static void test_multipv(void) {
@@ -174,9 +178,9 @@ static void test_multipv(void) {
     send_line("setoption name MultiPV value 3");
     send_line("position startpos");
     send_line("go depth 5");
-    CHECK(expect("info depth 5 seldepth", line, sizeof line, 5000));
+    CHECK(expect("info depth 5 seldepth", line, sizeof line, REPLY_MS));
     bool third = false;
-    while (read_line(line, sizeof line, 5000) && strncmp(line, "bestmove", 8) != 0)
+    while (read_line(line, sizeof line, REPLY_MS) && strncmp(line, "bestmove", 8) != 0)
         third = third || strstr(line, "multipv 3") != NULL;
     CHECK(third);
     send_line("setoption name MultiPV value 1");
