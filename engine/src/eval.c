@@ -143,9 +143,11 @@ ALWAYS_INLINE void eval_pawn(struct eval_state *st, int us, int sq) {
     if (isolated) add(st, us, EVAL_ISOLATED, 1);
     if (supported || phalanx) add(st, us, EVAL_CONNECTED + rank, 1);
     /* Backward: no pawn beside or behind can support it, and its stop square is guarded. */
-    if (!isolated && !supported && !phalanx && !(ours & adjacent & ~ahead) &&
-        (chess_pawn_attacks[us][stop] & theirs))
-        add(st, us, EVAL_BACKWARD, 1);
+    bool backward = !isolated && !supported && !phalanx && !(ours & adjacent & ~ahead) &&
+                    (chess_pawn_attacks[us][stop] & theirs);
+    if (backward) add(st, us, EVAL_BACKWARD, 1);
+    /* A weak pawn on a half-open file is a target for the enemy's rooks and queen. */
+    if ((isolated || backward) && !(theirs & file & ahead)) add(st, us, EVAL_WEAK_UNOPPOSED, 1);
     if (!doubled && !(theirs & ahead & (file | adjacent))) st->passed[us] |= bb_square(sq);
 }
 
@@ -198,9 +200,22 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
             add_danger(st, them, EVAL_KS_ATTACKER + type, 1);
             add_danger(st, them, EVAL_KS_ZONE_ATTACKS, bb_count(att & st->zone[them]));
         }
+        add(st, us, EVAL_KING_PROTECTOR + type, distance(sq, st->ksq[us]));
         if (type == CHESS_KNIGHT || type == CHESS_BISHOP) eval_minor_extras(st, us, type, sq);
         if (type == CHESS_ROOK) eval_rook_file(st, us, sq);
     }
+}
+
+/* The files of the king's wing: three or four files around the king's file. */
+static inline chess_bitboard king_flank(int file) {
+    static const chess_bitboard queen_side = 0x0F0F0F0F0F0F0F0Full;
+    static const chess_bitboard center = 0x3C3C3C3C3C3C3C3Cull;
+    static const chess_bitboard king_side = 0xF0F0F0F0F0F0F0F0ull;
+    if (file == 0) return queen_side & ~(BB_FILE_A << 3);
+    if (file <= 2) return queen_side;
+    if (file <= 4) return center;
+    if (file <= 6) return king_side;
+    return king_side & ~(BB_FILE_A << 4);
 }
 
 /* The own pawn nearest the king on a file (in front of it or level), and the enemy one. */
@@ -226,6 +241,7 @@ ALWAYS_INLINE void eval_king_shelter(struct eval_state *st, int us) {
     for (int f = lo; f <= hi; f++) eval_shelter_file(st, us, f, front);
     if (!(chess_position_pieces(st->pos, us, CHESS_PAWN) & bb_file_of(ksq)))
         add(st, us, EVAL_KING_OPEN_FILE, 1);
+    if (!(st->pos->by_type[CHESS_PAWN] & king_flank(kfile))) add(st, us, EVAL_PAWNLESS_FLANK, 1);
 }
 
 /* Danger against the king of `us` from the enemy's attacks, squared into a penalty. */
@@ -241,10 +257,21 @@ ALWAYS_INLINE void eval_king_danger(struct eval_state *st, int us) {
     checks[CHESS_BISHOP] = bishop_lines;
     checks[CHESS_ROOK] = rook_lines;
     checks[CHESS_QUEEN] = rook_lines | bishop_lines;
+    int unsafe_checks = 0;
     for (int type = CHESS_KNIGHT; type <= CHESS_QUEEN; type++) {
-        if (checks[type] & st->by[them][type] & safe)
+        chess_bitboard reachable = checks[type] & st->by[them][type] & ~pos->by_color[them];
+        if (reachable & safe)
             add_danger(st, us, EVAL_KS_SAFE_CHECK + type, 1);
+        else if (reachable)
+            unsafe_checks++;
     }
+    add_danger(st, us, EVAL_KS_UNSAFE_CHECKS, unsafe_checks);
+    /* Attacks on the king's wing in its own half, the squares a storm goes through. */
+    chess_bitboard camp = us == CHESS_WHITE ? 0x000000FFFFFFFFFFull : 0xFFFFFFFFFF000000ull;
+    chess_bitboard flank = st->attacked[them] & king_flank(CHESS_FILE_OF(ksq)) & camp;
+    add_danger(st, us, EVAL_KS_FLANK_ATTACKS,
+               bb_count(flank) + bb_count(flank & st->attacked2[them]));
+    if (st->by[us][CHESS_KNIGHT] & st->zone[us]) add_danger(st, us, EVAL_KS_KNIGHT_DEFENDER, 1);
     chess_bitboard weak = st->attacked[them] & ~st->attacked2[us] &
                           (~st->attacked[us] | st->by[us][CHESS_KING] | st->by[us][CHESS_QUEEN]);
     add_danger(st, us, EVAL_KS_WEAK_ZONE, bb_count(weak & st->zone[us]));
@@ -284,6 +311,21 @@ ALWAYS_INLINE void eval_threats(struct eval_state *st, int us) {
     pushes |= bb_forward(pushes & bb_relative_rank(us, 2), us) & empty;
     pushes &= ~st->by[them][CHESS_PAWN] & (st->attacked[us] | ~st->attacked[them]);
     add(st, us, EVAL_PAWN_PUSH_THREAT, bb_count(pawn_attacks_bb(us, pushes) & non_pawns));
+
+    /* Contested squares the enemy does not hold firmly restrict its pieces. */
+    add(st, us, EVAL_RESTRICTED,
+        bb_count(st->attacked[them] & ~strongly_protected & st->attacked[us]));
+    chess_bitboard queens = chess_position_pieces(pos, them, CHESS_QUEEN);
+    if (queens && !bb_more_than_one(queens)) {
+        int qsq = bb_first(queens);
+        chess_bitboard occ = pos->by_type[0];
+        chess_bitboard safe = st->mob_area[us] & ~strongly_protected;
+        add(st, us, EVAL_KNIGHT_ON_QUEEN,
+            bb_count(st->by[us][CHESS_KNIGHT] & chess_knight_attacks[qsq] & safe));
+        chess_bitboard sliders = (st->by[us][CHESS_BISHOP] & chess_bishop_attacks(qsq, occ)) |
+                                 (st->by[us][CHESS_ROOK] & chess_rook_attacks(qsq, occ));
+        add(st, us, EVAL_SLIDER_ON_QUEEN, bb_count(sliders & safe & st->attacked2[us]));
+    }
 }
 
 ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
@@ -295,12 +337,43 @@ ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
         int stop = us == CHESS_WHITE ? sq + 8 : sq - 8;
         chess_bitboard path = forward_ranks(us, sq) & bb_file_of(sq);
         add(st, us, EVAL_PASSED + rank, 1);
-        if (pos->board[stop] != CHESS_NO_PIECE) add(st, us, EVAL_PASSED_BLOCKED + rank, 1);
+        if (pos->board[stop] != CHESS_NO_PIECE)
+            add(st, us, EVAL_PASSED_BLOCKED + rank, 1);
+        else if (!(st->attacked[them] & bb_square(stop)))
+            add(st, us, EVAL_PASSED_SAFE_STOP + rank, 1);
         if (!(path & (pos->by_type[0] | st->attacked[them])))
             add(st, us, EVAL_PASSED_FREE + rank, 1);
         add(st, us, EVAL_PASSED_OWN_KING + rank, distance(st->ksq[us], stop));
         add(st, us, EVAL_PASSED_THEIR_KING + rank, distance(st->ksq[them], stop));
     }
+}
+
+/*
+ * How winnable the endgame is: the complexity counts weighted, to be added to the score of the
+ * side ahead (negative values draw it towards zero).
+ */
+ALWAYS_INLINE int eval_complexity(struct eval_state *st) {
+    const struct chess_position *pos = st->pos;
+    static const chess_bitboard queen_side = 0x0F0F0F0F0F0F0F0Full;
+    chess_bitboard pawns = pos->by_type[CHESS_PAWN];
+    int wk = st->ksq[CHESS_WHITE], bk = st->ksq[CHESS_BLACK];
+    int file_gap = CHESS_FILE_OF(wk) - CHESS_FILE_OF(bk);
+    int rank_gap = CHESS_RANK_OF(wk) - CHESS_RANK_OF(bk);
+    int outflanking = (file_gap < 0 ? -file_gap : file_gap) - (rank_gap < 0 ? -rank_gap : rank_gap);
+    bool both_flanks = (pawns & queen_side) && (pawns & ~queen_side);
+    int counts[EVAL_CX_COUNT];
+    counts[EVAL_CX_PASSED] = bb_count(st->passed[CHESS_WHITE] | st->passed[CHESS_BLACK]);
+    counts[EVAL_CX_PAWNS] = bb_count(pawns);
+    counts[EVAL_CX_OUTFLANKING] = outflanking;
+    counts[EVAL_CX_BOTH_FLANKS] = both_flanks;
+    counts[EVAL_CX_INFILTRATION] = CHESS_RANK_OF(wk) > 3 || CHESS_RANK_OF(bk) < 4;
+    counts[EVAL_CX_PAWNS_ONLY] = (pos->by_type[0] & ~pawns & ~pos->by_type[CHESS_KING]) == 0;
+    counts[EVAL_CX_UNWINNABLE] = outflanking < 0 && !both_flanks;
+    counts[EVAL_CX_BIAS] = 1;
+    int c = 0;
+    for (int i = 0; i < EVAL_CX_COUNT; i++) c += counts[i] * st->w[EVAL_COMPLEXITY + i].eg;
+    if (st->trace) memcpy(st->trace->cx, counts, sizeof counts);
+    return c;
 }
 
 static int game_phase(const struct chess_position *pos) {
@@ -392,6 +465,9 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
         eval_passed(&st, c);
     }
     add(&st, pos->side, EVAL_TEMPO, 1);
+    int complexity = eval_complexity(&st);
+    int eg_abs = st.eg < 0 ? -st.eg : st.eg;
+    st.eg += ((st.eg > 0) - (st.eg < 0)) * (complexity > -eg_abs ? complexity : -eg_abs);
 
     int phase = game_phase(pos), scale = endgame_scale(pos, st.eg);
     if (trace) {

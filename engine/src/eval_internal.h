@@ -7,12 +7,30 @@
  * only): those add up to a danger count per king which is then squared. A trace records, for
  * one position, the coefficient of each linear weight (white's count minus black's), the
  * danger coefficients per king, and the game phase and endgame scale, which is all the tuner
- * needs to recompute the evaluation for any weights.
+ * needs to recompute the evaluation for any weights. The endgame complexity group (see
+ * enum eval_complexity) is recorded apart as well, being applied after the sum.
  */
 #ifndef CHESS_EVAL_INTERNAL_H
 #define CHESS_EVAL_INTERNAL_H
 
 #include "chess/position.h"
+
+/*
+ * The endgame complexity terms. Their weighted sum c (endgame halves of the COMPLEXITY group)
+ * moves the endgame score towards the side ahead, or towards zero but never past it:
+ * eg += sign(eg) * max(c, -|eg|). Symmetric counts, the same for both colours.
+ */
+enum eval_complexity {
+    EVAL_CX_PASSED,       /* passed pawns of both sides */
+    EVAL_CX_PAWNS,        /* pawns on the board */
+    EVAL_CX_OUTFLANKING,  /* kings' file distance minus rank distance */
+    EVAL_CX_BOTH_FLANKS,  /* pawns on both wings */
+    EVAL_CX_INFILTRATION, /* a king in the enemy's half */
+    EVAL_CX_PAWNS_ONLY,   /* no pieces besides kings and pawns */
+    EVAL_CX_UNWINNABLE,   /* kings not outflanking and pawns on one wing only */
+    EVAL_CX_BIAS,
+    EVAL_CX_COUNT
+};
 
 /* name, number of weights */
 #define EVAL_GROUPS(X)                                                                             \
@@ -37,27 +55,38 @@
     X(DOUBLED, 1)                                                                                  \
     X(ISOLATED, 1)                                                                                 \
     X(BACKWARD, 1)                                                                                 \
-    X(CONNECTED, 8) /* by relative rank */                                                         \
-    X(PASSED, 8)    /* by relative rank */                                                         \
+    X(WEAK_UNOPPOSED, 1) /* isolated or backward pawn with no enemy pawn ahead on its file */      \
+    X(CONNECTED, 8)      /* by relative rank */                                                    \
+    X(PASSED, 8)         /* by relative rank */                                                    \
     X(PASSED_BLOCKED, 8)                                                                           \
     X(PASSED_FREE, 8)       /* path to promotion empty and not attacked */                         \
+    X(PASSED_SAFE_STOP, 8)  /* stop square empty and not attacked by the enemy */                  \
     X(PASSED_OWN_KING, 8)   /* times own king's distance to the stop square */                     \
     X(PASSED_THEIR_KING, 8) /* times enemy king's distance to the stop square */                   \
     X(SHELTER, 32)          /* [edge distance of file 0-3][relative rank of own pawn, 0 = none] */ \
     X(STORM, 32) /* [edge distance of file 0-3][relative rank of enemy pawn, 0 = none] */          \
     X(KING_OPEN_FILE, 1)                                                                           \
-    X(THREAT_PAWN, 6)  /* enemy piece attacked by a pawn, by type */                               \
-    X(THREAT_MINOR, 6) /* weak enemy piece attacked by a knight or bishop, by type */              \
-    X(THREAT_ROOK, 6)  /* weak enemy piece attacked by a rook, by type */                          \
+    X(PAWNLESS_FLANK, 1) /* no pawns at all on the king's flank */                                 \
+    X(KING_PROTECTOR, 6) /* times a piece's distance to its own king, by type */                   \
+    X(THREAT_PAWN, 6)    /* enemy piece attacked by a pawn, by type */                             \
+    X(THREAT_MINOR, 6)   /* weak enemy piece attacked by a knight or bishop, by type */            \
+    X(THREAT_ROOK, 6)    /* weak enemy piece attacked by a rook, by type */                        \
     X(THREAT_KING, 1)                                                                              \
     X(HANGING, 1)                                                                                  \
     X(PAWN_PUSH_THREAT, 1)                                                                         \
+    X(RESTRICTED, 1)      /* squares attacked by both sides, not strongly protected by them */     \
+    X(KNIGHT_ON_QUEEN, 1) /* safe knight moves that would attack the lone enemy queen */           \
+    X(SLIDER_ON_QUEEN, 1) /* safe slider moves that would attack the lone enemy queen */           \
     X(TEMPO, 1)                                                                                    \
-    X(KS_ATTACKER, 6) /* king danger per attacking piece, by type */                               \
+    X(COMPLEXITY, EVAL_CX_COUNT) /* endgame only, not linear: see enum eval_complexity */          \
+    X(KS_ATTACKER, 6)            /* king danger per attacking piece, by type */                    \
     X(KS_ZONE_ATTACKS, 1)                                                                          \
     X(KS_SAFE_CHECK, 6) /* by checking piece type */                                               \
     X(KS_WEAK_ZONE, 1)                                                                             \
     X(KS_NO_QUEEN, 1)                                                                              \
+    X(KS_FLANK_ATTACKS, 1)   /* enemy attacks (double ones twice) on the king's flank and camp */  \
+    X(KS_UNSAFE_CHECKS, 1)   /* piece types that can check only from defended squares */           \
+    X(KS_KNIGHT_DEFENDER, 1) /* an own knight guarding the king's surroundings */                  \
     X(KS_BIAS, 1)
 
 enum eval_param {
@@ -89,6 +118,7 @@ extern const struct eval_weight eval_weights[EVAL_PARAM_COUNT];
 struct eval_trace {
     int coef[EVAL_PARAM_COUNT];                  /* linear weights: white's count minus black's */
     int ks[2][EVAL_PARAM_COUNT - EVAL_KS_FIRST]; /* danger terms against each colour's king */
+    int cx[EVAL_CX_COUNT];                       /* the complexity counts */
     int phase;                                   /* 0 .. EVAL_PHASE_MAX */
     int scale;                                   /* 0 .. EVAL_SCALE_MAX */
 };

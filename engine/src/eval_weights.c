@@ -1,7 +1,7 @@
 /*
  * Evaluation weights (middlegame, endgame), indexed as laid out by EVAL_GROUPS in
  * eval_internal.h. Written by the Texel tuner (engine/tools/tune.c); edit by re-tuning.
- * Last run: 150000 positions, 400 epochs, K 0.006690, error 0.046242.
+ * Last run: 150018 positions, 1500 epochs, K 0.007268, error 0.045407.
  */
 #include "eval_internal.h"
 
@@ -97,6 +97,8 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {-7, -10},
     [EVAL_BACKWARD] =
         {-7, -11},
+    [EVAL_WEAK_UNOPPOSED] =
+        {4, -6},
     [EVAL_CONNECTED] =
         {0, 0}, {4, 4}, {6, 4}, {8, 5}, {16, 7}, {42, 21}, {70, 35}, {0, 0},
     [EVAL_PASSED] =
@@ -105,6 +107,8 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {0, 0}, {-1, -5}, {-1, -10}, {0, -14}, {0, -19}, {0, -25}, {0, -30}, {0, 0},
     [EVAL_PASSED_FREE] =
         {0, 0}, {0, 0}, {0, 3}, {0, 7}, {0, 15}, {0, 31}, {0, 50}, {0, 0},
+    [EVAL_PASSED_SAFE_STOP] =
+        {0, 0}, {-1, -3}, {0, -3}, {3, 3}, {4, 1}, {2, 3}, {0, 0}, {0, 0},
     [EVAL_PASSED_OWN_KING] =
         {0, 0}, {-2, 0}, {-4, -4}, {-2, -5}, {-3, -7}, {1, -15}, {1, -12}, {0, 0},
     [EVAL_PASSED_THEIR_KING] =
@@ -121,6 +125,10 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {-2, -6}, {-5, 0}, {-20, 0}, {-11, 0}, {-3, 0}, {1, 0}, {0, -1}, {0, 0},
     [EVAL_KING_OPEN_FILE] =
         {-14, 2},
+    [EVAL_PAWNLESS_FLANK] =
+        {-1, -12},
+    [EVAL_KING_PROTECTOR] =
+        {0, 0}, {0, 0}, {2, -1}, {0, 2}, {0, 1}, {3, 1},
     [EVAL_THREAT_PAWN] =
         {0, 0}, {0, 0}, {49, 39}, {50, 40}, {60, 40}, {59, 40},
     [EVAL_THREAT_MINOR] =
@@ -133,8 +141,16 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {28, 21},
     [EVAL_PAWN_PUSH_THREAT] =
         {13, 10},
+    [EVAL_RESTRICTED] =
+        {4, -8},
+    [EVAL_KNIGHT_ON_QUEEN] =
+        {2, -1},
+    [EVAL_SLIDER_ON_QUEEN] =
+        {3, 6},
     [EVAL_TEMPO] =
         {14, 7},
+    [EVAL_COMPLEXITY] =
+        {0, 1}, {0, 4}, {0, 3}, {0, 7}, {0, -7}, {0, -2}, {0, -18}, {0, -22},
     [EVAL_KS_ATTACKER] =
         {0, 0}, {0, 0}, {15, 0}, {11, 0}, {16, 0}, {27, 0},
     [EVAL_KS_ZONE_ATTACKS] =
@@ -145,6 +161,12 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {11, 0},
     [EVAL_KS_NO_QUEEN] =
         {-61, 0},
+    [EVAL_KS_FLANK_ATTACKS] =
+        {4, 0},
+    [EVAL_KS_UNSAFE_CHECKS] =
+        {0, 0},
+    [EVAL_KS_KNIGHT_DEFENDER] =
+        {-4, 0},
     [EVAL_KS_BIAS] =
         {-38, 0},
 };

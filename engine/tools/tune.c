@@ -3,7 +3,7 @@
  * (tools/datagen.c), writing a new engine/src/eval_weights.c.
  *
  *   tune --data FILE [--data FILE ...] [--out PATH] [--epochs N] [--lambda L] [--rate R]
- *        [--reg R] [--limit N] [--threads T]
+ *        [--reg R] [--limit N] [--threads T] [--groups NAME,NAME...]
  *
  * Each position's evaluation trace (eval_internal.h) is computed once; the evaluation for any
  * weights is then recomputed from the trace: linear terms, the squared king danger, the phase
@@ -11,7 +11,8 @@
  * 1 / (1 + exp(-K * eval)) to the game results, then minimises the mean squared error between
  * that sigmoid and the target, lambda * result + (1 - lambda) * sigmoid(K * search score), with
  * full-batch Adam, plus an L2 pull (--reg) towards the starting weights. It includes the engine's
- * private header, being part of the engine's build.
+ * private header, being part of the engine's build. --groups tunes only the named groups (as in
+ * EVAL_GROUPS) and holds the others, for fitting new terms on less data than a full fit needs.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -38,6 +39,7 @@ struct position {
     float result, score;
     float engine_eval; /* what the engine's evaluation said, to check the recomputation */
     uint8_t phase, scale;
+    int8_t cx[EVAL_CX_COUNT]; /* the endgame complexity counts */
     uint16_t term_count, ks_count[2];
     uint32_t term_start, ks_start;
 };
@@ -58,6 +60,7 @@ struct tuner {
     double k;
     double lambda;
     int threads;
+    bool fixed[EVAL_PARAM_COUNT]; /* held at the starting weight (outside --groups) */
 };
 
 static void *grow(void *ptr, size_t *cap, size_t need, size_t size) {
@@ -87,6 +90,7 @@ static void add_position(struct dataset *d, const struct eval_trace *tr, float r
     p->score = score;
     p->phase = (uint8_t)tr->phase;
     p->scale = (uint8_t)tr->scale;
+    for (int i = 0; i < EVAL_CX_COUNT; i++) p->cx[i] = (int8_t)tr->cx[i];
     p->term_start = (uint32_t)d->term_count;
     for (int i = 0; i < EVAL_KS_FIRST; i++) {
         if (tr->coef[i]) push_term(d, i, tr->coef[i]);
@@ -124,8 +128,16 @@ static void load_file(struct dataset *d, const char *path, size_t limit) {
     fclose(f);
 }
 
-/* The evaluation (white's view) for weights w; danger[c] receives each king's danger. */
-static double evaluate(const struct tuner *t, const struct position *p, double danger[2]) {
+/* What the gradient needs besides the terms: the non-linear parts' state. */
+struct eval_parts {
+    double danger[2]; /* each king's danger */
+    double eg_slope;  /* d(endgame after complexity) / d(endgame before): 1, or 0 when clamped */
+    double cx_slope;  /* d(endgame after complexity) / d(complexity): the sign of the endgame */
+};
+
+/* The evaluation (white's view) for weights w, with the state of its non-linear parts. */
+static double evaluate(const struct tuner *t, const struct position *p, struct eval_parts *parts) {
+    double *danger = parts->danger;
     const struct term *terms = t->data.terms;
     double mg = 0, eg = 0;
     for (uint32_t i = p->term_start; i < p->term_start + p->term_count; i++) {
@@ -143,6 +155,13 @@ static double evaluate(const struct tuner *t, const struct position *p, double d
         mg += sign * d * d / EVAL_KS_MG_DIV;
         eg += sign * d / EVAL_KS_EG_DIV;
     }
+    double c = 0;
+    for (int i = 0; i < EVAL_CX_COUNT; i++) c += p->cx[i] * t->w[EVAL_COMPLEXITY + i][1];
+    double eg_sign = (eg > 0) - (eg < 0);
+    bool clamped = eg_sign != 0 && c <= -fabs(eg);
+    parts->eg_slope = clamped ? 0 : 1;
+    parts->cx_slope = clamped ? 0 : eg_sign;
+    eg += eg_sign * (clamped ? -fabs(eg) : c);
     if (p->scale == 0) return 0; /* as the engine: drawn */
     double phase = p->phase;
     return (mg * phase + eg * p->scale / EVAL_SCALE_MAX * (EVAL_PHASE_MAX - phase)) /
@@ -166,11 +185,14 @@ struct job {
 };
 
 static void accumulate_gradient(struct job *j, const struct position *p, double g,
-                                const double danger[2]) {
+                                const struct eval_parts *parts) {
     const struct term *terms = j->t->data.terms;
+    const double *danger = parts->danger;
     if (p->scale == 0) return;
     double fm = p->phase / (double)EVAL_PHASE_MAX;
-    double fe = (1 - fm) * p->scale / EVAL_SCALE_MAX;
+    double fe_raw = (1 - fm) * p->scale / EVAL_SCALE_MAX, fe = fe_raw * parts->eg_slope;
+    for (int i = 0; i < EVAL_CX_COUNT; i++)
+        j->grad[EVAL_COMPLEXITY + i][1] += g * fe_raw * parts->cx_slope * p->cx[i];
     for (uint32_t i = p->term_start; i < p->term_start + p->term_count; i++) {
         j->grad[terms[i].index][0] += g * terms[i].coef * fm;
         j->grad[terms[i].index][1] += g * terms[i].coef * fe;
@@ -191,11 +213,11 @@ static void *run_job(void *arg) {
     if (j->want_grad) memset(j->grad, 0, sizeof j->grad);
     for (size_t i = j->first; i < j->last; i++) {
         const struct position *p = &t->data.pos[i];
-        double danger[2];
-        double s = sigmoid(t->k, evaluate(t, p, danger));
+        struct eval_parts parts;
+        double s = sigmoid(t->k, evaluate(t, p, &parts));
         double diff = s - target(t, p);
         j->error += diff * diff;
-        if (j->want_grad) accumulate_gradient(j, p, diff * s * (1 - s) * t->k, danger);
+        if (j->want_grad) accumulate_gradient(j, p, diff * s * (1 - s) * t->k, &parts);
     }
     return NULL;
 }
@@ -290,7 +312,7 @@ static void tune(struct tuner *t, int epochs, double rate, const char *out) {
         error = total_error(t, grad);
         double scale = 2.0 / (double)t->train;
         for (int p = 0; p < EVAL_PARAM_COUNT; p++) {
-            for (int h = 0; h < 2; h++) {
+            for (int h = 0; h < 2 && !t->fixed[p]; h++) {
                 /* Rarely seen weights have tiny gradients, which Adam would scale up into
                  * noise: the pull towards the start keeps them where the data says little. */
                 double g = grad[p][h] * scale + 2 * t->reg * (t->w[p][h] - t->start[p][h]);
@@ -306,6 +328,24 @@ static void tune(struct tuner *t, int epochs, double rate, const char *out) {
             write_weights(t, out, e, error);
         }
     }
+}
+
+/* Holds every weight outside the comma-separated groups; -1 for an unknown group name. */
+static int select_groups(struct tuner *t, const char *list) {
+    for (int p = 0; p < EVAL_PARAM_COUNT; p++) t->fixed[p] = true;
+    char copy[1024];
+    snprintf(copy, sizeof copy, "%s", list);
+    for (char *save = NULL, *name = strtok_r(copy, ",", &save); name;
+         name = strtok_r(NULL, ",", &save)) {
+        int g = 0;
+        while (g < eval_group_count && strcmp(eval_groups[g].name, name) != 0) g++;
+        if (g == eval_group_count) {
+            fprintf(stderr, "tune: unknown group %s\n", name);
+            return -1;
+        }
+        for (int i = 0; i < eval_groups[g].count; i++) t->fixed[eval_groups[g].first + i] = false;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -336,14 +376,16 @@ int main(int argc, char **argv) {
             limit = strtoull(v, NULL, 10);
         else if (strcmp(a, "--threads") == 0)
             t.threads = atoi(v);
-        else {
+        else if (strcmp(a, "--groups") == 0) {
+            if (select_groups(&t, v) < 0) return 2;
+        } else {
             fprintf(stderr, "tune: unknown option %s\n", a);
             return 2;
         }
     }
     if (!files || t.data.count == 0 || t.threads < 1 || t.threads > MAX_THREADS) {
         fprintf(stderr, "usage: tune --data FILE [--data FILE ...] [--out PATH] [--epochs N] "
-                        "[--lambda L] [--rate R] [--limit N] [--threads T]\n");
+                        "[--lambda L] [--rate R] [--limit N] [--threads T] [--groups NAME,...]\n");
         return 2;
     }
     for (int p = 0; p < EVAL_PARAM_COUNT; p++) {
@@ -354,8 +396,8 @@ int main(int argc, char **argv) {
     t.train = t.data.count - t.data.count / 10;
     double drift = 0;
     for (size_t i = 0; i < t.data.count; i++) {
-        double danger[2];
-        drift += fabs(evaluate(&t, &t.data.pos[i], danger) - t.data.pos[i].engine_eval);
+        struct eval_parts parts;
+        drift += fabs(evaluate(&t, &t.data.pos[i], &parts) - t.data.pos[i].engine_eval);
     }
     fprintf(stderr, "tune: recomputed evaluation differs by %.2f cp on average\n",
             drift / (double)t.data.count);
