@@ -13,6 +13,7 @@
 #include "eval_internal.h"
 #include "internal.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
@@ -206,16 +207,18 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
     }
 }
 
+/* Files a-d, c-f and e-h. */
+#define QUEEN_SIDE_FILES 0x0F0F0F0F0F0F0F0Full
+#define CENTER_FILES     0x3C3C3C3C3C3C3C3Cull
+#define KING_SIDE_FILES  0xF0F0F0F0F0F0F0F0ull
+
 /* The files of the king's wing: three or four files around the king's file. */
 static inline chess_bitboard king_flank(int file) {
-    static const chess_bitboard queen_side = 0x0F0F0F0F0F0F0F0Full;
-    static const chess_bitboard center = 0x3C3C3C3C3C3C3C3Cull;
-    static const chess_bitboard king_side = 0xF0F0F0F0F0F0F0F0ull;
-    if (file == 0) return queen_side & ~(BB_FILE_A << 3);
-    if (file <= 2) return queen_side;
-    if (file <= 4) return center;
-    if (file <= 6) return king_side;
-    return king_side & ~(BB_FILE_A << 4);
+    if (file == 0) return QUEEN_SIDE_FILES & ~(BB_FILE_A << 3);
+    if (file <= 2) return QUEEN_SIDE_FILES;
+    if (file <= 4) return CENTER_FILES;
+    if (file <= 6) return KING_SIDE_FILES;
+    return KING_SIDE_FILES & ~(BB_FILE_A << 4);
 }
 
 /* The own pawn nearest the king on a file (in front of it or level), and the enemy one. */
@@ -354,13 +357,12 @@ ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
  */
 ALWAYS_INLINE int eval_complexity(struct eval_state *st) {
     const struct chess_position *pos = st->pos;
-    static const chess_bitboard queen_side = 0x0F0F0F0F0F0F0F0Full;
     chess_bitboard pawns = pos->by_type[CHESS_PAWN];
     int wk = st->ksq[CHESS_WHITE], bk = st->ksq[CHESS_BLACK];
     int file_gap = CHESS_FILE_OF(wk) - CHESS_FILE_OF(bk);
     int rank_gap = CHESS_RANK_OF(wk) - CHESS_RANK_OF(bk);
-    int outflanking = (file_gap < 0 ? -file_gap : file_gap) - (rank_gap < 0 ? -rank_gap : rank_gap);
-    bool both_flanks = (pawns & queen_side) && (pawns & ~queen_side);
+    int outflanking = abs(file_gap) - abs(rank_gap);
+    bool both_flanks = (pawns & QUEEN_SIDE_FILES) && (pawns & ~QUEEN_SIDE_FILES);
     int counts[EVAL_CX_COUNT];
     counts[EVAL_CX_PASSED] = bb_count(st->passed[CHESS_WHITE] | st->passed[CHESS_BLACK]);
     counts[EVAL_CX_PAWNS] = bb_count(pawns);
