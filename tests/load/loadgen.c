@@ -2,14 +2,20 @@
  * Load generator for the chess server, and the bare libwebsockets echo server it is compared
  * with. One process, one lws event loop, many client connections.
  *
- *   loadgen echo-server --port P [--loop poll|uv]
+ *   loadgen echo-server --port P [--loop poll|uv] [--relay 0|1]
  *       A bare lws WebSocket echo server: every text message goes straight back to its sender.
+ *       With --relay 1 it also goes to the sender's partner (connections are paired in the
+ *       order they are established): one message in and two out, as a move is on the chess
+ *       server, with nothing else done.
  *
- *   loadgen run --port P --target chess|echo [--connections N] [--rate R] [--warmup S]
+ *   loadgen run --port P --target chess|echo|relay [--connections N] [--rate R] [--warmup S]
  *               [--duration S] [--server-pid PID] [--tick-us US]
  *       Opens N connections to 127.0.0.1:P (loopback only). Against the chess server, pairs of
  *       connections play N/2 games with random legal moves (a finished game is followed by a
- *       rematch); against the echo server each connection sends move-sized messages to itself.
+ *       rematch); against the echo server each connection sends move-sized messages to itself;
+ *       against the relaying echo server (target relay) each sends messages the size of the
+ *       chess server's move event, stamped with its index and send time, and the delay is
+ *       measured where the partner's copy arrives.
  *       Two phases are measured:
  *         paced:   moves are sent on a schedule adding up to R moves/s (each game moves every
  *                  N/2/R seconds, or at once when late), which shows the delay at that load;
@@ -60,6 +66,8 @@ static int64_t now_us(void) {
 /* ------------------------------------------------------------------ echo server */
 
 struct echo_session {
+    struct lws *wsi;
+    struct echo_session *partner;  /* relay mode: the connection paired with this one */
     unsigned char *out[OUT_SLOTS]; /* LWS_PRE + payload each */
     size_t out_len[OUT_SLOTS];
     int head, count;
@@ -67,39 +75,62 @@ struct echo_session {
     size_t in_len;
 };
 
+/* Relay mode: connections are paired in the order they are established; the one waiting for
+ * a partner. Owned by the echo server's single loop thread. */
+static struct echo_session *relay_waiting;
+static bool relay_mode;
+
 /* Small messages must leave at once: no Nagle delay waiting for an ACK. */
 static void set_nodelay(struct lws *wsi) {
     int one = 1;
     setsockopt(lws_get_socket_fd(wsi), IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
 }
 
+/* Sends a message to one connection: at once when nothing is queued for it (as the chess
+ * server's conn_send() does), else queued for its writable callback. Returns 0 or -1. */
+static int echo_out(struct echo_session *s, const unsigned char *data, size_t len) {
+    if (s->count == 0 && !lws_partial_buffered(s->wsi)) {
+        unsigned char frame[LWS_PRE + MAX_MSG];
+        memcpy(frame + LWS_PRE, data, len);
+        return lws_write(s->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT) < 0 ? -1 : 0;
+    }
+    if (s->count < OUT_SLOTS) {
+        int slot = (s->head + s->count++) % OUT_SLOTS;
+        unsigned char *buf = realloc(s->out[slot], LWS_PRE + len);
+        if (!buf) return -1;
+        s->out[slot] = buf;
+        memcpy(buf + LWS_PRE, data, len);
+        s->out_len[slot] = len;
+    }
+    lws_callback_on_writable(s->wsi);
+    return 0;
+}
+
 static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void *user, void *in,
                          size_t len) {
     struct echo_session *s = user;
     switch (reason) {
-        case LWS_CALLBACK_ESTABLISHED: set_nodelay(wsi); return 0;
+        case LWS_CALLBACK_ESTABLISHED:
+            set_nodelay(wsi);
+            s->wsi = wsi;
+            if (relay_mode && relay_waiting) {
+                s->partner = relay_waiting;
+                relay_waiting->partner = s;
+                relay_waiting = NULL;
+            } else if (relay_mode) {
+                relay_waiting = s;
+            }
+            return 0;
         case LWS_CALLBACK_RECEIVE:
             if (s->in_len + len > sizeof s->in) return -1;
             memcpy(s->in + s->in_len, in, len);
             s->in_len += len;
             if (!lws_is_final_fragment(wsi)) return 0;
-            if (s->count == 0 && !lws_partial_buffered(wsi)) {
-                /* Nothing waiting: straight back (as conn_send() below). */
-                unsigned char frame[LWS_PRE + MAX_MSG];
-                memcpy(frame + LWS_PRE, s->in, s->in_len);
-                int n = lws_write(wsi, frame + LWS_PRE, s->in_len, LWS_WRITE_TEXT);
-                s->in_len = 0;
-                return n < 0 ? -1 : 0;
-            }
-            if (s->count < OUT_SLOTS) {
-                int slot = (s->head + s->count++) % OUT_SLOTS;
-                s->out[slot] = realloc(s->out[slot], LWS_PRE + s->in_len);
-                if (!s->out[slot]) return -1;
-                memcpy(s->out[slot] + LWS_PRE, s->in, s->in_len);
-                s->out_len[slot] = s->in_len;
-            }
+            /* Back to the sender and, relaying, to its partner: a move's two messages. */
+            if (echo_out(s, s->in, s->in_len) < 0 ||
+                (s->partner && echo_out(s->partner, s->in, s->in_len) < 0))
+                return -1;
             s->in_len = 0;
-            lws_callback_on_writable(wsi);
             return 0;
         case LWS_CALLBACK_SERVER_WRITEABLE:
             if (!s->count) return 0;
@@ -110,13 +141,16 @@ static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void
             if (--s->count) lws_callback_on_writable(wsi);
             return 0;
         case LWS_CALLBACK_CLOSED:
+            if (s->partner) s->partner->partner = NULL;
+            if (relay_waiting == s) relay_waiting = NULL;
             for (int i = 0; i < OUT_SLOTS; i++) free(s->out[i]);
             return 0;
         default: return 0;
     }
 }
 
-static int run_echo_server(int port, const char *loop_kind, int keepalive_s) {
+static int run_echo_server(int port, const char *loop_kind, int keepalive_s, bool relay) {
+    relay_mode = relay;
     static const struct lws_protocols protocols[] = {
         {"echo", echo_callback, sizeof(struct echo_session), MAX_MSG, 0, NULL, 0},
         {NULL, NULL, 0, 0, 0, NULL, 0}};
@@ -145,8 +179,8 @@ static int run_echo_server(int port, const char *loop_kind, int keepalive_s) {
         fprintf(stderr, "echo-server: cannot create the lws context\n");
         return 1;
     }
-    fprintf(stderr, "echo-server: listening on 127.0.0.1:%d (%s loop)\n", port,
-            use_uv ? "libuv" : "lws poll");
+    fprintf(stderr, "echo-server: listening on 127.0.0.1:%d (%s loop%s)\n", port,
+            use_uv ? "libuv" : "lws poll", relay ? ", relaying to pairs" : "");
     if (use_uv) {
         uv_run(&loop, UV_RUN_DEFAULT);
     } else {
@@ -193,6 +227,7 @@ struct lgame {
 static struct {
     int port;
     bool echo;
+    bool relay; /* echo target, relayed: each message also goes to a partner connection */
     int connections;
     int games;
     double rate;
@@ -337,8 +372,29 @@ static void game_send_move(struct lgame *g) {
 
 static void echo_send(struct lconn *c) {
     c->echo_sent_us = now_us();
-    conn_sendf(c, "{\"type\":\"move\",\"game\":\"abcd%04d\",\"move\":\"e2e4\",\"ply\":12}",
-               c->index % 10000);
+    if (!opt.relay) {
+        conn_sendf(c, "{\"type\":\"move\",\"game\":\"abcd%04d\",\"move\":\"e2e4\",\"ply\":12}",
+                   c->index % 10000);
+        return;
+    }
+    /* The size of the chess server's move event, which both players get. */
+    conn_sendf(c,
+               "{\"type\":\"move\",\"from\":%d,\"t\":%lld,\"game\":\"abcd%04d\",\"v\":4,"
+               "\"ply\":3,\"uci\":\"g1f3\",\"san\":\"Nf3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/"
+               "4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\",\"turn\":\"black\",\"clock\":{\"white\":"
+               "299900,\"black\":300000}}",
+               c->index, (long long)c->echo_sent_us, c->index % 10000);
+}
+
+/* Finds "key":<integer> in flat JSON. Returns 0 or -1. */
+static int scan_int(const char *json, const char *key, long long *out) {
+    char pattern[40];
+    snprintf(pattern, sizeof pattern, "\"%s\":", key);
+    const char *p = strstr(json, pattern);
+    if (!p) return -1;
+    char *end;
+    *out = strtoll(p + strlen(pattern), &end, 10);
+    return end == p + strlen(pattern) ? -1 : 0;
 }
 
 static void tick_cb(lws_sorted_usec_list_t *sul) {
@@ -411,7 +467,13 @@ static void on_message(struct lconn *c, char *text, size_t len) {
     char type[24];
     if (scan_string(text, "type", type, sizeof type) < 0) return;
     if (opt.echo) {
-        record_delay(now_us() - c->echo_sent_us);
+        long long from, sent;
+        if (opt.relay && scan_int(text, "from", &from) == 0 && from != c->index) {
+            /* The partner's move: its delay, from the send to this arrival. */
+            if (scan_int(text, "t", &sent) == 0) record_delay(now_us() - sent);
+            return;
+        }
+        if (!opt.relay) record_delay(now_us() - c->echo_sent_us);
         if (paced) {
             int64_t due = c->echo_sent_us + (int64_t)(1e6 * opt.connections / opt.rate);
             heap_set(&schedule, &c->due, due > now_us() ? due : now_us());
@@ -623,9 +685,12 @@ static void measure_phase(const char *name) {
     printf("RESULT phase=%s target=%s connections_held=%d games=%d moves_per_s=%.0f "
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f server_cpu=%.0f%% generator_cpu=%.0f%% "
            "server_us_per_move=%.1f games_finished=%llu errors=%llu\n",
-           name, opt.echo ? "echo" : "chess", count_held(), opt.echo ? 0 : opt.games, rate,
-           percentile_ms(0.50), percentile_ms(0.99), (double)max_delay_us / 1000.0,
-           100.0 * server_cpu / secs, 100.0 * self_cpu / secs,
+           name,
+           opt.relay  ? "relay"
+           : opt.echo ? "echo"
+                      : "chess",
+           count_held(), opt.echo ? 0 : opt.games, rate, percentile_ms(0.50), percentile_ms(0.99),
+           (double)max_delay_us / 1000.0, 100.0 * server_cpu / secs, 100.0 * self_cpu / secs,
            delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
            (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
     fflush(stdout);
@@ -716,7 +781,9 @@ static int run_generator(void) {
 
 static void usage(void) {
     fprintf(stderr, "usage: loadgen echo-server --port P [--loop poll|uv] [--keepalive SECONDS]\n"
-                    "       loadgen run --port P --target chess|echo [--connections N] [--rate R]\n"
+                    "                         [--relay 0|1]\n"
+                    "       loadgen run --port P --target chess|echo|relay [--connections N]\n"
+                    "                   [--rate R]\n"
                     "                   [--warmup S] [--duration S] [--server-pid PID]\n"
                     "                   [--client-loop uv|poll] [--tick-us US]\n"
                     "                   [--port2 P [--split cross|games] [--server-pid2 PID]]\n");
@@ -729,12 +796,15 @@ int main(int argc, char **argv) {
     }
     const char *loop_kind = "poll";
     int keepalive_s = 0;
+    bool relay = false;
     for (int i = 2; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--port"))
             opt.port = atoi(v);
         else if (!strcmp(k, "--loop"))
             loop_kind = v;
+        else if (!strcmp(k, "--relay"))
+            relay = atoi(v) != 0;
         else if (!strcmp(k, "--keepalive"))
             keepalive_s = atoi(v);
         else if (!strcmp(k, "--tick-us"))
@@ -742,7 +812,7 @@ int main(int argc, char **argv) {
         else if (!strcmp(k, "--client-loop"))
             client_uv = strcmp(v, "poll") != 0;
         else if (!strcmp(k, "--target"))
-            opt.echo = !strcmp(v, "echo");
+            opt.echo = !strcmp(v, "echo") || !strcmp(v, "relay"), opt.relay = !strcmp(v, "relay");
         else if (!strcmp(k, "--connections"))
             opt.connections = atoi(v);
         else if (!strcmp(k, "--rate"))
@@ -769,7 +839,8 @@ int main(int argc, char **argv) {
         return 2;
     }
     seed ^= (uint64_t)getpid() << 17;
-    if (!strcmp(argv[1], "echo-server")) return run_echo_server(opt.port, loop_kind, keepalive_s);
+    if (!strcmp(argv[1], "echo-server"))
+        return run_echo_server(opt.port, loop_kind, keepalive_s, relay);
     if (!strcmp(argv[1], "run")) return run_generator();
     usage();
     return 2;

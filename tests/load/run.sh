@@ -6,10 +6,14 @@
 # Builds nothing: BUILD_DIR (default build/release) must hold server/chess_server and
 # tests/load/loadgen. In one run it measures
 #   1. the ceiling: loadgen against its own bare lws echo server (same loop as the server),
-#   2. the chess server: CONNECTIONS connections playing CONNECTIONS/2 games,
+#   2. the ceiling with a move's traffic: the same server relaying every message to its sender
+#      and to a partner connection, as the chess server sends a move to both players (one
+#      message in, two out, move-event sized), the delay measured at the partner,
+#   3. the chess server: CONNECTIONS connections playing CONNECTIONS/2 games,
 # each paced at RATE moves/s (delay figures) and then closed-loop (most moves/s), and prints
-# the ratio of the chess server's closed-loop moves/s to the echo round trips/s, and the server's
-# own view from /metrics (how long messages waited for their commit, how long commits took).
+# the ratios of the chess server's closed-loop moves/s to the echo round trips/s and to the
+# relayed messages/s, and the server's own view from /metrics (how long messages waited for
+# their commit, how long commits took).
 # Only loopback addresses are used. The fd limit is raised for 10,000 connections.
 # The server reads its CHESS_* environment variables as usual, e.g. CHESS_EVENT_LOOP=poll or
 # CHESS_DB_SYNC=normal; the echo server follows CHESS_EVENT_LOOP. Each server gets a fresh data
@@ -43,13 +47,20 @@ echo "== $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc
      "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop," \
      "generator tick ${tick_us} us"
+# A bare lws server: plain echo, or relaying each message to a partner connection as well.
+bare() { # bare echo|relay
+    p=$(port)
+    "$loadgen" echo-server --port "$p" --loop "$loop" --relay "$([ "$1" = relay ] && echo 1 || echo 0)" \
+        2>"$tmp/$1.log" &
+    echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
+    "$loadgen" run --port "$p" --target "$1" --connections "$conns" --rate "$rate" \
+        --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" | tee "$tmp/$1.txt"
+    kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
+}
 echo "== ceiling: bare lws echo server"
-p=$(port)
-"$loadgen" echo-server --port "$p" --loop "$loop" 2>"$tmp/echo.log" &
-echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
-"$loadgen" run --port "$p" --target echo --connections "$conns" --rate "$rate" \
-    --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" | tee "$tmp/echo.txt"
-kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
+bare echo
+echo "== ceiling with a move's traffic: bare lws server relaying each message to sender and partner"
+bare relay
 
 echo "== chess server"
 p=$(port)
@@ -80,14 +91,19 @@ kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
 echo_max=$(field "$tmp/echo.txt" closed moves_per_s)
+relay_max=$(field "$tmp/relay.txt" closed moves_per_s)
 chess_max=$(field "$tmp/chess.txt" closed moves_per_s)
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 echo "== summary"
 echo "connections held:        $(field "$tmp/chess.txt" paced connections_held) of $conns"
 echo "paced at $rate/s:        $(field "$tmp/chess.txt" paced moves_per_s) moves/s relayed," \
      "delay p50 $(field "$tmp/chess.txt" paced p50_ms) ms, p99 $(field "$tmp/chess.txt" paced p99_ms) ms," \
      "max $(field "$tmp/chess.txt" paced max_ms) ms"
 echo "closed loop (most):      $chess_max moves/s; echo ceiling $echo_max round trips/s;" \
-     "ratio $(awk -v a="$chess_max" -v b="$echo_max" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }')"
+     "ratio $(ratio "$chess_max" "$echo_max")"
+echo "relay ceiling:           paced at $rate/s: delay p50 $(field "$tmp/relay.txt" paced p50_ms) ms," \
+     "p99 $(field "$tmp/relay.txt" paced p99_ms) ms; closed loop $relay_max messages/s relayed;" \
+     "ratio $(ratio "$chess_max" "$relay_max")"
 # Histogram bucket bounds (upper) over the paced phase: the difference of the two snapshots.
 /usr/bin/python3 - "$tmp/metrics_begin.txt" "$tmp/metrics_end.txt" <<'PY' || true
 import re, sys
