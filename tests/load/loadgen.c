@@ -348,6 +348,17 @@ static int scan_string(const char *json, const char *key, char *out, size_t cap)
 
 static void schedule_tick(void);
 
+/*
+ * When a game (or an echo connection) makes its first move: at a random point of its first
+ * interval. Set-up starts games in bursts (the server answers a batch of handshakes at once);
+ * with every game's first move at the same instant, moves would stay in step, and the paced
+ * phase would offer bursts of hundreds of moves followed by silence, not a steady rate.
+ */
+static int64_t first_move_at(int64_t interval_us) {
+    return now_us() + 1000 +
+           (int64_t)(random_next() % (uint64_t)(interval_us > 1 ? interval_us : 1));
+}
+
 static void game_schedule(struct lgame *g, int64_t at) {
     heap_set(&schedule, &g->due, at);
     schedule_tick();
@@ -459,7 +470,7 @@ static void on_game_started(struct lconn *c, json_t *msg) {
     g->ply = 0;
     g->playing = true;
     games_started_count++;
-    game_schedule(g, now_us() + 1000);
+    game_schedule(g, first_move_at(g->interval_us));
 }
 
 static void on_message(struct lconn *c, char *text, size_t len) {
@@ -544,7 +555,9 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
             set_nodelay(wsi);
             c->established = true;
             if (opt.echo) {
-                echo_send(c);
+                heap_set(&schedule, &c->due,
+                         first_move_at((int64_t)(1e6 * opt.connections / opt.rate)));
+                schedule_tick();
             } else {
                 conn_sendf(c, "{\"type\":\"hello\",\"protocol\":1}");
             }
