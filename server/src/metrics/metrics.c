@@ -173,6 +173,9 @@ static void emit_store(struct text *t, const struct metrics *m, const struct met
     emit_metric(t, "chess_store_transactions_failed_total", "counter",
                 "Transactions rolled back after an error (each attempt counts).",
                 (double)g->store_transactions_failed);
+    emit_metric(t, "chess_store_checkpoints_total", "counter",
+                "WAL checkpoints run (frames copied into the database file).",
+                (double)g->store_checkpoints);
     emit_hist(t, "chess_store_commit_batch_ops", "Write operations per committed transaction.",
               &m->store_batch_ops);
     emit_hist(t, "chess_store_commit_microseconds",

@@ -413,6 +413,7 @@ void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
     g->store_read_queue = st.read_queue;
     g->store_commits = st.commits;
     g->store_transactions_failed = st.transactions_failed;
+    g->store_checkpoints = st.checkpoints;
     g->store_readers = st.readers;
 }
 

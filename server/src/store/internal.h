@@ -88,6 +88,8 @@ struct store {
     bool writer_running, auth_running, checkpointer_running;
     sqlite3 *cdb; /* the checkpointer's connection */
     pthread_cond_t checkpoint_cond;
+    /* Writer thread only (the WAL hook): the WAL size at which the checkpointer is woken next. */
+    int checkpoint_at_frames;
     store_wake_fn wake;
     void *wake_ctx;
     /* Written by the writer under lock; also read without it (store_committed_now). */
@@ -105,6 +107,7 @@ struct store {
     struct store_read_job *done_head, *done_tail; /* finished, for store_poll */
     uint64_t transactions_failed;                 /* rolled back (each attempt) */
     uint64_t commits;
+    uint64_t checkpoints;
 
     /* The reader pool (reader.c): started by store_start, stopped by store_close. */
     struct read_thread *readers;

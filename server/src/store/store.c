@@ -410,11 +410,23 @@ static void *auth_main(void *arg) {
  */
 #define CHECKPOINT_FRAMES 4000
 
+/*
+ * Runs on the writer thread after each commit, with the WAL's size. The WAL starts again from
+ * its beginning only once a checkpoint has copied all of it and a later commit finds no reader
+ * in it, so it can stay past the threshold for many commits: the checkpointer is woken when it
+ * first gets there and then once per further quarter of the threshold, not after every commit
+ * (most of those checkpoints would find nothing new to copy).
+ */
 static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int frames) {
     (void)db;
     (void)name;
     struct store *s = ctx;
-    if (frames < CHECKPOINT_FRAMES) return SQLITE_OK;
+    if (frames < CHECKPOINT_FRAMES) {
+        s->checkpoint_at_frames = CHECKPOINT_FRAMES; /* the WAL has started again */
+        return SQLITE_OK;
+    }
+    if (frames < s->checkpoint_at_frames) return SQLITE_OK;
+    s->checkpoint_at_frames = frames + CHECKPOINT_FRAMES / 4;
     pthread_mutex_lock(&s->lock);
     if (!s->checkpoint_due) {
         s->checkpoint_due = true;
@@ -437,6 +449,7 @@ static void *checkpointer_main(void *arg) {
             LOGW("store", "checkpoint failed: %s", sqlite3_errmsg(s->cdb));
         pthread_mutex_lock(&s->lock);
         s->checkpoint_due = false;
+        s->checkpoints++;
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
@@ -608,6 +621,7 @@ void store_get_stats(struct store *s, struct store_stats *out) {
         .readers = s->reader_count,
         .commits = s->commits,
         .transactions_failed = s->transactions_failed,
+        .checkpoints = s->checkpoints,
     };
     pthread_mutex_unlock(&s->lock);
 }

@@ -258,6 +258,7 @@ struct store_stats {
     int readers;                  /* reader threads */
     uint64_t commits;             /* transactions committed */
     uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
+    uint64_t checkpoints;         /* checkpoints run (WAL frames copied into the database) */
 };
 
 /* Loop thread (takes the store's lock briefly). */

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include <stdatomic.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -502,6 +503,80 @@ static void test_commit_reached(void) {
     store_close(s);
 }
 
+/* Submits one move and waits (at most 20 s) until the writer committed it: one transaction. */
+static void commit_one_move(struct store *s, int ply) {
+    submit_move(s, "g1", ply, "e2e4", "e4", 300000);
+    uint64_t seq = store_submitted(s);
+    for (int i = 0; i < 200000 && store_committed_now(s) < seq; i++) {
+        struct timespec ts = {0, 100000};
+        nanosleep(&ts, NULL);
+    }
+    CHECK(store_committed_now(s) == seq);
+}
+
+static uint64_t checkpoints_run(struct store *s) {
+    struct store_stats st;
+    store_get_stats(s, &st);
+    return st.checkpoints;
+}
+
+/* The WAL's size in frames, from its file. */
+static long wal_frames(void) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.db-wal", dir);
+    FILE *f = fopen(path, "rb");
+    if (!f) return 0;
+    long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : 0;
+    fclose(f);
+    return size > 32 ? (size - 32) / (4096 + 24) : 0;
+}
+
+/*
+ * A WAL past the checkpoint threshold that cannot start again (a reader holds a snapshot) wakes
+ * the checkpoint thread once per further quarter of the threshold, not after every commit.
+ */
+static void test_checkpoints_paced(void) {
+    int status;
+    char err[256];
+    if (dir[0]) tmpdir_remove(dir);
+    if (tmpdir_make(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.data_dir = dir, .per_op = true, .retry_ms = 1, .sync_normal = true};
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    submit_player(s, "p1", "Ann", NULL);
+    submit_player(s, "p2", "Ben", NULL);
+    submit_start(s, "g1", "p1", "p2", 1000);
+    int ply = 0;
+    /* Past the threshold: the checkpoint thread runs (and the WAL starts again). */
+    while (checkpoints_run(s) == 0 && ply < 20000) commit_one_move(s, ply++);
+    CHECK(checkpoints_run(s) >= 1);
+
+    sqlite3 *reader = NULL;
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.db", dir);
+    CHECK(sqlite3_open_v2(path, &reader, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    CHECK(sqlite3_exec(reader, "BEGIN; SELECT count(*) FROM live_moves;", NULL, NULL, NULL) ==
+          SQLITE_OK);
+    /* Past the threshold again, with the reader's snapshot keeping the WAL from starting over. */
+    for (int i = 0; i < 20000 && wal_frames() < 4100; i++) commit_one_move(s, ply++);
+    long frames_before = wal_frames();
+    uint64_t before = checkpoints_run(s);
+    int commits = 0;
+    for (; commits < 400; commits++) commit_one_move(s, ply++);
+    sleep_ms(200); /* a last checkpoint may still be running */
+    long grown = wal_frames() - frames_before;
+    uint64_t woken = checkpoints_run(s) - before;
+    printf("  %d commits grew the WAL by %ld frames: %llu checkpoints\n", commits, grown,
+           (unsigned long long)woken);
+    CHECK(frames_before >= 4000);
+    CHECK(woken <= (uint64_t)(grown / 1000 + 2));
+    CHECK(sqlite3_exec(reader, "COMMIT", NULL, NULL, NULL) == SQLITE_OK);
+    sqlite3_close(reader);
+    store_close(s);
+}
+
 static void test_writer_gives_up(void) {
     int status;
     char err[256];
@@ -687,6 +762,7 @@ int main(void) {
     RUN(test_passwords);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
+    RUN(test_checkpoints_paced);
     RUN(test_reader_pool);
     tmpdir_remove(dir);
     return check_finish();
