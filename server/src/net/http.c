@@ -25,10 +25,12 @@
 #include "util/now.h"
 
 /*
- * Bodies go out in pieces small enough for a new connection's send buffer (16 KiB at first,
- * shared with the headers), one per writable callback. A piece the socket does not take whole
- * is finished by lws itself, and on the libuv loop under load Debian's lws 4.1 was seen to
- * drain that rest one piece every two seconds, until the HTTP timeout cut the response short.
+ * Bodies go out in pieces, as many per writable callback as the socket takes whole. A piece the
+ * socket does not take whole is finished by lws itself from its next writable event, and each
+ * writable event costs a turn of the loop: on a saturated loop (libuv handles up to 48 x 1024
+ * ready descriptors per turn) a turn can last two seconds, so a 16 KiB /metrics body written one
+ * piece per turn took six to eight seconds and was sometimes cut short by the client's or lws's
+ * timeout. Writing on while the socket takes everything needs one or two turns.
  */
 #define HTTP_CHUNK 4096
 
@@ -77,7 +79,6 @@ static int write_headers(struct lws *wsi, struct session *ss) {
                                     (const unsigned char *)"no-store", 8, &p, end) ||
         lws_finalize_write_http_header(wsi, start, &p, end))
         return -1;
-    lws_callback_on_writable(wsi);
     return 0;
 }
 
@@ -138,12 +139,19 @@ int http_write(struct lws *wsi, struct session *ss) {
         lws_callback_on_writable(wsi);
         return 0;
     }
-    if (ss->headers_due) return write_headers(wsi, ss);
+    if (ss->headers_due) {
+        if (write_headers(wsi, ss) < 0) return -1;
+        if (lws_partial_buffered(wsi)) { /* the body follows once lws sent the rest */
+            lws_callback_on_writable(wsi);
+            return 0;
+        }
+    }
     if (!ss->body) return 0;
-    size_t left = ss->body_len - ss->body_sent;
-    size_t n = left > HTTP_CHUNK ? HTTP_CHUNK : left;
     bool last_batch = !ss->streaming || ss->stream_done;
-    if (n > 0) {
+    do {
+        size_t left = ss->body_len - ss->body_sent;
+        size_t n = left > HTTP_CHUNK ? HTTP_CHUNK : left;
+        if (n == 0) break;
         /* The chunk is written in place: the LWS_PRE bytes before it are free or already
          * sent. */
         unsigned char *chunk = ss->body + LWS_PRE + ss->body_sent;
@@ -155,7 +163,7 @@ int http_write(struct lws *wsi, struct session *ss) {
         memcpy(chunk - LWS_PRE, saved, LWS_PRE);
         if (written < (int)n) return -1;
         ss->body_sent += n;
-    }
+    } while (ss->body_sent < ss->body_len && !lws_partial_buffered(wsi));
     if (ss->body_sent < ss->body_len) {
         lws_callback_on_writable(wsi);
         return 0;
