@@ -3,7 +3,7 @@
  * (tools/datagen.c), writing a new engine/src/eval_weights.c.
  *
  *   tune --data FILE [--data FILE ...] [--out PATH] [--epochs N] [--lambda L] [--rate R]
- *        [--reg R] [--limit N] [--threads T] [--groups NAME,NAME...]
+ *        [--reg R] [--limit N] [--threads T] [--groups NAME,NAME...] [--check N]
  *
  * Each position's evaluation trace (eval_internal.h) is computed once; the evaluation for any
  * weights is then recomputed from the trace: linear terms, the squared king danger, the phase
@@ -13,6 +13,11 @@
  * full-batch Adam, plus an L2 pull (--reg) towards the starting weights. It includes the engine's
  * private header, being part of the engine's build. --groups tunes only the named groups (as in
  * EVAL_GROUPS) and holds the others, for fitting new terms on less data than a full fit needs.
+ *
+ * The last tenth of the positions (whole games, as datagen writes them) is held out. Its error
+ * is measured every --check epochs and the weights written are those with the lowest held-out
+ * error so far (early stopping), so that a fit that starts to learn the training games rather
+ * than chess stops where it was best.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -55,6 +60,7 @@ struct tuner {
     struct dataset data;
     double w[EVAL_PARAM_COUNT][2];
     double start[EVAL_PARAM_COUNT][2]; /* the weights before tuning */
+    double best[EVAL_PARAM_COUNT][2];  /* the weights with the lowest held-out error so far */
     double reg;                        /* L2 pull towards the starting weights */
     size_t train;                      /* positions [0, train) train, the rest validate */
     double k;
@@ -278,7 +284,10 @@ static void fit_k(struct tuner *t) {
     t->lambda = lambda;
 }
 
-static void write_weights(const struct tuner *t, const char *path, int epoch, double error) {
+/* Writes the best weights (t->best) as eval_weights.c; the epoch they come from and their
+ * errors go into its header comment. */
+static void write_weights(const struct tuner *t, const char *path, int epoch, double error,
+                          double validation) {
     FILE *f = fopen(path, "w");
     if (!f) {
         fprintf(stderr, "tune: cannot write %s\n", path);
@@ -287,27 +296,32 @@ static void write_weights(const struct tuner *t, const char *path, int epoch, do
     fprintf(f,
             "/*\n * Evaluation weights (middlegame, endgame), indexed as laid out by EVAL_GROUPS "
             "in\n * eval_internal.h. Written by the Texel tuner (engine/tools/tune.c); edit by "
-            "re-tuning.\n * Last run: %zu positions, %d epochs, K %.6f, error %.6f.\n */\n",
-            t->data.count, epoch, t->k, error);
+            "re-tuning.\n * Last run: %zu positions, epoch %d, K %.6f, error %.6f, held-out "
+            "%.6f.\n */\n",
+            t->data.count, epoch, t->k, error, validation);
     fprintf(f, "#include \"eval_internal.h\"\n\n// clang-format off\n");
     fprintf(f, "const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {\n");
     for (int g = 0; g < eval_group_count; g++) {
         const struct eval_group *grp = &eval_groups[g];
         fprintf(f, "    [EVAL_%s] =\n", grp->name);
         for (int i = 0; i < grp->count; i++) {
-            const double *w = t->w[grp->first + i];
-            fprintf(f, "%s{%ld, %ld},%s", i % 8 == 0 ? "        " : " ", lround(w[0]), lround(w[1]),
-                    i % 8 == 7 || i == grp->count - 1 ? "\n" : "");
+            const double *wi = t->best[grp->first + i];
+            fprintf(f, "%s{%ld, %ld},%s", i % 8 == 0 ? "        " : " ", lround(wi[0]),
+                    lround(wi[1]), i % 8 == 7 || i == grp->count - 1 ? "\n" : "");
         }
     }
     fprintf(f, "};\n// clang-format on\n");
     fclose(f);
 }
 
-static void tune(struct tuner *t, int epochs, double rate, const char *out) {
+/* Adam for `epochs` epochs; keeps in t->best the weights with the lowest held-out error,
+ * measured every `check` epochs, and writes them to `out` every 50 epochs and at the end. */
+static void tune(struct tuner *t, int epochs, int check, double rate, const char *out) {
     static double grad[EVAL_PARAM_COUNT][2], m[EVAL_PARAM_COUNT][2], v[EVAL_PARAM_COUNT][2];
     const double b1 = 0.9, b2 = 0.999;
-    double error = 0;
+    double error = total_error(t, NULL), best = validation_error(t), best_error = error;
+    int best_epoch = 0;
+    memcpy(t->best, t->w, sizeof t->best);
     for (int e = 1; e <= epochs; e++) {
         error = total_error(t, grad);
         double scale = 2.0 / (double)t->train;
@@ -322,11 +336,21 @@ static void tune(struct tuner *t, int epochs, double rate, const char *out) {
                 t->w[p][h] -= rate * mh / (sqrt(vh) + 1e-8);
             }
         }
-        if (e % 50 == 0 || e == epochs) {
-            fprintf(stderr, "tune: epoch %d error %.7f validation %.7f\n", e, error,
-                    validation_error(t));
-            write_weights(t, out, e, error);
+        if (e % check == 0 || e == epochs) {
+            /* error is the training error before this epoch's step: measure both after it. */
+            double validation = validation_error(t);
+            /* Without held-out positions (tiny data) the last weights are the best known. */
+            if (validation < best || t->train == t->data.count) {
+                best = validation;
+                best_error = total_error(t, NULL);
+                best_epoch = e;
+                memcpy(t->best, t->w, sizeof t->best);
+            }
+            if (e % 50 == 0 || e == epochs)
+                fprintf(stderr, "tune: epoch %d error %.7f validation %.7f (best %.7f at %d)\n", e,
+                        error, validation, best, best_epoch);
         }
+        if (e % 50 == 0 || e == epochs) write_weights(t, out, best_epoch, best_error, best);
     }
 }
 
@@ -351,7 +375,7 @@ static int select_groups(struct tuner *t, const char *list) {
 int main(int argc, char **argv) {
     static struct tuner t;
     const char *out = "eval_weights.c";
-    int epochs = 1000;
+    int epochs = 1000, check = 10;
     double rate = 1.0;
     size_t limit = (size_t)-1;
     t.lambda = 0.7;
@@ -374,6 +398,8 @@ int main(int argc, char **argv) {
             t.reg = atof(v);
         else if (strcmp(a, "--limit") == 0)
             limit = strtoull(v, NULL, 10);
+        else if (strcmp(a, "--check") == 0)
+            check = atoi(v);
         else if (strcmp(a, "--threads") == 0)
             t.threads = atoi(v);
         else if (strcmp(a, "--groups") == 0) {
@@ -383,9 +409,10 @@ int main(int argc, char **argv) {
             return 2;
         }
     }
-    if (!files || t.data.count == 0 || t.threads < 1 || t.threads > MAX_THREADS) {
+    if (!files || t.data.count == 0 || t.threads < 1 || t.threads > MAX_THREADS || check < 1) {
         fprintf(stderr, "usage: tune --data FILE [--data FILE ...] [--out PATH] [--epochs N] "
-                        "[--lambda L] [--rate R] [--limit N] [--threads T] [--groups NAME,...]\n");
+                        "[--lambda L] [--rate R] [--reg R] [--limit N] [--threads T] "
+                        "[--groups NAME,...] [--check N]\n");
         return 2;
     }
     for (int p = 0; p < EVAL_PARAM_COUNT; p++) {
@@ -404,6 +431,6 @@ int main(int argc, char **argv) {
     fit_k(&t);
     fprintf(stderr, "tune: K %.6f, error %.7f validation %.7f\n", t.k, total_error(&t, NULL),
             validation_error(&t));
-    tune(&t, epochs, rate, out);
+    tune(&t, epochs, check, rate, out);
     return 0;
 }
