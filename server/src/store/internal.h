@@ -88,8 +88,6 @@ struct store {
     bool writer_running, auth_running, checkpointer_running;
     sqlite3 *cdb; /* the checkpointer's connection */
     pthread_cond_t checkpoint_cond;
-    /* Writer thread only (the WAL hook): the WAL size at which the checkpointer is woken next. */
-    int checkpoint_at_frames;
     store_wake_fn wake;
     void *wake_ctx;
     /* Written by the writer under lock; also read without it (store_committed_now). */

@@ -412,21 +412,17 @@ static void *auth_main(void *arg) {
 
 /*
  * Runs on the writer thread after each commit, with the WAL's size. The WAL starts again from
- * its beginning only once a checkpoint has copied all of it and a later commit finds no reader
- * in it, so it can stay past the threshold for many commits: the checkpointer is woken when it
- * first gets there and then once per further quarter of the threshold, not after every commit
- * (most of those checkpoints would find nothing new to copy).
+ * its beginning only when a write finds it wholly copied into the database, and under load
+ * commits keep adding frames while a checkpoint runs: the checkpointer must be woken after
+ * every commit past the threshold, so that its small catch-up checkpoints reach the end between
+ * two commits. (Waking it only once per further 1,000 frames let the WAL grow to 268 MB in 20 s
+ * of the load benchmark, against 19 MB.)
  */
 static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int frames) {
     (void)db;
     (void)name;
     struct store *s = ctx;
-    if (frames < CHECKPOINT_FRAMES) {
-        s->checkpoint_at_frames = CHECKPOINT_FRAMES; /* the WAL has started again */
-        return SQLITE_OK;
-    }
-    if (frames < s->checkpoint_at_frames) return SQLITE_OK;
-    s->checkpoint_at_frames = frames + CHECKPOINT_FRAMES / 4;
+    if (frames < CHECKPOINT_FRAMES) return SQLITE_OK;
     pthread_mutex_lock(&s->lock);
     if (!s->checkpoint_due) {
         s->checkpoint_due = true;
