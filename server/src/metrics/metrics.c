@@ -176,6 +176,9 @@ static void emit_store(struct text *t, const struct metrics *m, const struct met
     emit_metric(t, "chess_store_checkpoints_total", "counter",
                 "WAL checkpoints run (frames copied into the database file).",
                 (double)g->store_checkpoints);
+    emit_metric(t, "chess_store_wal_truncations_total", "counter",
+                "Times the writer truncated a WAL past its hard bound (checkpoints fell behind).",
+                (double)g->store_wal_truncations);
     emit_hist(t, "chess_store_commit_batch_ops", "Write operations per committed transaction.",
               &m->store_batch_ops);
     emit_hist(t, "chess_store_commit_microseconds",

@@ -89,7 +89,7 @@ struct metrics_gauges {
     /* The store (all zero without a database). */
     bool store;
     uint64_t store_write_queue, store_read_queue, store_commits, store_transactions_failed;
-    uint64_t store_checkpoints;
+    uint64_t store_checkpoints, store_wal_truncations;
     int store_readers;
     /* The site (docs/scaling.md; cluster false without --redis). */
     bool cluster;

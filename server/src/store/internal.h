@@ -74,6 +74,8 @@ struct store {
     struct store_reader startup; /* the main thread's read connection (restoring, tests) */
     struct writer_stmts ws;      /* on wdb */
     struct strmap live;          /* game id -> struct live_rows: the writer's, as committed */
+    int wal_frames;              /* the WAL's size in pages after the last commit (wal hook) */
+    int wal_bound;               /* truncate the WAL past this many pages (bound_wal) */
 
     /* Loop thread only. */
     uint64_t submitted;
@@ -106,6 +108,7 @@ struct store {
     uint64_t transactions_failed;                 /* rolled back (each attempt) */
     uint64_t commits;
     uint64_t checkpoints;
+    uint64_t wal_truncations;
 
     /* The reader pool (reader.c): started by store_start, stopped by store_close. */
     struct read_thread *readers;

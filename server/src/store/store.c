@@ -186,6 +186,8 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
     if (!s) goto fail;
     s->cfg = *cfg;
     if (s->cfg.max_batch <= 0) s->cfg.max_batch = 8192;
+    if (s->cfg.wal_limit_frames <= 0) s->cfg.wal_limit_frames = 16000;
+    s->wal_bound = s->cfg.wal_limit_frames;
     if (s->cfg.retry_ms <= 0) s->cfg.retry_ms = 25;
     s->lock_fd = -1;
     if (pthread_mutex_init(&s->lock, NULL) != 0) goto fail;
@@ -310,6 +312,32 @@ static void post_commit(struct store *s, const struct store_op *ops, size_t n, c
     store_wake(s, need);
 }
 
+/*
+ * The WAL's hard bound. The checkpoint thread's catch-up checkpoints normally let the WAL start
+ * again (see on_wal_commit), but nothing guarantees it: commits that follow each other without a
+ * pause can keep it from ever starting again. Past the bound the writer truncates the WAL itself
+ * (a TRUNCATE checkpoint waits for readers and copies what is left). Commits, and the messages
+ * held for them, wait meanwhile; the loop does not. If it cannot (a reader stayed too long),
+ * the next try waits for another quarter of the bound. Writer thread.
+ */
+static void bound_wal(struct store *s) {
+    if (s->wal_frames < s->wal_bound) return;
+    int log = 0, done = 0;
+    int rc = sqlite3_wal_checkpoint_v2(s->wdb, NULL, SQLITE_CHECKPOINT_TRUNCATE, &log, &done);
+    if (rc != SQLITE_OK) {
+        LOGW("store", "the WAL has %d pages and could not be truncated: %s", s->wal_frames,
+             sqlite3_errmsg(s->wdb));
+        s->wal_bound = s->wal_frames + s->cfg.wal_limit_frames / 4;
+        return;
+    }
+    LOGW("store", "the WAL reached %d pages (checkpoints fell behind): truncated", s->wal_frames);
+    s->wal_frames = 0;
+    s->wal_bound = s->cfg.wal_limit_frames;
+    pthread_mutex_lock(&s->lock);
+    s->wal_truncations++;
+    pthread_mutex_unlock(&s->lock);
+}
+
 static void *writer_main(void *arg) {
     struct store *s = arg;
     struct op_list batch = {0};
@@ -338,6 +366,7 @@ static void *writer_main(void *arg) {
                 failed = true;
             else
                 post_commit(s, batch.items + at, n, status + at, began_us);
+            bound_wal(s);
         }
         for (size_t i = 0; i < batch.count; i++) store_op_release(&batch.items[i]);
         batch.count = 0;
@@ -422,6 +451,7 @@ static int on_wal_commit(void *ctx, sqlite3 *db, const char *name, int frames) {
     (void)db;
     (void)name;
     struct store *s = ctx;
+    s->wal_frames = frames;
     if (frames < CHECKPOINT_FRAMES) return SQLITE_OK;
     pthread_mutex_lock(&s->lock);
     if (!s->checkpoint_due) {
@@ -618,6 +648,7 @@ void store_get_stats(struct store *s, struct store_stats *out) {
         .commits = s->commits,
         .transactions_failed = s->transactions_failed,
         .checkpoints = s->checkpoints,
+        .wal_truncations = s->wal_truncations,
     };
     pthread_mutex_unlock(&s->lock);
 }

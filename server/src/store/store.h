@@ -77,14 +77,16 @@ struct store_config {
      * (chess.db.<node>.lock), storing its id with the games it starts and restoring only those.
      * NULL or "": a single server, which holds chess.db.lock alone. Must outlive the store. */
     const char *node_id;
-    bool sync_normal;  /* synchronous=NORMAL: survives process crashes, not power loss */
-    int max_batch;     /* most operations per transaction (0: 8192) */
-    bool per_op;       /* one transaction per operation (for the benchmark's reference) */
-    int retry_ms;      /* first pause before retrying a failed transaction, doubling for each of
-                          8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
-    int readers;       /* reader threads, each with its own read-only connection (0: 2) */
-    int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
-                          answers arrive late (0: none) */
+    bool sync_normal;     /* synchronous=NORMAL: survives process crashes, not power loss */
+    int max_batch;        /* most operations per transaction (0: 8192) */
+    bool per_op;          /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;         /* first pause before retrying a failed transaction, doubling for each of
+                             8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    int readers;          /* reader threads, each with its own read-only connection (0: 2) */
+    int read_delay_ms;    /* for tests: each read waits this long on its reader before it runs, so
+                             answers arrive late (0: none) */
+    int wal_limit_frames; /* the WAL's hard bound in pages: past it the writer itself truncates
+                             the WAL before its next transaction (0: 16000, about 64 MB) */
 };
 
 struct store;
@@ -259,6 +261,7 @@ struct store_stats {
     uint64_t commits;             /* transactions committed */
     uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
     uint64_t checkpoints;         /* checkpoints run (WAL frames copied into the database) */
+    uint64_t wal_truncations;     /* times the writer truncated a WAL past its hard bound */
 };
 
 /* Loop thread (takes the store's lock briefly). */

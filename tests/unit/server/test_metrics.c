@@ -59,6 +59,7 @@ static void test_store(void) {
                                .store_commits = 9,
                                .store_transactions_failed = 1,
                                .store_checkpoints = 3,
+                               .store_wal_truncations = 5,
                                .store_readers = 2};
     size_t len;
     char *text = metrics_render(&m, &g, &len);
@@ -69,6 +70,7 @@ static void test_store(void) {
         CHECK(strstr(text, "\nchess_store_commits_total 9\n") != NULL);
         CHECK(strstr(text, "\nchess_store_transactions_failed_total 1\n") != NULL);
         CHECK(strstr(text, "\nchess_store_checkpoints_total 3\n") != NULL);
+        CHECK(strstr(text, "\nchess_store_wal_truncations_total 5\n") != NULL);
         CHECK(strstr(text, "\nchess_store_readers 2\n") != NULL);
         CHECK(strstr(text, "chess_store_commit_batch_ops_bucket{le=\"1\"} 1\n") != NULL);
         CHECK(strstr(text, "chess_store_commit_batch_ops_bucket{le=\"256\"} 1\n") != NULL);

@@ -531,26 +531,83 @@ static long wal_frames(void) {
     return size > 32 ? (size - 32) / (4096 + 24) : 0;
 }
 
-/* A stream of commits takes the WAL past the checkpoint threshold and the checkpoint thread
- * runs (counted for /metrics). */
-static void test_checkpoints_run(void) {
+/* A fresh store, one transaction per operation and no sync, with game g1 between p1 and p2
+ * started; NULL (a failed check) if it cannot be opened. */
+static struct store *open_one_game_store(int wal_limit_frames) {
     int status;
     char err[256];
     if (dir[0]) tmpdir_remove(dir);
-    if (tmpdir_make(dir, sizeof dir) < 0) return;
-    struct store_config cfg = {.data_dir = dir, .per_op = true, .retry_ms = 1, .sync_normal = true};
+    if (tmpdir_make(dir, sizeof dir) < 0) return NULL;
+    struct store_config cfg = {.data_dir = dir,
+                               .per_op = true,
+                               .retry_ms = 1,
+                               .sync_normal = true,
+                               .wal_limit_frames = wal_limit_frames};
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     CHECK(s != NULL);
-    if (!s) return;
+    if (!s) return NULL;
     CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
     submit_player(s, "p1", "Ann", NULL);
     submit_player(s, "p2", "Ben", NULL);
     submit_start(s, "g1", "p1", "p2", 1000);
+    return s;
+}
+
+/* A stream of commits takes the WAL past the checkpoint threshold and the checkpoint thread
+ * runs (counted for /metrics). */
+static void test_checkpoints_run(void) {
+    struct store *s = open_one_game_store(0);
+    if (!s) return;
     int ply = 0;
     while (checkpoints_run(s) == 0 && wal_frames() < 20000) commit_one_move(s, ply++);
     CHECK(wal_frames() >= 4000); /* not before the threshold */
     CHECK(checkpoints_run(s) >= 1);
     store_close(s);
+}
+
+/* The single integer a query returns, or -1. */
+static long query_long(sqlite3 *db, const char *sql) {
+    sqlite3_stmt *st = NULL;
+    long v = -1;
+    if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    return v;
+}
+
+static uint64_t wal_truncations(struct store *s) {
+    struct store_stats st;
+    store_get_stats(s, &st);
+    return st.wal_truncations;
+}
+
+/*
+ * The WAL's hard bound holds whatever the checkpoint thread does: with the bound below the
+ * checkpoint threshold only the writer's own truncations can keep the WAL small, and a stream of
+ * single-operation commits never takes it past the bound plus one transaction's pages. The
+ * games' rows are all there afterwards.
+ */
+static void test_wal_hard_bound(void) {
+    struct store *s = open_one_game_store(300);
+    if (!s) return;
+    long largest = 0;
+    int ply = 1;
+    for (; ply <= 1500; ply++) {
+        commit_one_move(s, ply);
+        long frames = wal_frames();
+        if (frames > largest) largest = frames;
+    }
+    CHECK(wal_truncations(s) >= 2);
+    CHECK(largest >= 300);      /* it did reach the bound */
+    CHECK(largest <= 300 + 20); /* and never went far past it */
+    store_close(s);
+
+    sqlite3 *db = NULL;
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.db", dir);
+    CHECK(sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK);
+    CHECK(query_long(db, "SELECT count(*) FROM live_moves WHERE game_id='g1'") == 1500);
+    sqlite3_close(db);
 }
 
 static void test_writer_gives_up(void) {
@@ -739,6 +796,7 @@ int main(void) {
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     RUN(test_checkpoints_run);
+    RUN(test_wal_hard_bound);
     RUN(test_reader_pool);
     tmpdir_remove(dir);
     return check_finish();
