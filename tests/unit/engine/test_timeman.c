@@ -1,0 +1,113 @@
+/*
+ * Time management (engine/src/timeman.c): the limits it sets for a move, whatever the clock.
+ *
+ * - soft never exceeds hard, hard never exceeds three fifths of what is left after the move
+ *   overhead, and both are at least 1 ms;
+ * - a whole game in which every move takes its hard limit (the worst the search can do) never
+ *   runs the clock out, at bullet, blitz and classical time controls, with or without increment
+ *   and with moves to go;
+ * - the early stop between iterations: never before the soft limit's share, and a position with
+ *   one legal move answers at once.
+ */
+#include "check.h"
+#include "search_internal.h"
+
+#include <stdio.h>
+
+static struct chess_search_limits clock_limits(int64_t time_ms, int64_t inc_ms, int movestogo) {
+    struct chess_search_limits l = {0};
+    l.time_ms[CHESS_WHITE] = l.time_ms[CHESS_BLACK] = time_ms;
+    l.inc_ms[CHESS_WHITE] = l.inc_ms[CHESS_BLACK] = inc_ms;
+    l.movestogo = movestogo;
+    return l;
+}
+
+static void check_limits(int64_t time_ms, int64_t inc_ms, int movestogo, int64_t overhead) {
+    struct chess_search_limits l = clock_limits(time_ms, inc_ms, movestogo);
+    struct timeman tm;
+    timeman_init(&tm, &l, CHESS_WHITE, overhead, 1000);
+    int64_t left = time_ms - overhead > 1 ? time_ms - overhead : 1;
+    CHECK(tm.soft >= 1);
+    CHECK(tm.soft <= tm.hard);
+    /* The last move before a time control may use four fifths. */
+    int64_t most = movestogo == 1 ? left * 4 / 5 : left * 3 / 5;
+    CHECK(tm.hard <= (most > 1 ? most : 1));
+}
+
+/*
+ * Plays `moves` moves of one side, each taking the overhead plus the most the search may use:
+ * every hard_every-th move its hard limit, the others the longest the early stop allows (an
+ * unsettled search with a dropping score: 126% of the soft limit). Returns the lowest clock.
+ */
+static int64_t worst_case_game(int64_t base_ms, int64_t inc_ms, int period, int moves,
+                               int hard_every, int64_t overhead) {
+    int64_t clock = base_ms, lowest = base_ms;
+    for (int i = 0; i < moves; i++) {
+        int togo = period > 0 ? period - i % period : 0;
+        struct chess_search_limits l = clock_limits(clock, inc_ms, togo);
+        struct timeman tm;
+        timeman_init(&tm, &l, CHESS_WHITE, overhead, 0);
+        int64_t longest = tm.soft * 126 / 100 < tm.hard ? tm.soft * 126 / 100 : tm.hard;
+        clock -= (i % hard_every == hard_every - 1 ? tm.hard : longest) + overhead;
+        if (clock < lowest) lowest = clock;
+        if (clock <= 0) return clock;
+        clock += inc_ms;
+        if (period > 0 && togo == 1) clock += base_ms;
+    }
+    return lowest;
+}
+
+static void test_limits_hold(void) {
+    const int64_t times[] = {1, 40, 100, 500, 1000, 3000, 10000, 60000, 600000, 5400000};
+    const int64_t incs[] = {0, 10, 100, 1000, 30000};
+    const int togo[] = {0, 1, 2, 10, 40, 80};
+    for (size_t a = 0; a < sizeof times / sizeof *times; a++)
+        for (size_t b = 0; b < sizeof incs / sizeof *incs; b++)
+            for (size_t c = 0; c < sizeof togo / sizeof *togo; c++) {
+                check_limits(times[a], incs[b], togo[c], 50);
+                check_limits(times[a], incs[b], togo[c], 0);
+            }
+}
+
+/* With an increment every move may take its hard limit; without one, every fifth. A clock with
+ * no increment must last a long game (80 moves in 1+0: 50 ms of overhead alone is 4 s). */
+static void test_worst_case_games_keep_time(void) {
+    CHECK(worst_case_game(10000, 100, 0, 150, 1, 50) > 0);     /* 10+0.1 */
+    CHECK(worst_case_game(180000, 2000, 0, 150, 1, 50) > 0);   /* 3+2 */
+    CHECK(worst_case_game(5400000, 30000, 0, 150, 1, 50) > 0); /* 90+30 */
+    CHECK(worst_case_game(60000, 0, 0, 80, 5, 50) > 0);        /* 1+0 */
+    CHECK(worst_case_game(300000, 0, 0, 100, 5, 50) > 0);      /* 5+0 */
+    CHECK(worst_case_game(300000, 0, 40, 150, 5, 50) > 0);     /* 40 moves in 5 minutes */
+}
+
+static void test_early_stop(void) {
+    struct chess_search_limits l = clock_limits(10000, 100, 0);
+    struct timeman tm;
+    timeman_init(&tm, &l, CHESS_WHITE, 50, 0);
+    CHECK(!timeman_should_stop(&tm, 0, 0, 0, false));
+    CHECK(!timeman_should_stop(&tm, tm.soft / 4, 7, 0, false)); /* too early even when settled */
+    CHECK(timeman_should_stop(&tm, tm.hard, 0, 0, false));    /* by the hard limit at the latest */
+    CHECK(timeman_should_stop(&tm, tm.soft / 8, 0, 0, true)); /* one legal move */
+    /* Settled searches stop sooner than unsettled ones, and a dropping score buys time. */
+    int64_t settled = 0, unsettled = 0, dropping = 0;
+    while (!timeman_should_stop(&tm, settled, 7, 0, false)) settled++;
+    while (!timeman_should_stop(&tm, unsettled, 0, 0, false)) unsettled++;
+    while (!timeman_should_stop(&tm, dropping, 0, 100, false)) dropping++;
+    CHECK(settled < unsettled);
+    CHECK(unsettled < dropping);
+    /* movetime is used in full, and no clock means no early stop. */
+    struct chess_search_limits fixed = {.movetime_ms = 500};
+    timeman_init(&tm, &fixed, CHESS_WHITE, 50, 0);
+    CHECK(tm.soft == 450 && tm.hard == 450);
+    CHECK(!timeman_should_stop(&tm, 100000, 7, 0, false));
+    struct chess_search_limits none = {0};
+    timeman_init(&tm, &none, CHESS_WHITE, 50, 0);
+    CHECK(!timeman_should_stop(&tm, 100000, 7, 0, false));
+}
+
+int main(void) {
+    RUN(test_limits_hold);
+    RUN(test_worst_case_games_keep_time);
+    RUN(test_early_stop);
+    return check_finish();
+}
