@@ -293,6 +293,17 @@ static double percentile_ms(double p) {
     return HIST_BUCKETS * 0.01;
 }
 
+/* The share of deliveries (percent) that took longer than ms milliseconds: the target's p99
+ * under 20 ms is this share under 1% at 20. */
+static double percent_over_ms(int ms) {
+    uint64_t total = 0, over = 0;
+    for (int i = 0; i < HIST_BUCKETS; i++) {
+        total += hist[i];
+        if (i >= ms * 100) over += hist[i];
+    }
+    return total ? 100.0 * (double)over / (double)total : 0;
+}
+
 /*
  * Both sides write at once when nothing is queued, as chess_server does: asking lws for a
  * writable callback per message costs four epoll_ctl calls on libuv (uv_poll_start() removes
@@ -696,15 +707,16 @@ static void measure_phase(const char *name) {
     double server_cpu = server_cpu_s() - server0, self_cpu = self_cpu_s() - self0;
     double rate = (double)delivered / secs;
     printf("RESULT phase=%s target=%s connections_held=%d games=%d moves_per_s=%.0f "
-           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f server_cpu=%.0f%% generator_cpu=%.0f%% "
+           "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f over_20ms=%.2f%% server_cpu=%.0f%% "
+           "generator_cpu=%.0f%% "
            "server_us_per_move=%.1f games_finished=%llu errors=%llu\n",
            name,
            opt.relay  ? "relay"
            : opt.echo ? "echo"
                       : "chess",
            count_held(), opt.echo ? 0 : opt.games, rate, percentile_ms(0.50), percentile_ms(0.99),
-           (double)max_delay_us / 1000.0, 100.0 * server_cpu / secs, 100.0 * self_cpu / secs,
-           delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
+           (double)max_delay_us / 1000.0, percent_over_ms(20), 100.0 * server_cpu / secs,
+           100.0 * self_cpu / secs, delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
            (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
     fflush(stdout);
 }

@@ -98,11 +98,12 @@ echo "== summary"
 echo "connections held:        $(field "$tmp/chess.txt" paced connections_held) of $conns"
 echo "paced at $rate/s:        $(field "$tmp/chess.txt" paced moves_per_s) moves/s relayed," \
      "delay p50 $(field "$tmp/chess.txt" paced p50_ms) ms, p99 $(field "$tmp/chess.txt" paced p99_ms) ms," \
-     "max $(field "$tmp/chess.txt" paced max_ms) ms"
+     "max $(field "$tmp/chess.txt" paced max_ms) ms; $(field "$tmp/chess.txt" paced over_20ms) over 20 ms"
 echo "closed loop (most):      $chess_max moves/s; echo ceiling $echo_max round trips/s;" \
      "ratio $(ratio "$chess_max" "$echo_max")"
 echo "relay ceiling:           paced at $rate/s: delay p50 $(field "$tmp/relay.txt" paced p50_ms) ms," \
-     "p99 $(field "$tmp/relay.txt" paced p99_ms) ms; closed loop $relay_max messages/s relayed;" \
+     "p99 $(field "$tmp/relay.txt" paced p99_ms) ms ($(field "$tmp/relay.txt" paced over_20ms) over 20 ms);" \
+     "closed loop $relay_max messages/s relayed;" \
      "ratio $(ratio "$chess_max" "$relay_max")"
 # Histogram bucket bounds (upper) over the paced phase: the difference of the two snapshots.
 /usr/bin/python3 - "$tmp/metrics_begin.txt" "$tmp/metrics_end.txt" <<'PY' || true
