@@ -220,6 +220,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
         } else if (best > -CHESS_MATE_BOUND && !tactical && move_count > 3) {
             continue;
         }
+        chess_tt_prefetch(w->sh->tt, position_key_after(pos, m));
         struct chess_position child = *pos;
         chess_position_make_move(&child, m);
         enter_child(w, ss, ply, pos, m, &child);
@@ -462,6 +463,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     while ((m = next_move(w, &mp, pos, &n, &root_next)) != CHESS_MOVE_NONE) {
         if (m == ss->excluded) continue;
         move_count++;
+        chess_tt_prefetch(w->sh->tt, position_key_after(pos, m));
         struct chess_position child = *pos;
         chess_position_make_move(&child, m);
         bool gives_check = chess_position_in_check(&child);
