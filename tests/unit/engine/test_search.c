@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "search_internal.h"
+#include "test_random.h"
 
 #include <chess/fen.h>
 #include <chess/move.h>
@@ -153,13 +154,6 @@ static void test_threefold_from_history(void) {
     chess_tt_clear(tt);
     CHECK(chess_search(&req, tt, &res) == 0);
     CHECK(res.score < -500);
-}
-
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
 }
 
 /* A random legal position: up to 120 random plies from the start, stopping at a game's end. */

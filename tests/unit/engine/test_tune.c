@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "eval_internal.h"
+#include "test_random.h"
 
 #include <chess/fen.h>
 #include <chess/movegen.h>
@@ -49,13 +50,6 @@ struct fixture {
  * engine's: far enough that a fit which does not move would fail the recovery test. */
 static const int material_shift[6][2] = {{0, 0},   {25, -20}, {-30, 35},
                                          {40, 30}, {-35, 45}, {50, -40}};
-
-static uint64_t rng_next(uint64_t *s) {
-    *s ^= *s << 13;
-    *s ^= *s >> 7;
-    *s ^= *s << 17;
-    return *s;
-}
 
 /*
  * Random playouts of 10 to 109 plies that take a capture half the time when there is one, so
