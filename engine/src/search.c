@@ -37,6 +37,11 @@ uint64_t search_total_nodes(const struct search_shared *sh) {
     return total;
 }
 
+/* Now on the search's clock (the main thread's view: all threads' nodes on a virtual clock). */
+static int64_t search_now(const struct search_shared *sh) {
+    return timeman_now(&sh->tm, sh->tm.nodestime > 0 ? search_total_nodes(sh) : 0);
+}
+
 static void raise_stop(struct search_shared *sh) {
     atomic_store_explicit(&sh->stop, true, memory_order_relaxed);
 }
@@ -56,7 +61,7 @@ static void update_pondering(struct search_shared *sh, int64_t now) {
 static bool limits_reached(struct search_shared *sh) {
     if (caller_stopped(sh)) return true;
     if (sh->node_limit && search_total_nodes(sh) >= sh->node_limit) return true;
-    int64_t now = timeman_now();
+    int64_t now = search_now(sh);
     update_pondering(sh, now);
     return !sh->pondering && sh->tm.hard && now - sh->tm.clock_start >= sh->tm.hard;
 }
@@ -169,7 +174,7 @@ static void report_line(struct search_shared *sh, struct worker *w, int line, in
     int score = updated ? rm->score : rm->prev_score;
     if (!updated) depth--;
     if (depth < 1 || score == -INF_SCORE) return;
-    int64_t elapsed = timeman_now() - sh->tm.start;
+    int64_t elapsed = timeman_wall_ms() - sh->wall_start;
     uint64_t nodes = search_total_nodes(sh);
     struct chess_search_info info = {
         .depth = depth,
@@ -210,7 +215,7 @@ static void search_line(struct worker *w, const struct chess_position *root, int
         sort_root_moves(w, w->pv_index, w->root_count);
         if (atomic_load_explicit(&sh->stop, memory_order_relaxed)) return;
         if (score > alpha && score < beta) return;
-        if (timeman_now() - sh->tm.start > 3000) report(sh, w, depth, 1);
+        if (timeman_wall_ms() - sh->wall_start > 3000) report(sh, w, depth, 1);
         if (score <= alpha) {
             beta = (alpha + beta) / 2;
             alpha = score - delta > -INF_SCORE ? score - delta : -INF_SCORE;
@@ -237,7 +242,7 @@ static bool main_thread_done(struct worker *w, struct iteration_track *t, int de
     t->last_best = best->move;
     t->last_score = best->score;
     if (sh->depth_limit && depth >= sh->depth_limit) return true;
-    int64_t now = timeman_now();
+    int64_t now = search_now(sh);
     update_pondering(sh, now);
     if (sh->pondering || sh->req->limits.infinite) return false;
     if (chess_score_is_mate(best->score) && sh->tm.soft &&
@@ -284,7 +289,7 @@ static void wait_for_release(struct search_shared *sh) {
     const struct chess_search_request *req = sh->req;
     for (;;) {
         if (caller_stopped(sh)) return;
-        if (sh->pondering) update_pondering(sh, timeman_now());
+        if (sh->pondering) update_pondering(sh, search_now(sh));
         if (!req->limits.infinite && !sh->pondering) return;
         if (!sh->caller_stop && !sh->pondering) return; /* nobody could ever stop us */
         sleep_ms(1);
@@ -352,7 +357,7 @@ static void fill_result(struct search_shared *sh, struct worker *w,
     out->depth = w->completed_depth;
     out->seldepth = rm->seldepth;
     out->nodes = search_total_nodes(sh);
-    out->time_ms = timeman_now() - sh->tm.start;
+    out->time_ms = timeman_wall_ms() - sh->wall_start;
 }
 
 static int lines_wanted(const struct chess_search_request *req, int legal) {
@@ -377,8 +382,11 @@ static void init_shared(struct search_shared *sh, const struct chess_search_requ
     sh->multipv = lines_wanted(req, legal);
     struct chess_search_limits limits = req->limits;
     if (limits.infinite) memset(&limits, 0, sizeof limits);
+    int64_t nodestime = req->nodestime > 0 ? req->nodestime : 0;
+    sh->wall_start = timeman_wall_ms();
     timeman_init(&sh->tm, &limits, req->position.side,
-                 req->move_overhead_ms > 0 ? req->move_overhead_ms : 0, timeman_now());
+                 req->move_overhead_ms > 0 ? req->move_overhead_ms : 0, nodestime,
+                 nodestime ? 0 : sh->wall_start);
     chess_tt_set_generation(tt, (unsigned)(2 * req->position.fullmove_number + req->position.side));
 }
 

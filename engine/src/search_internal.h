@@ -29,8 +29,12 @@
 /* Stack entries below ply 0, so that (ss - 4) is always valid. */
 #define STACK_OFFSET 4
 
-/* Time limits of one search; all times are milliseconds of CLOCK_MONOTONIC. */
+/*
+ * Time limits of one search; all times are milliseconds of its clock: CLOCK_MONOTONIC, or with
+ * nodestime the virtual clock on which nodes searched / nodestime is the time (timeman.c).
+ */
 struct timeman {
+    int64_t nodestime;   /* > 0: the virtual clock's nodes per millisecond; 0: wall clock */
     int64_t start;       /* when the search started */
     int64_t clock_start; /* when the limits started counting: start, or the ponderhit */
     int64_t soft;        /* aim to finish iterations within this (0: no time limit) */
@@ -38,12 +42,19 @@ struct timeman {
     bool fixed;          /* movetime: use all of it, no early stop */
 };
 
-/* Milliseconds since an arbitrary fixed point (monotonic). */
-int64_t timeman_now(void);
+/* Wall-clock milliseconds since an arbitrary fixed point (monotonic). */
+int64_t timeman_wall_ms(void);
 
-/* Sets the limits for the side to move; `overhead` is kept back from the clock. */
+/* Now on the search's clock: nodes / nodestime on a virtual clock (nodes: all threads'), else
+ * timeman_wall_ms(). */
+int64_t timeman_now(const struct timeman *tm, uint64_t nodes);
+
+/*
+ * Sets the limits for the side to move; `overhead` is kept back from the clock. nodestime > 0
+ * selects the virtual clock; `now` is the time on the chosen clock (0 on a virtual one).
+ */
 void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
-                  int64_t overhead, int64_t now);
+                  int64_t overhead, int64_t nodestime, int64_t now);
 
 /* Soft limit adjusted for how settled the search is; see timeman.c. */
 bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_iterations,
@@ -115,7 +126,8 @@ struct search_shared {
     const struct chess_search_request *req;
     struct chess_tt *tt;
     struct timeman tm;
-    atomic_bool stop; /* set by the main thread (or any limit) to end all threads */
+    int64_t wall_start; /* for reports: info time and nps are wall-clock even with nodestime */
+    atomic_bool stop;   /* set by the main thread (or any limit) to end all threads */
     atomic_bool *caller_stop;
     atomic_bool *ponder;
     bool pondering; /* main thread only: still pondering as of the last check */

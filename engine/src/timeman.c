@@ -5,6 +5,12 @@
  * engine never loses on time while it has time). Between iterations the search stops early once
  * the soft limit, scaled by how stable the best move and score are, has passed; inside an
  * iteration the hard limit stops it.
+ *
+ * The clock is the wall clock (CLOCK_MONOTONIC), or with nodestime a virtual one on which the
+ * search's nodes / nodestime is the elapsed time in milliseconds: the same decisions, but
+ * independent of the machine's speed and load, so that one thread's clock-limited search is
+ * deterministic and a match charging the same virtual time measures time management, not the
+ * scheduler.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -12,10 +18,14 @@
 
 #include <time.h>
 
-int64_t timeman_now(void) {
+int64_t timeman_wall_ms(void) {
     struct timespec ts;
     if (clock_gettime(CLOCK_MONOTONIC, &ts) != 0) return 0;
     return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+int64_t timeman_now(const struct timeman *tm, uint64_t nodes) {
+    return tm->nodestime > 0 ? (int64_t)(nodes / (uint64_t)tm->nodestime) : timeman_wall_ms();
 }
 
 static int64_t max64(int64_t a, int64_t b) {
@@ -27,7 +37,8 @@ static int64_t min64(int64_t a, int64_t b) {
 }
 
 void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
-                  int64_t overhead, int64_t now) {
+                  int64_t overhead, int64_t nodestime, int64_t now) {
+    tm->nodestime = nodestime > 0 ? nodestime : 0;
     tm->start = tm->clock_start = now;
     tm->soft = tm->hard = 0;
     tm->fixed = limits->movetime_ms > 0;

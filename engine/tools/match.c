@@ -2,17 +2,20 @@
  * match: plays two UCI engines against each other and measures the difference in strength.
  *
  *   match --engine cmd=PATH [name=N] [option.NAME=VALUE ...] [tc=S+I | st=S | depth=D | nodes=N]
+ *               [nodestime=N]
  *         --engine ...  [--each KEY=VALUE ...]
  *         [--games N] [--concurrency N] [--openings FILE] [--pgnout FILE] [--margin MS]
  *         [--sprt elo0=E0 elo1=E1 [alpha=A beta=B]]
  *         [--draw movenumber=N movecount=M score=S] [--resign movecount=M score=S] [--quiet]
+ *   (match --help prints the details)
  *
  * Each opening (a FEN per line, or "startpos moves ..."; a built-in set when no file is given)
  * is played twice, once with each engine as white. The project's rules core (chess_game) is the
  * arbiter: illegal moves, checkmate, stalemate, repetition, the fifty-move rule, insufficient
- * material and losses on time (clock measured here, from "go" to "bestmove"; a flag against a
- * side that cannot mate is a draw). Threefold repetition and fifty moves end the game as if
- * claimed. Optional adjudication ends long decided or dead games early from the engines' scores.
+ * material and losses on time (clock measured here, from "go" to "bestmove", or a virtual
+ * clock with nodestime; a flag against a side that cannot mate is a draw). Threefold repetition and
+ * fifty moves end the game as if claimed. Optional adjudication ends long decided or dead games
+ * early from the engines' scores.
  *
  * Prints each game, then the first engine's wins, losses and draws, its score, the Elo
  * difference with a 95% error bar, and with --sprt the log-likelihood ratio and verdict. Games
@@ -42,6 +45,8 @@
 
 #define MAX_OPTIONS  32
 #define LINE_MAX_LEN 65536
+/* Virtual clocks: a move with no output for this long (wall, while the match runs) is flagged. */
+#define VIRTUAL_SILENCE_MS (15 * 60 * 1000)
 
 struct engine_spec {
     const char *cmd;
@@ -52,6 +57,7 @@ struct engine_spec {
     int64_t base_ms, inc_ms, movetime_ms;
     int depth;
     long long nodes;
+    long long nodestime; /* > 0: the engine's clock is virtual, nodes / nodestime ms a move */
 };
 
 /* One running engine process; owned by one game thread. */
@@ -84,6 +90,7 @@ struct config {
     struct sprt sprt;
     bool quiet;
     char **openings;
+    char *each_copies[2][64]; /* --each settings, one copy per engine (specs point into them) */
     int opening_count;
 };
 
@@ -119,6 +126,37 @@ static const char *const builtin_openings[] = {
     "startpos moves e2e4 e7e5 b1c3 g8f6 f2f4 d7d5", "startpos moves e2e4 c7c5 g1f3 g7g6 d2d4 c5d4",
     "startpos moves d2d4 e7e6 c2c4 f8b4 c1d2 d8e7", "startpos moves b2b3 e7e5 c1b2 b8c6 e2e3 g8f6",
 };
+
+static const char usage[] =
+    "usage: match --engine KEY=VALUE... --engine KEY=VALUE... [--each KEY=VALUE...] [options]\n"
+    "\n"
+    "engine settings (per --engine, or for both with --each):\n"
+    "  cmd=COMMAND           the engine's command line (run by /bin/sh)\n"
+    "  name=NAME             its name in the results\n"
+    "  option.NAME=VALUE     a UCI option (setoption name NAME value VALUE)\n"
+    "  tc=S+I                clock: S seconds plus I seconds a move\n"
+    "  st=S                  S seconds a move\n"
+    "  depth=D, nodes=N      fixed depth or nodes a move\n"
+    "  nodestime=N           a virtual clock, immune to the machine's load: sets the engine's\n"
+    "                        UCI option nodestime to N (it then counts N nodes as a millisecond)\n"
+    "                        and charges each move the nodes of its last 'info ... nodes' line\n"
+    "                        before bestmove / N ms instead of the wall time; flags are judged\n"
+    "                        on that clock. Use the same N for both engines, with tc=, e.g.\n"
+    "                        --each tc=10+0.1 nodestime=600. A hung engine is flagged after 15\n"
+    "                        minutes without output (a pause of the match does not count).\n"
+    "\n"
+    "options:\n"
+    "  --games N             games to play (default 2; each opening twice, colours reversed)\n"
+    "  --concurrency N       games at once (default 1)\n"
+    "  --openings FILE       FENs or 'startpos moves ...' lines (default: 40 built in)\n"
+    "  --pgnout FILE         append the games as PGN\n"
+    "  --margin MS           extra time before a flag (default 0)\n"
+    "  --sprt elo0=E0 elo1=E1 [alpha=A beta=B]   stop at an SPRT verdict\n"
+    "  --draw movenumber=N movecount=M score=S  adjudicate draws from both engines' scores\n"
+    "  --resign movecount=M score=S             adjudicate lost games\n"
+    "  --quiet               the summary every 10 games only\n"
+    "environment: MATCH_DEBUG=1 prints each move's time and clock (and with nodestime the wall\n"
+    "time and nodes) on stderr.\n";
 
 static int64_t now_ms(void) {
     struct timespec ts;
@@ -245,6 +283,13 @@ fail:
 
 /* ---- one game --------------------------------------------------------------------------- */
 
+/* What one move cost: the time charged on the clock, the wall time, the nodes reported (-1: none).
+ */
+struct move_time {
+    int64_t charged, wall;
+    long long nodes;
+};
+
 struct game_state {
     struct chess_pgn pgn;
     struct engine *side[2]; /* by colour */
@@ -308,19 +353,30 @@ static enum chess_result loss_for(int color) {
     return color == CHESS_WHITE ? CHESS_RESULT_BLACK_WINS : CHESS_RESULT_WHITE_WINS;
 }
 
-/* Waits for the bestmove; returns its text in move (size CHESS_UCI_MAX+), or -1 on time/EOF. */
-static int wait_bestmove(struct game_state *g, struct engine *e, int color, char *move,
-                         int64_t *elapsed) {
+/* Nodes of an info line (not "info string"), or -1. */
+static long long info_nodes(const char *line) {
+    const char *s = strstr(line, " nodes ");
+    long long n;
+    if (strncmp(line, "info string", 11) == 0 || !s || sscanf(s, " nodes %lld", &n) != 1 || n < 0)
+        return -1;
+    return n;
+}
+
+/*
+ * Waits for the bestmove on the wall clock; returns its text in move (size CHESS_UCI_MAX+) and 0,
+ * -1 on EOF, -2 out of time. The time charged is the wall time.
+ */
+static int wait_bestmove_wall(struct game_state *g, struct engine *e, int color, char *move,
+                              struct move_time *t) {
     char line[LINE_MAX_LEN];
     int64_t start = now_ms();
     bool timed = e->spec->base_ms || e->spec->inc_ms;
     int64_t limit = timed ? g->clock[color] + g->cfg->margin_ms : 0;
     if (e->spec->movetime_ms) limit = e->spec->movetime_ms + 1000 + g->cfg->margin_ms;
     int64_t deadline = limit ? start + limit : start + 3600 * 1000;
-    e->has_score = false;
     for (;;) {
         int rc = engine_read(e, line, sizeof line, deadline);
-        *elapsed = now_ms() - start;
+        t->wall = t->charged = now_ms() - start;
         if (rc < 0) return -1;
         if (rc == 0) {
             /* Best effort: the next game starts with isready, which resynchronises. */
@@ -330,10 +386,66 @@ static int wait_bestmove(struct game_state *g, struct engine *e, int color, char
         if (strncmp(line, "info", 4) == 0) parse_score(e, line);
         if (strncmp(line, "bestmove ", 9) == 0) {
             if (sscanf(line + 9, "%7s", move) != 1) move[0] = '\0';
-            if (limit && *elapsed > limit) return -2;
-            return 0;
+            return limit && t->charged > limit ? -2 : 0;
         }
     }
+}
+
+/*
+ * The same on the virtual clock of nodestime=N: a move is charged the nodes of the engine's last
+ * info line before bestmove / N ms (the wall time when it reported no nodes), so the wall clock
+ * and the machine's load do not matter. An engine is flagged as soon as its reported nodes exceed
+ * its clock (it has lost on time whatever follows); the only wall-clock rule is a safety net for
+ * a hung engine: no output at all for VIRTUAL_SILENCE_MS of waiting. Waits are counted in slices
+ * of at most two seconds, so a pause of the whole match (SIGSTOP) adds at most two seconds
+ * however long it lasts.
+ */
+static int wait_bestmove_virtual(struct game_state *g, struct engine *e, int color, char *move,
+                                 struct move_time *t) {
+    char line[LINE_MAX_LEN];
+    const struct engine_spec *s = e->spec;
+    int64_t limit = g->clock[color] + g->cfg->margin_ms;
+    if (s->movetime_ms) limit = s->movetime_ms + 1000 + g->cfg->margin_ms;
+    bool timed = s->base_ms || s->inc_ms || s->movetime_ms;
+    int64_t start = now_ms(), silence = 0;
+    t->nodes = -1;
+    for (;;) {
+        int64_t before = now_ms();
+        int rc = engine_read(e, line, sizeof line, before + 1000);
+        int64_t after = now_ms();
+        t->wall = after - start;
+        t->charged = t->nodes >= 0 ? t->nodes / s->nodestime : t->wall;
+        if (rc < 0) return -1;
+        if (rc == 0) {
+            silence += after - before < 2000 ? after - before : 2000;
+            if (silence < VIRTUAL_SILENCE_MS) continue;
+            if (engine_send(e, "stop") == 0) (void)engine_expect(e, "bestmove", 1000);
+            return -2;
+        }
+        silence = 0;
+        if (strncmp(line, "info", 4) == 0) {
+            parse_score(e, line);
+            long long n = info_nodes(line);
+            if (n >= 0) t->nodes = n;
+            t->charged = t->nodes >= 0 ? t->nodes / s->nodestime : t->wall;
+            if (timed && t->charged > limit) {
+                if (engine_send(e, "stop") == 0) (void)engine_expect(e, "bestmove", 1000);
+                return -2;
+            }
+        }
+        if (strncmp(line, "bestmove ", 9) == 0) {
+            if (sscanf(line + 9, "%7s", move) != 1) move[0] = '\0';
+            return timed && t->charged > limit ? -2 : 0;
+        }
+    }
+}
+
+static int wait_bestmove(struct game_state *g, struct engine *e, int color, char *move,
+                         struct move_time *t) {
+    e->has_score = false;
+    t->nodes = -1;
+    if (e->spec->nodestime > 0) return wait_bestmove_virtual(g, e, color, move, t);
+    return wait_bestmove_wall(g, e, color, move, t);
 }
 
 /* Ends the game early when both engines agree it is drawn or one side is lost. */
@@ -364,20 +476,20 @@ static bool play_turn(struct game_state *g) {
     int color = game->current.side;
     struct engine *e = g->side[color];
     char cmd[LINE_MAX_LEN], move[16];
-    int64_t elapsed = 0;
+    struct move_time t = {0, 0, -1};
     if (position_command(g, cmd, sizeof cmd) < 0 || engine_send(e, "%s", cmd) < 0 ||
         send_go(g, e) < 0) {
         end_game(g, loss_for(color), CHESS_TERM_ABANDONED, "engine disconnected");
         return false;
     }
-    int rc = wait_bestmove(g, e, color, move, &elapsed);
+    int rc = wait_bestmove(g, e, color, move, &t);
     if (rc == -1) {
         end_game(g, loss_for(color), CHESS_TERM_ABANDONED, "engine disconnected");
         return false;
     }
     if (rc == -2 && getenv("MATCH_DEBUG"))
         fprintf(stderr, "ply %d %s flagged after %lld ms with %lld on the clock\n", game->ply_count,
-                e->spec->name, (long long)elapsed, (long long)g->clock[color]);
+                e->spec->name, (long long)t.charged, (long long)g->clock[color]);
     if (rc == -2) {
         bool dead = chess_position_side_cannot_mate(&game->current, color ^ 1);
         end_game(g, dead ? CHESS_RESULT_DRAW : loss_for(color),
@@ -385,10 +497,14 @@ static bool play_turn(struct game_state *g) {
                  dead ? "timeout vs insufficient material" : "time forfeit");
         return false;
     }
-    if (e->spec->base_ms || e->spec->inc_ms) g->clock[color] += e->spec->inc_ms - elapsed;
-    if (getenv("MATCH_DEBUG"))
+    if (e->spec->base_ms || e->spec->inc_ms) g->clock[color] += e->spec->inc_ms - t.charged;
+    if (getenv("MATCH_DEBUG") && e->spec->nodestime > 0)
+        fprintf(stderr, "ply %d %s %s %lld ms, clock %lld, wall %lld ms, nodes %lld\n",
+                game->ply_count, e->spec->name, move, (long long)t.charged,
+                (long long)g->clock[color], (long long)t.wall, t.nodes);
+    else if (getenv("MATCH_DEBUG"))
         fprintf(stderr, "ply %d %s %s %lld ms, clock %lld\n", game->ply_count, e->spec->name, move,
-                (long long)elapsed, (long long)g->clock[color]);
+                (long long)t.charged, (long long)g->clock[color]);
     chess_move m;
     if (chess_move_from_uci(&game->current, move, &m) < 0 || chess_game_play(game, m) < 0) {
         end_game(g, loss_for(color), CHESS_TERM_NONE, "illegal move");
@@ -610,23 +726,30 @@ static void apply_setting(struct engine_spec *s, char *kv) {
     if (!eq) die("expected KEY=VALUE, got %s", kv);
     *eq = '\0';
     const char *key = kv, *value = eq + 1;
-    if (strcmp(key, "cmd") == 0)
+    if (strcmp(key, "cmd") == 0) {
         s->cmd = value;
-    else if (strcmp(key, "name") == 0)
+    } else if (strcmp(key, "name") == 0) {
         s->name = value;
-    else if (strcmp(key, "tc") == 0)
+    } else if (strcmp(key, "tc") == 0) {
         parse_tc(s, value);
-    else if (strcmp(key, "st") == 0)
+    } else if (strcmp(key, "st") == 0) {
         s->movetime_ms = (int64_t)(atof(value) * 1000);
-    else if (strcmp(key, "depth") == 0)
+    } else if (strcmp(key, "depth") == 0) {
         s->depth = atoi(value);
-    else if (strcmp(key, "nodes") == 0)
+    } else if (strcmp(key, "nodes") == 0) {
         s->nodes = atoll(value);
-    else if (strncmp(key, "option.", 7) == 0 && s->opt_count < MAX_OPTIONS) {
+    } else if (strcmp(key, "nodestime") == 0) {
+        /* The engine's option first, so that an explicit option.nodestime later overrides it. */
+        s->nodestime = atoll(value);
+        if (s->nodestime <= 0 || s->opt_count == MAX_OPTIONS) die("bad nodestime: %s", value);
+        s->opt_name[s->opt_count] = "nodestime";
+        s->opt_value[s->opt_count++] = value;
+    } else if (strncmp(key, "option.", 7) == 0 && s->opt_count < MAX_OPTIONS) {
         s->opt_name[s->opt_count] = key + 7;
         s->opt_value[s->opt_count++] = value;
-    } else
+    } else {
         die("unknown engine setting: %s", key);
+    }
 }
 
 static void parse_keyed(int *i, int argc, char **argv, const char *const *keys, double *values,
@@ -690,6 +813,9 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
             cfg->pgn_path = argv[++i];
         } else if (strcmp(a, "--margin") == 0 && i + 1 < argc) {
             cfg->margin_ms = atoll(argv[++i]);
+        } else if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(usage, stdout);
+            exit(0);
         } else if (strcmp(a, "--quiet") == 0) {
             cfg->quiet = true;
         } else if (strcmp(a, "--sprt") == 0) {
@@ -711,7 +837,7 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
             cfg->adj.resign_movecount = (int)v[0];
             cfg->adj.resign_score = (int)v[1];
         } else {
-            die("unknown argument %s (see the comment at the top of tools/match.c)", a);
+            die("unknown argument %s (see match --help)", a);
         }
     }
     if (engines != 2) die("need two --engine");
@@ -719,7 +845,8 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
         for (int k = 0; k < each_count; k++) {
             char *copy = strdup(each[k]);
             if (!copy) die("out of memory");
-            apply_setting(&cfg->engines[e], copy); /* leaked on purpose: lives until exit */
+            cfg->each_copies[e][k] = copy;
+            apply_setting(&cfg->engines[e], copy);
         }
         if (!cfg->engines[e].cmd) die("engine %d has no cmd", e + 1);
         if (!cfg->engines[e].name) cfg->engines[e].name = cfg->engines[e].cmd;
@@ -752,5 +879,7 @@ int main(int argc, char **argv) {
     printf("Finished match\n");
     print_summary(&cfg, &tally);
     if (tally.pgn) fclose(tally.pgn);
+    for (int e = 0; e < 2; e++)
+        for (int k = 0; k < 64; k++) free(cfg.each_copies[e][k]);
     return 0;
 }

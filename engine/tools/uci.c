@@ -9,9 +9,13 @@
  * an illegal move or a bad FEN leaves the previous position in place.
  *
  * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960, Ponder,
- * Skill Level, Move Overhead, and Level: the lobby's levels 1-8), position, go (wtime btime winc
- * binc movestogo depth nodes movetime infinite ponder), stop, ponderhit, quit; and for people: d
- * (show the position), eval.
+ * Skill Level, Move Overhead, nodestime: time as nodes / N ms, and Level: the lobby's levels
+ * 1-8), position, go (wtime btime winc binc movestogo depth nodes movetime infinite ponder), stop,
+ * ponderhit, quit; and for people: d (show the position), eval.
+ *
+ * Every search ends with "info nodes N time T nps X" (all threads' nodes) just before bestmove,
+ * so that a match runner charging virtual time (nodestime) sees the nodes searched after the
+ * last complete iteration too.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -36,6 +40,7 @@
 #define HASH_DEFAULT_MB 64
 #define HASH_MAX_MB     65536
 #define MAX_TOKENS      4096
+#define NODESTIME_MAX   10000
 
 /* Owned by the main thread, except what the search thread reads while it runs (req, tt). */
 struct uci {
@@ -48,6 +53,7 @@ struct uci {
     int hash_mb, threads, multipv, skill;
     int level; /* 0: off, else the lobby level 1..8 (overrides skill and limits) */
     int64_t overhead;
+    int64_t nodestime; /* 0: wall clock; N: the search's time is nodes / N milliseconds */
     bool chess960;
 
     pthread_t thread;
@@ -119,6 +125,9 @@ static void *search_main(void *arg) {
     struct uci *u = arg;
     struct chess_search_result res;
     if (chess_search(&u->req, u->tt, &res) < 0) say("info string search ran out of memory");
+    uint64_t wall = res.time_ms > 0 ? (uint64_t)res.time_ms : 1;
+    say("info nodes %" PRIu64 " time %" PRId64 " nps %" PRIu64, res.nodes, res.time_ms,
+        res.nodes * 1000 / wall);
     char best[CHESS_UCI_MAX], ponder[CHESS_UCI_MAX];
     chess_move_to_uci(&u->req.position, res.best, best);
     struct chess_position next = u->req.position;
@@ -154,6 +163,7 @@ static void print_options(void) {
     say("option name Skill Level type spin default %d min 0 max %d", CHESS_SKILL_MAX,
         CHESS_SKILL_MAX);
     say("option name Move Overhead type spin default 50 min 0 max 5000");
+    say("option name nodestime type spin default 0 min 0 max %d", NODESTIME_MAX);
     say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
 }
 
@@ -202,6 +212,8 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
         u->level = (int)v;
     } else if (strcasecmp(name, "Move Overhead") == 0 && parse_int(value, 0, 5000, &v)) {
         u->overhead = v;
+    } else if (strcasecmp(name, "nodestime") == 0 && parse_int(value, 0, NODESTIME_MAX, &v)) {
+        u->nodestime = v;
     } else if (strcasecmp(name, "UCI_Chess960") == 0 && parse_bool(value, &b)) {
         u->chess960 = b;
         u->pos.chess960 = b || u->pos.chess960;
@@ -376,6 +388,7 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.skill = u->skill;
     u->req.seed = (uint64_t)u->key_count * 0x9E3779B97F4A7C15ull ^ u->pos.key;
     u->req.move_overhead_ms = u->overhead;
+    u->req.nodestime = u->nodestime;
     u->req.stop = &u->stop;
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;

@@ -73,6 +73,14 @@ struct chess_search_request {
     int skill;                /* 0..CHESS_SKILL_MAX; below the maximum the engine weakens itself */
     uint64_t seed;            /* randomness for skill below the maximum */
     int64_t move_overhead_ms; /* time kept back per move for communication delays */
+    /*
+     * 0: time is the wall clock. N > 0: the search's time is nodes searched / N milliseconds
+     * (nodes of all threads), for every time decision: the clock limits, movetime and the early
+     * stop (as Stockfish's UCI option nodestime). With one thread a clock-limited search is then
+     * deterministic, and a match that charges the same virtual time measures time management
+     * rather than the machine's load. Reported times (info, result) stay wall-clock.
+     */
+    int64_t nodestime;
 
     /*
      * Set by the caller from any thread to end the search; NULL when never stopped. The search

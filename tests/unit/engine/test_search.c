@@ -2,7 +2,8 @@
  * Search tests: mates in one, two and three; stalemate, threefold repetition and perpetual
  * check; thousands of random legal positions never yield an illegal or null best move; fixed
  * depth is deterministic with one thread; the search memory carries history between searches; stop,
- * ponderhit, node and time limits; MultiPV and skill; several threads on one table.
+ * ponderhit, node and time limits; time measured in nodes (nodestime) stops within the limits
+ * the time manager set and is deterministic; MultiPV and skill; several threads on one table.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -350,6 +351,52 @@ static void test_limits(void) {
     CHECK(chess_position_is_legal(&pos, res.best));
 }
 
+/* A search on the virtual clock: nodestime 1, so the limits in milliseconds are node counts. */
+static struct chess_search_result search_nodestime(const struct chess_search_limits *limits) {
+    struct chess_position pos;
+    chess_position_startpos(&pos);
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.limits = *limits;
+    req.nodestime = 1;
+    struct chess_search_result res = {0};
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &res) == 0);
+    CHECK(chess_position_is_legal(&pos, res.best));
+    return res;
+}
+
+/*
+ * With nodestime the clock is nodes / nodestime: 1000 s on the clock at one node per millisecond
+ * is a soft limit of 25 000 nodes. On the wall clock the same search would run for many seconds
+ * and millions of nodes, far outside the bounds.
+ */
+static void test_nodestime(void) {
+    struct chess_search_limits limits = {0};
+    limits.time_ms[CHESS_WHITE] = limits.time_ms[CHESS_BLACK] = 1000000;
+    struct timeman tm;
+    timeman_init(&tm, &limits, CHESS_WHITE, 50, 1, 0);
+    struct chess_search_result a = search_nodestime(&limits);
+    struct chess_search_result b = search_nodestime(&limits);
+    /* Not before 70% of the soft limit times the 60% share of a settled search; never after the
+     * hard limit (the clock is read every 1024 nodes). */
+    CHECK(a.nodes >= (uint64_t)tm.soft * 7 / 10 * 6 / 10);
+    if (!CHECK(a.nodes <= (uint64_t)tm.hard + 2048))
+        printf("     %llu nodes, hard limit %lld\n", (unsigned long long)a.nodes,
+               (long long)tm.hard);
+    CHECK_EQ_INT(a.nodes, b.nodes);
+    CHECK_EQ_INT(a.best, b.best);
+    CHECK_EQ_INT(a.depth, b.depth);
+
+    /* movetime is used in full (less the overhead): the hard limit stops inside an iteration. */
+    struct chess_search_limits fixed = {.movetime_ms = 20050};
+    struct chess_search_result c = search_nodestime(&fixed);
+    struct chess_search_result d = search_nodestime(&fixed);
+    CHECK(c.nodes >= 20000 && c.nodes <= 20000 + 2048);
+    CHECK_EQ_INT(c.nodes, d.nodes);
+    CHECK_EQ_INT(c.best, d.best);
+}
+
 struct info_log {
     int calls, max_multipv, last_depth;
     bool ordered;
@@ -439,6 +486,7 @@ int main(void) {
     RUN(test_stop_returns_legal_move);
     RUN(test_ponderhit);
     RUN(test_limits);
+    RUN(test_nodestime);
     RUN(test_info_and_multipv);
     RUN(test_skill_varies_but_stays_legal);
     RUN(test_threads_share_table);

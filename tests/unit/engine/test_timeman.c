@@ -7,7 +7,9 @@
  *   runs the clock out, at bullet, blitz and classical time controls, with or without increment
  *   and with moves to go;
  * - the early stop between iterations: never before the soft limit's share, and a position with
- *   one legal move answers at once.
+ *   one legal move answers at once;
+ * - the virtual clock (nodestime): time is nodes / nodestime, the limits are those of the wall
+ *   clock, so the search stops after the same number of milliseconds times nodestime nodes.
  */
 #include "check.h"
 #include "search_internal.h"
@@ -25,7 +27,7 @@ static struct chess_search_limits clock_limits(int64_t time_ms, int64_t inc_ms, 
 static void check_limits(int64_t time_ms, int64_t inc_ms, int movestogo, int64_t overhead) {
     struct chess_search_limits l = clock_limits(time_ms, inc_ms, movestogo);
     struct timeman tm;
-    timeman_init(&tm, &l, CHESS_WHITE, overhead, 1000);
+    timeman_init(&tm, &l, CHESS_WHITE, overhead, 0, 1000);
     int64_t left = time_ms - overhead > 1 ? time_ms - overhead : 1;
     CHECK(tm.soft >= 1);
     CHECK(tm.soft <= tm.hard);
@@ -46,7 +48,7 @@ static int64_t worst_case_game(int64_t base_ms, int64_t inc_ms, int period, int 
         int togo = period > 0 ? period - i % period : 0;
         struct chess_search_limits l = clock_limits(clock, inc_ms, togo);
         struct timeman tm;
-        timeman_init(&tm, &l, CHESS_WHITE, overhead, 0);
+        timeman_init(&tm, &l, CHESS_WHITE, overhead, 0, 0);
         int64_t longest = tm.soft * 126 / 100 < tm.hard ? tm.soft * 126 / 100 : tm.hard;
         clock -= (i % hard_every == hard_every - 1 ? tm.hard : longest) + overhead;
         if (clock < lowest) lowest = clock;
@@ -83,7 +85,7 @@ static void test_worst_case_games_keep_time(void) {
 static void test_early_stop(void) {
     struct chess_search_limits l = clock_limits(10000, 100, 0);
     struct timeman tm;
-    timeman_init(&tm, &l, CHESS_WHITE, 50, 0);
+    timeman_init(&tm, &l, CHESS_WHITE, 50, 0, 0);
     CHECK(!timeman_should_stop(&tm, 0, 0, 0, false));
     CHECK(!timeman_should_stop(&tm, tm.soft / 4, 7, 0, false)); /* too early even when settled */
     CHECK(timeman_should_stop(&tm, tm.hard, 0, 0, false));    /* by the hard limit at the latest */
@@ -97,17 +99,51 @@ static void test_early_stop(void) {
     CHECK(unsettled < dropping);
     /* movetime is used in full, and no clock means no early stop. */
     struct chess_search_limits fixed = {.movetime_ms = 500};
-    timeman_init(&tm, &fixed, CHESS_WHITE, 50, 0);
+    timeman_init(&tm, &fixed, CHESS_WHITE, 50, 0, 0);
     CHECK(tm.soft == 450 && tm.hard == 450);
     CHECK(!timeman_should_stop(&tm, 100000, 7, 0, false));
     struct chess_search_limits none = {0};
-    timeman_init(&tm, &none, CHESS_WHITE, 50, 0);
+    timeman_init(&tm, &none, CHESS_WHITE, 50, 0, 0);
     CHECK(!timeman_should_stop(&tm, 100000, 7, 0, false));
+}
+
+/* The first node count at which a settled search on the virtual clock stops between iterations. */
+static uint64_t virtual_stop_nodes(const struct timeman *tm, int stable) {
+    uint64_t nodes = 0;
+    while (!timeman_should_stop(tm, timeman_now(tm, nodes), stable, 0, false)) nodes++;
+    return nodes;
+}
+
+static void test_virtual_clock(void) {
+    struct chess_search_limits l = clock_limits(10000, 100, 0);
+    struct timeman wall, virt;
+    timeman_init(&wall, &l, CHESS_WHITE, 50, 0, 0);
+    timeman_init(&virt, &l, CHESS_WHITE, 50, 600, 0);
+    CHECK_EQ_INT(virt.nodestime, 600);
+    CHECK_EQ_INT(virt.soft, wall.soft);
+    CHECK_EQ_INT(virt.hard, wall.hard);
+    CHECK_EQ_INT(timeman_now(&virt, 0), 0);
+    CHECK_EQ_INT(timeman_now(&virt, 599), 0);
+    CHECK_EQ_INT(timeman_now(&virt, 600), 1);
+    CHECK_EQ_INT(timeman_now(&virt, 6000000), 10000);
+    /* The early stop comes at exactly the wall clock's millisecond, times 600 nodes. */
+    int64_t settled_ms = 0;
+    while (!timeman_should_stop(&wall, settled_ms, 7, 0, false)) settled_ms++;
+    CHECK_EQ_INT(virtual_stop_nodes(&virt, 7), settled_ms * 600);
+    CHECK(virtual_stop_nodes(&virt, 0) > virtual_stop_nodes(&virt, 7));
+    /* Without nodestime the nodes do not matter: it is the wall clock. */
+    int64_t before = timeman_wall_ms();
+    int64_t now = timeman_now(&wall, 600000000);
+    CHECK(now >= before && now <= timeman_wall_ms());
+    /* A negative nodestime is the wall clock. */
+    timeman_init(&virt, &l, CHESS_WHITE, 50, -5, 0);
+    CHECK_EQ_INT(virt.nodestime, 0);
 }
 
 int main(void) {
     RUN(test_limits_hold);
     RUN(test_worst_case_games_keep_time);
     RUN(test_early_stop);
+    RUN(test_virtual_clock);
     return check_finish();
 }

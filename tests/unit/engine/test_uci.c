@@ -2,7 +2,8 @@
  * UCI protocol tests: runs the uci program (path in argv[1] or $UCI) on pipes and checks its
  * answers: the handshake and options, isready during a search, position with moves, an illegal move
  * or bad FEN leaving the position unchanged, malformed and unknown commands reported on info string
- * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, quit.
+ * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, nodestime (the final
+ * info nodes line, limits in nodes, deterministic), quit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -186,6 +187,35 @@ static void test_multipv(void) {
     send_line("setoption name MultiPV value 1");
 }
 
+/* The nodes of the final "info nodes N ..." line of a search, or 0. */
+static unsigned long long final_nodes(const char *go) {
+    char line[4096];
+    unsigned long long nodes = 0, n;
+    send_line("ucinewgame");
+    send_line("position startpos moves e2e4");
+    send_line("%s", go);
+    while (read_line(line, sizeof line, REPLY_MS) && strncmp(line, "bestmove", 8) != 0)
+        nodes = sscanf(line, "info nodes %llu time", &n) == 1 ? n : 0;
+    return nodes;
+}
+
+/* nodestime 1: the milliseconds of the clock are nodes, whatever the machine's speed. */
+static void test_nodestime(void) {
+    char line[4096];
+    send_line("setoption name nodestime value 1");
+    unsigned long long a = final_nodes("go movetime 30050");
+    CHECK(a >= 30000 && a <= 30000 + 2048);
+    CHECK_EQ_INT(final_nodes("go movetime 30050"), a);
+    /* 10 s on the clock with 50 ms overhead: a soft limit of 248 nodes, a hard one of 1240. */
+    unsigned long long b = final_nodes("go wtime 10000 btime 10000");
+    CHECK(b >= 248 * 42 / 100 && b <= 1240 + 1024);
+    send_line("setoption name nodestime value 10001");
+    CHECK(expect("info string unknown option or bad value", line, sizeof line, REPLY_MS));
+    send_line("setoption name nodestime value 0");
+    send_line("isready");
+    CHECK(expect("readyok", line, sizeof line, REPLY_MS));
+}
+
 static void test_quit(void) {
     send_line("quit");
     int status = 0;
@@ -212,6 +242,7 @@ int main(int argc, char **argv) {
     RUN(test_infinite_and_stop);
     RUN(test_ponder);
     RUN(test_multipv);
+    RUN(test_nodestime);
     RUN(test_quit);
     return check_finish();
 }

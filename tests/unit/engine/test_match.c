@@ -1,0 +1,181 @@
+/*
+ * Match tool tests on the virtual clock (nodestime): runs the match program ($MATCH) with the
+ * real UCI engine ($UCI) and MATCH_DEBUG=1, and checks from its per-move lines that
+ * - every move is charged the nodes the engine reported / nodestime ms, and the clock is the
+ *   previous one plus the increment less that charge;
+ * - the same match twice plays the same moves with the same charges (one thread: deterministic);
+ * - an engine that spends more nodes than its virtual clock allows (told a larger nodestime
+ *   than the tool charges) loses on time, while its opponent never does;
+ * - a bad nodestime setting is refused.
+ */
+#define _POSIX_C_SOURCE 200809L
+
+#include "check.h"
+
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define OUTPUT_MAX (1 << 20)
+#define NODESTIME  20
+
+static const char *match_path, *uci_path;
+
+/* Runs match with the arguments (NULL-terminated), stdout and stderr into out; returns the exit
+ * status or -1. */
+static int run_match(const char *const args[], char *out, size_t size) {
+    char path[] = "/tmp/match_test_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return -1;
+    unlink(path);
+    const char *argv[64] = {match_path};
+    int n = 1;
+    while (args[n - 1] && n < 63) {
+        argv[n] = args[n - 1];
+        n++;
+    }
+    argv[n] = NULL;
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(fd);
+        return -1;
+    }
+    if (pid == 0) {
+        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || setenv("MATCH_DEBUG", "1", 1) != 0) _exit(126);
+        execv(match_path, (char *const *)argv);
+        _exit(127);
+    }
+    int status;
+    pid_t done = waitpid(pid, &status, 0);
+    ssize_t got = pread(fd, out, size - 1, 0);
+    close(fd);
+    out[got > 0 ? got : 0] = '\0';
+    if (done != pid || !WIFEXITED(status)) return -1;
+    return WEXITSTATUS(status);
+}
+
+/* One "ply P NAME MOVE C ms, clock K, wall W ms, nodes N" line. */
+struct move_line {
+    int ply;
+    char name[32], move[16];
+    long long charged, clock, wall, nodes;
+};
+
+/* Parses the move lines of the output into lines (at most max); returns how many. */
+static int parse_moves(const char *out, struct move_line *lines, int max) {
+    int n = 0;
+    for (const char *p = out; p && *p && n < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+        struct move_line *l = &lines[n];
+        if (sscanf(p, "ply %d %31s %15s %lld ms, clock %lld, wall %lld ms, nodes %lld", &l->ply,
+                   l->name, l->move, &l->charged, &l->clock, &l->wall, &l->nodes) == 7)
+            n++;
+    }
+    return n;
+}
+
+/* Two copies of the engine on the virtual clock of 2+0.02 at NODESTIME, into args[14]. */
+static void virtual_match(const char **args, const char *cmd, const char *games) {
+    const char *a[] = {"--engine", cmd,      "name=a",    "--engine",     cmd,
+                       "name=b",   "--each", "tc=2+0.02", "nodestime=20", "option.Hash=8",
+                       "--games",  games,    NULL};
+    memcpy(args, a, sizeof a);
+}
+
+static void test_charges_reported_nodes(void) {
+    static char out[OUTPUT_MAX];
+    static struct move_line lines[2000];
+    char cmd[1024];
+    const char *args[14];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    virtual_match(args, cmd, "2");
+    CHECK_EQ_INT(run_match(args, out, sizeof out), 0);
+    CHECK(strstr(out, "Finished match") != NULL);
+    CHECK(strstr(out, "time forfeit") == NULL);
+    int n = parse_moves(out, lines, 2000);
+    if (!CHECK(n >= 20)) return;
+    long long clock[2] = {2000, 2000};
+    for (int i = 0; i < n; i++) {
+        const struct move_line *l = &lines[i];
+        int side = l->ply % 2;
+        if (l->ply < 2) clock[side] = 2000; /* a new game */
+        CHECK(l->nodes > 0);
+        CHECK_EQ_INT(l->charged, l->nodes / NODESTIME);
+        CHECK_EQ_INT(l->clock, clock[side] + 20 - l->charged);
+        clock[side] = l->clock;
+    }
+}
+
+static void test_deterministic(void) {
+    static char first[OUTPUT_MAX], second[OUTPUT_MAX];
+    static struct move_line a[2000], b[2000];
+    char cmd[1024];
+    const char *args[14];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    virtual_match(args, cmd, "1");
+    CHECK_EQ_INT(run_match(args, first, sizeof first), 0);
+    CHECK_EQ_INT(run_match(args, second, sizeof second), 0);
+    int n = parse_moves(first, a, 2000);
+    CHECK(n >= 10);
+    CHECK_EQ_INT(parse_moves(second, b, 2000), n);
+    for (int i = 0; i < n; i++) {
+        CHECK_EQ_STR(a[i].move, b[i].move);
+        CHECK_EQ_INT(a[i].nodes, b[i].nodes);
+        CHECK_EQ_INT(a[i].clock, b[i].clock);
+    }
+}
+
+/* The engine counts 2000 nodes a millisecond where the tool charges one per 20: it plans its
+ * moves by a clock 100 times too slow and runs out of time on its first move. */
+static void test_overspender_flagged(void) {
+    static char out[OUTPUT_MAX];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    const char *args[] = {"--engine",
+                          cmd,
+                          "name=spender",
+                          "nodestime=20",
+                          "option.nodestime=2000",
+                          "--engine",
+                          cmd,
+                          "name=fair",
+                          "nodestime=20",
+                          "--each",
+                          "tc=2+0.02",
+                          "option.Hash=8",
+                          "--games",
+                          "2",
+                          NULL};
+    CHECK_EQ_INT(run_match(args, out, sizeof out), 0);
+    CHECK(strstr(out, "Score of spender vs fair: 0 - 2 - 0") != NULL);
+    CHECK(strstr(out, "spender flagged after") != NULL);
+    CHECK(strstr(out, "fair flagged after") == NULL);
+    CHECK(strstr(out, "{time forfeit}") != NULL);
+}
+
+static void test_bad_setting(void) {
+    static char out[OUTPUT_MAX];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    const char *args[] = {"--engine", cmd, "--engine", cmd, "--each", "nodestime=0", NULL};
+    CHECK_EQ_INT(run_match(args, out, sizeof out), 2);
+    CHECK(strstr(out, "bad nodestime") != NULL);
+    const char *help[] = {"--help", NULL};
+    CHECK_EQ_INT(run_match(help, out, sizeof out), 0);
+    CHECK(strstr(out, "nodestime=N") != NULL);
+}
+
+int main(void) {
+    match_path = getenv("MATCH");
+    uci_path = getenv("UCI");
+    if (!match_path || !uci_path) {
+        printf("usage: MATCH=PATH UCI=PATH test_match\n");
+        return 2;
+    }
+    RUN(test_charges_reported_nodes);
+    RUN(test_deterministic);
+    RUN(test_overspender_flagged);
+    RUN(test_bad_setting);
+    return check_finish();
+}
