@@ -39,6 +39,7 @@ struct timeman {
     int64_t clock_start; /* when the limits started counting: start, or the ponderhit */
     int64_t soft;        /* aim to finish iterations within this (0: no time limit) */
     int64_t hard;        /* never exceed this (0: no time limit) */
+    int stop_share;      /* percent of the scaled soft limit after which no iteration starts */
     bool fixed;          /* movetime: use all of it, no early stop */
 };
 

@@ -1,6 +1,6 @@
 /*
  * Time management. From the clock, increment and moves to go, each move gets a soft limit (the
- * time it should normally use: a share of the remaining time plus most of the increment) and a
+ * time it should normally use: a share of the remaining time plus half the increment) and a
  * hard limit (a few soft limits, but never more than a safe fraction of what is left, so the
  * engine never loses on time while it has time). Between iterations the search stops early once
  * the soft limit, scaled by how stable the best move and score are, has passed; inside an
@@ -41,6 +41,7 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
     tm->nodestime = nodestime > 0 ? nodestime : 0;
     tm->start = tm->clock_start = now;
     tm->soft = tm->hard = 0;
+    tm->stop_share = 60;
     tm->fixed = limits->movetime_ms > 0;
     if (tm->fixed) {
         tm->soft = tm->hard = max64(1, limits->movetime_ms - overhead);
@@ -53,8 +54,12 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
         tm->soft = left / 2;
         tm->hard = left * 4 / 5;
     } else {
-        int mtg = limits->movestogo > 0 && limits->movestogo < 40 ? limits->movestogo : 40;
-        tm->soft = left / mtg + inc * 3 / 4;
+        /* With an increment the clock cannot drain below what the increments sustain, so plan
+         * for fewer moves and let iterations start later; without one it must last the game. */
+        int plan = inc > 0 ? 25 : 40;
+        int mtg = limits->movestogo > 0 && limits->movestogo < plan ? limits->movestogo : plan;
+        tm->soft = left / mtg + inc / 2;
+        tm->stop_share = inc > 0 ? 70 : 60;
         tm->hard = min64(tm->soft * 5, left / 3 + inc / 2);
         /* Keep two fifths in reserve: a loaded machine may not run us for a while. */
         tm->hard = min64(tm->hard, left * 3 / 5);
@@ -73,5 +78,5 @@ bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_itera
     /* Up to 50% more when the score is dropping. */
     if (score_drop > 0) scaled += scaled * (score_drop > 100 ? 100 : score_drop) / 200;
     /* An iteration takes about twice the previous one: do not start one that cannot finish. */
-    return now - tm->start >= scaled * 6 / 10;
+    return now - tm->start >= scaled * tm->stop_share / 100;
 }

@@ -36,10 +36,24 @@ static void check_limits(int64_t time_ms, int64_t inc_ms, int movestogo, int64_t
     CHECK(tm.hard <= (most > 1 ? most : 1));
 }
 
+/* The latest the early stop ends a search (an unsettled one whose score is dropping), found
+ * from the rule itself by bisection; at most the hard limit. */
+static int64_t longest_early_stop(const struct timeman *tm) {
+    int64_t lo = 0, hi = tm->hard;
+    while (lo < hi) {
+        int64_t mid = lo + (hi - lo) / 2;
+        if (timeman_should_stop(tm, tm->start + mid, 0, 100, false))
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    return lo;
+}
+
 /*
  * Plays `moves` moves of one side, each taking the overhead plus the most the search may use:
- * every hard_every-th move its hard limit, the others the longest the early stop allows (an
- * unsettled search with a dropping score: 126% of the soft limit). Returns the lowest clock.
+ * every hard_every-th move its hard limit, the others the longest the early stop allows.
+ * Returns the lowest clock.
  */
 static int64_t worst_case_game(int64_t base_ms, int64_t inc_ms, int period, int moves,
                                int hard_every, int64_t overhead) {
@@ -49,7 +63,7 @@ static int64_t worst_case_game(int64_t base_ms, int64_t inc_ms, int period, int 
         struct chess_search_limits l = clock_limits(clock, inc_ms, togo);
         struct timeman tm;
         timeman_init(&tm, &l, CHESS_WHITE, overhead, 0, 0);
-        int64_t longest = tm.soft * 126 / 100 < tm.hard ? tm.soft * 126 / 100 : tm.hard;
+        int64_t longest = longest_early_stop(&tm);
         clock -= (i % hard_every == hard_every - 1 ? tm.hard : longest) + overhead;
         if (clock < lowest) lowest = clock;
         if (clock <= 0) return clock;
