@@ -50,6 +50,9 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
     int64_t time = limits->time_ms[side], inc = limits->inc_ms[side];
     if (time == 0 && inc == 0) return; /* no clock */
     int64_t left = max64(1, time - overhead);
+    /* An increment the move overhead eats (1+0.01 with 50 ms) sustains nothing: plan as if it
+     * were sudden death, or long games run the clock out. */
+    if (inc <= overhead) inc = 0;
     if (limits->movestogo == 1) {
         tm->soft = left / 2;
         tm->hard = left * 4 / 5;

@@ -96,6 +96,22 @@ static void test_worst_case_games_keep_time(void) {
     CHECK(worst_case_game(300000, 0, 40, 150, 5, 50) > 0);     /* 40 moves in 5 minutes */
 }
 
+/* An increment no larger than the move overhead sustains nothing: such clocks must last as long
+ * as sudden death does (80 moves of worst-case searches), and one just above the overhead too.
+ * Planning with them as increments ran 10+0.01 out of time within 80 moves. */
+static void test_small_increments_keep_time(void) {
+    const int64_t bases[] = {60000, 180000, 600000};
+    const int64_t incs[] = {10, 20, 50, 60, 80};
+    for (size_t a = 0; a < sizeof bases / sizeof *bases; a++)
+        for (size_t b = 0; b < sizeof incs / sizeof *incs; b++) {
+            int64_t lowest = worst_case_game(bases[a], incs[b], 0, 80, 5, 50);
+            if (lowest <= 0)
+                fprintf(stderr, "%lld+%lld ms: clock reached %lld ms\n", (long long)bases[a],
+                        (long long)incs[b], (long long)lowest);
+            CHECK(lowest > 0);
+        }
+}
+
 static void test_early_stop(void) {
     struct chess_search_limits l = clock_limits(10000, 100, 0);
     struct timeman tm;
@@ -157,6 +173,7 @@ static void test_virtual_clock(void) {
 int main(void) {
     RUN(test_limits_hold);
     RUN(test_worst_case_games_keep_time);
+    RUN(test_small_increments_keep_time);
     RUN(test_early_stop);
     RUN(test_virtual_clock);
     return check_finish();
