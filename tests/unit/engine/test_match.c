@@ -11,11 +11,11 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include "check.h"
+#include "test_program.h"
 
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define OUTPUT_MAX (1 << 20)
@@ -30,30 +30,11 @@ static int run_match(const char *const args[], char *out, size_t size) {
     int fd = mkstemp(path);
     if (fd < 0) return -1;
     unlink(path);
-    const char *argv[64] = {match_path};
-    int n = 1;
-    while (args[n - 1] && n < 63) {
-        argv[n] = args[n - 1];
-        n++;
-    }
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid < 0) {
-        close(fd);
-        return -1;
-    }
-    if (pid == 0) {
-        if (dup2(fd, 1) < 0 || dup2(fd, 2) < 0 || setenv("MATCH_DEBUG", "1", 1) != 0) _exit(126);
-        execv(match_path, (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    pid_t done = waitpid(pid, &status, 0);
+    int status = run_program(match_path, args, fd, fd);
     ssize_t got = pread(fd, out, size - 1, 0);
     close(fd);
     out[got > 0 ? got : 0] = '\0';
-    if (done != pid || !WIFEXITED(status)) return -1;
-    return WEXITSTATUS(status);
+    return status;
 }
 
 /* One "ply P NAME MOVE C ms, clock K, wall W ms, nodes N" line. */
@@ -173,6 +154,7 @@ int main(void) {
         printf("usage: MATCH=PATH UCI=PATH test_match\n");
         return 2;
     }
+    if (setenv("MATCH_DEBUG", "1", 1) != 0) return 2; /* the per-move lines the tests read */
     RUN(test_charges_reported_nodes);
     RUN(test_deterministic);
     RUN(test_overspender_flagged);

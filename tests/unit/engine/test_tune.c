@@ -17,6 +17,7 @@
 
 #include "check.h"
 #include "eval_internal.h"
+#include "test_program.h"
 #include "test_random.h"
 
 #include <chess/fen.h>
@@ -27,7 +28,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #define POSITIONS 4000
@@ -98,24 +98,11 @@ static int write_data(const struct fixture *fx, const char *path, bool held_out_
 
 /* Runs tune with the arguments (NULL-terminated), its stderr into log; the exit status or -1. */
 static int run_tune(const struct fixture *fx, const char *log, const char *const args[]) {
-    const char *argv[32] = {fx->tune};
-    int n = 1;
-    while (args[n - 1] && n < 31) {
-        argv[n] = args[n - 1];
-        n++;
-    }
-    argv[n] = NULL;
-    pid_t pid = fork();
-    if (pid < 0) return -1;
-    if (pid == 0) {
-        int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        if (fd < 0 || dup2(fd, 2) < 0) _exit(126);
-        execv(fx->tune, (char *const *)argv);
-        _exit(127);
-    }
-    int status;
-    if (waitpid(pid, &status, 0) != pid || !WIFEXITED(status)) return -1;
-    return WEXITSTATUS(status);
+    int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+    if (fd < 0) return -1;
+    int status = run_program(fx->tune, args, -1, fd);
+    close(fd);
+    return status;
 }
 
 /* The material group and the epoch named in the header of a written eval_weights.c. */
