@@ -10,8 +10,10 @@
  *   (match --help prints the details)
  *
  * Each opening (a FEN per line, or "startpos moves ..."; a built-in set when no file is given)
- * is played twice, once with each engine as white. The project's rules core (chess_game) is the
- * arbiter: illegal moves, checkmate, stalemate, repetition, the fifty-move rule, insufficient
+ * is played twice, once with each engine as white; more games than that use the openings again,
+ * which is refused for two deterministic engines (node, depth or nodestime limits on one
+ * thread), whose repeated games would be exact copies. The project's rules core (chess_game) is
+ * the arbiter: illegal moves, checkmate, stalemate, repetition, the fifty-move rule, insufficient
  * material and losses on time (clock measured here, from "go" to "bestmove", or a virtual
  * clock with nodestime; a flag against a side that cannot mate is a draw). Threefold repetition and
  * fifty moves end the game as if claimed. Optional adjudication ends long decided or dead games
@@ -38,6 +40,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/types.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -148,7 +151,10 @@ static const char usage[] =
     "options:\n"
     "  --games N             games to play (default 2; each opening twice, colours reversed)\n"
     "  --concurrency N       games at once (default 1)\n"
-    "  --openings FILE       FENs or 'startpos moves ...' lines (default: 40 built in)\n"
+    "  --openings FILE       FENs or 'startpos moves ...' lines (default: 40 built in); each\n"
+    "                        is played twice, colours reversed. With node, depth or nodestime\n"
+    "                        limits on one thread games repeat exactly, so more games than\n"
+    "                        twice the openings are refused\n"
     "  --pgnout FILE         append the games as PGN\n"
     "  --margin MS           extra time before a flag (default 0)\n"
     "  --sprt elo0=E0 elo1=E1 [alpha=A beta=B]   stop at an SPRT verdict\n"
@@ -853,6 +859,28 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
     }
 }
 
+/* A search that plays the same move every time from the same position and history: a node,
+ * depth or virtual-clock limit on one thread. Two such engines replay a game exactly. */
+static bool spec_deterministic(const struct engine_spec *s) {
+    if (s->nodes <= 0 && s->depth <= 0 && s->nodestime <= 0) return false;
+    for (int k = 0; k < s->opt_count; k++) {
+        if (strcasecmp(s->opt_name[k], "Threads") == 0 && atoi(s->opt_value[k]) > 1) return false;
+    }
+    return true;
+}
+
+/* Each opening gives two games; past them the openings are used again. With deterministic
+ * engines those games are copies of earlier ones that would count twice in the score and the
+ * SPRT, so such a match is refused rather than reported with understated error bars. */
+static void check_openings_suffice(const struct config *cfg) {
+    if (cfg->games <= 2 * cfg->opening_count) return;
+    if (!spec_deterministic(&cfg->engines[0]) || !spec_deterministic(&cfg->engines[1])) return;
+    die("%d games need %d openings, only %d given: with node, depth or nodestime limits on one "
+        "thread the games past %d would replay earlier ones exactly (give more openings or fewer "
+        "games)",
+        cfg->games, (cfg->games + 1) / 2, cfg->opening_count, 2 * cfg->opening_count);
+}
+
 int main(int argc, char **argv) {
     static struct config cfg;
     cfg.games = 2;
@@ -862,6 +890,7 @@ int main(int argc, char **argv) {
         cfg.openings = (char **)builtin_openings;
         cfg.opening_count = (int)(sizeof builtin_openings / sizeof builtin_openings[0]);
     }
+    check_openings_suffice(&cfg);
     signal(SIGPIPE, SIG_IGN);
     static struct tally tally;
     pthread_mutex_init(&tally.lock, NULL);

@@ -6,7 +6,9 @@
  * - the same match twice plays the same moves with the same charges (one thread: deterministic);
  * - an engine that spends more nodes than its virtual clock allows (told a larger nodestime
  *   than the tool charges) loses on time, while its opponent never does;
- * - a bad nodestime setting is refused.
+ * - a bad nodestime setting is refused;
+ * - more games than twice the openings are refused for deterministic engines (they would replay
+ *   earlier games exactly) and allowed where the engines are not (two threads).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -147,6 +149,38 @@ static void test_bad_setting(void) {
     CHECK(strstr(out, "nodestime=N") != NULL);
 }
 
+/* Writes one opening into a temporary file named in path (at least 32 bytes). */
+static bool one_opening_file(char *path) {
+    strcpy(path, "/tmp/match_openings_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) return false;
+    static const char line[] = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
+    bool ok = write(fd, line, sizeof line - 1) == (ssize_t)(sizeof line - 1);
+    return close(fd) == 0 && ok;
+}
+
+static void test_repeated_openings(void) {
+    static char out[OUTPUT_MAX];
+    char cmd[1024], openings[32];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    CHECK(one_opening_file(openings));
+    const char *repeat[] = {
+        "--engine",      cmd,          "--engine", cmd,       "--each", "nodes=300",
+        "option.Hash=8", "--openings", openings,   "--games", "3",      NULL};
+    CHECK_EQ_INT(run_match(repeat, out, sizeof out), 2);
+    CHECK(strstr(out, "3 games need 2 openings, only 1 given") != NULL);
+    repeat[10] = "2"; /* each opening once with each colour: allowed */
+    CHECK_EQ_INT(run_match(repeat, out, sizeof out), 0);
+    CHECK(strstr(out, "Finished match") != NULL);
+    const char *threaded[] = {"--engine",   cmd,         "--engine",      cmd,
+                              "--each",     "nodes=300", "option.Hash=8", "option.Threads=2",
+                              "--openings", openings,    "--games",       "3",
+                              NULL};
+    CHECK_EQ_INT(run_match(threaded, out, sizeof out), 0);
+    CHECK(strstr(out, "Finished match") != NULL);
+    unlink(openings);
+}
+
 int main(void) {
     match_path = getenv("MATCH");
     uci_path = getenv("UCI");
@@ -159,5 +193,6 @@ int main(void) {
     RUN(test_deterministic);
     RUN(test_overspender_flagged);
     RUN(test_bad_setting);
+    RUN(test_repeated_openings);
     return check_finish();
 }
