@@ -139,10 +139,21 @@ async function playComputerToTheEnd(page, gameId, color) {
     const m = pickMove(new Chess(state.fen), i);
     await clickMove(page, m.from, m.to);
     if (m.promotion) await page.getByRole('button', { name: 'Promote to queen' }).click();
-    await eventually(async () => (await moveList(page)).length > state.ply, {
-      timeout: 15000,
-      what: `the move ${m.san} to be played`,
-    });
+    try {
+      await eventually(async () => (await moveList(page)).length > state.ply, {
+        timeout: 15000,
+        what: `the move ${m.san} to be played`,
+      });
+    } catch (err) {
+      // Rare in CI and not reproduced: say what the server and the page showed at the time.
+      const now = await serverGame(gameId);
+      const shown = await page.getByRole('status').allInnerTexts();
+      throw new Error(
+        `${err.message} (clicked ${m.from}-${m.to} at ply ${state.ply}; server now: ` +
+          `${JSON.stringify({ status: now.status, turn: now.turn, ply: now.ply, result: now.result, reason: now.reason })}; ` +
+          `page status: ${JSON.stringify(shown)})`,
+      );
+    }
   }
   throw new Error('the game against the computer did not end within 500 moves');
 }
