@@ -33,6 +33,14 @@ struct eval_state {
     chess_bitboard passed[2];
 };
 
+/* Files a-d, c-f and e-h; d4, e4, d5 and e5; a1-h8 and h1-a8 (a bishop seeing two centre
+ * squares stands on one of these). */
+#define QUEEN_SIDE_FILES 0x0F0F0F0F0F0F0F0Full
+#define CENTER_FILES     0x3C3C3C3C3C3C3C3Cull
+#define KING_SIDE_FILES  0xF0F0F0F0F0F0F0F0ull
+#define CENTER_SQUARES   0x0000001818000000ull
+#define LONG_DIAGONALS   0x8142241818244281ull
+
 ALWAYS_INLINE void add(struct eval_state *st, int color, int idx, int count) {
     int sign = color == CHESS_WHITE ? 1 : -1;
     st->mg += sign * count * st->w[idx].mg;
@@ -172,15 +180,29 @@ ALWAYS_INLINE void eval_minor_extras(struct eval_state *st, int us, int type, in
             (BB_LIGHT_SQUARES & bb_square(sq)) ? BB_LIGHT_SQUARES : ~BB_LIGHT_SQUARES;
         add(st, us, EVAL_BISHOP_PAWNS,
             bb_count(color_squares & chess_position_pieces(pos, us, CHESS_PAWN)));
+        if ((LONG_DIAGONALS & bb_square(sq)) &&
+            bb_more_than_one(chess_bishop_attacks(sq, pos->by_type[CHESS_PAWN]) & CENTER_SQUARES))
+            add(st, us, EVAL_LONG_DIAGONAL_BISHOP, 1);
     }
 }
 
-ALWAYS_INLINE void eval_rook_file(struct eval_state *st, int us, int sq) {
+ALWAYS_INLINE void eval_rook_file(struct eval_state *st, int us, int sq, int mobility) {
+    const struct chess_position *pos = st->pos;
     chess_bitboard file = bb_file_of(sq);
-    if (!(st->pos->by_type[CHESS_PAWN] & file))
+    if (!(pos->by_type[CHESS_PAWN] & file)) {
         add(st, us, EVAL_ROOK_OPEN, 1);
-    else if (!(chess_position_pieces(st->pos, us, CHESS_PAWN) & file))
+    } else if (!(chess_position_pieces(pos, us, CHESS_PAWN) & file)) {
         add(st, us, EVAL_ROOK_SEMI_OPEN, 1);
+    } else if (mobility <= 3) {
+        /* Shut in on the far side of its own king, which keeps it there until it castles. */
+        int king_file = CHESS_FILE_OF(st->ksq[us]);
+        if ((king_file < 4) == (CHESS_FILE_OF(sq) < king_file)) {
+            int rights = us == CHESS_WHITE ? CHESS_CASTLE_WHITE_KING | CHESS_CASTLE_WHITE_QUEEN
+                                           : CHESS_CASTLE_BLACK_KING | CHESS_CASTLE_BLACK_QUEEN;
+            bool may_castle = (pos->castling & rights) != 0;
+            add(st, us, EVAL_TRAPPED_ROOK + !may_castle, 1);
+        }
+    }
 }
 
 ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
@@ -195,7 +217,8 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
         st->attacked2[us] |= st->attacked[us] & att;
         st->attacked[us] |= att;
         st->by[us][type] |= att;
-        add(st, us, mob_group[type] + bb_count(att & st->mob_area[us]), 1);
+        int mobility = bb_count(att & st->mob_area[us]);
+        add(st, us, mob_group[type] + mobility, 1);
         if (att & st->zone[them]) {
             st->attackers[them]++;
             add_danger(st, them, EVAL_KS_ATTACKER + type, 1);
@@ -203,14 +226,9 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
         }
         add(st, us, EVAL_KING_PROTECTOR + type, distance(sq, st->ksq[us]));
         if (type == CHESS_KNIGHT || type == CHESS_BISHOP) eval_minor_extras(st, us, type, sq);
-        if (type == CHESS_ROOK) eval_rook_file(st, us, sq);
+        if (type == CHESS_ROOK) eval_rook_file(st, us, sq, mobility);
     }
 }
-
-/* Files a-d, c-f and e-h. */
-#define QUEEN_SIDE_FILES 0x0F0F0F0F0F0F0F0Full
-#define CENTER_FILES     0x3C3C3C3C3C3C3C3Cull
-#define KING_SIDE_FILES  0xF0F0F0F0F0F0F0F0ull
 
 /* The files of the king's wing: three or four files around the king's file. */
 static inline chess_bitboard king_flank(int file) {
@@ -331,10 +349,33 @@ ALWAYS_INLINE void eval_threats(struct eval_state *st, int us) {
     }
 }
 
+/* A queen with one piece between it and an enemy rook or bishop: a pin or a discovery away. */
+ALWAYS_INLINE void eval_weak_queen(struct eval_state *st, int us) {
+    const struct chess_position *pos = st->pos;
+    int them = us ^ 1;
+    chess_bitboard occ = pos->by_type[0];
+    chess_bitboard queens = chess_position_pieces(pos, us, CHESS_QUEEN);
+    while (queens) {
+        int qsq = bb_pop(&queens);
+        chess_bitboard snipers =
+            (chess_bishop_attacks(qsq, 0) & chess_position_pieces(pos, them, CHESS_BISHOP)) |
+            (chess_rook_attacks(qsq, 0) & chess_position_pieces(pos, them, CHESS_ROOK));
+        while (snipers) {
+            chess_bitboard between = chess_between[qsq][bb_pop(&snipers)] & occ;
+            if (between && !bb_more_than_one(between)) {
+                add(st, us, EVAL_WEAK_QUEEN, 1);
+                break;
+            }
+        }
+    }
+}
+
 ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1;
     chess_bitboard passers = st->passed[us];
+    bool enemy_pieces =
+        (pos->by_color[them] & ~pos->by_type[CHESS_PAWN] & ~pos->by_type[CHESS_KING]) != 0;
     while (passers) {
         int sq = bb_pop(&passers), rank = relative_rank(us, sq);
         int stop = us == CHESS_WHITE ? sq + 8 : sq - 8;
@@ -348,6 +389,13 @@ ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
             add(st, us, EVAL_PASSED_FREE + rank, 1);
         add(st, us, EVAL_PASSED_OWN_KING + rank, distance(st->ksq[us], stop));
         add(st, us, EVAL_PASSED_THEIR_KING + rank, distance(st->ksq[them], stop));
+        if (!enemy_pieces && !(path & pos->by_type[0])) {
+            /* The rule of the square: the enemy king cannot catch it. */
+            int promotion = relative_square(us, 56 + CHESS_FILE_OF(sq));
+            int pawn_moves = 7 - rank - (rank == 1);
+            int king_moves = distance(st->ksq[them], promotion) - (pos->side == them);
+            if (king_moves > pawn_moves) add(st, us, EVAL_UNSTOPPABLE_PASSER, 1);
+        }
     }
 }
 
@@ -464,6 +512,7 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
         eval_king_shelter(&st, c);
         eval_king_danger(&st, c);
         eval_threats(&st, c);
+        eval_weak_queen(&st, c);
         eval_passed(&st, c);
     }
     add(&st, pos->side, EVAL_TEMPO, 1);

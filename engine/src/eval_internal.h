@@ -77,6 +77,10 @@ enum eval_complexity {
     X(RESTRICTED, 1)      /* squares attacked by both sides, not strongly protected by them */     \
     X(KNIGHT_ON_QUEEN, 1) /* safe knight moves that would attack the lone enemy queen */           \
     X(SLIDER_ON_QUEEN, 1) /* safe slider moves that would attack the lone enemy queen */           \
+    X(LONG_DIAGONAL_BISHOP, 1) /* sees two centre squares, looking past all but pawns */           \
+    X(TRAPPED_ROOK, 2) /* low-mobility rook on the king's wing side: [0] may castle, [1] not */    \
+    X(WEAK_QUEEN, 1)   /* a lone piece between the queen and an enemy rook or bishop */            \
+    X(UNSTOPPABLE_PASSER, 1) /* free passer outside the enemy king's square, enemy pawns only */   \
     X(TEMPO, 1)                                                                                    \
     X(COMPLEXITY, EVAL_CX_COUNT) /* endgame only, not linear: see enum eval_complexity */          \
     X(KS_ATTACKER, 6)            /* king danger per attacking piece, by type */                    \

@@ -1,7 +1,7 @@
 /*
  * Evaluation weights (middlegame, endgame), indexed as laid out by EVAL_GROUPS in
  * eval_internal.h. Written by the Texel tuner (engine/tools/tune.c); edit by re-tuning.
- * Last run: 1795045 positions, epoch 20, K 0.006193, error 0.050177, held-out 0.051808.
+ * Last run: 2369303 positions, epoch 20, K 0.006167, error 0.050454, held-out 0.050104.
  */
 #include "eval_internal.h"
 
@@ -147,6 +147,14 @@ const struct eval_weight eval_weights[EVAL_PARAM_COUNT] = {
         {4, -2},
     [EVAL_SLIDER_ON_QUEEN] =
         {8, 8},
+    [EVAL_LONG_DIAGONAL_BISHOP] =
+        {5, 1},
+    [EVAL_TRAPPED_ROOK] =
+        {2, 0}, {-13, -3},
+    [EVAL_WEAK_QUEEN] =
+        {-8, 0},
+    [EVAL_UNSTOPPABLE_PASSER] =
+        {0, 198},
     [EVAL_TEMPO] =
         {13, 9},
     [EVAL_COMPLEXITY] =
