@@ -145,12 +145,17 @@ async function playComputerToTheEnd(page, gameId, color) {
         what: `the move ${m.san} to be played`,
       });
     } catch (err) {
-      // Rare in CI and not reproduced: say what the server and the page showed at the time.
-      const now = await serverGame(gameId);
-      const shown = await page.getByRole('status').allInnerTexts();
+      // Rare in CI and not reproduced: say what the server and the page showed at the time,
+      // without letting a failure to look hide the timeout itself.
+      const look = (promise) => promise.catch((e) => `unavailable (${e.message})`);
+      const now = await look(serverGame(gameId));
+      const shown = await look(page.getByRole('status').allInnerTexts());
+      const server =
+        typeof now === 'string'
+          ? now
+          : JSON.stringify({ status: now.status, turn: now.turn, ply: now.ply, result: now.result, reason: now.reason });
       throw new Error(
-        `${err.message} (clicked ${m.from}-${m.to} at ply ${state.ply}; server now: ` +
-          `${JSON.stringify({ status: now.status, turn: now.turn, ply: now.ply, result: now.result, reason: now.reason })}; ` +
+        `${err.message} (clicked ${m.from}-${m.to} at ply ${state.ply}; server now: ${server}; ` +
           `page status: ${JSON.stringify(shown)})`,
       );
     }
