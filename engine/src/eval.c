@@ -31,6 +31,7 @@ struct eval_state {
     chess_bitboard zone[2];  /* each colour's king zone */
     chess_bitboard mob_area[2];
     chess_bitboard passed[2];
+    chess_bitboard pinned[2]; /* each colour's pieces pinned to its own king */
 };
 
 /* Files a-d, c-f and e-h; d4, e4, d5 and e5; a1-h8 and h1-a8 (a bishop seeing two centre
@@ -100,6 +101,22 @@ static inline chess_bitboard piece_attacks(int type, int sq, chess_bitboard occ)
     }
 }
 
+/* The pieces of `us` that alone stand between their king and an enemy rook, bishop or queen. */
+static chess_bitboard pinned_to_king(const struct chess_position *pos, int us, int ksq) {
+    int them = us ^ 1;
+    chess_bitboard queens = pos->by_type[CHESS_QUEEN];
+    chess_bitboard snipers =
+        pos->by_color[them] &
+        ((chess_rook_attacks(ksq, 0) & (pos->by_type[CHESS_ROOK] | queens)) |
+         (chess_bishop_attacks(ksq, 0) & (pos->by_type[CHESS_BISHOP] | queens)));
+    chess_bitboard pinned = 0;
+    while (snipers) {
+        chess_bitboard between = chess_between[ksq][bb_pop(&snipers)] & pos->by_type[0];
+        if (between && !bb_more_than_one(between)) pinned |= between & pos->by_color[us];
+    }
+    return pinned;
+}
+
 static void init_attacks(struct eval_state *st) {
     const struct chess_position *pos = st->pos;
     for (int c = 0; c < 2; c++) {
@@ -111,10 +128,18 @@ static void init_attacks(struct eval_state *st) {
         st->attacked2[c] =
             (st->by[c][CHESS_PAWN] & st->by[c][CHESS_KING]) | pawn_double_attacks_bb(c, pawns);
         st->zone[c] = chess_king_attacks[st->ksq[c]] | bb_square(st->ksq[c]);
+        st->pinned[c] = pinned_to_king(pos, c, st->ksq[c]);
     }
     for (int c = 0; c < 2; c++) {
-        st->mob_area[c] = ~(chess_position_pieces(pos, c, CHESS_PAWN) |
-                            chess_position_pieces(pos, c, CHESS_KING) | st->by[c ^ 1][CHESS_PAWN]);
+        /* Not counted: own pawns that are blocked or on their second or third rank, the own
+         * king and queen, own pinned pieces and squares enemy pawns attack. */
+        chess_bitboard pawns = chess_position_pieces(pos, c, CHESS_PAWN);
+        chess_bitboard occ = pos->by_type[0];
+        chess_bitboard stuck = c == CHESS_WHITE ? pawns & ((occ >> 8) | BB_RANK_2 | BB_RANK_3)
+                                                : pawns & ((occ << 8) | BB_RANK_7 | BB_RANK_6);
+        st->mob_area[c] = ~(stuck | chess_position_pieces(pos, c, CHESS_KING) |
+                            chess_position_pieces(pos, c, CHESS_QUEEN) | st->pinned[c] |
+                            st->by[c ^ 1][CHESS_PAWN]);
     }
 }
 
@@ -205,6 +230,16 @@ ALWAYS_INLINE void eval_rook_file(struct eval_state *st, int us, int sq, int mob
     }
 }
 
+/* What a slider's attacks see through, as in a battery: a bishop looks through every queen, a
+ * rook through every queen and its own rooks. */
+static inline chess_bitboard xray_occupancy(const struct chess_position *pos, int us, int type) {
+    chess_bitboard occ = pos->by_type[0];
+    if (type == CHESS_BISHOP) return occ ^ pos->by_type[CHESS_QUEEN];
+    if (type == CHESS_ROOK)
+        return occ ^ pos->by_type[CHESS_QUEEN] ^ chess_position_pieces(pos, us, CHESS_ROOK);
+    return occ;
+}
+
 ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
     static const int mob_group[7] = {
         0, 0, EVAL_MOB_KNIGHT, EVAL_MOB_BISHOP, EVAL_MOB_ROOK, EVAL_MOB_QUEEN, 0};
@@ -213,7 +248,8 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
     chess_bitboard pieces = chess_position_pieces(pos, us, type);
     while (pieces) {
         int sq = bb_pop(&pieces);
-        chess_bitboard att = piece_attacks(type, sq, pos->by_type[0]);
+        chess_bitboard att = piece_attacks(type, sq, xray_occupancy(pos, us, type));
+        if (st->pinned[us] & bb_square(sq)) att &= chess_line[st->ksq[us]][sq];
         st->attacked2[us] |= st->attacked[us] & att;
         st->attacked[us] |= att;
         st->by[us][type] |= att;
