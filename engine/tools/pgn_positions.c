@@ -59,17 +59,23 @@ static const char *tag_or_unknown(const struct chess_pgn *pgn, const char *name)
     return value ? value : "?";
 }
 
-static void list_game(const struct chess_pgn *pgn, int game_number) {
+/* Lists one game; returns 0, or -1 after a message. */
+static int list_game(const struct chess_pgn *pgn, int game_number) {
     struct chess_position pos = pgn->game.start;
     for (int ply = 0; ply < pgn->game.ply_count; ply++) {
         char fen[CHESS_FEN_MAX], uci[CHESS_UCI_MAX];
         chess_move move = pgn->game.moves[ply];
-        if (chess_fen_write(&pos, CHESS_FEN_XFEN, fen, sizeof fen) < 0) return;
+        if (chess_fen_write(&pos, CHESS_FEN_XFEN, fen, sizeof fen) < 0) {
+            fprintf(stderr, "pgn_positions: game %d: cannot write the position at ply %d\n",
+                    game_number, ply);
+            return -1;
+        }
         chess_move_to_uci(&pos, move, uci);
         printf("%d\t%d\t%s\t%s\t%s\t%s\t%s\n", game_number, ply, tag_or_unknown(pgn, "White"),
                tag_or_unknown(pgn, "Black"), tag_or_unknown(pgn, "Result"), fen, uci);
         chess_position_make_move(&pos, move);
     }
+    return 0;
 }
 
 /* Lists the games of one file; returns 0, or -1 after a message. */
@@ -91,8 +97,9 @@ static int list_file(const char *path, int *game_number) {
             break;
         }
         offset += consumed;
-        list_game(&pgn, ++*game_number);
+        status = list_game(&pgn, ++*game_number);
         chess_pgn_free(&pgn);
+        if (status < 0) break;
     }
     free(text);
     return status;
