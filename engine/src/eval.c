@@ -101,20 +101,26 @@ static inline chess_bitboard piece_attacks(int type, int sq, chess_bitboard occ)
     }
 }
 
+/* The pieces, of either colour, that alone stand between sq and one of the sliders `snipers`
+ * (already on a line with sq): each is a pin or a discovered attack away. */
+static chess_bitboard lone_blockers(const struct chess_position *pos, int sq,
+                                    chess_bitboard snipers) {
+    chess_bitboard blockers = 0;
+    while (snipers) {
+        chess_bitboard between = chess_between[sq][bb_pop(&snipers)] & pos->by_type[0];
+        if (between && !bb_more_than_one(between)) blockers |= between;
+    }
+    return blockers;
+}
+
 /* The pieces of `us` that alone stand between their king and an enemy rook, bishop or queen. */
 static chess_bitboard pinned_to_king(const struct chess_position *pos, int us, int ksq) {
-    int them = us ^ 1;
     chess_bitboard queens = pos->by_type[CHESS_QUEEN];
     chess_bitboard snipers =
-        pos->by_color[them] &
+        pos->by_color[us ^ 1] &
         ((chess_rook_attacks(ksq, 0) & (pos->by_type[CHESS_ROOK] | queens)) |
          (chess_bishop_attacks(ksq, 0) & (pos->by_type[CHESS_BISHOP] | queens)));
-    chess_bitboard pinned = 0;
-    while (snipers) {
-        chess_bitboard between = chess_between[ksq][bb_pop(&snipers)] & pos->by_type[0];
-        if (between && !bb_more_than_one(between)) pinned |= between & pos->by_color[us];
-    }
-    return pinned;
+    return lone_blockers(pos, ksq, snipers) & pos->by_color[us];
 }
 
 static void init_attacks(struct eval_state *st) {
@@ -389,20 +395,13 @@ ALWAYS_INLINE void eval_threats(struct eval_state *st, int us) {
 ALWAYS_INLINE void eval_weak_queen(struct eval_state *st, int us) {
     const struct chess_position *pos = st->pos;
     int them = us ^ 1;
-    chess_bitboard occ = pos->by_type[0];
     chess_bitboard queens = chess_position_pieces(pos, us, CHESS_QUEEN);
     while (queens) {
         int qsq = bb_pop(&queens);
         chess_bitboard snipers =
             (chess_bishop_attacks(qsq, 0) & chess_position_pieces(pos, them, CHESS_BISHOP)) |
             (chess_rook_attacks(qsq, 0) & chess_position_pieces(pos, them, CHESS_ROOK));
-        while (snipers) {
-            chess_bitboard between = chess_between[qsq][bb_pop(&snipers)] & occ;
-            if (between && !bb_more_than_one(between)) {
-                add(st, us, EVAL_WEAK_QUEEN, 1);
-                break;
-            }
-        }
+        if (lone_blockers(pos, qsq, snipers)) add(st, us, EVAL_WEAK_QUEEN, 1);
     }
 }
 
