@@ -24,6 +24,8 @@ import subprocess
 import sys
 import time
 
+from uci_engine import UciEngine
+
 POSITIONS = [
     ("start", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", 6),
     ("kiwipete", "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", 5),
@@ -33,41 +35,15 @@ POSITIONS = [
 ]
 
 
-class Stockfish:
-    def __init__(self, path):
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci")
-        self.wait_for("uciok")
-        self.send("setoption name Threads value 1")
-        self.send("isready")
-        self.wait_for("readyok")
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, prefix):
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                raise RuntimeError("stockfish exited")
-            if line.startswith(prefix):
-                return line.strip()
-
-    def perft(self, fen, depth):
-        self.send("position fen " + fen)
-        self.send("isready")
-        self.wait_for("readyok")
-        start = time.perf_counter()
-        self.send("go perft %d" % depth)
-        line = self.wait_for("Nodes searched")
-        elapsed = time.perf_counter() - start
-        return int(line.split(":")[1]), elapsed
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait(timeout=10)
+def stockfish_perft(sf, fen, depth):
+    sf.send("position fen " + fen)
+    sf.send("isready")
+    sf.wait_for("readyok")
+    start = time.perf_counter()
+    sf.send("go perft %d" % depth)
+    line = sf.wait_for("Nodes searched")
+    elapsed = time.perf_counter() - start
+    return int(line.split(":")[1]), elapsed
 
 
 def own_perft(command, fen, depth):
@@ -91,7 +67,7 @@ def main():
     if os.path.exists(native):
         variants.append(("native", [native]))
 
-    sf = Stockfish(args.stockfish)
+    sf = UciEngine(args.stockfish, [("Threads", 1)])
     failures = 0
     best = {}  # (position, variant) -> seconds
     nodes_of = {}
@@ -99,7 +75,7 @@ def main():
         for _ in range(args.rounds):
             for label, command in variants + [("stockfish", None)]:
                 if command is None:
-                    nodes, seconds = sf.perft(fen, depth)
+                    nodes, seconds = stockfish_perft(sf, fen, depth)
                 else:
                     nodes, seconds = own_perft(command, fen, depth)
                 if nodes_of.setdefault(name, nodes) != nodes:

@@ -25,6 +25,8 @@ import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
 
+from uci_engine import UciEngine
+
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BUILD = os.environ.get("BUILD", os.path.join(ROOT, "build", "release"))
 CLIP, WINDOW, LOST, HOPELESS = 500, 400, -150, -50
@@ -52,55 +54,29 @@ def read_moves(pgn_files):
     return games
 
 
-class Stockfish:
-    def __init__(self, path, nodes):
-        self.nodes = nodes
-        self.proc = subprocess.Popen([path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                     text=True, bufsize=1)
-        self.send("uci")
-        self.send("setoption name Hash value 64")
-        self.send("setoption name Threads value 1")
-        self.wait_for("readyok", "isready")
-
-    def send(self, command):
-        self.proc.stdin.write(command + "\n")
-        self.proc.stdin.flush()
-
-    def wait_for(self, answer, command):
-        self.send(command)
-        for line in self.proc.stdout:
-            if line.startswith(answer):
-                return line
-        sys.exit("review_games: Stockfish stopped")
-
-    def score(self, fen):
-        """Stockfish's score of the position for the side to move, in centipawns, and its move."""
-        self.send("position fen " + fen)
-        self.send("go nodes %d" % self.nodes)
-        score = 0
-        for line in self.proc.stdout:
-            words = line.split()
-            if words and words[0] == "info" and "score" in words:
-                at = words.index("score")
-                value = int(words[at + 2])
-                if words[at + 1] == "mate":  # mate in n: 10000 - n, as one large score
-                    value = (10000 - abs(value)) * (1 if value > 0 else -1)
-                score = value
-            elif words and words[0] == "bestmove":
-                return score, words[1]
-        sys.exit("review_games: Stockfish stopped")
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
+def stockfish_score(sf, fen, nodes):
+    """Stockfish's score of the position for the side to move, in centipawns, and its move."""
+    sf.send("position fen " + fen)
+    sf.send("go nodes %d" % nodes)
+    score = 0
+    while True:
+        words = sf.read_line().split()
+        if words and words[0] == "info" and "score" in words:
+            at = words.index("score")
+            value = int(words[at + 2])
+            if words[at + 1] == "mate":  # mate in n: 10000 - n, as one large score
+                value = (10000 - abs(value)) * (1 if value > 0 else -1)
+            score = value
+        elif words and words[0] == "bestmove":
+            return score, words[1]
 
 
 def score_games(games, numbers, path, nodes):
-    sf = Stockfish(path, nodes)
+    sf = UciEngine(path, [("Hash", 64), ("Threads", 1)])
     try:
         for number in numbers:
             for move in games[number]:
-                move["score"], move["best"] = sf.score(move["fen"])
+                move["score"], move["best"] = stockfish_score(sf, move["fen"], nodes)
     finally:
         sf.close()
 
@@ -150,7 +126,10 @@ def main():
     parts = [numbers[i::args.jobs] for i in range(args.jobs)]
     with ThreadPoolExecutor(args.jobs) as pool:
         for f in [pool.submit(score_games, games, part, path, args.nodes) for part in parts]:
-            f.result()
+            try:
+                f.result()
+            except RuntimeError as err:
+                sys.exit("review_games: Stockfish: %s" % err)
     points, loss, decided, drops = review(games, args.engine)
     if not points:
         sys.exit("review_games: no finished game of %s" % args.engine)
