@@ -90,8 +90,8 @@ static inline void history_update(int16_t *entry, int bonus) {
     *entry = (int16_t)v;
 }
 
-static inline int history_bonus(int depth) {
-    return min_int(170 * depth - 100, 1800);
+static inline int history_bonus(const struct chess_search_params *p, int depth) {
+    return min_int(p->hist_bonus_mult * depth - p->hist_bonus_base, p->hist_bonus_max);
 }
 
 static void cont_hist_update(struct stack_entry *ss, int piece, int to, int bonus) {
@@ -125,7 +125,7 @@ struct tried_moves {
 /* Rewards the move that caused a cut-off and penalises those tried before it. */
 static void update_stats(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
                          chess_move best, const struct tried_moves *tried, int depth) {
-    int bonus = history_bonus(depth);
+    int bonus = history_bonus(&w->sh->params, depth);
     if (!move_is_tactical(pos, best)) {
         if (ss->killers[0] != best) {
             ss->killers[1] = ss->killers[0];
@@ -201,7 +201,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
 
     struct move_picker mp;
     picker_init_qsearch(&mp, w, pos);
-    int futility_base = static_eval + 150;
+    int futility_base = static_eval + w->sh->params.qs_futility;
     int move_count = 0;
     chess_move best_move = CHESS_MOVE_NONE, m;
     while ((m = picker_next(&mp, pos)) != CHESS_MOVE_NONE) {
@@ -255,18 +255,22 @@ struct node {
 /* Razoring, reverse futility and null move: a score to return at once, or NO_SCORE. */
 static int prune_before_moves(struct worker *w, const struct chess_position *pos,
                               struct stack_entry *ss, const struct node *n, int alpha, int beta) {
+    const struct chess_search_params *p = &w->sh->params;
     int depth = n->depth, eval = n->eval;
     if (n->pv_node || n->in_check || ss->excluded) return NO_SCORE;
-    if (depth <= 3 && eval + 200 + 250 * depth < alpha) {
+    if (depth <= p->razor_depth && eval + p->razor_base + p->razor_mult * depth < alpha) {
         int v = qsearch(w, pos, alpha - 1, alpha, n->ply, false);
         if (v < alpha) return v;
     }
-    if (depth <= 8 && eval - 80 * (depth - n->improving) >= beta && eval < CHESS_MATE_BOUND)
+    if (depth <= p->rfp_depth && eval - p->rfp_margin * (depth - n->improving) >= beta &&
+        eval < CHESS_MATE_BOUND)
         return (eval + beta) / 2;
-    if (depth >= 3 && eval >= beta && ss->static_eval >= beta - 20 * depth + 100 &&
+    if (depth >= 3 && eval >= beta &&
+        ss->static_eval >= beta - p->nmp_margin_mult * depth + p->nmp_margin_base &&
         ss[-1].move != CHESS_MOVE_NULL && has_non_pawn_material(pos, pos->side) &&
         beta > -CHESS_MATE_BOUND) {
-        int r = 3 + depth / 3 + min_int((eval - beta) / 200, 3);
+        int r =
+            p->nmp_base + depth / p->nmp_depth_div + min_int((eval - beta) / p->nmp_eval_div, 3);
         struct chess_position child = *pos;
         chess_position_make_null_move(&child);
         enter_child(w, ss, n->ply, pos, CHESS_MOVE_NULL, &child);
@@ -313,35 +317,38 @@ static void evaluate_node(struct worker *w, const struct chess_position *pos,
 static bool prune_move(const struct worker *w, const struct chess_position *pos,
                        const struct stack_entry *ss, const struct node *n, struct move_picker *mp,
                        chess_move m, int move_count, bool gives_check, int alpha) {
+    const struct chess_search_params *p = &w->sh->params;
     int depth = n->depth;
     if (!move_is_tactical(pos, m) && !gives_check) {
         int lmr_depth =
             max_int(depth - 1 - w->reductions[min_int(depth, 63)][min_int(move_count, 63)], 0);
-        int lmp_limit = (3 + depth * depth) / (2 - n->improving);
+        int lmp_limit = (p->lmp_base + depth * depth) / (2 - n->improving);
         if (move_count >= lmp_limit) {
             mp->skip_quiets = true;
             return true;
         }
-        if (lmr_depth <= 6 && !n->in_check && ss->static_eval + 100 + 100 * lmr_depth <= alpha)
+        if (lmr_depth <= p->fut_depth && !n->in_check &&
+            ss->static_eval + p->fut_base + p->fut_mult * lmr_depth <= alpha)
             return true;
         int from = chess_move_from(m), to = chess_move_to(m);
         int hist = w->stats.history[pos->side][from][to];
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[pos->board[from]][to];
-        if (lmr_depth <= 4 && hist < -3000 * depth) return true;
-        return !see_ge(pos, m, -25 * lmr_depth * lmr_depth);
+        if (lmr_depth <= p->hist_prune_depth && hist < -p->hist_prune_mult * depth) return true;
+        return !see_ge(pos, m, -p->see_quiet_mult * lmr_depth * lmr_depth);
     }
-    return depth <= 8 && !see_ge(pos, m, -100 * depth);
+    return depth <= 8 && !see_ge(pos, m, -p->see_noisy_mult * depth);
 }
 
 /* Singular extension: how much to extend the table's move, or a cut-off score via *cut. */
 static int singular_extension(struct worker *w, const struct chess_position *pos,
                               struct stack_entry *ss, const struct node *n, int beta, int *cut) {
-    int sbeta = n->tt_score - 2 * n->depth;
+    const struct chess_search_params *p = &w->sh->params;
+    int sbeta = n->tt_score - p->se_margin * n->depth / 16;
     ss->excluded = n->tt_move;
     int v = search_node(w, pos, sbeta - 1, sbeta, (n->depth - 1) / 2, n->ply, n->cut_node);
     ss->excluded = CHESS_MOVE_NONE;
     w->pv_length[n->ply] = 0; /* that search's line is not this node's */
-    if (v < sbeta) return !n->pv_node && v < sbeta - 20 ? 2 : 1;
+    if (v < sbeta) return !n->pv_node && v < sbeta - p->se_double_margin ? 2 : 1;
     if (sbeta >= beta)
         *cut = sbeta;
     else if (n->tt_score >= beta)
@@ -364,7 +371,7 @@ static int late_move_reduction(const struct worker *w, const struct chess_positi
         int hist = w->stats.history[pos->side][from][to];
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[piece][to];
         if (ss[-2].cont_hist) hist += ss[-2].cont_hist[piece][to];
-        r -= hist / 8000;
+        r -= hist / w->sh->params.lmr_hist_div;
         if (m == ss->killers[0] || m == ss->killers[1]) r--;
     }
     return r;
@@ -472,7 +479,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
             continue;
 
         int ext = 0;
-        if (!n.root && depth >= 8 && m == n.tt_move && !ss->excluded &&
+        if (!n.root && depth >= w->sh->params.se_depth && m == n.tt_move && !ss->excluded &&
             (n.tte.bound & CHESS_TT_LOWER) && n.tte.depth >= depth - 3 &&
             n.tt_score > -CHESS_MATE_BOUND && n.tt_score < CHESS_MATE_BOUND) {
             int cut = NO_SCORE;

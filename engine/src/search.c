@@ -78,9 +78,10 @@ bool search_should_stop(struct worker *w) {
 }
 
 static void init_reductions(struct worker *w) {
+    double base = w->sh->params.lmr_base / 100.0, div = w->sh->params.lmr_div / 100.0;
     for (int d = 0; d < 64; d++) {
         for (int m = 0; m < 64; m++) {
-            double r = d && m ? 0.75 + log((double)d) * log((double)m) / 2.25 : 0;
+            double r = d && m ? base + log((double)d) * log((double)m) / div : 0;
             w->reductions[d][m] = (uint8_t)(r < 0 ? 0 : r > 40 ? 40 : r);
         }
     }
@@ -203,7 +204,7 @@ static void search_line(struct worker *w, const struct chess_position *root, int
     struct search_shared *sh = w->sh;
     struct root_move *rm = &w->root_moves[w->pv_index];
     int prev = rm->avg_score;
-    int delta = 12 + (prev != -INF_SCORE ? abs(prev) / 64 : 0);
+    int delta = sh->params.asp_delta + (prev != -INF_SCORE ? abs(prev) / 64 : 0);
     int alpha = -INF_SCORE, beta = INF_SCORE;
     if (depth >= 4 && prev != -INF_SCORE) {
         alpha = prev - delta > -INF_SCORE ? prev - delta : -INF_SCORE;
@@ -372,6 +373,10 @@ static void init_shared(struct search_shared *sh, const struct chess_search_requ
                         struct chess_tt *tt, int legal) {
     memset(sh, 0, sizeof *sh);
     sh->req = req;
+    if (req->params)
+        sh->params = *req->params;
+    else
+        chess_search_params_default(&sh->params);
     sh->tt = tt;
     atomic_init(&sh->stop, false);
     sh->caller_stop = req->stop;

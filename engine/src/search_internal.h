@@ -125,6 +125,7 @@ struct worker {
 
 struct search_shared {
     const struct chess_search_request *req;
+    struct chess_search_params params; /* the request's, or the defaults */
     struct chess_tt *tt;
     struct timeman tm;
     int64_t wall_start; /* for reports: info time and nps are wall-clock even with nodestime */

@@ -11,7 +11,9 @@
  * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960, Ponder,
  * Skill Level, Move Overhead, nodestime: time as nodes / N ms, and Level: the lobby's levels
  * 1-8), position, go (wtime btime winc binc movestogo depth nodes movetime infinite ponder), stop,
- * ponderhit, quit; and for people: d (show the position), eval.
+ * ponderhit, quit; and for people: d (show the position), eval. The search's constants
+ * (chess/search_params.h) are hidden options of their own names, not listed by "uci", for
+ * tuning them (tests/bench/spsa.py); "params" lists them with their values and ranges.
  *
  * Every search ends with "info nodes N time T nps X" (all threads' nodes) just before bestmove,
  * so that a match runner charging virtual time (nodestime) sees the nodes searched after the
@@ -28,6 +30,7 @@
 
 #include <ctype.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -55,6 +58,7 @@ struct uci {
     int64_t overhead;
     int64_t nodestime; /* 0: wall clock; N: the search's time is nodes / N milliseconds */
     bool chess960;
+    struct chess_search_params params; /* the search's constants: defaults unless tuned */
 
     pthread_t thread;
     bool searching;       /* a search thread exists and has not been joined */
@@ -167,6 +171,16 @@ static void print_options(void) {
     say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
 }
 
+/* For tuning tools: each search constant's value and range, then "paramsok". */
+static void print_search_params(const struct chess_search_params *params) {
+    for (int i = 0; i < chess_search_params_count(); i++) {
+        const struct chess_search_param_info *info = chess_search_param_info(i);
+        say("param %s value %d default %d min %d max %d", info->name,
+            chess_search_params_get(params, i), info->default_value, info->min, info->max);
+    }
+    say("paramsok");
+}
+
 static int resize_hash(struct uci *u, int mb) {
     struct chess_tt *tt = chess_tt_create((size_t)mb << 20);
     if (!tt) return -1;
@@ -219,6 +233,9 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
         u->pos.chess960 = b || u->pos.chess960;
     } else if (strcasecmp(name, "Ponder") == 0 && parse_bool(value, &b)) {
         /* Nothing to set up: pondering happens when the GUI says "go ponder". */
+    } else if (parse_int(value, INT_MIN, INT_MAX, &v) &&
+               chess_search_params_set(&u->params, name, (int)v) == 0) {
+        /* A search constant, for tuning. */
     } else {
         return false;
     }
@@ -389,6 +406,7 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.seed = (uint64_t)u->key_count * 0x9E3779B97F4A7C15ull ^ u->pos.key;
     u->req.move_overhead_ms = u->overhead;
     u->req.nodestime = u->nodestime;
+    u->req.params = &u->params;
     u->req.stop = &u->stop;
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;
@@ -458,6 +476,8 @@ static bool handle(struct uci *u, char *line) {
         return false;
     } else if (strcmp(cmd, "d") == 0) {
         cmd_display(u);
+    } else if (strcmp(cmd, "params") == 0) {
+        print_search_params(&u->params);
     } else if (strcmp(cmd, "eval") == 0) {
         say("info string static eval %d cp (side to move)", chess_evaluate(&u->pos));
     } else if (strcmp(cmd, "debug") == 0 || strcmp(cmd, "register") == 0) {
@@ -475,6 +495,7 @@ int main(void) {
     u.multipv = 1;
     u.skill = CHESS_SKILL_MAX;
     u.overhead = 50;
+    chess_search_params_default(&u.params);
     atomic_init(&u.finished, false);
     atomic_init(&u.stop, false);
     atomic_init(&u.ponder, false);

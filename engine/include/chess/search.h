@@ -17,6 +17,7 @@
 #include <stdint.h>
 
 #include "chess/position.h"
+#include "chess/search_params.h"
 #include "chess/tt.h"
 
 /* Deepest search iteration and longest line from the root. */
@@ -98,6 +99,9 @@ struct chess_search_request {
 
     /* What earlier searches of this game learned, updated by this one; NULL: start afresh. */
     struct chess_search_memory *memory;
+
+    /* The search's constants (copied at the start); NULL: the engine's defaults. */
+    const struct chess_search_params *params;
 };
 
 struct chess_search_result {

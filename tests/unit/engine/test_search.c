@@ -18,6 +18,7 @@
 
 #include <pthread.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static struct chess_tt *tt;
@@ -237,6 +238,55 @@ static void test_deterministic(void) {
         CHECK_EQ_INT(a.nodes, b.nodes);
         CHECK(a.nodes > 0);
     }
+}
+
+/* Searches the Kiwipete position to depth 8 with a fresh table and the given constants. */
+static uint64_t nodes_with_params(const struct chess_search_params *params) {
+    struct chess_position pos;
+    struct chess_search_result res = {0};
+    const char *fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return 0;
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.limits.depth = 8;
+    req.params = params;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &res) == 0);
+    return res.nodes;
+}
+
+/*
+ * The search's constants: the defaults are the list's and search like no constants at all;
+ * setting one checks its name (any case) and range; another value changes the search.
+ */
+static void test_search_params(void) {
+    struct chess_search_params params;
+    chess_search_params_default(&params);
+    int count = chess_search_params_count();
+    CHECK(count > 20);
+    CHECK(chess_search_param_info(-1) == NULL && chess_search_param_info(count) == NULL);
+    for (int i = 0; i < count; i++) {
+        const struct chess_search_param_info *info = chess_search_param_info(i);
+        CHECK(info->min <= info->default_value && info->default_value <= info->max);
+        CHECK_EQ_INT(chess_search_params_get(&params, i), info->default_value);
+        struct chess_search_params copy = params;
+        CHECK_EQ_INT(chess_search_params_set(&copy, info->name, info->max + 1), -1);
+        CHECK_EQ_INT(chess_search_params_set(&copy, info->name, info->min - 1), -1);
+        CHECK(memcmp(&copy, &params, sizeof params) == 0);
+        CHECK_EQ_INT(chess_search_params_set(&copy, info->name, info->default_value), 0);
+        CHECK(memcmp(&copy, &params, sizeof params) == 0);
+    }
+    CHECK_EQ_INT(params.rfp_margin, 80);
+    CHECK_EQ_INT(chess_search_params_set(&params, "no_such_constant", 1), -1);
+    uint64_t defaults = nodes_with_params(NULL);
+    CHECK_EQ_INT(nodes_with_params(&params), defaults);
+    CHECK_EQ_INT(chess_search_params_set(&params, "RFP_Margin", 120), 0);
+    CHECK_EQ_INT(params.rfp_margin, 120);
+    for (int i = 0; i < count; i++) {
+        if (strcmp(chess_search_param_info(i)->name, "rfp_margin") == 0)
+            CHECK_EQ_INT(chess_search_params_get(&params, i), 120);
+    }
+    CHECK(nodes_with_params(&params) != defaults);
 }
 
 /* A cleared memory searches like none; a used one changes the search (its history orders). */
@@ -482,6 +532,7 @@ int main(void) {
     RUN(test_random_positions_legal);
     RUN(test_fast_legality);
     RUN(test_deterministic);
+    RUN(test_search_params);
     RUN(test_search_memory);
     RUN(test_stop_returns_legal_move);
     RUN(test_ponderhit);

@@ -3,7 +3,8 @@
  * answers: the handshake and options, isready during a search, position with moves, an illegal move
  * or bad FEN leaving the position unchanged, malformed and unknown commands reported on info string
  * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, nodestime (the final
- * info nodes line, limits in nodes, deterministic), quit.
+ * info nodes line, limits in nodes, deterministic), the search's constants as hidden options,
+ * quit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -101,7 +102,11 @@ static void test_handshake(void) {
     send_line("uci");
     CHECK(expect("id name", line, sizeof line, REPLY_MS));
     CHECK(expect("option name Hash type spin", line, sizeof line, REPLY_MS));
-    CHECK(expect("uciok", line, sizeof line, REPLY_MS));
+    bool listed_constant = false; /* the search's constants are hidden options */
+    while (read_line(line, sizeof line, REPLY_MS) && strcmp(line, "uciok") != 0)
+        listed_constant = listed_constant || strstr(line, "rfp_margin") != NULL;
+    CHECK(strcmp(line, "uciok") == 0);
+    CHECK(!listed_constant);
     send_line("isready");
     CHECK(expect("readyok", line, sizeof line, REPLY_MS));
 }
@@ -216,6 +221,32 @@ static void test_nodestime(void) {
     CHECK(expect("readyok", line, sizeof line, REPLY_MS));
 }
 
+/*
+ * The search's constants are hidden options: not listed, but a value in range changes the
+ * search (a fixed-depth search visits other nodes), and the default restores it exactly.
+ */
+static void test_search_params(void) {
+    char line[4096];
+    unsigned long long base = final_nodes("go depth 9");
+    send_line("setoption name rfp_margin value 40");
+    send_line("setoption name lmr_div value 300");
+    unsigned long long tuned = final_nodes("go depth 9");
+    CHECK(base > 0 && tuned > 0 && tuned != base);
+    send_line("params");
+    CHECK(expect("param rfp_margin value 40 default 80 min ", line, sizeof line, REPLY_MS));
+    CHECK(expect("paramsok", line, sizeof line, REPLY_MS));
+    send_line("setoption name rfp_margin value 80");
+    send_line("setoption name lmr_div value 225");
+    CHECK_EQ_INT(final_nodes("go depth 9"), base);
+    send_line("setoption name rfp_margin value 1000");
+    CHECK(expect("info string unknown option or bad value: rfp_margin = 1000", line, sizeof line,
+                 REPLY_MS));
+    send_line("setoption name rfp_margin value 9x");
+    CHECK(expect("info string unknown option or bad value: rfp_margin = 9x", line, sizeof line,
+                 REPLY_MS));
+    CHECK_EQ_INT(final_nodes("go depth 9"), base);
+}
+
 static void test_quit(void) {
     send_line("quit");
     int status = 0;
@@ -243,6 +274,7 @@ int main(int argc, char **argv) {
     RUN(test_ponder);
     RUN(test_multipv);
     RUN(test_nodestime);
+    RUN(test_search_params);
     RUN(test_quit);
     return check_finish();
 }
