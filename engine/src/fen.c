@@ -235,19 +235,17 @@ int chess_fen_write(const struct chess_position *pos, int flags, char *buf, size
     static const char letters[] = " PNBRQK  pnbrqk";
     char tmp[CHESS_FEN_MAX];
     size_t n = 0;
+    /* Rank by rank over the occupied squares only: the server writes a FEN with every move. */
     for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            int piece = pos->board[CHESS_SQUARE(file, rank)];
-            if (piece == CHESS_NO_PIECE) {
-                empty++;
-                continue;
-            }
-            if (empty) tmp[n++] = (char)('0' + empty);
-            empty = 0;
-            tmp[n++] = letters[piece];
+        chess_bitboard occupied = (pos->by_type[0] >> (8 * rank)) & 0xff;
+        int file = 0;
+        while (occupied) {
+            int next = bb_pop(&occupied);
+            if (next > file) tmp[n++] = (char)('0' + next - file);
+            tmp[n++] = letters[pos->board[CHESS_SQUARE(next, rank)]];
+            file = next + 1;
         }
-        if (empty) tmp[n++] = (char)('0' + empty);
+        if (file < 8) tmp[n++] = (char)('0' + 8 - file);
         if (rank) tmp[n++] = '/';
     }
     tmp[n++] = ' ';

@@ -18,7 +18,9 @@
 # (the transaction, the wake-up of the loop, the release of held messages), and how many moves
 # share a commit depends on timing, which varies from run to run; so over all runs it also
 # fits instructions = per_move * moves + per_commit * commits for each thread (least squares)
-# and prints both parts. CALLGRIND_KEEP=DIR keeps the callgrind files there (DIR/run-N/).
+# and prints both parts, when the runs' moves per commit differ enough for a fit. To make them
+# differ, CALLGRIND_RATES="150 300 600" gives each run its own rate (in turn) instead of RATE.
+# CALLGRIND_KEEP=DIR keeps the callgrind files there (DIR/run-N/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
@@ -41,8 +43,10 @@ port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0
 listening() { /usr/bin/python3 -c 'import socket, sys; socket.create_connection(("127.0.0.1", int(sys.argv[1])), 1)' "$1" 2>/dev/null; }
 
 echo "== $(date -u +%FT%TZ) $(git rev-parse --short HEAD 2>/dev/null || echo unknown), $build:" \
-     "$conns connections, $rate moves/s, ${duration}s window, $runs runs"
+     "$conns connections, ${CALLGRIND_RATES:-$rate} moves/s, ${duration}s window, $runs runs"
+read -r -a rates <<<"${CALLGRIND_RATES:-$rate}"
 for run in $(seq "$runs"); do
+    rate=${rates[$(((run - 1) % ${#rates[@]}))]}
     dir=$tmp/run-$run
     mkdir -p "$dir"
     p=$(port)
@@ -117,13 +121,14 @@ def fit(thread):
     smy = sum(m * ir[thread] for m, c, ir in rows)
     scy = sum(c * ir[thread] for m, c, ir in rows)
     det = smm * scc - smc * smc
-    if len(rows) < 2 or det <= 1e-9 * smm * scc:
-        return None
+    ratios = [m / c for m, c, _ in rows if c]
+    if len(ratios) < 2 or max(ratios) < 1.5 * min(ratios) or det <= 0:
+        return None  # too alike: the two parts cannot be told apart
     return (smy * scc - scy * smc) / det, (scy * smm - smy * smc) / det
 
 for thread in ("loop", "writer", "all"):
     per = sum(ir[thread] for m, c, ir in rows) / sum(m for m, c, ir in rows)
     f = fit(thread)
     print("%-6s %6.0f instructions per move over all runs; fitted: %s" %
-          (thread, per, "%.0f per move + %.0f per commit" % f if f else "n/a (runs too alike)"))
+          (thread, per, "%.0f per move + %.0f per commit" % f if f else "n/a (moves per commit too alike)"))
 PY

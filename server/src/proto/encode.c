@@ -505,16 +505,28 @@ static void text_cstring(struct text *t, const char *s) {
 }
 
 static void text_int(struct text *t, int64_t v) {
+    /* Two digits at a time from the end of a scratch buffer: four of these per move event. */
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                "31323334353637383940414243444546474849505152535455565758596061"
+                                "6263646566676869707172737475767778798081828384858687888990919293"
+                                "949596979899";
     char digits[24];
-    int n = 0;
+    char *end = digits + sizeof digits, *p = end;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (!text_reserve(t, (size_t)n + 1)) return;
-    if (v < 0) t->data[t->len++] = '-';
-    while (n) t->data[t->len++] = (unsigned char)digits[--n];
+    while (u >= 100) {
+        unsigned pair = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--p = pairs[pair + 1];
+        *--p = pairs[pair];
+    }
+    if (u >= 10) {
+        *--p = pairs[u * 2 + 1];
+        *--p = pairs[u * 2];
+    } else {
+        *--p = (char)('0' + u);
+    }
+    if (v < 0) *--p = '-';
+    text_put(t, p, (size_t)(end - p));
 }
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
