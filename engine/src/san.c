@@ -36,13 +36,17 @@ int notation_san_body(const struct chess_position *pos, const struct chess_move_
         }
     } else {
         buf[n++] = piece_letters[type];
+        /* Only another piece of the type that attacks the square may also move there; most
+         * moves have none, and then the legal moves need not be looked at. */
+        chess_bitboard rivals = position_attackers_by(pos, to, pos->side, pos->by_type[0]) &
+                                pos->by_type[type] & ~bb_square(from);
         struct chess_move_list generated;
-        if (!legal) {
+        if (rivals && !legal) {
             chess_generate_moves(pos, CHESS_GEN_ALL, &generated);
             legal = &generated;
         }
         bool others = false, same_file = false, same_rank = false;
-        for (int i = 0; i < legal->count; i++) {
+        for (int i = 0; rivals && i < legal->count; i++) {
             chess_move m = legal->moves[i];
             int f = chess_move_from(m);
             if (m == move || chess_move_to(m) != to || f == from ||

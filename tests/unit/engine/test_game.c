@@ -212,10 +212,31 @@ static void check_legal_list(const struct chess_game *game) {
 }
 
 /*
+ * SAN that names the move, and no shorter spelling would: a piece move's origin hint (file,
+ * rank or both) is there only when leaving out any of it is ambiguous.
+ */
+static void check_san_exact(const struct chess_position *pos, chess_move m, const char *san) {
+    chess_move back = CHESS_MOVE_NONE;
+    CHECK_EQ_INT(chess_san_parse(pos, san, &back), 0);
+    CHECK_EQ_INT(back, m);
+    if (!strchr("NBRQK", san[0])) return; /* pawns and castling have no hint */
+    size_t len = strcspn(san, "+#");
+    size_t dest = len - 2; /* a piece move ends with its destination square */
+    size_t hint_end = san[dest - 1] == 'x' ? dest - 1 : dest;
+    for (size_t i = 1; i < hint_end; i++) {
+        char shorter[CHESS_SAN_MAX];
+        memcpy(shorter, san, i);
+        strcpy(shorter + i, san + i + 1);
+        CHECK_EQ_INT(chess_san_parse(pos, shorter, &back), -CHESS_ERR_MOVE_AMBIGUOUS);
+    }
+}
+
+/*
  * Random games from several starts (castling both ways, Chess960 castling in UCI, en passant,
  * promotions, mates): every move played by its UCI or SAN through chess_game_play_record()
  * gives the text chess_move_to_uci() and chess_san_write() give for the position before it, and
- * the same game as chess_game_play() of the move; chess_game_play() accepts exactly the moves
+ * the same game as chess_game_play() of the move, and the SAN names the move with no more of
+ * an origin hint than it needs; chess_game_play() accepts exactly the moves
  * chess_position_is_legal() does.
  */
 static void test_play_record_matches(void) {
@@ -227,7 +248,7 @@ static void test_play_record_matches(void) {
         "4k3/8/8/3pP3/8/8/8/4K3 w - d6 0 2",
     };
     uint64_t rng = 0x51a7e5eedULL;
-    int plies = 0, mates = 0, checks = 0;
+    int plies = 0, mates = 0, checks = 0, hints = 0;
     for (int round = 0; round < 60; round++) {
         struct chess_position start;
         CHECK_EQ_INT(chess_fen_parse(&start, starts[round % 5]), 0);
@@ -268,12 +289,14 @@ static void test_play_record_matches(void) {
             CHECK_EQ_INT(record.move, m);
             CHECK_EQ_STR(record.uci, uci);
             CHECK_EQ_STR(record.san, san);
+            check_san_exact(&before, m, record.san);
             CHECK_EQ_INT(chess_game_play(&b, m), 0);
             CHECK_EQ_INT(a.current.key, b.current.key);
             CHECK_EQ_INT(a.result, b.result);
             CHECK_EQ_INT(a.termination, b.termination);
             check_legal_list(&a);
             mates += strchr(san, '#') != NULL;
+            hints += strchr("NBRQ", san[0]) && strcspn(san, "+#") > (strchr(san, 'x') ? 4u : 3u);
             checks += strchr(san, '+') != NULL;
             plies++;
         }
@@ -287,6 +310,7 @@ static void test_play_record_matches(void) {
     CHECK(plies > 5000);
     CHECK(checks > 100);
     CHECK(mates > 0);
+    CHECK(hints > 20); /* moves that needed an origin hint */
 }
 
 /* Errors from chess_game_play_record(): the game and the record stay as they were. */
