@@ -14,12 +14,13 @@
 # only legal moves) and of the SQLite WAL hook on_wal_commit() on the writer (once per commit).
 #
 # Prints per run the moves and commits in the window, moves per commit, and instructions per
-# move for the loop thread (the main thread), the SQLite writer thread and all threads together. A thread's cost has a part per move and a part per commit
-# (the transaction, the wake-up of the loop, the release of held messages), and how many moves
-# share a commit depends on timing, which varies from run to run; so over all runs it also
-# fits instructions = per_move * moves + per_commit * commits for each thread (least squares)
-# and prints both parts, when the runs' moves per commit differ enough for a fit. To make them
-# differ, CALLGRIND_RATES="150 300 600" gives each run its own rate (in turn) instead of RATE.
+# move for the loop thread (the main thread), the SQLite writer thread and all threads
+# together. A thread's cost has a part per move and a part per commit (the transaction, the
+# wake-up of the loop), and how many moves share a commit depends on timing (the disk, the
+# machine's load), which varies from run to run: compare builds run one after the other. Over
+# all runs it also fits instructions = per_move * moves + per_commit * commits for each thread
+# (least squares) and prints both parts, when the runs' moves per commit differ enough for a
+# fit; CALLGRIND_RATES="150 300 600" gives each run its own rate (in turn) to make them differ.
 # CALLGRIND_KEEP=DIR keeps the callgrind files there (DIR/run-N/).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
