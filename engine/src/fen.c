@@ -7,7 +7,6 @@
 #include "chess/fen.h"
 #include "internal.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #define FEN_MAX_FIELDS 6
@@ -220,23 +219,33 @@ static char castling_char(const struct chess_position *pos, int bit, int flags) 
     return color == CHESS_BLACK ? (char)(c + ('a' - 'A')) : c;
 }
 
+/* Writes a number in decimal at buf + n; returns the new length. */
+static size_t put_number(char *buf, size_t n, unsigned value) {
+    char digits[10];
+    int count = 0;
+    do {
+        digits[count++] = (char)('0' + value % 10);
+        value /= 10;
+    } while (value);
+    while (count) buf[n++] = digits[--count];
+    return n;
+}
+
 int chess_fen_write(const struct chess_position *pos, int flags, char *buf, size_t size) {
     static const char letters[] = " PNBRQK  pnbrqk";
     char tmp[CHESS_FEN_MAX];
     size_t n = 0;
+    /* Rank by rank over the occupied squares only: the server writes a FEN with every move. */
     for (int rank = 7; rank >= 0; rank--) {
-        int empty = 0;
-        for (int file = 0; file < 8; file++) {
-            int piece = pos->board[CHESS_SQUARE(file, rank)];
-            if (piece == CHESS_NO_PIECE) {
-                empty++;
-                continue;
-            }
-            if (empty) tmp[n++] = (char)('0' + empty);
-            empty = 0;
-            tmp[n++] = letters[piece];
+        chess_bitboard occupied = (pos->by_type[0] >> (8 * rank)) & 0xff;
+        int file = 0;
+        while (occupied) {
+            int next = bb_pop(&occupied);
+            if (next > file) tmp[n++] = (char)('0' + next - file);
+            tmp[n++] = letters[pos->board[CHESS_SQUARE(next, rank)]];
+            file = next + 1;
         }
-        if (empty) tmp[n++] = (char)('0' + empty);
+        if (file < 8) tmp[n++] = (char)('0' + 8 - file);
         if (rank) tmp[n++] = '/';
     }
     tmp[n++] = ' ';
@@ -253,10 +262,12 @@ int chess_fen_write(const struct chess_position *pos, int flags, char *buf, size
         tmp[n++] = (char)('a' + CHESS_FILE_OF(pos->ep_square));
         tmp[n++] = (char)('1' + CHESS_RANK_OF(pos->ep_square));
     }
-    int len = snprintf(tmp + n, sizeof tmp - n, " %u %u", (unsigned)pos->halfmove_clock,
-                       (unsigned)pos->fullmove_number);
-    if (len < 0) return -CHESS_ERR_BUFFER;
-    n += (size_t)len;
+    /* The clocks by hand: snprintf cost as much as the rest of the FEN. */
+    tmp[n++] = ' ';
+    n = put_number(tmp, n, pos->halfmove_clock);
+    tmp[n++] = ' ';
+    n = put_number(tmp, n, pos->fullmove_number);
+    tmp[n] = '\0';
     if (n + 1 > size) return -CHESS_ERR_BUFFER;
     memcpy(buf, tmp, n + 1);
     return (int)n;

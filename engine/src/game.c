@@ -5,12 +5,18 @@
  * bounds the search), every second ply, since only positions with the same side to move can be
  * equal. Takebacks replay the game from its start, which is cheap next to anything a server does
  * with a move.
+ *
+ * game->legal always holds the legal moves of game->current: every function that changes the
+ * position generates them again. A move is legal when it is in that list, and "no legal move"
+ * (mate or stalemate) is an empty list.
  */
 #include "chess/game.h"
 #include "chess/movegen.h"
 #include "chess/san.h"
+#include "notation.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 static int reserve(struct chess_game *game, int plies) {
     if (plies <= game->capacity) return 0;
@@ -35,6 +41,7 @@ int chess_game_init(struct chess_game *game, const struct chess_position *start)
         chess_position_startpos(&game->start);
     }
     game->current = game->start;
+    chess_generate_moves(&game->current, CHESS_GEN_ALL, &game->legal);
     if (reserve(game, 64) < 0) {
         chess_game_free(game);
         return -CHESS_ERR_NO_MEMORY;
@@ -66,7 +73,7 @@ int chess_game_repetitions(const struct chess_game *game) {
 /* Endings the rules apply without anyone asking, in order of precedence. */
 static void apply_automatic_endings(struct chess_game *game) {
     const struct chess_position *pos = &game->current;
-    if (chess_count_legal_moves(pos) == 0) {
+    if (game->legal.count == 0) {
         if (pos->checkers) {
             game->result =
                 pos->side == CHESS_WHITE ? CHESS_RESULT_BLACK_WINS : CHESS_RESULT_WHITE_WINS;
@@ -91,27 +98,62 @@ static void apply_automatic_endings(struct chess_game *game) {
     }
 }
 
-int chess_game_play(struct chess_game *game, chess_move move) {
-    if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
+static bool is_legal(const struct chess_game *game, chess_move move) {
+    for (int i = 0; i < game->legal.count; i++) {
+        if (game->legal.moves[i] == move) return true;
+    }
+    return false;
+}
+
+/* Plays a move of game->legal. Returns 0, -CHESS_ERR_GAME_TOO_LONG or -CHESS_ERR_NO_MEMORY. */
+static int play_legal(struct chess_game *game, chess_move move) {
     if (game->ply_count >= CHESS_GAME_MAX_PLIES) return -CHESS_ERR_GAME_TOO_LONG;
-    if (!chess_position_is_legal(&game->current, move)) return -CHESS_ERR_MOVE_ILLEGAL;
     int rc = reserve(game, game->ply_count + 1);
     if (rc < 0) return rc;
     chess_position_make_move(&game->current, move);
+    chess_generate_moves(&game->current, CHESS_GEN_ALL, &game->legal);
     game->moves[game->ply_count++] = move;
     game->keys[game->ply_count] = game->current.key;
     apply_automatic_endings(game);
     return 0;
 }
 
+int chess_game_play(struct chess_game *game, chess_move move) {
+    if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
+    if (game->ply_count >= CHESS_GAME_MAX_PLIES) return -CHESS_ERR_GAME_TOO_LONG;
+    if (!is_legal(game, move)) return -CHESS_ERR_MOVE_ILLEGAL;
+    return play_legal(game, move);
+}
+
 int chess_game_play_text(struct chess_game *game, const char *text, chess_move *move) {
     if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
     chess_move m;
-    int rc = chess_move_parse(&game->current, text, &m);
+    int rc = notation_find_move(&game->current, &game->legal, text, &m);
     if (rc < 0) return rc;
-    rc = chess_game_play(game, m);
+    rc = play_legal(game, m);
     if (rc == 0 && move) *move = m;
     return rc;
+}
+
+int chess_game_play_record(struct chess_game *game, const char *text,
+                           struct chess_move_record *record) {
+    if (game->result != CHESS_RESULT_NONE) return -CHESS_ERR_GAME_OVER;
+    chess_move m;
+    int rc = notation_find_move(&game->current, &game->legal, text, &m);
+    if (rc < 0) return rc;
+    /* Written before the move, from the position and list it is read against. */
+    char uci[CHESS_UCI_MAX], san[CHESS_SAN_MAX];
+    chess_move_to_uci(&game->current, m, uci);
+    int n = notation_san_body(&game->current, &game->legal, m, san);
+    rc = play_legal(game, m);
+    if (rc < 0) return rc;
+    /* Mate is the one ending that comes with a check and no legal move. */
+    if (game->current.checkers) san[n++] = game->legal.count == 0 ? '#' : '+';
+    san[n] = '\0';
+    record->move = m;
+    memcpy(record->uci, uci, sizeof uci);
+    memcpy(record->san, san, sizeof san);
+    return 0;
 }
 
 int chess_game_position_at(const struct chess_game *game, int ply, struct chess_position *out) {
@@ -126,6 +168,7 @@ int chess_game_undo(struct chess_game *game) {
     if (game->ply_count == 0) return -CHESS_ERR_MOVE_ILLEGAL;
     int rc = chess_game_position_at(game, game->ply_count - 1, &game->current);
     if (rc < 0) return rc;
+    chess_generate_moves(&game->current, CHESS_GEN_ALL, &game->legal);
     game->ply_count--;
     game->result = CHESS_RESULT_NONE;
     game->termination = CHESS_TERM_NONE;

@@ -4,6 +4,7 @@
 #include "chess/move.h"
 #include "chess/movegen.h"
 #include "internal.h"
+#include "notation.h"
 
 #include <string.h>
 
@@ -36,21 +37,29 @@ static int parse_square(const char *s) {
     return CHESS_SQUARE(s[0] - 'a', s[1] - '1');
 }
 
-int chess_move_from_uci(const struct chess_position *pos, const char *text, chess_move *move) {
+/* Reads the squares and promotion piece of UCI text. Returns 0 or -CHESS_ERR_MOVE_SYNTAX. */
+static int parse_uci(const char *text, int *from, int *to, int *promo) {
     size_t len = text ? strlen(text) : 0;
     if (len < 4 || len > 5) return -CHESS_ERR_MOVE_SYNTAX;
-    int from = parse_square(text), to = parse_square(text + 2);
-    if (from < 0 || to < 0) return -CHESS_ERR_MOVE_SYNTAX;
-    int promo = CHESS_NO_PIECE_TYPE;
+    *from = parse_square(text);
+    *to = parse_square(text + 2);
+    if (*from < 0 || *to < 0) return -CHESS_ERR_MOVE_SYNTAX;
+    *promo = CHESS_NO_PIECE_TYPE;
     if (len == 5) {
         const char *p = strchr("nbrq", text[4] | 0x20);
         if (!p || !text[4]) return -CHESS_ERR_MOVE_SYNTAX;
-        promo = CHESS_KNIGHT + (int)(p - "nbrq");
+        *promo = CHESS_KNIGHT + (int)(p - "nbrq");
     }
-    struct chess_move_list list;
-    chess_generate_moves(pos, CHESS_GEN_ALL, &list);
-    for (int i = 0; i < list.count; i++) {
-        chess_move m = list.moves[i];
+    return 0;
+}
+
+int notation_find_uci(const struct chess_position *pos, const struct chess_move_list *legal,
+                      const char *text, chess_move *move) {
+    int from, to, promo;
+    int rc = parse_uci(text, &from, &to, &promo);
+    if (rc < 0) return rc;
+    for (int i = 0; i < legal->count; i++) {
+        chess_move m = legal->moves[i];
         if (chess_move_from(m) != from) continue;
         bool promotes = chess_move_kind(m) == CHESS_MOVE_PROMOTION;
         if (promotes != (promo != CHESS_NO_PIECE_TYPE)) continue;
@@ -72,4 +81,14 @@ int chess_move_from_uci(const struct chess_position *pos, const char *text, ches
         }
     }
     return -CHESS_ERR_MOVE_ILLEGAL;
+}
+
+int chess_move_from_uci(const struct chess_position *pos, const char *text, chess_move *move) {
+    /* The syntax first, so malformed text costs no move generation. */
+    int from, to, promo;
+    int rc = parse_uci(text, &from, &to, &promo);
+    if (rc < 0) return rc;
+    struct chess_move_list list;
+    chess_generate_moves(pos, CHESS_GEN_ALL, &list);
+    return notation_find_uci(pos, &list, text, move);
 }

@@ -10,20 +10,14 @@
 #include "chess/move.h"
 #include "chess/movegen.h"
 #include "internal.h"
+#include "notation.h"
 
 #include <string.h>
 
 static const char piece_letters[] = " PNBRQK";
 
-static int write_suffix(const struct chess_position *pos, chess_move move, char *buf, int n) {
-    struct chess_position next = *pos;
-    chess_position_make_move(&next, move);
-    if (next.checkers) buf[n++] = chess_count_legal_moves(&next) == 0 ? '#' : '+';
-    buf[n] = '\0';
-    return n;
-}
-
-int chess_san_write(const struct chess_position *pos, chess_move move, char buf[CHESS_SAN_MAX]) {
+int notation_san_body(const struct chess_position *pos, const struct chess_move_list *legal,
+                      chess_move move, char *buf) {
     int from = chess_move_from(move), to = chess_move_to(move);
     int type = CHESS_PIECE_TYPE(pos->board[from]);
     int n = 0;
@@ -33,7 +27,7 @@ int chess_san_write(const struct chess_position *pos, chess_move move, char buf[
         const char *text = to > from ? "O-O" : "O-O-O";
         n = (int)strlen(text);
         memcpy(buf, text, (size_t)n);
-        return write_suffix(pos, move, buf, n);
+        return n;
     }
     if (type == CHESS_PAWN) {
         if (chess_position_is_capture(pos, move)) {
@@ -42,11 +36,18 @@ int chess_san_write(const struct chess_position *pos, chess_move move, char buf[
         }
     } else {
         buf[n++] = piece_letters[type];
-        struct chess_move_list list;
-        chess_generate_moves(pos, CHESS_GEN_ALL, &list);
+        /* Only another piece of the type that attacks the square may also move there; most
+         * moves have none, and then the legal moves need not be looked at. */
+        chess_bitboard rivals = position_attackers_by(pos, to, pos->side, pos->by_type[0]) &
+                                pos->by_type[type] & ~bb_square(from);
+        struct chess_move_list generated;
+        if (rivals && !legal) {
+            chess_generate_moves(pos, CHESS_GEN_ALL, &generated);
+            legal = &generated;
+        }
         bool others = false, same_file = false, same_rank = false;
-        for (int i = 0; i < list.count; i++) {
-            chess_move m = list.moves[i];
+        for (int i = 0; rivals && i < legal->count; i++) {
+            chess_move m = legal->moves[i];
             int f = chess_move_from(m);
             if (m == move || chess_move_to(m) != to || f == from ||
                 CHESS_PIECE_TYPE(pos->board[f]) != type ||
@@ -76,7 +77,16 @@ int chess_san_write(const struct chess_position *pos, chess_move move, char buf[
         buf[n++] = '=';
         buf[n++] = piece_letters[chess_move_promotion(move)];
     }
-    return write_suffix(pos, move, buf, n);
+    return n;
+}
+
+int chess_san_write(const struct chess_position *pos, chess_move move, char buf[CHESS_SAN_MAX]) {
+    int n = notation_san_body(pos, NULL, move, buf);
+    struct chess_position next = *pos;
+    chess_position_make_move(&next, move);
+    if (next.checkers) buf[n++] = chess_count_legal_moves(&next) == 0 ? '#' : '+';
+    buf[n] = '\0';
+    return n;
 }
 
 /* What a SAN text says about the move it names. */
@@ -160,19 +170,17 @@ static bool matches(const struct chess_position *pos, chess_move m, const struct
     return p->promotion == CHESS_NO_PIECE_TYPE;
 }
 
-int chess_san_parse(const struct chess_position *pos, const char *text, chess_move *move) {
+int notation_find_san(const struct chess_position *pos, const struct chess_move_list *legal,
+                      const char *text, chess_move *move) {
     struct san_parts parts;
-    if (!text) return -CHESS_ERR_MOVE_SYNTAX;
     int rc = split_san(text, &parts);
     if (rc < 0) return rc;
-    struct chess_move_list list;
-    chess_generate_moves(pos, CHESS_GEN_ALL, &list);
     int found = 0;
     chess_move match = CHESS_MOVE_NONE;
-    for (int i = 0; i < list.count; i++) {
-        if (matches(pos, list.moves[i], &parts)) {
+    for (int i = 0; i < legal->count; i++) {
+        if (matches(pos, legal->moves[i], &parts)) {
             found++;
-            match = list.moves[i];
+            match = legal->moves[i];
         }
     }
     if (found == 0) return -CHESS_ERR_MOVE_ILLEGAL;
@@ -181,10 +189,28 @@ int chess_san_parse(const struct chess_position *pos, const char *text, chess_mo
     return 0;
 }
 
+int chess_san_parse(const struct chess_position *pos, const char *text, chess_move *move) {
+    struct san_parts parts;
+    if (!text) return -CHESS_ERR_MOVE_SYNTAX;
+    /* The syntax first, so malformed text costs no move generation. */
+    int rc = split_san(text, &parts);
+    if (rc < 0) return rc;
+    struct chess_move_list list;
+    chess_generate_moves(pos, CHESS_GEN_ALL, &list);
+    return notation_find_san(pos, &list, text, move);
+}
+
 static bool looks_like_uci(const char *text) {
     size_t len = strlen(text);
     return (len == 4 || len == 5) && text[0] >= 'a' && text[0] <= 'h' && text[1] >= '1' &&
            text[1] <= '8' && text[2] >= 'a' && text[2] <= 'h' && text[3] >= '1' && text[3] <= '8';
+}
+
+int notation_find_move(const struct chess_position *pos, const struct chess_move_list *legal,
+                       const char *text, chess_move *move) {
+    if (!text) return -CHESS_ERR_MOVE_SYNTAX;
+    if (looks_like_uci(text)) return notation_find_uci(pos, legal, text, move);
+    return notation_find_san(pos, legal, text, move);
 }
 
 int chess_move_parse(const struct chess_position *pos, const char *text, chess_move *move) {

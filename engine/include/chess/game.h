@@ -4,12 +4,16 @@
  * automatic and claimable endings.
  *
  * A struct chess_game owns two growing arrays; chess_game_free() releases them. Not thread-safe:
- * one owner at a time.
+ * one owner at a time. It also keeps the legal moves of its current position, generated once
+ * whenever the position changes: the endings need them (is there any legal move?), and the
+ * next move is read, checked and written as SAN against the same list.
  */
 #ifndef CHESS_GAME_H
 #define CHESS_GAME_H
 
+#include "chess/move.h"
 #include "chess/position.h"
+#include "chess/san.h"
 
 /* More plies than any game can have under the seventy-five-move rule. */
 #define CHESS_GAME_MAX_PLIES 12000
@@ -23,6 +27,14 @@ struct chess_game {
     int capacity;
     enum chess_result result;           /* CHESS_RESULT_NONE while the game goes on */
     enum chess_termination termination; /* why it ended */
+    struct chess_move_list legal;       /* the legal moves of current (read-only for users) */
+};
+
+/* A move as chess_game_play_record() played it. */
+struct chess_move_record {
+    chess_move move;
+    char uci[CHESS_UCI_MAX]; /* as chess_move_to_uci() writes it */
+    char san[CHESS_SAN_MAX]; /* as chess_san_write() writes it, with + or # */
 };
 
 /* Starts a game from a position (NULL: the standard start). Returns 0 or -CHESS_ERR_NO_MEMORY. */
@@ -38,8 +50,18 @@ void chess_game_free(struct chess_game *game);
  */
 int chess_game_play(struct chess_game *game, chess_move move);
 
-/* Plays a move given in UCI or SAN; *move (may be NULL) receives it. Returns as above. */
+/* Plays a move given in UCI or SAN; *move (may be NULL) receives it. Returns as above, and
+ * -CHESS_ERR_MOVE_SYNTAX or -CHESS_ERR_MOVE_AMBIGUOUS for text that names no single move. */
 int chess_game_play_text(struct chess_game *game, const char *text, chess_move *move);
+
+/*
+ * chess_game_play_text() that also writes the move in UCI and SAN into *record (left untouched
+ * on error). The legal moves the game keeps serve reading the text and the SAN's
+ * disambiguation, and the ones generated after the move serve the endings and the SAN's check
+ * mark, so a move costs one generation instead of one each. Same returns.
+ */
+int chess_game_play_record(struct chess_game *game, const char *text,
+                           struct chess_move_record *record);
 
 /* Takes back the last move (and any result it caused). Returns 0 or -CHESS_ERR_MOVE_ILLEGAL. */
 int chess_game_undo(struct chess_game *game);

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "chess/movegen.h"
 #include "core/errors.h"
 #include "util/str.h"
 
@@ -130,14 +129,11 @@ int game_move(struct game *game, int color, const char *text, int expected_ply, 
     if (game->ended) return -CORE_ERR_GAME_OVER;
     if (game_turn(game) != color) return -CORE_ERR_NOT_YOUR_TURN;
     if (expected_ply >= 0 && expected_ply != game_ply(game)) return -CORE_ERR_STALE_PLY;
-    const struct chess_position before = game->chess.current;
-    chess_move move;
-    int rc = chess_move_parse(&before, text, &move);
-    if (rc < 0) return map_chess_error(rc);
     /* Reserve the clock record first, so a failure leaves the game untouched. */
-    rc = record_clock(game, game_ply(game) + 1, 0);
+    int rc = record_clock(game, game_ply(game) + 1, 0);
     if (rc < 0) return rc;
-    rc = chess_game_play(&game->chess, move);
+    struct chess_move_record record;
+    rc = chess_game_play_record(&game->chess, text, &record);
     if (rc < 0) return map_chess_error(rc);
 
     if (game->clock.running >= 0) {
@@ -150,9 +146,9 @@ int game_move(struct game *game, int color, const char *text, int expected_ply, 
     if (game->offers[GAME_OFFER_DRAW] == !color) game->offers[GAME_OFFER_DRAW] = -1;
 
     info->ply = game_ply(game);
-    info->move = move;
-    chess_move_to_uci(&before, move, info->uci);
-    chess_san_write(&before, move, info->san);
+    info->move = record.move;
+    memcpy(info->uci, record.uci, sizeof info->uci);
+    memcpy(info->san, record.san, sizeof info->san);
     if (game->chess.result != CHESS_RESULT_NONE) {
         enum chess_result r = game->chess.result;
         enum chess_termination why = game->chess.termination;

@@ -111,8 +111,11 @@ struct server {
     struct lws_vhost *vhost;
     uv_loop_t loop;
     bool loop_initialised;
-    uv_async_t async; /* libuv loop: wakes the loop for the mailbox */
-    bool async_initialised;
+    /* libuv loop: other threads write to an eventfd to wake the loop for the mailbox, and a
+     * poll handle on the loop watches it (server.c says why not a uv_async_t). */
+    int wake_fd; /* -1 when not open */
+    uv_poll_t wake_poll;
+    bool wake_poll_initialised;
     struct mailbox mailbox; /* results from other threads */
     bool mailbox_initialised;
     struct lws_http_mount mounts[4];

@@ -5,8 +5,8 @@
  * Two timers (struct loop_timer: a uv timer on libuv, an lws_sul on lws's poll loop): one for
  * the world's next deadline (flags, first-move aborts, seek expiry) and one for housekeeping
  * every 100 ms (freeing closed connections, moves per second, noticing a stop request). Other
- * threads hand results to the loop through the mailbox, woken by uv_async_send() on libuv and
- * lws_cancel_service() on lws's poll loop.
+ * threads hand results to the loop through the mailbox, woken by writing an eventfd that the
+ * loop polls on libuv, and by lws_cancel_service() on lws's poll loop.
  *
  * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
  * queued for it, wait until they are gone (or shutdown_grace_ms), then destroy the context
@@ -16,7 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/eventfd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "net/cluster.h"
 #include "net/engine.h"
@@ -133,17 +135,35 @@ static void drain_mailbox(struct server *srv) {
     }
 }
 
-static void async_cb(uv_async_t *handle) {
-    drain_mailbox(handle->data);
+static void wake_cb(uv_poll_t *handle, int status, int events) {
+    (void)events;
+    struct server *srv = handle->data;
+    if (status < 0) LOGW("server", "wake-up descriptor: %s", uv_strerror(status));
+    /* Resets the eventfd's counter; nothing to read is a wake-up already consumed. */
+    uint64_t count;
+    if (read(srv->wake_fd, &count, sizeof count) < 0 && errno != EAGAIN)
+        LOGW("server", "wake-up descriptor: %s", strerror(errno));
+    drain_mailbox(srv);
 }
 
-/* Runs on the posting thread: both calls are thread-safe. */
+/*
+ * Runs on the posting thread (write() and lws_cancel_service() are thread-safe). On libuv this
+ * is a write to an eventfd, not uv_async_send(): libuv 1.44's handler spins on each async
+ * handle (997 tries, then sched_yield() until the sender is done) while the sending thread is
+ * between marking the handle and writing its own eventfd, and a sender preempted there on a
+ * busy machine kept the loop spinning; under callgrind the handler cost 3,100 instructions per
+ * wake-up, most of a commit's cost on the loop. The mailbox sends at most one wake-up until the
+ * loop takes its items, which is all the coalescing uv_async gave.
+ */
 static void wake_loop(void *ctx) {
     struct server *srv = ctx;
-    if (srv->cfg.use_libuv)
-        uv_async_send(&srv->async);
-    else
+    if (!srv->cfg.use_libuv) {
         lws_cancel_service(srv->ctx);
+        return;
+    }
+    uint64_t one = 1;
+    if (write(srv->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        LOGE("server", "cannot wake the loop: %s", strerror(errno));
 }
 
 void server_post(struct server *srv, struct server_result *result) {
@@ -169,7 +189,7 @@ static void finish(struct server *srv) {
     timer_close(&srv->house_timer);
     /* On libuv the context is destroyed inside the loop; server_run() finishes the job. */
     if (srv->cfg.use_libuv) {
-        uv_close((uv_handle_t *)&srv->async, NULL);
+        uv_close((uv_handle_t *)&srv->wake_poll, NULL);
         lws_context_destroy(srv->ctx);
     } else {
         lws_cancel_service(srv->ctx);
@@ -366,6 +386,7 @@ struct server *server_create(const struct server_config *cfg) {
     srv->cfg.world.random = random_source;
     srv->world_timer_at = GCLOCK_NEVER;
     srv->events.reply = -1;
+    srv->wake_fd = -1;
     if (metrics_init(&srv->metrics) < 0) goto fail;
     if (mailbox_init(&srv->mailbox, wake_loop, srv) < 0) goto fail;
     srv->mailbox_initialised = true;
@@ -416,9 +437,15 @@ struct server *server_create(const struct server_config *cfg) {
         LOGW("server", "static directory %s not found: only the API and /ws are served",
              cfg->static_dir);
     if (cfg->use_libuv) {
-        if (uv_async_init(&srv->loop, &srv->async, async_cb) != 0) goto fail;
-        srv->async.data = srv;
-        srv->async_initialised = true;
+        srv->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+        if (srv->wake_fd < 0) {
+            LOGE("server", "cannot create the wake-up descriptor: %s", strerror(errno));
+            goto fail;
+        }
+        if (uv_poll_init(&srv->loop, &srv->wake_poll, srv->wake_fd) != 0) goto fail;
+        srv->wake_poll.data = srv;
+        srv->wake_poll_initialised = true;
+        if (uv_poll_start(&srv->wake_poll, UV_READABLE, wake_cb) != 0) goto fail;
     }
     if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
         timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
@@ -459,16 +486,16 @@ void server_destroy(struct server *srv) {
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
     if (srv->ctx) {
-        if (srv->async_initialised && !uv_is_closing((uv_handle_t *)&srv->async))
-            uv_close((uv_handle_t *)&srv->async, NULL);
+        if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
+            uv_close((uv_handle_t *)&srv->wake_poll, NULL);
         lws_context_destroy(srv->ctx);
         if (srv->cfg.use_libuv) {
             uv_run(&srv->loop, UV_RUN_DEFAULT);
             lws_context_destroy(srv->ctx);
         }
     } else if (srv->loop_initialised) {
-        if (srv->async_initialised && !uv_is_closing((uv_handle_t *)&srv->async))
-            uv_close((uv_handle_t *)&srv->async, NULL);
+        if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
+            uv_close((uv_handle_t *)&srv->wake_poll, NULL);
         uv_run(&srv->loop, UV_RUN_DEFAULT); /* lets closed handles finish */
     }
     conn_free_closed(srv);
@@ -486,6 +513,8 @@ void server_destroy(struct server *srv) {
     persist_free(srv);
     cluster_free(srv);
     if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
+    /* Last: nothing posts any more (the store and the engine are detached and freed). */
+    if (srv->wake_fd >= 0) close(srv->wake_fd);
     world_destroy(srv->world);
     core_events_free(&srv->events);
     metrics_free(&srv->metrics);

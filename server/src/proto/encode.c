@@ -10,7 +10,6 @@
 #include <string.h>
 
 #include "chess/fen.h"
-#include "chess/movegen.h"
 #include "proto/proto.h"
 
 static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
@@ -49,12 +48,11 @@ static bool wants_legal_moves(const struct game *g) {
 
 static void put_legal_moves(json_t *obj, const struct game *g) {
     if (!wants_legal_moves(g)) return;
-    struct chess_move_list list;
-    chess_generate_moves(&g->chess.current, CHESS_GEN_ALL, &list);
+    const struct chess_move_list *list = &g->chess.legal;
     json_t *moves = json_array();
-    for (int i = 0; moves && i < list.count; i++) {
+    for (int i = 0; moves && i < list->count; i++) {
         char uci[CHESS_UCI_MAX];
-        chess_move_to_uci(&g->chess.current, list.moves[i], uci);
+        chess_move_to_uci(&g->chess.current, list->moves[i], uci);
         json_array_append_new(moves, json_string_nocheck(uci));
     }
     put(obj, "legal_moves", moves);
@@ -464,10 +462,17 @@ static void text_put(struct text *t, const char *s, size_t n) {
 /* A JSON string: quotes, backslashes and control bytes escaped as jansson does; other bytes
  * (UTF-8 already checked where it came from) as they are. */
 static void text_string(struct text *t, const char *s, size_t n) {
-    if (!text_reserve(t, n * 6 + 2)) return;
+    size_t plain = 0;
+    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\')
+        plain++;
+    /* Room for the worst case only when something needs escaping: reserving six bytes a byte
+     * for every string outgrew the first block of each move event. */
+    if (!text_reserve(t, plain == n ? n + 2 : n * 6 + 2)) return;
     unsigned char *out = t->data + t->len;
     *out++ = '"';
-    for (size_t i = 0; i < n; i++) {
+    memcpy(out, s, plain);
+    out += plain;
+    for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c != '"' && c != '\\') {
             *out++ = c;
@@ -500,16 +505,41 @@ static void text_cstring(struct text *t, const char *s) {
 }
 
 static void text_int(struct text *t, int64_t v) {
+    /* Two digits at a time from the end of a scratch buffer: four of these per move event. */
+    static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
+                                "31323334353637383940414243444546474849505152535455565758596061"
+                                "6263646566676869707172737475767778798081828384858687888990919293"
+                                "949596979899";
     char digits[24];
-    int n = 0;
+    char *end = digits + sizeof digits, *p = end;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
-    do {
-        digits[n++] = (char)('0' + u % 10);
-        u /= 10;
-    } while (u);
-    if (!text_reserve(t, (size_t)n + 1)) return;
-    if (v < 0) t->data[t->len++] = '-';
-    while (n) t->data[t->len++] = (unsigned char)digits[--n];
+    while (u >= 100) {
+        unsigned pair = (unsigned)(u % 100) * 2;
+        u /= 100;
+        *--p = pairs[pair + 1];
+        *--p = pairs[pair];
+    }
+    if (u >= 10) {
+        *--p = pairs[u * 2 + 1];
+        *--p = pairs[u * 2];
+    } else {
+        *--p = (char)('0' + u);
+    }
+    if (v < 0) *--p = '-';
+    text_put(t, p, (size_t)(end - p));
+}
+
+/* A FEN as a JSON string, written in place (FEN has nothing to escape). */
+static void text_fen(struct text *t, const struct chess_position *pos) {
+    if (!text_reserve(t, CHESS_FEN_MAX + 2)) return;
+    t->data[t->len++] = '"';
+    int n = chess_fen_write(pos, CHESS_FEN_XFEN, (char *)t->data + t->len, CHESS_FEN_MAX);
+    if (n < 0) {
+        t->failed = true;
+        return;
+    }
+    t->len += (size_t)n;
+    t->data[t->len++] = '"';
 }
 
 static bool text_begin(struct text *t, size_t front, size_t hint) {
@@ -532,11 +562,6 @@ static unsigned char *text_end(struct text *t, size_t front, size_t *len) {
  *  "legal_moves" when a bot is to move} */
 static void text_move(struct text *t, const struct core_event *ev) {
     const struct game *g = ev->game;
-    char fen[CHESS_FEN_MAX];
-    if (chess_fen_write(&g->chess.current, CHESS_FEN_XFEN, fen, sizeof fen) < 0) {
-        t->failed = true;
-        return;
-    }
     TEXT_LIT(t, "{\"type\":\"move\",\"game\":");
     text_cstring(t, g->id);
     TEXT_LIT(t, ",\"v\":");
@@ -548,7 +573,7 @@ static void text_move(struct text *t, const struct core_event *ev) {
     TEXT_LIT(t, ",\"san\":");
     text_cstring(t, ev->move.san);
     TEXT_LIT(t, ",\"fen\":");
-    text_cstring(t, fen);
+    text_fen(t, &g->chess.current);
     TEXT_LIT(t, ",\"turn\":");
     text_cstring(t, proto_color_name(!ev->color));
     if (g->tc.unlimited) {
@@ -561,12 +586,11 @@ static void text_move(struct text *t, const struct core_event *ev) {
         TEXT_LIT(t, "}");
     }
     if (wants_legal_moves(g)) {
-        struct chess_move_list list;
-        chess_generate_moves(&g->chess.current, CHESS_GEN_ALL, &list);
+        const struct chess_move_list *list = &g->chess.legal;
         TEXT_LIT(t, ",\"legal_moves\":[");
-        for (int i = 0; i < list.count; i++) {
+        for (int i = 0; i < list->count; i++) {
             char uci[CHESS_UCI_MAX];
-            chess_move_to_uci(&g->chess.current, list.moves[i], uci);
+            chess_move_to_uci(&g->chess.current, list->moves[i], uci);
             if (i > 0) TEXT_LIT(t, ",");
             text_cstring(t, uci);
         }

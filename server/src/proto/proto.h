@@ -155,8 +155,7 @@ struct proto_flat {
 struct proto_request {
     json_t *root;     /* the parsed message, or NULL when it was read flat */
     json_t *owned_id; /* flat: the id as a json_t (id points to it) */
-    bool flat;        /* read by the flat reader: `flat` holds the fields */
-    struct proto_flat flat_fields;
+    bool flat;        /* read by the flat reader: `flat_fields` holds the fields */
     const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
     const json_t *id;                      /* borrowed from root (or owned_id); NULL when absent */
     enum proto_msg msg;
@@ -179,6 +178,9 @@ struct proto_request {
     int multipv;          /* analyse: lines, 1..5 */
     int64_t analysis;     /* analysis_stop: the id from analysis_started; 0 = all */
     const char *field;    /* on BAD_FIELD: the offending field */
+    /* Last: decoding clears everything before it, and this (most of the struct) only as far
+     * as the flat reader fills it. */
+    struct proto_flat flat_fields;
 };
 
 /* One row of the message table. */

@@ -179,7 +179,12 @@ static void record_chat(struct op_buffer *b, const struct core_event *ev) {
 
 int store_record_events(struct store *store, const struct core_events *events, int64_t wall_ms,
                         uint64_t *seq) {
-    struct op_buffer b = {.items = NULL};
+    /* Not cleared whole: the inline ops are 1.2 KiB, and add_op() clears each one it hands
+     * out. */
+    struct op_buffer b;
+    b.items = NULL;
+    b.count = b.cap = 0;
+    b.failed = false;
     *seq = 0;
     for (int i = 0; i < events->count; i++) {
         const struct core_event *ev = &events->items[i];

@@ -7,8 +7,10 @@
  *
  * Moves of live games are appended to live_moves; the writer remembers each live game's rowids
  * (struct live_rows) so a takeback or the game's end touches exactly its rows without an index.
- * That memory mirrors the committed table: it is rebuilt from the table at start and after any
- * rolled-back transaction.
+ * That memory mirrors the committed tables: it is rebuilt from them at start and after any
+ * rolled-back transaction. It also stands in for a foreign key: a move is stored only for a
+ * game the memory holds (stored by a GAME_START, or live at start), which costs a hash lookup
+ * where the key cost SQLite an index search per move (migrations/004_live_moves_without_fk.sql).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -21,6 +23,9 @@
 #define RETRY_ATTEMPTS 8
 
 static const char *const sql_text[] = {
+    "BEGIN IMMEDIATE",
+    "COMMIT",
+    "ROLLBACK",
     /* player */
     "INSERT INTO players (id, name, created_at) VALUES (?1, ?2, ?3) ON CONFLICT (id) DO NOTHING",
     /* token */
@@ -134,11 +139,32 @@ static int live_push(struct live_rows *rows, int64_t rowid) {
     return 0;
 }
 
-/* Rebuilds the memory of live rows from the table (as committed). */
+/* The games in progress, every node's (as a foreign key would, any stored game may get
+ * moves), each with no rows yet. Returns an SQLite code. */
+static int live_load_games(struct store *s) {
+    sqlite3_stmt *st = NULL;
+    int rc =
+        sqlite3_prepare_v2(s->wdb, "SELECT id FROM games WHERE status = 'live'", -1, &st, NULL);
+    while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        const char *game = (const char *)sqlite3_column_text(st, 0);
+        if (!live_get(s, game ? game : "", true)) {
+            LOGE("store", "out of memory loading the live games");
+            rc = SQLITE_NOMEM;
+            break;
+        }
+        rc = SQLITE_OK;
+    }
+    sqlite3_finalize(st);
+    return rc == SQLITE_DONE ? SQLITE_OK : rc;
+}
+
+/* Rebuilds the memory of live games and their rows from the tables (as committed). */
 static int live_load(struct store *s) {
     live_clear(s);
     sqlite3_stmt *st = NULL;
-    int rc = sqlite3_prepare_v2(s->wdb, "SELECT id, game_id, ply FROM live_moves ORDER BY id", -1,
+    int rc = live_load_games(s);
+    if (rc == SQLITE_OK)
+        rc = sqlite3_prepare_v2(s->wdb, "SELECT id, game_id, ply FROM live_moves ORDER BY id", -1,
                                 &st, NULL);
     while (rc == SQLITE_OK && (rc = sqlite3_step(st)) == SQLITE_ROW) {
         const char *game = (const char *)sqlite3_column_text(st, 1);
@@ -248,10 +274,14 @@ static void bind_move(sqlite3_stmt *st, const char *game_id, const struct store_
     sqlite3_bind_int64(st, 7, m->played_at);
 }
 
-/* A live game's move: appended to live_moves; it must be the game's next ply. */
+/* A live game's move: appended to live_moves; the game must be stored, the move its next
+ * ply. */
 static int put_move(struct store *s, const char *game_id, const struct store_move_row *m) {
-    struct live_rows *rows = live_get(s, game_id, true);
-    if (!rows) return -STORE_ERR_IO; /* out of memory: retried, then the writer gives up */
+    struct live_rows *rows = live_get(s, game_id, false);
+    if (!rows) {
+        LOGW("store", "game=%s: move for a game that is not stored", game_id);
+        return STORE_ERR_NOT_FOUND;
+    }
     if (m->ply != rows->count + 1) {
         LOGW("store", "game=%s: move for ply %d, expected %d", game_id, m->ply, rows->count + 1);
         return STORE_ERR_CONFLICT;
@@ -285,7 +315,10 @@ static int put_game(struct store *s, const struct store_op *op) {
     bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);
     bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
     sqlite3_bind_text(st, 14, s->cfg.node_id ? s->cfg.node_id : "", -1, SQLITE_STATIC);
-    return step(s, st);
+    int rc = step(s, st);
+    /* Out of memory: the transaction is retried, then the writer gives up. */
+    if (rc == OP_OK && !live_get(s, op->game_id, true)) return -STORE_ERR_IO;
+    return rc;
 }
 
 static int put_takeback(struct store *s, const struct store_op *op) {
@@ -476,6 +509,13 @@ static int apply_op(struct store *s, const struct store_op *op) {
     return STORE_ERR_NOT_FOUND;
 }
 
+/* BEGIN, COMMIT or ROLLBACK. Returns true when it succeeded. */
+static bool run_control(sqlite3_stmt *st) {
+    int rc = sqlite3_step(st);
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE;
+}
+
 static void pause_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
@@ -484,9 +524,7 @@ static void pause_ms(int ms) {
 int writer_apply(struct store *s, const struct store_op *ops, size_t count, int *status) {
     for (int attempt = 0; attempt < RETRY_ATTEMPTS; attempt++) {
         if (attempt > 0) pause_ms(s->cfg.retry_ms << attempt);
-        int rc = sqlite3_exec(s->wdb, "BEGIN IMMEDIATE", NULL, NULL, NULL) == SQLITE_OK
-                     ? 0
-                     : -STORE_ERR_IO;
+        int rc = run_control(s->ws.begin) ? 0 : -STORE_ERR_IO;
         for (size_t i = 0; rc == 0 && i < count; i++) {
             int r = apply_op(s, &ops[i]);
             if (r < 0) {
@@ -498,13 +536,14 @@ int writer_apply(struct store *s, const struct store_op *ops, size_t count, int 
                          ops[i].game_id, ops[i].player_id, store_status_name(r));
             }
         }
-        if (rc == 0 && sqlite3_exec(s->wdb, "COMMIT", NULL, NULL, NULL) == SQLITE_OK) return 0;
+        if (rc == 0 && run_control(s->ws.commit)) return 0;
         LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
              RETRY_ATTEMPTS, sqlite3_errmsg(s->wdb));
         pthread_mutex_lock(&s->lock);
         s->transactions_failed++;
         pthread_mutex_unlock(&s->lock);
-        if (!sqlite3_get_autocommit(s->wdb)) sqlite3_exec(s->wdb, "ROLLBACK", NULL, NULL, NULL);
+        if (!sqlite3_get_autocommit(s->wdb) && !run_control(s->ws.rollback))
+            LOGE("store", "rollback failed: %s", sqlite3_errmsg(s->wdb));
         /* The memory of live rows changed with the transaction: back to what is committed. */
         if (live_load(s) < 0) LOGE("store", "cannot reload live_moves");
     }

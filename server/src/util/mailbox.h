@@ -5,7 +5,7 @@
  * loop takes everything at once.
  *
  * mailbox_post() may be called from any thread; mailbox_take_all() from the loop thread only.
- * The wake callback runs on the posting thread and must be thread-safe (uv_async_send,
+ * The wake callback runs on the posting thread and must be thread-safe (a write to an eventfd,
  * lws_cancel_service).
  */
 #ifndef SERVER_UTIL_MAILBOX_H

@@ -1,11 +1,17 @@
 /*
- * FEN tests: round trips, X-FEN and Shredder-FEN castling, en passant normalisation, and every
- * class of malformed or impossible FEN, each with its error code and the position untouched.
+ * FEN tests: round trips (also of every position of random games, the board field against a
+ * square-by-square writing), X-FEN and Shredder-FEN castling, en passant normalisation, and
+ * every class of malformed or impossible FEN, each with its error code and the position
+ * untouched.
  */
 #include <chess/fen.h>
 #include <chess/move.h>
+#include <chess/movegen.h>
+#include <stdio.h>
+#include <string.h>
 
 #include "check.h"
+#include "test_random.h"
 
 static void check_round_trip(const char *fen, int flags) {
     struct chess_position pos;
@@ -25,6 +31,61 @@ static void test_round_trips(void) {
     check_round_trip("8/8/8/8/8/8/8/K6k b - - 99 180", CHESS_FEN_XFEN);
     check_round_trip("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9",
                      CHESS_FEN_SHREDDER);
+    check_round_trip("k7/8/8/8/8/8/8/7K b - - 9999 65535", CHESS_FEN_XFEN);
+    check_round_trip("7k/8/8/8/8/8/8/K7 w - - 10 100", CHESS_FEN_XFEN);
+    check_round_trip("kqqqqqqq/qqqqqqqq/8/8/8/8/8/QQQQQQQK w - - 0 1", CHESS_FEN_XFEN);
+}
+
+/* The board field written the plain way, square by square. */
+static void board_field(const struct chess_position *pos, char *out) {
+    static const char letters[] = " PNBRQK  pnbrqk";
+    for (int rank = 7; rank >= 0; rank--) {
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            int piece = pos->board[CHESS_SQUARE(file, rank)];
+            if (piece == CHESS_NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty) *out++ = (char)('0' + empty);
+            empty = 0;
+            *out++ = letters[piece];
+        }
+        if (empty) *out++ = (char)('0' + empty);
+        if (rank) *out++ = '/';
+    }
+    *out = '\0';
+}
+
+static void test_random_positions_round_trip(void) {
+    uint64_t rng = 0xfe11ULL;
+    int positions = 0;
+    for (int game = 0; game < 40; game++) {
+        struct chess_position pos;
+        chess_position_startpos(&pos);
+        for (int ply = 0; ply < 400; ply++) {
+            char fen[CHESS_FEN_MAX], again[CHESS_FEN_MAX], board[80];
+            int len = chess_fen_write(&pos, CHESS_FEN_XFEN, fen, sizeof fen);
+            CHECK_EQ_INT(len, (int)strlen(fen));
+            board_field(&pos, board);
+            CHECK(strncmp(fen, board, strlen(board)) == 0 && fen[strlen(board)] == ' ');
+            char clocks[24];
+            snprintf(clocks, sizeof clocks, " %u %u", (unsigned)pos.halfmove_clock,
+                     (unsigned)pos.fullmove_number);
+            CHECK(len > (int)strlen(clocks) &&
+                  strcmp(fen + len - (int)strlen(clocks), clocks) == 0);
+            struct chess_position back;
+            CHECK_EQ_INT(chess_fen_parse(&back, fen), 0);
+            CHECK_EQ_INT(back.key, pos.key);
+            CHECK(chess_fen_write(&back, CHESS_FEN_XFEN, again, sizeof again) > 0);
+            CHECK_EQ_STR(again, fen);
+            positions++;
+            struct chess_move_list list;
+            if (chess_generate_moves(&pos, CHESS_GEN_ALL, &list) == 0) break;
+            chess_position_make_move(&pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
+        }
+    }
+    CHECK(positions > 5000);
 }
 
 static void test_startpos_matches_fen(void) {
@@ -164,6 +225,7 @@ static void test_error_names(void) {
 
 int main(void) {
     RUN(test_round_trips);
+    RUN(test_random_positions_round_trip);
     RUN(test_startpos_matches_fen);
     RUN(test_castling_notations);
     RUN(test_en_passant_normalised);

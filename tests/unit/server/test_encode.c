@@ -1,5 +1,6 @@
 /* Tests of message encoding: move events with both clocks, full game state, errors, ids, and
  * serialisation with a free front. */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -159,6 +160,14 @@ static void check_with_id(const char *object, json_t *id) {
 static void test_with_id(void) {
     check_with_id("{\"type\":\"move\",\"v\":3}", json_integer(-9007199254740993LL));
     check_with_id("{\"type\":\"ok\"}", json_integer(0));
+    /* Every digit count, both ends of the range. */
+    for (int64_t n = 1, i = 0; i < 18; n *= 10, i++) {
+        check_with_id("{\"type\":\"ok\"}", json_integer(n - 1));
+        check_with_id("{\"type\":\"ok\"}", json_integer(n));
+        check_with_id("{\"type\":\"ok\"}", json_integer(-n - 7));
+    }
+    check_with_id("{\"type\":\"ok\"}", json_integer(INT64_MAX));
+    check_with_id("{\"type\":\"ok\"}", json_integer(INT64_MIN));
     check_with_id("{}", json_string("a"));
     check_with_id("{\"type\":\"ok\"}", json_string("quote\" backslash\\ tab\t nl\n \x01 \x1f"));
     check_with_id("{\"type\":\"ok\"}", json_string("caf\xc3\xa9 \xe2\x80\xa8 \xf0\x9f\x98\x80 /"));

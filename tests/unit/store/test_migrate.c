@@ -2,7 +2,7 @@
  * Tests of opening the store: a fresh database gets the whole schema; reopening applies
  * nothing; a newer schema, a corrupt file, a damaged page, an unusable directory, a second
  * server on the same directory and a failing migration each stop with their own status and
- * leave the file as it was.
+ * leave the file as it was; 004 rebuilds live_moves with its rows (and rowids) as they were.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -210,6 +210,50 @@ static void test_failing_migration(void) {
     CHECK_EQ_INT(raw_int("SELECT count(*) FROM sqlite_master"), 0);
 }
 
+/* A file of schema 3 with games in progress: 004 keeps their moves and rowids (the writer finds
+ * a game's rows by rowid) and leaves live_moves without a foreign key. */
+static void test_live_moves_rebuilt(void) {
+    fresh_dir();
+    sqlite3 *db;
+    CHECK(sqlite3_open(db_path, &db) == SQLITE_OK);
+    char err[256];
+    int applied = -1;
+    CHECK(store_migration_count >= 4);
+    CHECK_EQ_INT(migrate_apply(db, store_migrations, 3, &applied, err, sizeof err), 0);
+    CHECK_EQ_INT(sqlite3_exec(db,
+                              "PRAGMA foreign_keys=ON;"
+                              "INSERT INTO players (id, name, created_at) VALUES ('p', 'P', 1);"
+                              "INSERT INTO games (id, white_id, black_id, white_name, black_name, "
+                              "status, created_at) VALUES ('g', 'p', 'p', 'P', 'P', 'live', 1);"
+                              "INSERT INTO live_moves (id, game_id, ply, uci, san, clock_ms, "
+                              "played_at) VALUES (7, 'g', 1, 'e2e4', 'e4', 299000, 2), "
+                              "(9, 'g', 2, 'e7e5', 'e5', NULL, 3);",
+                              NULL, NULL, NULL),
+                 SQLITE_OK);
+    sqlite3_close(db);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM pragma_foreign_key_list('live_moves')"), 1);
+    int status;
+    store_close(open_store(&status));
+    CHECK_EQ_INT(raw_int("PRAGMA user_version"), store_schema_version());
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM pragma_foreign_key_list('live_moves')"), 0);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM live_moves"), 2);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM live_moves WHERE id = 7 AND game_id = 'g' AND "
+                         "ply = 1 AND uci = 'e2e4' AND san = 'e4' AND clock_ms = 299000 AND "
+                         "played_at = 2"),
+                 1);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM live_moves WHERE id = 9 AND ply = 2 AND "
+                         "clock_ms IS NULL"),
+                 1);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM sqlite_master WHERE name = 'live_moves_new'"), 0);
+    /* The checks that stay with the table. */
+    CHECK_EQ_INT(raw_exec("INSERT INTO live_moves (game_id, ply, uci, san, played_at) "
+                          "VALUES ('g', 0, 'a2a3', 'a3', 4)"),
+                 -1);
+    CHECK_EQ_INT(raw_exec("INSERT INTO live_moves (game_id, ply, uci, san, played_at) "
+                          "VALUES ('g', 3, 'a2a3', NULL, 4)"),
+                 -1);
+}
+
 int main(void) {
     RUN(test_fresh_and_reopen);
     RUN(test_newer_schema);
@@ -218,6 +262,7 @@ int main(void) {
     RUN(test_unusable_dir);
     RUN(test_second_server);
     RUN(test_failing_migration);
+    RUN(test_live_moves_rebuilt);
     tmpdir_remove(dir);
     return check_finish();
 }

@@ -83,6 +83,17 @@ static struct store *open_started(bool per_op) {
     return s;
 }
 
+/* Opens the store in dir again, as a restarted server does (not started). */
+static struct store *reopen(void) {
+    int status;
+    char err[256];
+    struct store_config cfg = {.data_dir = dir};
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) printf("reopen: %s\n", err);
+    return s;
+}
+
 static void submit_player(struct store *s, const char *id, const char *name, const char *token) {
     struct store_op op = {.type = STORE_OP_PLAYER};
     snprintf(op.player_id, sizeof op.player_id, "%s", id);
@@ -120,6 +131,16 @@ static void submit_move(struct store *s, const char *game, int ply, const char *
         .ply = ply, .timed = true, .clock_ms = clock_ms, .spent_ms = 1500, .played_at = 2000 + ply};
     snprintf(op.u.move.uci, sizeof op.u.move.uci, "%s", uci);
     snprintf(op.u.move.san, sizeof op.u.move.san, "%s", san);
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* A move whose own status comes back as a result (cookie). */
+static void submit_move_asking(struct store *s, const char *game, int ply, uint64_t cookie) {
+    struct store_op op = {.type = STORE_OP_MOVE, .want_result = true, .cookie = cookie};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    op.u.move = (struct store_move_row){.ply = ply, .played_at = 2000 + ply};
+    snprintf(op.u.move.uci, sizeof op.u.move.uci, "%s", ply % 2 ? "g1f3" : "g8f6");
+    snprintf(op.u.move.san, sizeof op.u.move.san, "%s", ply % 2 ? "Nf3" : "Nf6");
     CHECK(store_submit(s, &op) > 0);
 }
 
@@ -279,11 +300,7 @@ static void test_live_games_survive_reopen(void) {
     struct results rs = {0};
     CHECK_EQ_INT(settle(s, &rs), 0);
     store_close(s);
-    int status;
-    char err[256];
-    struct store_config cfg = {.data_dir = dir};
-    s = store_open(&cfg, &status, err, sizeof err);
-    CHECK(s != NULL);
+    s = reopen();
     if (!s) return;
     struct live_seen seen = {0};
     CHECK_EQ_INT(store_load_live(store_startup_reader(s), on_live, &seen), 0);
@@ -313,6 +330,65 @@ static void test_live_games_survive_reopen(void) {
     CHECK_EQ_INT(store_load_live(store_startup_reader(s), on_live, &seen), 0);
     CHECK_EQ_INT(seen.games, 0);
     store_close(s);
+}
+
+/* The single integer a query on the store's file returns, or -1. */
+static long file_long(const char *sql) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/chess.db", dir);
+    sqlite3 *db = NULL;
+    sqlite3_stmt *st = NULL;
+    long v = -1;
+    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
+        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+        v = (long)sqlite3_column_int64(st, 0);
+    sqlite3_finalize(st);
+    sqlite3_close(db);
+    return v;
+}
+
+/*
+ * live_moves has no foreign key (migrations/004): the writer stores a move only for a game it
+ * stored, or found live when it started, even one without moves yet. A move for a game never
+ * stored, or whose start was refused, is refused (NOT_FOUND) and not written.
+ */
+static void test_moves_need_a_stored_game(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Ann", NULL);
+    submit_player(s, "pB", "Ben", NULL);
+    submit_move_asking(s, "ghost", 1, 1);
+    submit_start(s, "nobodys", "nobody", "pB", 10); /* refused: no such player */
+    submit_move_asking(s, "nobodys", 1, 2);
+    submit_start(s, "quiet", "pA", "pB", 20);
+    struct results rs = {0};
+    CHECK_EQ_INT(wait_results(s, &rs, 2), 0);
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    CHECK_EQ_INT(rs.count, 2);
+    CHECK_EQ_INT(rs.items[0].cookie, 1);
+    CHECK_EQ_INT(rs.items[0].status, -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(rs.items[1].cookie, 2);
+    CHECK_EQ_INT(rs.items[1].status, -STORE_ERR_NOT_FOUND);
+    CHECK(!store_failed(s));
+    store_close(s);
+
+    /* Restarted: the live game without moves is known from games. */
+    s = reopen();
+    if (!s) return;
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    rs = (struct results){0};
+    submit_move_asking(s, "quiet", 1, 3);
+    submit_move_asking(s, "ghost", 1, 4);
+    submit_move_asking(s, "quiet", 2, 5);
+    CHECK_EQ_INT(wait_results(s, &rs, 3), 0);
+    CHECK_EQ_INT(rs.count, 3);
+    CHECK_EQ_INT(rs.items[0].status, 0);
+    CHECK_EQ_INT(rs.items[1].status, -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(rs.items[2].status, 0);
+    store_close(s);
+    CHECK_EQ_INT(file_long("SELECT count(*) FROM live_moves WHERE game_id = 'quiet'"), 2);
+    CHECK_EQ_INT(file_long("SELECT count(*) FROM live_moves WHERE game_id <> 'quiet'"), 0);
+    CHECK_EQ_INT(file_long("SELECT count(*) FROM games WHERE id = 'nobodys'"), 0);
 }
 
 static void test_accounts_and_tokens(void) {
@@ -790,6 +866,7 @@ int main(void) {
     RUN(test_game_round_trip);
     RUN(test_game_round_trip_per_op);
     RUN(test_live_games_survive_reopen);
+    RUN(test_moves_need_a_stored_game);
     RUN(test_accounts_and_tokens);
     RUN(test_bot_accounts);
     RUN(test_passwords);
