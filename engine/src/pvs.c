@@ -57,31 +57,66 @@ static bool is_draw(const struct worker *w, const struct chess_position *pos, in
     return chess_position_insufficient_material(pos);
 }
 
-/* The correction history slot of a position: a hash of where each side's pawns stand. */
-static inline int32_t *correction_slot(struct worker *w, const struct chess_position *pos) {
-    chess_bitboard white = pos->by_color[CHESS_WHITE] & pos->by_type[CHESS_PAWN];
-    chess_bitboard black = pos->by_color[CHESS_BLACK] & pos->by_type[CHESS_PAWN];
-    uint64_t h = white * 0x9E3779B97F4A7C15ull ^ black * 0xC2B2AE3D27D4EB4Full;
-    return &w->stats.correction[pos->side][h >> 50]; /* 14 bits: CORRECTION_SIZE */
+/* A 14-bit index (CORRECTION_SIZE) from a hash of piece placements. */
+static inline int correction_index(uint64_t h) {
+    return (int)(h >> 50);
 }
 
-/* The evaluation adjusted by how far searches of similar positions found it off. */
-static int corrected_eval(struct worker *w, const struct chess_position *pos, int raw) {
-    int v = raw + *correction_slot(w, pos) / CORRECTION_GRAIN;
-    return max_int(-CHESS_MATE_BOUND + 1, min_int(CHESS_MATE_BOUND - 1, v));
+/* The correction history slots of a position: pawn placement, each colour's other pieces. */
+struct correction_slots {
+    int32_t *pawns, *pieces[2];
+};
+
+static struct correction_slots correction_slots(struct worker *w,
+                                                const struct chess_position *pos) {
+    chess_bitboard pawns = pos->by_type[CHESS_PAWN];
+    chess_bitboard white = pos->by_color[CHESS_WHITE], black = pos->by_color[CHESS_BLACK];
+    uint64_t pawn_hash =
+        (white & pawns) * 0x9E3779B97F4A7C15ull ^ (black & pawns) * 0xC2B2AE3D27D4EB4Full;
+    struct correction_slots slots = {
+        .pawns = &w->stats.pawn_correction[pos->side][correction_index(pawn_hash)]};
+    for (int c = CHESS_WHITE; c <= CHESS_BLACK; c++) {
+        chess_bitboard own = pos->by_color[c];
+        uint64_t h = (own & pos->by_type[CHESS_KNIGHT]) * 0xD6E8FEB86659FD93ull ^
+                     (own & pos->by_type[CHESS_BISHOP]) * 0xA0761D6478BD642Full ^
+                     (own & pos->by_type[CHESS_ROOK]) * 0xE7037ED1A0B428DBull ^
+                     (own & pos->by_type[CHESS_QUEEN]) * 0x8EBC6AF09C88C6E3ull ^
+                     (own & pos->by_type[CHESS_KING]) * 0x589965CC75374CC3ull;
+        slots.pieces[c] = &w->stats.piece_correction[pos->side][c][correction_index(h)];
+    }
+    return slots;
 }
 
 /*
- * Moves the slot towards the difference between the search's score and the raw evaluation,
- * the faster the deeper the search: an exponential moving average, bounded to 100 centipawns.
+ * The evaluation adjusted by how far searches of similar positions found it off: the pawn
+ * placement's slot plus the mean of the two colours' piece placement slots.
+ */
+static int corrected_eval(struct worker *w, const struct chess_position *pos, int raw) {
+    struct correction_slots s = correction_slots(w, pos);
+    int32_t correction = *s.pawns + (*s.pieces[CHESS_WHITE] + *s.pieces[CHESS_BLACK]) / 2;
+    int v = raw + correction / CORRECTION_GRAIN;
+    return max_int(-CHESS_MATE_BOUND + 1, min_int(CHESS_MATE_BOUND - 1, v));
+}
+
+/* Adds a step to one slot, bounded to 100 centipawns. */
+static void correction_add(int32_t *slot, int step) {
+    *slot = max_int(-100 * CORRECTION_GRAIN, min_int(100 * CORRECTION_GRAIN, *slot + step));
+}
+
+/*
+ * Moves the slots by a share of the residual (the search's score minus the corrected
+ * evaluation), the larger the deeper the search. The pawn slot counts fully in the correction
+ * and each piece slot half, so a step of weight / 512 on each moves the total correction by
+ * weight / 256 of the residual: an exponential moving average towards what the search found.
  */
 static void correction_update(struct worker *w, const struct chess_position *pos, int depth,
-                              int diff) {
-    int32_t *slot = correction_slot(w, pos);
+                              int residual) {
+    struct correction_slots s = correction_slots(w, pos);
     int weight = min_int(depth + 1, 16);
-    int target = max_int(-256, min_int(256, diff)) * CORRECTION_GRAIN;
-    int v = (*slot * (256 - weight) + target * weight) / 256;
-    *slot = max_int(-100 * CORRECTION_GRAIN, min_int(100 * CORRECTION_GRAIN, v));
+    int step = max_int(-256, min_int(256, residual)) * CORRECTION_GRAIN * weight / 512;
+    correction_add(s.pawns, step);
+    correction_add(s.pieces[CHESS_WHITE], step);
+    correction_add(s.pieces[CHESS_BLACK], step);
 }
 
 static inline void history_update(int16_t *entry, int bonus) {
@@ -528,7 +563,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
             best > -CHESS_MATE_BOUND && best < CHESS_MATE_BOUND &&
             !(bound == CHESS_TT_LOWER && best <= ss->static_eval) &&
             !(bound == CHESS_TT_UPPER && best >= ss->static_eval))
-            correction_update(w, pos, depth, best - ss->raw_eval);
+            correction_update(w, pos, depth, best - ss->static_eval);
     }
     return best;
 }

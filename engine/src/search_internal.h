@@ -89,8 +89,12 @@ struct search_stats {
     int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
     chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
     int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
-    /* How far searches found the static evaluation off, by side and pawn placement. */
-    int32_t correction[2][CORRECTION_SIZE];
+    /*
+     * How far searches found the static evaluation off, by side to move and a hash of where
+     * the pawns stand, and of where each colour's other pieces stand ([to move][colour][hash]).
+     */
+    int32_t pawn_correction[2][CORRECTION_SIZE];
+    int32_t piece_correction[2][2][CORRECTION_SIZE];
 };
 
 struct chess_search_memory {
