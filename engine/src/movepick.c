@@ -32,7 +32,7 @@ static int quiet_score(const struct worker *w, const struct chess_position *pos,
                        const struct stack_entry *ss, chess_move m) {
     int from = chess_move_from(m), to = chess_move_to(m);
     int piece = pos->board[from];
-    int score = w->stats.history[pos->side][from][to];
+    int score = history_value(&w->stats, pos->side, ss->threats, from, to);
     if (ss[-1].cont_hist) score += ss[-1].cont_hist[piece][to];
     if (ss[-2].cont_hist) score += ss[-2].cont_hist[piece][to];
     if (ss[-4].cont_hist) score += ss[-4].cont_hist[piece][to] / 2;
@@ -43,6 +43,23 @@ static chess_move counter_move(const struct worker *w, const struct stack_entry 
     chess_move prev = ss[-1].move;
     if (prev == CHESS_MOVE_NONE || prev == CHESS_MOVE_NULL) return CHESS_MOVE_NONE;
     return w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
+}
+
+chess_bitboard search_threats(const struct chess_position *pos) {
+    int them = pos->side ^ 1;
+    chess_bitboard occ = pos->by_type[0], b;
+    chess_bitboard pawns = chess_position_pieces(pos, them, CHESS_PAWN);
+    chess_bitboard att = them == CHESS_WHITE
+                             ? ((pawns << 7) & ~BB_FILE_H) | ((pawns << 9) & ~BB_FILE_A)
+                             : ((pawns >> 9) & ~BB_FILE_H) | ((pawns >> 7) & ~BB_FILE_A);
+    b = chess_position_pieces(pos, them, CHESS_KNIGHT);
+    while (b) att |= chess_knight_attacks[bb_pop(&b)];
+    chess_bitboard queens = chess_position_pieces(pos, them, CHESS_QUEEN);
+    b = chess_position_pieces(pos, them, CHESS_BISHOP) | queens;
+    while (b) att |= chess_bishop_attacks(bb_pop(&b), occ);
+    b = chess_position_pieces(pos, them, CHESS_ROOK) | queens;
+    while (b) att |= chess_rook_attacks(bb_pop(&b), occ);
+    return att | chess_king_attacks[chess_position_king_square(pos, them)];
 }
 
 bool move_is_legal_fast(const struct chess_position *pos, chess_move m) {
@@ -109,6 +126,7 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
     mp->skip_quiets = false;
     mp->tt_move = CHESS_MOVE_NONE;
     mp->count = chess_generate_moves(pos, evasions ? CHESS_GEN_ALL : CHESS_GEN_CAPTURES, &mp->list);
+    chess_bitboard threats = evasions ? search_threats(pos) : 0; /* quiet moves only in check */
     mp->next = 0;
     for (int i = 0; i < mp->count; i++) {
         chess_move m = mp->list.moves[i];
@@ -116,8 +134,8 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
             int piece_type = CHESS_PIECE_TYPE(pos->board[chess_move_from(m)]);
             mp->scores[i] = capture_score(w, pos, m) - piece_type;
         } else {
-            mp->scores[i] =
-                SCORE_BAD / 2 + w->stats.history[pos->side][chess_move_from(m)][chess_move_to(m)];
+            mp->scores[i] = SCORE_BAD / 2 + history_value(&w->stats, pos->side, threats,
+                                                          chess_move_from(m), chess_move_to(m));
         }
     }
     mp->stage = PICK_QSEARCH;

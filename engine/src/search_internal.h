@@ -70,6 +70,7 @@ struct stack_entry {
     int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
+    chess_bitboard threats;   /* squares the side not to move attacks (main search nodes) */
     int16_t (*cont_hist)[64]; /* continuation history after this node's move */
 };
 
@@ -85,7 +86,9 @@ struct root_move {
 
 /* What a thread learns while searching, kept between the searches of a game (chess/search.h). */
 struct search_stats {
-    int16_t history[2][64][64];         /* [colour][from][to] */
+    /* [colour][from square attacked][to square attacked][from][to]: a quiet move's worth depends
+     * on whether it leaves or enters a square the opponent attacks. */
+    int16_t history[2][2][2][64][64];
     int16_t capture_history[16][64][7]; /* [piece][to][captured type] */
     chess_move counter_moves[16][64];   /* [piece][to] of the previous move */
     int16_t cont_hist[16][64][16][64];  /* [prev piece][prev to][piece][to] */
@@ -189,6 +192,20 @@ struct move_picker {
     int next, cap_end, bad_end, count;
     bool skip_quiets;
 };
+
+/* The squares the side not to move attacks, for the history's threat index. */
+chess_bitboard search_threats(const struct chess_position *pos);
+
+/* A quiet move's butterfly history entry, by side, threats and its squares. */
+static inline int16_t *history_entry(struct search_stats *stats, int side, chess_bitboard threats,
+                                     int from, int to) {
+    return &stats->history[side][(threats >> from) & 1][(threats >> to) & 1][from][to];
+}
+
+static inline int history_value(const struct search_stats *stats, int side, chess_bitboard threats,
+                                int from, int to) {
+    return stats->history[side][(threats >> from) & 1][(threats >> to) & 1][from][to];
+}
 
 /* Exactly chess_position_is_legal(), faster: for the table's move, which may be any value. */
 bool move_is_legal_fast(const struct chess_position *pos, chess_move m);
