@@ -56,6 +56,12 @@ static inline chess_bitboard bb_forward(chess_bitboard b, int color) {
     return color == CHESS_WHITE ? b << 8 : b >> 8;
 }
 
+/* The squares the given colour's pawns attack. */
+static inline chess_bitboard bb_pawn_attacks(chess_bitboard pawns, int color) {
+    if (color == CHESS_WHITE) return ((pawns << 7) & ~BB_FILE_H) | ((pawns << 9) & ~BB_FILE_A);
+    return ((pawns >> 9) & ~BB_FILE_H) | ((pawns >> 7) & ~BB_FILE_A);
+}
+
 static inline chess_bitboard bb_file_of(int sq) {
     return BB_FILE_A << (sq & 7);
 }

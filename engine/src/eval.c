@@ -70,11 +70,6 @@ static inline int distance(int a, int b) {
     return df > dr ? df : dr;
 }
 
-static inline chess_bitboard pawn_attacks_bb(int color, chess_bitboard b) {
-    if (color == CHESS_WHITE) return ((b << 7) & ~BB_FILE_H) | ((b << 9) & ~BB_FILE_A);
-    return ((b >> 9) & ~BB_FILE_H) | ((b >> 7) & ~BB_FILE_A);
-}
-
 static inline chess_bitboard pawn_double_attacks_bb(int color, chess_bitboard b) {
     if (color == CHESS_WHITE) return ((b << 7) & ~BB_FILE_H) & ((b << 9) & ~BB_FILE_A);
     return ((b >> 9) & ~BB_FILE_H) & ((b >> 7) & ~BB_FILE_A);
@@ -128,7 +123,7 @@ static void init_attacks(struct eval_state *st) {
     for (int c = 0; c < 2; c++) {
         chess_bitboard pawns = chess_position_pieces(pos, c, CHESS_PAWN);
         st->ksq[c] = chess_position_king_square(pos, c);
-        st->by[c][CHESS_PAWN] = pawn_attacks_bb(c, pawns);
+        st->by[c][CHESS_PAWN] = bb_pawn_attacks(pawns, c);
         st->by[c][CHESS_KING] = chess_king_attacks[st->ksq[c]];
         st->attacked[c] = st->by[c][CHESS_PAWN] | st->by[c][CHESS_KING];
         st->attacked2[c] =
@@ -373,7 +368,7 @@ ALWAYS_INLINE void eval_threats(struct eval_state *st, int us) {
     chess_bitboard pushes = bb_forward(chess_position_pieces(pos, us, CHESS_PAWN), us) & empty;
     pushes |= bb_forward(pushes & bb_relative_rank(us, 2), us) & empty;
     pushes &= ~st->by[them][CHESS_PAWN] & (st->attacked[us] | ~st->attacked[them]);
-    add(st, us, EVAL_PAWN_PUSH_THREAT, bb_count(pawn_attacks_bb(us, pushes) & non_pawns));
+    add(st, us, EVAL_PAWN_PUSH_THREAT, bb_count(bb_pawn_attacks(pushes, us) & non_pawns));
 
     /* Contested squares the enemy does not hold firmly restrict its pieces. */
     add(st, us, EVAL_RESTRICTED,

@@ -49,9 +49,7 @@ chess_bitboard search_threats(const struct chess_position *pos) {
     int them = pos->side ^ 1;
     chess_bitboard occ = pos->by_type[0], b;
     chess_bitboard pawns = chess_position_pieces(pos, them, CHESS_PAWN);
-    chess_bitboard att = them == CHESS_WHITE
-                             ? ((pawns << 7) & ~BB_FILE_H) | ((pawns << 9) & ~BB_FILE_A)
-                             : ((pawns >> 9) & ~BB_FILE_H) | ((pawns >> 7) & ~BB_FILE_A);
+    chess_bitboard att = bb_pawn_attacks(pawns, them);
     b = chess_position_pieces(pos, them, CHESS_KNIGHT);
     while (b) att |= chess_knight_attacks[bb_pop(&b)];
     chess_bitboard queens = chess_position_pieces(pos, them, CHESS_QUEEN);
