@@ -105,6 +105,11 @@ struct tally {
     int wins, losses, draws; /* from the first engine's point of view */
     int finished;
     FILE *pgn;
+    /* The SPRT's verdict when it stopped the match: 1 (H1), -1 (H0) or 0 (none yet), after how
+     * many games and at what ratio. Games still in progress then are played out and counted,
+     * and may move the ratio back inside the bounds: the verdict stands. */
+    int verdict, verdict_games;
+    double verdict_llr;
 };
 
 static const char *const builtin_openings[] = {
@@ -632,20 +637,33 @@ static void print_summary(const struct config *cfg, const struct tally *t) {
         double llr = sprt_llr(t->wins, t->losses, t->draws, cfg->sprt.elo0, cfg->sprt.elo1);
         double lower = log(cfg->sprt.beta / (1 - cfg->sprt.alpha));
         double upper = log((1 - cfg->sprt.beta) / cfg->sprt.alpha);
-        printf("SPRT: llr %.2f (%.2f, %.2f) [%.1f, %.1f]%s\n", llr, lower, upper, cfg->sprt.elo0,
-               cfg->sprt.elo1,
-               llr >= upper   ? " H1 accepted"
-               : llr <= lower ? " H0 accepted"
-                              : "");
+        printf("SPRT: llr %.2f (%.2f, %.2f) [%.1f, %.1f]", llr, lower, upper, cfg->sprt.elo0,
+               cfg->sprt.elo1);
+        if (t->verdict != 0 && t->verdict_games == n)
+            printf(" %s accepted\n", t->verdict > 0 ? "H1" : "H0");
+        else if (t->verdict != 0)
+            printf(" %s accepted at game %d (llr %.2f); the games then in progress followed\n",
+                   t->verdict > 0 ? "H1" : "H0", t->verdict_games, t->verdict_llr);
+        else
+            printf("\n");
     }
     fflush(stdout);
 }
 
-static bool sprt_done(const struct config *cfg, const struct tally *t) {
+/* Records the SPRT's verdict the first time the ratio crosses a bound; true from then on. */
+static bool sprt_done(const struct config *cfg, struct tally *t) {
     if (!cfg->sprt.enabled) return false;
+    if (t->verdict != 0) return true;
     double llr = sprt_llr(t->wins, t->losses, t->draws, cfg->sprt.elo0, cfg->sprt.elo1);
-    return llr >= log((1 - cfg->sprt.beta) / cfg->sprt.alpha) ||
-           llr <= log(cfg->sprt.beta / (1 - cfg->sprt.alpha));
+    if (llr >= log((1 - cfg->sprt.beta) / cfg->sprt.alpha))
+        t->verdict = 1;
+    else if (llr <= log(cfg->sprt.beta / (1 - cfg->sprt.alpha)))
+        t->verdict = -1;
+    else
+        return false;
+    t->verdict_games = t->wins + t->losses + t->draws;
+    t->verdict_llr = llr;
+    return true;
 }
 
 static void record(const struct config *cfg, struct tally *t, int index, enum chess_result result,
@@ -661,6 +679,7 @@ static void record(const struct config *cfg, struct tally *t, int index, enum ch
     else
         t->losses++;
     t->finished++;
+    if (sprt_done(cfg, t)) atomic_store(&t->stop, true);
     printf("Game %d: %s vs %s: %s {%s}\n", index + 1, white, black, chess_result_name(result),
            reason);
     if (!cfg->quiet || t->finished % 10 == 0) print_summary(cfg, t);
@@ -677,7 +696,6 @@ static void record(const struct config *cfg, struct tally *t, int index, enum ch
         }
         free(text);
     }
-    if (sprt_done(cfg, t)) atomic_store(&t->stop, true);
     pthread_mutex_unlock(&t->lock);
 }
 

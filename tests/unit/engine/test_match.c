@@ -8,7 +8,9 @@
  *   than the tool charges) loses on time, while its opponent never does;
  * - a bad nodestime setting is refused;
  * - more games than twice the openings are refused for deterministic engines (they would replay
- *   earlier games exactly) and allowed where the engines are not (two threads).
+ *   earlier games exactly) and allowed where the engines are not (two threads);
+ * - an SPRT that reaches a verdict stops the match, and the final summary keeps the verdict even
+ *   after the games still in progress are counted.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -181,6 +183,27 @@ static void test_repeated_openings(void) {
     unlink(openings);
 }
 
+/* A much stronger engine: the SPRT accepts H1 long before the games run out, and says so last. */
+static void test_sprt_verdict(void) {
+    static char out[OUTPUT_MAX];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
+    const char *args[] = {
+        "--engine",  cmd,         "name=strong",   "nodes=1000", "--engine", cmd,
+        "name=weak", "nodes=100", "option.Hash=8", "--games",    "80",       "--concurrency",
+        "2",         "--sprt",    "elo0=0",        "elo1=10",    NULL};
+    CHECK_EQ_INT(run_match(args, out, sizeof out), 0);
+    const char *last = NULL;
+    for (const char *p = strstr(out, "SPRT: "); p; p = strstr(p + 1, "SPRT: ")) last = p;
+    if (!CHECK(last != NULL)) return;
+    CHECK(strncmp(strchr(last, ']'), "] H1 accepted", 13) == 0);
+    const char *score = NULL;
+    for (const char *p = strstr(out, "Score of "); p; p = strstr(p + 1, "Score of ")) score = p;
+    int w = 0, l = 0, d = 0;
+    CHECK(score && sscanf(score, "Score of strong vs weak: %d - %d - %d", &w, &l, &d) == 3);
+    CHECK(w + l + d < 80);
+}
+
 int main(void) {
     match_path = getenv("MATCH");
     uci_path = getenv("UCI");
@@ -194,5 +217,6 @@ int main(void) {
     RUN(test_overspender_flagged);
     RUN(test_bad_setting);
     RUN(test_repeated_openings);
+    RUN(test_sprt_verdict);
     return check_finish();
 }
