@@ -45,19 +45,22 @@ static chess_move counter_move(const struct worker *w, const struct stack_entry 
     return w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
 }
 
-chess_bitboard search_threats(const struct chess_position *pos) {
+void search_threats(const struct chess_position *pos, struct threat_map *out) {
     int them = pos->side ^ 1;
     chess_bitboard occ = pos->by_type[0], b;
-    chess_bitboard pawns = chess_position_pieces(pos, them, CHESS_PAWN);
-    chess_bitboard att = bb_pawn_attacks(pawns, them);
+    out->by_pawn = bb_pawn_attacks(chess_position_pieces(pos, them, CHESS_PAWN), them);
+    out->by_minor = out->by_pawn;
     b = chess_position_pieces(pos, them, CHESS_KNIGHT);
-    while (b) att |= chess_knight_attacks[bb_pop(&b)];
-    chess_bitboard queens = chess_position_pieces(pos, them, CHESS_QUEEN);
-    b = chess_position_pieces(pos, them, CHESS_BISHOP) | queens;
-    while (b) att |= chess_bishop_attacks(bb_pop(&b), occ);
-    b = chess_position_pieces(pos, them, CHESS_ROOK) | queens;
-    while (b) att |= chess_rook_attacks(bb_pop(&b), occ);
-    return att | chess_king_attacks[chess_position_king_square(pos, them)];
+    while (b) out->by_minor |= chess_knight_attacks[bb_pop(&b)];
+    b = chess_position_pieces(pos, them, CHESS_BISHOP);
+    while (b) out->by_minor |= chess_bishop_attacks(bb_pop(&b), occ);
+    out->by_rook = out->by_minor;
+    b = chess_position_pieces(pos, them, CHESS_ROOK);
+    while (b) out->by_rook |= chess_rook_attacks(bb_pop(&b), occ);
+    out->all = out->by_rook;
+    b = chess_position_pieces(pos, them, CHESS_QUEEN);
+    while (b) out->all |= chess_queen_attacks(bb_pop(&b), occ);
+    out->all |= chess_king_attacks[chess_position_king_square(pos, them)];
 }
 
 bool move_is_legal_fast(const struct chess_position *pos, chess_move m) {
@@ -124,7 +127,8 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
     mp->skip_quiets = false;
     mp->tt_move = CHESS_MOVE_NONE;
     mp->count = chess_generate_moves(pos, evasions ? CHESS_GEN_ALL : CHESS_GEN_CAPTURES, &mp->list);
-    chess_bitboard threats = evasions ? search_threats(pos) : 0; /* quiet moves only in check */
+    struct threat_map threats = {0, 0, 0, 0};
+    if (evasions) search_threats(pos, &threats); /* quiet moves only in check */
     mp->next = 0;
     for (int i = 0; i < mp->count; i++) {
         chess_move m = mp->list.moves[i];
@@ -132,7 +136,7 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
             int piece_type = CHESS_PIECE_TYPE(pos->board[chess_move_from(m)]);
             mp->scores[i] = capture_score(w, pos, m) - piece_type;
         } else {
-            mp->scores[i] = SCORE_BAD / 2 + history_value(&w->stats, pos->side, threats,
+            mp->scores[i] = SCORE_BAD / 2 + history_value(&w->stats, pos->side, threats.all,
                                                           chess_move_from(m), chess_move_to(m));
         }
     }
@@ -178,9 +182,32 @@ static void score_captures(struct move_picker *mp, const struct chess_position *
         mp->scores[i] = capture_score(mp->w, pos, mp->list.moves[i]);
 }
 
+/*
+ * Moving a piece off a square a lesser enemy piece attacks, to one it does not, comes early;
+ * moving one onto such a square late: the history alone learns this slowly, square by square.
+ */
+static int escape_score(const struct threat_map *t, int type, int from, int to) {
+    chess_bitboard danger = type == CHESS_QUEEN                            ? t->by_rook
+                            : type == CHESS_ROOK                           ? t->by_minor
+                            : type == CHESS_KNIGHT || type == CHESS_BISHOP ? t->by_pawn
+                                                                           : 0;
+    static const int weight[7] = {0, 0, 15000, 15000, 25000, 50000, 0};
+    bool from_attacked = (danger >> from) & 1, to_attacked = (danger >> to) & 1;
+    if (from_attacked && !to_attacked) return weight[type];
+    if (!from_attacked && to_attacked) return -weight[type];
+    return 0;
+}
+
 static void score_quiets(struct move_picker *mp, const struct chess_position *pos) {
-    for (int i = mp->cap_end; i < mp->count; i++)
-        mp->scores[i] = quiet_score(mp->w, pos, mp->ss, mp->list.moves[i]);
+    if (mp->count == mp->cap_end) return;
+    struct threat_map threats;
+    search_threats(pos, &threats);
+    for (int i = mp->cap_end; i < mp->count; i++) {
+        chess_move m = mp->list.moves[i];
+        int from = chess_move_from(m), to = chess_move_to(m);
+        int type = CHESS_PIECE_TYPE(pos->board[from]);
+        mp->scores[i] = quiet_score(mp->w, pos, mp->ss, m) + escape_score(&threats, type, from, to);
+    }
 }
 
 /* The next good capture; losing ones are set aside at the front of the list. */

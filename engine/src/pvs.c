@@ -496,7 +496,9 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     int early = prune_before_moves(w, pos, ss, &n, alpha, beta);
     if (early != NO_SCORE) return early;
     if (!n.tt_move && depth >= 4 && (n.pv_node || cut_node)) n.depth = --depth;
-    ss->threats = search_threats(pos);
+    struct threat_map threats;
+    search_threats(pos, &threats);
+    ss->threats = threats.all;
 
     struct move_picker mp;
     if (!n.root) picker_init_main(&mp, w, pos, ss, n.tt_move);

@@ -61,6 +61,15 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
 bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_iterations,
                          int score_drop, bool single_move);
 
+/*
+ * Squares the side not to move attacks with pawns; with pawns or minor pieces; with those or
+ * rooks (where our minor piece, rook or queen would stand en prise to a lesser piece); and with
+ * anything.
+ */
+struct threat_map {
+    chess_bitboard by_pawn, by_minor, by_rook, all;
+};
+
 struct stack_entry {
     chess_move move;     /* the move played from this node (CHESS_MOVE_NULL for a pass) */
     chess_move excluded; /* singular extension search: the move left out */
@@ -70,7 +79,7 @@ struct stack_entry {
     int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
-    chess_bitboard threats;   /* squares the side not to move attacks (main search nodes) */
+    chess_bitboard threats;   /* squares the opponent attacks (main search nodes) */
     int16_t (*cont_hist)[64]; /* continuation history after this node's move */
 };
 
@@ -193,8 +202,8 @@ struct move_picker {
     bool skip_quiets;
 };
 
-/* The squares the side not to move attacks, for the history's threat index. */
-chess_bitboard search_threats(const struct chess_position *pos);
+/* The squares the side not to move attacks: the history's threat index, and move ordering. */
+void search_threats(const struct chess_position *pos, struct threat_map *out);
 
 /* A quiet move's butterfly history entry, by side, threats and its squares. */
 static inline int16_t *history_entry(struct search_stats *stats, int side, chess_bitboard threats,
