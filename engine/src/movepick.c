@@ -198,15 +198,35 @@ static int escape_score(const struct threat_map *t, int type, int from, int to) 
     return 0;
 }
 
+/* The squares from which a piece of each type would give check (direct checks only). */
+static void check_squares(const struct chess_position *pos, chess_bitboard out[7]) {
+    int them = pos->side ^ 1, ksq = chess_position_king_square(pos, them);
+    chess_bitboard occ = pos->by_type[0];
+    out[0] = out[CHESS_KING] = 0;
+    out[CHESS_PAWN] = chess_pawn_attacks[them][ksq];
+    out[CHESS_KNIGHT] = chess_knight_attacks[ksq];
+    out[CHESS_BISHOP] = chess_bishop_attacks(ksq, occ);
+    out[CHESS_ROOK] = chess_rook_attacks(ksq, occ);
+    out[CHESS_QUEEN] = out[CHESS_BISHOP] | out[CHESS_ROOK];
+}
+
+/* Quiet moves that give a direct check come before others of equal history: a check narrows
+ * the opponent's replies, and the history, indexed by squares only, cannot tell them apart. */
+#define CHECK_BONUS 10000
+
 static void score_quiets(struct move_picker *mp, const struct chess_position *pos) {
     if (mp->count == mp->cap_end) return;
     struct threat_map threats;
     search_threats(pos, &threats);
+    chess_bitboard checks[7];
+    check_squares(pos, checks);
     for (int i = mp->cap_end; i < mp->count; i++) {
         chess_move m = mp->list.moves[i];
         int from = chess_move_from(m), to = chess_move_to(m);
         int type = CHESS_PIECE_TYPE(pos->board[from]);
-        mp->scores[i] = quiet_score(mp->w, pos, mp->ss, m) + escape_score(&threats, type, from, to);
+        mp->scores[i] = quiet_score(mp->w, pos, mp->ss, m) +
+                        escape_score(&threats, type, from, to) +
+                        (int)((checks[type] >> to) & 1) * CHECK_BONUS;
     }
 }
 
