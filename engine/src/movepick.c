@@ -32,7 +32,7 @@ static int quiet_score(const struct worker *w, const struct chess_position *pos,
                        const struct stack_entry *ss, chess_move m) {
     int from = chess_move_from(m), to = chess_move_to(m);
     int piece = pos->board[from];
-    int score = history_value(&w->stats, pos->side, ss->threats, from, to);
+    int score = history_value(&w->stats, pos->side, ss->threats.all, from, to);
     if (ss[-1].cont_hist) score += ss[-1].cont_hist[piece][to];
     if (ss[-2].cont_hist) score += ss[-2].cont_hist[piece][to];
     if (ss[-4].cont_hist) score += ss[-4].cont_hist[piece][to] / 2;
@@ -216,8 +216,6 @@ static void check_squares(const struct chess_position *pos, chess_bitboard out[7
 
 static void score_quiets(struct move_picker *mp, const struct chess_position *pos) {
     if (mp->count == mp->cap_end) return;
-    struct threat_map threats;
-    search_threats(pos, &threats);
     chess_bitboard checks[7];
     check_squares(pos, checks);
     for (int i = mp->cap_end; i < mp->count; i++) {
@@ -225,7 +223,7 @@ static void score_quiets(struct move_picker *mp, const struct chess_position *po
         int from = chess_move_from(m), to = chess_move_to(m);
         int type = CHESS_PIECE_TYPE(pos->board[from]);
         mp->scores[i] = quiet_score(mp->w, pos, mp->ss, m) +
-                        escape_score(&threats, type, from, to) +
+                        escape_score(&mp->ss->threats, type, from, to) +
                         (int)((checks[type] >> to) & 1) * CHECK_BONUS;
     }
 }

@@ -139,7 +139,7 @@ static void cont_hist_update(struct stack_entry *ss, int piece, int to, int bonu
 static void quiet_update(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
                          chess_move m, int bonus) {
     int from = chess_move_from(m), to = chess_move_to(m);
-    history_update(history_entry(&w->stats, pos->side, ss->threats, from, to), bonus);
+    history_update(history_entry(&w->stats, pos->side, ss->threats.all, from, to), bonus);
     cont_hist_update(ss, pos->board[from], to, bonus);
 }
 
@@ -366,7 +366,7 @@ static bool prune_move(const struct worker *w, const struct chess_position *pos,
             ss->static_eval + p->fut_base + p->fut_mult * lmr_depth <= alpha)
             return true;
         int from = chess_move_from(m), to = chess_move_to(m);
-        int hist = history_value(&w->stats, pos->side, ss->threats, from, to);
+        int hist = history_value(&w->stats, pos->side, ss->threats.all, from, to);
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[pos->board[from]][to];
         if (lmr_depth <= p->hist_prune_depth && hist < -p->hist_prune_mult * depth) return true;
         return !see_ge(pos, m, -p->see_quiet_mult * lmr_depth * lmr_depth);
@@ -403,7 +403,7 @@ static int late_move_reduction(const struct worker *w, const struct chess_positi
         r--;
     } else {
         int from = chess_move_from(m), to = chess_move_to(m), piece = pos->board[from];
-        int hist = history_value(&w->stats, pos->side, ss->threats, from, to);
+        int hist = history_value(&w->stats, pos->side, ss->threats.all, from, to);
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[piece][to];
         if (ss[-2].cont_hist) hist += ss[-2].cont_hist[piece][to];
         r -= hist / w->sh->params.lmr_hist_div;
@@ -496,9 +496,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     int early = prune_before_moves(w, pos, ss, &n, alpha, beta);
     if (early != NO_SCORE) return early;
     if (!n.tt_move && depth >= 4 && (n.pv_node || cut_node)) n.depth = --depth;
-    struct threat_map threats;
-    search_threats(pos, &threats);
-    ss->threats = threats.all;
+    search_threats(pos, &ss->threats);
 
     struct move_picker mp;
     if (!n.root) picker_init_main(&mp, w, pos, ss, n.tt_move);

@@ -112,6 +112,7 @@ static void init_root_moves(struct worker *w, const struct chess_position *root)
     chess_move tt_move = CHESS_MOVE_NONE;
     if (chess_tt_probe(w->sh->tt, root->key, &tte)) tt_move = tte.move;
     struct move_picker mp;
+    search_threats(root, &w->stack[STACK_OFFSET].threats); /* the picker orders by them */
     picker_init_main(&mp, w, root, &w->stack[STACK_OFFSET], tt_move);
     chess_move m;
     w->root_count = 0;

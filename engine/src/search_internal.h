@@ -79,8 +79,8 @@ struct stack_entry {
     int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
-    chess_bitboard threats;   /* squares the opponent attacks (main search nodes) */
-    int16_t (*cont_hist)[64]; /* continuation history after this node's move */
+    struct threat_map threats; /* what the opponent attacks (main search nodes) */
+    int16_t (*cont_hist)[64];  /* continuation history after this node's move */
 };
 
 struct root_move {
