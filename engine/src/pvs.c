@@ -193,11 +193,13 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
     ss->move = m;
     if (m == CHESS_MOVE_NULL) {
         ss->moved_piece = 0;
+        ss->move_quiet = false;
         ss->cont_hist = NULL;
         ss[1].plies_from_null = 0;
     } else {
         int piece = pos->board[chess_move_from(m)];
         ss->moved_piece = piece;
+        ss->move_quiet = !move_is_tactical(pos, m);
         ss->cont_hist = w->stats.cont_hist[piece][chess_move_to(m)];
         ss[1].plies_from_null = ss->plies_from_null + 1;
     }
@@ -323,6 +325,19 @@ static void probe_node(struct worker *w, const struct chess_position *pos, struc
     n->tt_score = n->tt_hit ? score_from_tt(n->tte.score, n->ply) : NO_SCORE;
     n->tt_move = n->tt_hit ? n->tte.move : CHESS_MOVE_NONE;
     if (n->root) n->tt_move = w->root_moves[w->pv_index].move;
+}
+
+/*
+ * Teaches the history about the opponent's last quiet move by how it changed the static
+ * evaluation: a move after which our evaluation is lower than theirs was before it was good.
+ */
+static void reward_prior_by_eval(struct worker *w, const struct chess_position *pos,
+                                 struct stack_entry *ss) {
+    struct stack_entry *prior = &ss[-1];
+    if (!prior->move_quiet || prior->static_eval == NO_SCORE || ss->static_eval == NO_SCORE) return;
+    int bonus = max_int(-2000, min_int(2000, -12 * (prior->static_eval + ss->static_eval)));
+    int from = chess_move_from(prior->move), to = chess_move_to(prior->move);
+    history_update(history_entry(&w->stats, !pos->side, prior->threats.all, from, to), bonus);
 }
 
 static void evaluate_node(struct worker *w, const struct chess_position *pos,
@@ -493,6 +508,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
         return n.tt_score;
 
     evaluate_node(w, pos, ss, &n);
+    if (!ss->excluded) reward_prior_by_eval(w, pos, ss);
     int early = prune_before_moves(w, pos, ss, &n, alpha, beta);
     if (early != NO_SCORE) return early;
     if (!n.tt_move && depth >= 4 && (n.pv_node || cut_node)) n.depth = --depth;

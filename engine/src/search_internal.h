@@ -75,6 +75,7 @@ struct stack_entry {
     chess_move excluded; /* singular extension search: the move left out */
     chess_move killers[2];
     int moved_piece;
+    bool move_quiet;     /* the move was neither a capture nor a promotion */
     int static_eval;     /* the evaluation corrected by the correction history, or NO_SCORE */
     int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
