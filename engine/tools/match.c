@@ -614,10 +614,15 @@ static void elo_estimate(int w, int l, int d, double *elo, double *margin) {
     *margin = (elo_from_score(s + dev) - elo_from_score(s - dev)) / 2;
 }
 
-/* Generalised SPRT log-likelihood ratio (normal approximation of the trinomial). */
-static double sprt_llr(int w, int l, int d, double elo0, double elo1) {
-    int n = w + l + d;
-    if (w == 0 || l == 0 || n < 2) return 0;
+/*
+ * Generalised SPRT log-likelihood ratio (normal approximation of the trinomial). An outcome
+ * not seen yet counts as half a game: with none at all the variance would collapse (or be
+ * zero), and a match that one side wins without a loss would never reach a verdict.
+ */
+static double sprt_llr(int wins, int losses, int draws, double elo0, double elo1) {
+    if (wins + losses + draws < 2) return 0;
+    double w = wins ? wins : 0.5, l = losses ? losses : 0.5, d = draws ? draws : 0.5;
+    double n = w + l + d;
     double s = (w + 0.5 * d) / n;
     double var = (w * (1 - s) * (1 - s) + d * (0.5 - s) * (0.5 - s) + l * s * s) / n;
     if (var <= 0) return 0;
