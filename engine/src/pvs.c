@@ -452,13 +452,18 @@ static void record_root_move(struct worker *w, chess_move m, int score, int alph
 
 /* Searches one child: reduced null window, then full depth, then full window on a PV node. */
 static int search_child(struct worker *w, const struct chess_position *child, const struct node *n,
-                        int alpha, int beta, int new_depth, int reduction, int move_count) {
+                        int alpha, int beta, int best, int new_depth, int reduction,
+                        int move_count) {
     int ply = n->ply + 1, score;
     if (reduction > 0 && n->depth >= 2 && move_count > 1 + n->root) {
         int d = max_int(1, min_int(new_depth - reduction, new_depth));
         score = -search_node(w, child, -alpha - 1, -alpha, d, ply, true);
-        if (score > alpha && d < new_depth)
-            score = -search_node(w, child, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+        if (score > alpha && d < new_depth) {
+            /* The reduced search's margin over the best so far decides the re-search's depth. */
+            new_depth += (score > best + 50 + 10 * (new_depth - d)) - (score < best + new_depth);
+            if (new_depth > d)
+                score = -search_node(w, child, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
+        }
     } else if (!n->pv_node || move_count > 1) {
         score = -search_node(w, child, -alpha - 1, -alpha, new_depth, ply, !n->cut_node);
     } else {
@@ -544,7 +549,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
         uint64_t nodes_before = atomic_load_explicit(&w->nodes, memory_order_relaxed);
         enter_child(w, ss, ply, pos, m, &child);
         int r = late_move_reduction(w, pos, ss, &n, m, move_count, gives_check);
-        int score = search_child(w, &child, &n, alpha, beta, depth - 1 + ext, r, move_count);
+        int score = search_child(w, &child, &n, alpha, beta, best, depth - 1 + ext, r, move_count);
         if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed)) return 0;
         if (n.root)
             record_root_move(w, m, score, alpha, beta, move_count,
