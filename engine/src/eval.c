@@ -98,8 +98,8 @@ static inline chess_bitboard piece_attacks(int type, int sq, chess_bitboard occ)
 
 /* The pieces, of either colour, that alone stand between sq and one of the sliders `snipers`
  * (already on a line with sq): each is a pin or a discovered attack away. */
-static chess_bitboard lone_blockers(const struct chess_position *pos, int sq,
-                                    chess_bitboard snipers) {
+ALWAYS_INLINE chess_bitboard lone_blockers(const struct chess_position *pos, int sq,
+                                           chess_bitboard snipers) {
     chess_bitboard blockers = 0;
     while (snipers) {
         chess_bitboard between = chess_between[sq][bb_pop(&snipers)] & pos->by_type[0];
@@ -109,7 +109,7 @@ static chess_bitboard lone_blockers(const struct chess_position *pos, int sq,
 }
 
 /* The pieces of `us` that alone stand between their king and an enemy rook, bishop or queen. */
-static chess_bitboard pinned_to_king(const struct chess_position *pos, int us, int ksq) {
+ALWAYS_INLINE chess_bitboard pinned_to_king(const struct chess_position *pos, int us, int ksq) {
     chess_bitboard queens = pos->by_type[CHESS_QUEEN];
     chess_bitboard snipers =
         pos->by_color[us ^ 1] &
@@ -118,7 +118,7 @@ static chess_bitboard pinned_to_king(const struct chess_position *pos, int us, i
     return lone_blockers(pos, ksq, snipers) & pos->by_color[us];
 }
 
-static void init_attacks(struct eval_state *st) {
+ALWAYS_INLINE void init_attacks(struct eval_state *st) {
     const struct chess_position *pos = st->pos;
     for (int c = 0; c < 2; c++) {
         chess_bitboard pawns = chess_position_pieces(pos, c, CHESS_PAWN);
@@ -456,14 +456,14 @@ ALWAYS_INLINE int eval_complexity(struct eval_state *st) {
     return c;
 }
 
-static int game_phase(const struct chess_position *pos) {
+ALWAYS_INLINE int game_phase(const struct chess_position *pos) {
     int phase = bb_count(pos->by_type[CHESS_KNIGHT] | pos->by_type[CHESS_BISHOP]) +
                 2 * bb_count(pos->by_type[CHESS_ROOK]) + 4 * bb_count(pos->by_type[CHESS_QUEEN]);
     return phase > EVAL_PHASE_MAX ? EVAL_PHASE_MAX : phase;
 }
 
 /* Non-pawn material in pawns (3, 3, 5, 9). */
-static int non_pawn_material(const struct chess_position *pos, int c) {
+ALWAYS_INLINE int non_pawn_material(const struct chess_position *pos, int c) {
     return 3 * bb_count(chess_position_pieces(pos, c, CHESS_KNIGHT) |
                         chess_position_pieces(pos, c, CHESS_BISHOP)) +
            5 * bb_count(chess_position_pieces(pos, c, CHESS_ROOK)) +
@@ -471,7 +471,7 @@ static int non_pawn_material(const struct chess_position *pos, int c) {
 }
 
 /* How much of the endgame score the stronger side keeps, out of EVAL_SCALE_MAX. */
-static int endgame_scale(const struct chess_position *pos, int eg) {
+ALWAYS_INLINE int endgame_scale(const struct chess_position *pos, int eg) {
     int strong = eg >= 0 ? CHESS_WHITE : CHESS_BLACK, weak = strong ^ 1;
     int npm_strong = non_pawn_material(pos, strong), npm_weak = non_pawn_material(pos, weak);
     if (!chess_position_pieces(pos, strong, CHESS_PAWN) && npm_strong - npm_weak <= 3)
@@ -484,7 +484,7 @@ static int endgame_scale(const struct chess_position *pos, int eg) {
     return EVAL_SCALE_MAX;
 }
 
-static uint64_t pawn_key(const struct chess_position *pos) {
+ALWAYS_INLINE uint64_t pawn_key(const struct chess_position *pos) {
     uint64_t key = 0;
     chess_bitboard pawns = pos->by_type[CHESS_PAWN];
     while (pawns) {
@@ -560,8 +560,29 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
            EVAL_PHASE_MAX;
 }
 
+/*
+ * The evaluation is mostly popcounts, which the portable build cannot compile to the POPCNT
+ * instruction (the first x86-64 CPUs lack it): on x86-64 a second copy compiled for POPCNT is
+ * chosen at run time, as for the move counter in movegen.c.
+ */
+#if defined(__x86_64__) && !defined(__POPCNT__)
+__attribute__((target("popcnt"))) static int evaluate_with_popcnt(const struct chess_position *pos,
+                                                                  struct eval_pawn_cache *cache) {
+    return evaluate_impl(pos, eval_weights, NULL, cache);
+}
+
+static int evaluate_white(const struct chess_position *pos, struct eval_pawn_cache *cache) {
+    if (__builtin_cpu_supports("popcnt")) return evaluate_with_popcnt(pos, cache);
+    return evaluate_impl(pos, eval_weights, NULL, cache);
+}
+#else
+static int evaluate_white(const struct chess_position *pos, struct eval_pawn_cache *cache) {
+    return evaluate_impl(pos, eval_weights, NULL, cache);
+}
+#endif
+
 int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cache) {
-    int v = evaluate_impl(pos, eval_weights, NULL, cache);
+    int v = evaluate_white(pos, cache);
     return pos->side == CHESS_WHITE ? v : -v;
 }
 
