@@ -414,6 +414,7 @@ static int late_move_reduction(const struct worker *w, const struct chess_positi
     if (n->cut_node) r++;
     if (n->improving) r--;
     if (gives_check) r--;
+    if (ss[1].cutoff_count > 3) r++; /* the children keep failing high: likely an all node */
     if (move_is_tactical(pos, m)) {
         r--;
     } else {
@@ -498,6 +499,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     if (ply > w->seldepth) w->seldepth = ply;
     ss->in_check = n.in_check;
     ss[2].killers[0] = ss[2].killers[1] = CHESS_MOVE_NONE;
+    ss[2].cutoff_count = 0;
     if (!n.root) {
         if (is_draw(w, pos, ply, ss)) return draw_score(w);
         if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : eval_position(pos, &w->pawn_cache);
@@ -560,7 +562,10 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
             if (score > alpha) {
                 best_move = m;
                 if (n.pv_node) update_pv(w, ply, m);
-                if (score >= beta) break;
+                if (score >= beta) {
+                    ss->cutoff_count += 1 + !n.tt_move;
+                    break;
+                }
                 alpha = score;
             }
         }

@@ -80,6 +80,7 @@ struct stack_entry {
     int raw_eval;        /* the evaluation as the evaluator gave it (what the table keeps) */
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
+    int cutoff_count;          /* beta cut-offs at this ply since the node two plies up started */
     struct threat_map threats; /* what the opponent attacks (main search nodes) */
     int16_t (*cont_hist)[64];  /* continuation history after this node's move */
 };
