@@ -566,20 +566,19 @@ ALWAYS_INLINE int evaluate_impl(const struct chess_position *pos, const struct e
  * chosen at run time, as for the move counter in movegen.c.
  */
 #if defined(__x86_64__) && !defined(__POPCNT__)
+#define EVAL_POPCNT_COPY 1
 __attribute__((target("popcnt"))) static int evaluate_with_popcnt(const struct chess_position *pos,
                                                                   struct eval_pawn_cache *cache) {
     return evaluate_impl(pos, eval_weights, NULL, cache);
 }
+#endif
 
 static int evaluate_white(const struct chess_position *pos, struct eval_pawn_cache *cache) {
+#ifdef EVAL_POPCNT_COPY
     if (__builtin_cpu_supports("popcnt")) return evaluate_with_popcnt(pos, cache);
-    return evaluate_impl(pos, eval_weights, NULL, cache);
-}
-#else
-static int evaluate_white(const struct chess_position *pos, struct eval_pawn_cache *cache) {
-    return evaluate_impl(pos, eval_weights, NULL, cache);
-}
 #endif
+    return evaluate_impl(pos, eval_weights, NULL, cache);
+}
 
 int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cache) {
     int v = evaluate_white(pos, cache);
