@@ -7,7 +7,7 @@
  *   checked by static exchange when its turn comes: those that lose material wait till the end;
  *   the two killer moves of the ply, then the counter move to the opponent's last move;
  *   the other quiet moves, by butterfly history plus continuation history (one, two and four
- *   plies back), best first by selection;
+ *   plies back) and, in the first plies, the low-ply history, best first by selection;
  *   the losing captures and underpromotions.
  *
  * Quiescence nodes take captures (or, in check, all evasions) by the same scores.
@@ -36,6 +36,8 @@ static int quiet_score(const struct worker *w, const struct chess_position *pos,
     if (ss[-1].cont_hist) score += ss[-1].cont_hist[piece][to];
     if (ss[-2].cont_hist) score += ss[-2].cont_hist[piece][to];
     if (ss[-4].cont_hist) score += ss[-4].cont_hist[piece][to] / 2;
+    int ply = stack_ply(w, ss);
+    if (ply < LOW_PLY_COUNT) score += 4 * w->low_ply_history[ply][from][to] / (1 + 2 * ply);
     return score;
 }
 

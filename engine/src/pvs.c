@@ -140,6 +140,8 @@ static void quiet_update(struct worker *w, const struct chess_position *pos, str
                          chess_move m, int bonus) {
     int from = chess_move_from(m), to = chess_move_to(m);
     history_update(history_entry(&w->stats, pos->side, ss->threats.all, from, to), bonus);
+    int ply = stack_ply(w, ss);
+    if (ply < LOW_PLY_COUNT) history_update(&w->low_ply_history[ply][from][to], bonus);
     cont_hist_update(ss, pos->board[from], to, bonus);
 }
 
@@ -389,7 +391,14 @@ static bool prune_move(const struct worker *w, const struct chess_position *pos,
     return depth <= 8 && !see_ge(pos, m, -p->see_noisy_mult * depth);
 }
 
-/* Singular extension: how much to extend the table's move, or a cut-off score via *cut. */
+/*
+ * Singular extension: how much to extend the table's move, or a cut-off score via *cut. The
+ * other moves searched at half depth against a margin below the table's score: when all fail,
+ * the table's move is singular (one ply more, two when far below); when that margin already
+ * beats beta, several moves do (multi-cut); otherwise the table's move is likely not the only
+ * good one, and is searched shallower (as in Stockfish 16): two plies when the table's score
+ * beats beta or at a cut node, one when the other moves did as well as the table says.
+ */
 static int singular_extension(struct worker *w, const struct chess_position *pos,
                               struct stack_entry *ss, const struct node *n, int beta, int *cut) {
     const struct chess_search_params *p = &w->sh->params;
@@ -399,11 +408,12 @@ static int singular_extension(struct worker *w, const struct chess_position *pos
     ss->excluded = CHESS_MOVE_NONE;
     w->pv_length[n->ply] = 0; /* that search's line is not this node's */
     if (v < sbeta) return !n->pv_node && v < sbeta - p->se_double_margin ? 2 : 1;
-    if (sbeta >= beta)
+    if (sbeta >= beta) {
         *cut = sbeta;
-    else if (n->tt_score >= beta)
-        return -1;
-    return 0;
+        return 0;
+    }
+    if (n->tt_score >= beta || n->cut_node) return -2;
+    return n->tt_score <= v ? -1 : 0;
 }
 
 static int late_move_reduction(const struct worker *w, const struct chess_position *pos,

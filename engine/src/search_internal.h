@@ -29,6 +29,9 @@
 /* Stack entries below ply 0, so that (ss - 4) is always valid. */
 #define STACK_OFFSET 4
 
+/* Plies from the root that have a low-ply history. */
+#define LOW_PLY_COUNT 4
+
 /*
  * Time limits of one search; all times are milliseconds of its clock: CLOCK_MONOTONIC, or with
  * nodestime the virtual clock on which nodes searched / nodestime is the time (timeman.c).
@@ -137,6 +140,10 @@ struct worker {
     int pv_length[CHESS_MAX_PLY + 1];
 
     uint8_t reductions[64][64]; /* late move reductions by [depth][move number] */
+    /* Quiet moves' history in the first plies ([ply][from][to]), learned afresh by each search:
+     * those few nodes are searched again at every iteration, and a table of their own keeps
+     * what they learn apart from the butterfly history that all plies share (Stockfish 17). */
+    int16_t low_ply_history[LOW_PLY_COUNT][64][64];
     struct search_stats stats;
     struct eval_pawn_cache pawn_cache;
 };
@@ -157,6 +164,11 @@ struct search_shared {
     int thread_count;
     struct worker **workers;
 };
+
+/* The ply (distance from the root) of a stack entry of w. */
+static inline int stack_ply(const struct worker *w, const struct stack_entry *ss) {
+    return (int)(ss - &w->stack[STACK_OFFSET]);
+}
 
 /* Node search with the root moves of the worker at ply 0; returns the score. */
 int search_node(struct worker *w, const struct chess_position *pos, int alpha, int beta, int depth,

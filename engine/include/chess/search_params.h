@@ -28,7 +28,7 @@
     X(hist_prune_mult, 3000, 1000, 8000) /* ... when history < -mult * depth */                    \
     X(see_quiet_mult, 25, 5, 60)         /* quiet moves losing more than mult * depth^2 by SEE */  \
     X(see_noisy_mult, 100, 40, 250)      /* captures and checks losing more than mult * depth */   \
-    X(se_depth, 8, 4, 10)                /* singular extension from this depth */                  \
+    X(se_depth, 6, 4, 10)                /* singular extension from this depth */                  \
     X(se_margin, 32, 8, 64)              /* singular beta: table score - margin * depth / 16 */    \
     X(se_double_margin, 20, 0, 60)       /* double extension when that much below singular beta */ \
     X(lmr_base, 75, 0, 150) /* reduction: base / 100 + ln(depth) ln(moves) / (div / 100) */        \
