@@ -101,7 +101,6 @@ void chess_search_memory_clear(struct chess_search_memory *memory) {
 
 static void init_stack(struct worker *w) {
     memset(w->stack, 0, sizeof w->stack);
-    memset(w->low_ply_history, 0, sizeof w->low_ply_history);
     for (int i = 0; i < (int)(sizeof w->stack / sizeof w->stack[0]); i++)
         w->stack[i].static_eval = NO_SCORE;
     w->stack[STACK_OFFSET].plies_from_null = w->root_index;

@@ -140,9 +140,10 @@ struct worker {
     int pv_length[CHESS_MAX_PLY + 1];
 
     uint8_t reductions[64][64]; /* late move reductions by [depth][move number] */
-    /* Quiet moves' history in the first plies ([ply][from][to]), learned afresh by each search:
-     * those few nodes are searched again at every iteration, and a table of their own keeps
-     * what they learn apart from the butterfly history that all plies share (Stockfish 17). */
+    /* Quiet moves' history in the first plies ([ply][from][to]), learned afresh by each search
+     * (zero in the worker that each search allocates): those few nodes are searched again at
+     * every iteration, and a table of their own keeps what they learn apart from the butterfly
+     * history that all plies share (Stockfish 17). */
     int16_t low_ply_history[LOW_PLY_COUNT][64][64];
     struct search_stats stats;
     struct eval_pawn_cache pawn_cache;
