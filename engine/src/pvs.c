@@ -393,7 +393,7 @@ static bool prune_move(const struct worker *w, const struct chess_position *pos,
 
 /*
  * Singular extension: how much to extend the table's move, or a cut-off score via *cut. The
- * other moves searched at half depth against a margin below the table's score: when all fail,
+ * other moves are searched at half depth against a margin below the table's score: when all fail,
  * the table's move is singular (one ply more, two when far below); when that margin already
  * beats beta, several moves do (multi-cut); otherwise the table's move is likely not the only
  * good one, and is searched shallower (as in Stockfish 16): two plies when the table's score
