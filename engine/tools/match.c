@@ -7,6 +7,7 @@
  *         [--games N] [--concurrency N] [--openings FILE] [--pgnout FILE] [--margin MS]
  *         [--sprt elo0=E0 elo1=E1 [alpha=A beta=B]]
  *         [--draw movenumber=N movecount=M score=S] [--resign movecount=M score=S] [--quiet]
+ *   match --pool LOG [LOG ...] [--sprt ...]
  *   (match --help prints the details)
  *
  * Each opening (a FEN per line, or "startpos moves ..."; a built-in set when no file is given)
@@ -21,7 +22,9 @@
  *
  * Prints each game, then the first engine's wins, losses and draws, its score, the Elo
  * difference with a 95% error bar, and with --sprt the log-likelihood ratio and verdict. Games
- * run on --concurrency threads, each with its own pair of engine processes.
+ * run on --concurrency threads, each with its own pair of engine processes. --pool plays nothing:
+ * it sums the last summaries of several such logs (runs of one pairing side by side on different
+ * openings) and prints them as one match's.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -95,6 +98,8 @@ struct config {
     char **openings;
     char *each_copies[2][64]; /* --each settings, one copy per engine (specs point into them) */
     int opening_count;
+    char **pool_logs; /* --pool: the logs to add up (into argv), pool_count of them */
+    int pool_count;
 };
 
 /* Shared by the game threads; `lock` guards everything except next_game. */
@@ -166,6 +171,9 @@ static const char usage[] =
     "  --draw movenumber=N movecount=M score=S  adjudicate draws from both engines' scores\n"
     "  --resign movecount=M score=S             adjudicate lost games\n"
     "  --quiet               the summary every 10 games only\n"
+    "  --pool LOG [LOG ...]  play nothing: add up the last 'Score of' line of each log (runs\n"
+    "                        of the same two engines) and print the summary of the sum, with\n"
+    "                        --sprt its ratio and verdict; --engine is then not needed\n"
     "environment: MATCH_DEBUG=1 prints each move's time and clock (and with nodestime the wall\n"
     "time and nodes) on stderr.\n";
 
@@ -847,6 +855,13 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
             exit(0);
         } else if (strcmp(a, "--quiet") == 0) {
             cfg->quiet = true;
+        } else if (strcmp(a, "--pool") == 0) {
+            cfg->pool_logs = &argv[i + 1];
+            while (i + 1 < argc && argv[i + 1][0] != '-') {
+                cfg->pool_count++;
+                i++;
+            }
+            if (cfg->pool_count == 0) die("--pool needs at least one log");
         } else if (strcmp(a, "--sprt") == 0) {
             static const char *const keys[] = {"elo0", "elo1", "alpha", "beta"};
             double v[4] = {0, 5, 0.05, 0.05};
@@ -869,6 +884,7 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
             die("unknown argument %s (see match --help)", a);
         }
     }
+    if (cfg->pool_count > 0) return;
     if (engines != 2) die("need two --engine");
     for (int e = 0; e < 2; e++) {
         for (int k = 0; k < each_count; k++) {
@@ -880,6 +896,63 @@ static void parse_args(struct config *cfg, int argc, char **argv) {
         if (!cfg->engines[e].cmd) die("engine %d has no cmd", e + 1);
         if (!cfg->engines[e].name) cfg->engines[e].name = cfg->engines[e].cmd;
     }
+}
+
+/* ---- pooling logs ------------------------------------------------------------------------ */
+
+/* More games than any real log holds; a count beyond it is not read as one. */
+#define POOL_GAMES_MAX 100000000
+
+/* The last summary line of a match log: names into first and second, its wins, losses and draws
+ * into t. Stops the program when the file cannot be read or holds no summary. */
+static void read_last_score(const char *path, char *first, char *second, struct tally *t) {
+    FILE *f = fopen(path, "r");
+    if (!f) die("cannot open %s", path);
+    char line[LINE_MAX_LEN];
+    bool found = false;
+    while (fgets(line, sizeof line, f)) {
+        char a[64], b[64];
+        long long w, l, d;
+        if (sscanf(line, "Score of %63[^ ] vs %63[^:]: %lld - %lld - %lld", a, b, &w, &l, &d) != 5)
+            continue;
+        if (w < 0 || l < 0 || d < 0 || w + l + d > POOL_GAMES_MAX) continue;
+        memcpy(first, a, sizeof a);
+        memcpy(second, b, sizeof b);
+        *t = (struct tally){.wins = (int)w, .losses = (int)l, .draws = (int)d};
+        found = true;
+    }
+    bool failed = ferror(f);
+    fclose(f);
+    if (failed) die("cannot read %s", path);
+    if (!found) die("%s holds no 'Score of' line", path);
+}
+
+/* --pool: adds up the logs' last summaries, which must name the same two engines, and prints
+ * the sum's summary (and the SPRT's verdict if the sum crosses a bound). */
+static void pool_logs(struct config *cfg) {
+    static char names[2][64], first[64], second[64];
+    struct tally sum = {0};
+    for (int i = 0; i < cfg->pool_count; i++) {
+        struct tally one;
+        read_last_score(cfg->pool_logs[i], first, second, &one);
+        if (i == 0) {
+            memcpy(names[0], first, sizeof first);
+            memcpy(names[1], second, sizeof second);
+        } else if (strcmp(first, names[0]) != 0 || strcmp(second, names[1]) != 0) {
+            die("%s is %s vs %s, not %s vs %s", cfg->pool_logs[i], first, second, names[0],
+                names[1]);
+        }
+        if (sum.wins + sum.losses + sum.draws > POOL_GAMES_MAX)
+            die("more than %d games", POOL_GAMES_MAX);
+        sum.wins += one.wins;
+        sum.losses += one.losses;
+        sum.draws += one.draws;
+    }
+    cfg->engines[0].name = names[0];
+    cfg->engines[1].name = names[1];
+    sprt_done(cfg, &sum);
+    printf("Pooled %d logs\n", cfg->pool_count);
+    print_summary(cfg, &sum);
 }
 
 /* A search that plays the same move every time from the same position and history: a node,
@@ -909,6 +982,10 @@ int main(int argc, char **argv) {
     cfg.games = 2;
     cfg.concurrency = 1;
     parse_args(&cfg, argc, argv);
+    if (cfg.pool_count > 0) {
+        pool_logs(&cfg);
+        return 0;
+    }
     if (cfg.opening_count == 0) {
         cfg.openings = (char **)builtin_openings;
         cfg.opening_count = (int)(sizeof builtin_openings / sizeof builtin_openings[0]);

@@ -10,7 +10,10 @@
  * - more games than twice the openings are refused for deterministic engines (they would replay
  *   earlier games exactly) and allowed where the engines are not (two threads);
  * - an SPRT that reaches a verdict stops the match, and the final summary keeps the verdict even
- *   after the games still in progress are counted.
+ *   after the games still in progress are counted;
+ * - --pool adds up the last summaries of several logs (figures checked against an independent
+ *   computation), gives a verdict when the sum crosses a bound, and refuses logs of different
+ *   pairings, logs without a summary and missing files.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -20,6 +23,7 @@
 #include <fcntl.h>
 #include <stdbool.h>
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #define OUTPUT_MAX (1 << 20)
@@ -204,6 +208,61 @@ static void test_sprt_verdict(void) {
     CHECK(w + l + d < 80);
 }
 
+/* Writes text to a new temporary file whose name goes to path (size PATH_MAX_LEN). */
+#define PATH_MAX_LEN 64
+static bool write_log(char *path, const char *text) {
+    snprintf(path, PATH_MAX_LEN, "/tmp/match_pool_XXXXXX");
+    int fd = mkstemp(path);
+    if (fd < 0) return false;
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
+    return close(fd) == 0 && ok;
+}
+
+/* Runs match --pool on the logs with --sprt elo0=0 elo1=10; returns the exit status. */
+static int run_pool(const char *log1, const char *log2, char *out, size_t size) {
+    const char *args[] = {"--pool", log1, log2, "--sprt", "elo0=0", "elo1=10", NULL};
+    return run_match(args, out, size);
+}
+
+/* Two runs of 1640 and 1650 games: only each log's last summary counts. The expected figures
+ * come from a separate script (trinomial variance, the normal approximation of the GSPRT). */
+static void test_pool(void) {
+    static char out[OUTPUT_MAX];
+    char a[PATH_MAX_LEN], b[PATH_MAX_LEN], c[PATH_MAX_LEN], d[PATH_MAX_LEN];
+    if (!CHECK(write_log(a, "Game 1: new vs old: 1-0 {checkmate}\n"
+                            "Score of new vs old: 1 - 0 - 0  [1.000] 1\n"
+                            "Score of new vs old: 478 - 425 - 737  [0.516] 1640\n"
+                            "Elo difference: 11.2 +/- 12.5 (95%)\n")) ||
+        !CHECK(write_log(b, "Score of new vs old: 487 - 470 - 693  [0.505] 1650\n")) ||
+        !CHECK(write_log(c, "Score of new vs base: 10 - 10 - 10  [0.500] 30\n")) ||
+        !CHECK(write_log(d, "Finished match\n")))
+        return;
+    CHECK_EQ_INT(run_pool(a, b, out, sizeof out), 0);
+    CHECK(strstr(out, "Score of new vs old: 965 - 895 - 1430  [0.511] 3290\n") != NULL);
+    CHECK(strstr(out, "Elo difference: 7.4 +/- 8.9 (95%)\n") != NULL);
+    CHECK(strstr(out, "SPRT: llr 1.15 (-2.94, 2.94) [0.0, 10.0]\n") != NULL);
+
+    /* The same log twice: twice the evidence, past the upper bound. */
+    CHECK_EQ_INT(run_pool(a, a, out, sizeof out), 0);
+    CHECK(strstr(out, "Score of new vs old: 956 - 850 - 1474") != NULL);
+    CHECK(strstr(out, "] H1 accepted\n") != NULL);
+
+    CHECK(run_pool(a, c, out, sizeof out) != 0);
+    CHECK(strstr(out, "not new vs old") != NULL);
+    CHECK(run_pool(a, d, out, sizeof out) != 0);
+    CHECK(strstr(out, "holds no 'Score of' line") != NULL);
+    CHECK(run_pool(a, "/nonexistent/match.log", out, sizeof out) != 0);
+    CHECK(strstr(out, "cannot open /nonexistent/match.log") != NULL);
+    const char *empty[] = {"--pool", "--sprt", "elo0=0", "elo1=10", NULL};
+    CHECK(run_match(empty, out, sizeof out) != 0);
+    CHECK(strstr(out, "--pool needs at least one log") != NULL);
+    unlink(a);
+    unlink(b);
+    unlink(c);
+    unlink(d);
+}
+
 int main(void) {
     match_path = getenv("MATCH");
     uci_path = getenv("UCI");
@@ -218,5 +277,6 @@ int main(void) {
     RUN(test_bad_setting);
     RUN(test_repeated_openings);
     RUN(test_sprt_verdict);
+    RUN(test_pool);
     return check_finish();
 }
