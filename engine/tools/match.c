@@ -930,7 +930,7 @@ static void read_last_score(const char *path, char *first, char *second, struct 
 /* --pool: adds up the logs' last summaries, which must name the same two engines, and prints
  * the sum's summary (and the SPRT's verdict if the sum crosses a bound). */
 static void pool_logs(struct config *cfg) {
-    static char names[2][64], first[64], second[64];
+    char names[2][64], first[64], second[64];
     struct tally sum = {0};
     for (int i = 0; i < cfg->pool_count; i++) {
         struct tally one;
@@ -942,11 +942,11 @@ static void pool_logs(struct config *cfg) {
             die("%s is %s vs %s, not %s vs %s", cfg->pool_logs[i], first, second, names[0],
                 names[1]);
         }
-        if (sum.wins + sum.losses + sum.draws > POOL_GAMES_MAX)
-            die("more than %d games", POOL_GAMES_MAX);
-        sum.wins += one.wins;
+        sum.wins += one.wins; /* each log at most POOL_GAMES_MAX, the sum checked below */
         sum.losses += one.losses;
         sum.draws += one.draws;
+        if (sum.wins + sum.losses + sum.draws > POOL_GAMES_MAX)
+            die("more than %d games", POOL_GAMES_MAX);
     }
     cfg->engines[0].name = names[0];
     cfg->engines[1].name = names[1];

@@ -155,21 +155,23 @@ static void test_bad_setting(void) {
     CHECK(strstr(out, "nodestime=N") != NULL);
 }
 
-/* Writes one opening into a temporary file named in path (at least 32 bytes). */
-static bool one_opening_file(char *path) {
-    strcpy(path, "/tmp/match_openings_XXXXXX");
+/* Writes text to a new temporary file whose name goes to path (PATH_MAX_LEN bytes). */
+#define PATH_MAX_LEN 64
+static bool write_temp_file(char *path, const char *text) {
+    snprintf(path, PATH_MAX_LEN, "/tmp/match_test_XXXXXX");
     int fd = mkstemp(path);
     if (fd < 0) return false;
-    static const char line[] = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n";
-    bool ok = write(fd, line, sizeof line - 1) == (ssize_t)(sizeof line - 1);
+    size_t len = strlen(text);
+    bool ok = write(fd, text, len) == (ssize_t)len;
     return close(fd) == 0 && ok;
 }
 
 static void test_repeated_openings(void) {
     static char out[OUTPUT_MAX];
-    char cmd[1024], openings[32];
+    char cmd[1024], openings[PATH_MAX_LEN];
     snprintf(cmd, sizeof cmd, "cmd=%s", uci_path);
-    CHECK(one_opening_file(openings));
+    CHECK(
+        write_temp_file(openings, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"));
     const char *repeat[] = {
         "--engine",      cmd,          "--engine", cmd,       "--each", "nodes=300",
         "option.Hash=8", "--openings", openings,   "--games", "3",      NULL};
@@ -208,17 +210,6 @@ static void test_sprt_verdict(void) {
     CHECK(w + l + d < 80);
 }
 
-/* Writes text to a new temporary file whose name goes to path (size PATH_MAX_LEN). */
-#define PATH_MAX_LEN 64
-static bool write_log(char *path, const char *text) {
-    snprintf(path, PATH_MAX_LEN, "/tmp/match_pool_XXXXXX");
-    int fd = mkstemp(path);
-    if (fd < 0) return false;
-    size_t len = strlen(text);
-    bool ok = write(fd, text, len) == (ssize_t)len;
-    return close(fd) == 0 && ok;
-}
-
 /* Runs match --pool on the logs with --sprt elo0=0 elo1=10; returns the exit status. */
 static int run_pool(const char *log1, const char *log2, char *out, size_t size) {
     const char *args[] = {"--pool", log1, log2, "--sprt", "elo0=0", "elo1=10", NULL};
@@ -230,13 +221,13 @@ static int run_pool(const char *log1, const char *log2, char *out, size_t size) 
 static void test_pool(void) {
     static char out[OUTPUT_MAX];
     char a[PATH_MAX_LEN], b[PATH_MAX_LEN], c[PATH_MAX_LEN], d[PATH_MAX_LEN];
-    if (!CHECK(write_log(a, "Game 1: new vs old: 1-0 {checkmate}\n"
-                            "Score of new vs old: 1 - 0 - 0  [1.000] 1\n"
-                            "Score of new vs old: 478 - 425 - 737  [0.516] 1640\n"
-                            "Elo difference: 11.2 +/- 12.5 (95%)\n")) ||
-        !CHECK(write_log(b, "Score of new vs old: 487 - 470 - 693  [0.505] 1650\n")) ||
-        !CHECK(write_log(c, "Score of new vs base: 10 - 10 - 10  [0.500] 30\n")) ||
-        !CHECK(write_log(d, "Finished match\n")))
+    if (!CHECK(write_temp_file(a, "Game 1: new vs old: 1-0 {checkmate}\n"
+                                  "Score of new vs old: 1 - 0 - 0  [1.000] 1\n"
+                                  "Score of new vs old: 478 - 425 - 737  [0.516] 1640\n"
+                                  "Elo difference: 11.2 +/- 12.5 (95%)\n")) ||
+        !CHECK(write_temp_file(b, "Score of new vs old: 487 - 470 - 693  [0.505] 1650\n")) ||
+        !CHECK(write_temp_file(c, "Score of new vs base: 10 - 10 - 10  [0.500] 30\n")) ||
+        !CHECK(write_temp_file(d, "Finished match\n")))
         return;
     CHECK_EQ_INT(run_pool(a, b, out, sizeof out), 0);
     CHECK(strstr(out, "Score of new vs old: 965 - 895 - 1430  [0.511] 3290\n") != NULL);
