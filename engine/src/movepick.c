@@ -10,7 +10,8 @@
  *   plies back) and, in the first plies, the low-ply history, best first by selection;
  *   the losing captures and underpromotions.
  *
- * Quiescence nodes take captures (or, in check, all evasions) by the same scores.
+ * Quiescence nodes take captures (or, in check, all evasions) by the same scores and then, at
+ * the first ply of quiescence, the quiet moves that give a direct check.
  */
 #include "chess/movegen.h"
 #include "search_internal.h"
@@ -123,9 +124,10 @@ void picker_init_main(struct move_picker *mp, const struct worker *w,
 }
 
 void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
-                         const struct chess_position *pos) {
+                         const struct chess_position *pos, bool checks) {
     bool evasions = chess_position_in_check(pos);
     mp->w = w;
+    mp->qs_checks = checks && !evasions;
     mp->skip_quiets = false;
     mp->tt_move = CHESS_MOVE_NONE;
     mp->count = chess_generate_moves(pos, evasions ? CHESS_GEN_ALL : CHESS_GEN_CAPTURES, &mp->list);
@@ -212,6 +214,25 @@ static void check_squares(const struct chess_position *pos, chess_bitboard out[7
     out[CHESS_QUEEN] = out[CHESS_BISHOP] | out[CHESS_ROOK];
 }
 
+/* Quiescence at its first ply, after the captures: the quiet moves that give a direct check,
+ * by history (quiescence keeps no threat map, so the history's unthreatened slots). */
+static void gen_quiet_checks(struct move_picker *mp, const struct chess_position *pos) {
+    chess_bitboard checks[7];
+    check_squares(pos, checks);
+    struct chess_move_list quiets;
+    int n = chess_generate_moves(pos, CHESS_GEN_QUIETS, &quiets);
+    int end = 0;
+    mp->next = 0;
+    for (int i = 0; i < n; i++) {
+        chess_move m = quiets.moves[i];
+        int from = chess_move_from(m), to = chess_move_to(m);
+        if (!((checks[CHESS_PIECE_TYPE(pos->board[from])] >> to) & 1)) continue;
+        mp->list.moves[end] = m;
+        mp->scores[end++] = history_value(&mp->w->stats, pos->side, 0, from, to);
+    }
+    mp->count = end;
+}
+
 /* Quiet moves that give a direct check come before others of equal history: a check narrows
  * the opponent's replies, and the history, indexed by squares only, cannot tell them apart. */
 #define CHECK_BONUS 10000
@@ -295,6 +316,12 @@ chess_move picker_next(struct move_picker *mp, const struct chess_position *pos)
         case PICK_BAD_CAPTURES:
             return mp->next < mp->bad_end ? mp->list.moves[mp->next++] : CHESS_MOVE_NONE;
         case PICK_QSEARCH:
+            if (mp->next < mp->count) return select_best(mp, mp->next++, mp->count);
+            if (!mp->qs_checks) return CHESS_MOVE_NONE;
+            gen_quiet_checks(mp, pos);
+            mp->stage = PICK_QS_CHECKS;
+            /* fall through */
+        case PICK_QS_CHECKS:
             if (mp->next < mp->count) return select_best(mp, mp->next++, mp->count);
             return CHESS_MOVE_NONE;
     }

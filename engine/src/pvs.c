@@ -8,7 +8,8 @@
  * pruning, futility pruning, history and exchange (SEE) pruning, check and singular extensions,
  * late move reductions, and principal variation re-searches. Cut-offs feed the killer, counter
  * move and history tables. Quiescence searches captures that do not lose material (all evasions
- * in check) with delta pruning. Scores are negamax: from the side to move's point of view.
+ * in check, and quiet direct checks at its first ply) with delta pruning. Scores are negamax:
+ * from the side to move's point of view.
  */
 #include "chess/eval.h"
 #include "chess/movegen.h"
@@ -209,8 +210,34 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
     chess_tt_prefetch(w->sh->tt, child->key);
 }
 
+/*
+ * Quiescence's pruning of one move; true to skip it. In check: quiet evasions after the first
+ * three once a move has escaped mate. Otherwise: underpromotions, captures that cannot raise the
+ * score to alpha even with a margin (delta pruning; *best rises to that bound), and captures and
+ * quiet checks that lose material.
+ */
+static bool qsearch_skip(const struct chess_position *pos, chess_move m, bool in_check,
+                         int move_count, int futility_base, int alpha, int *best) {
+    bool tactical = move_is_tactical(pos, m);
+    if (in_check) return *best > -CHESS_MATE_BOUND && !tactical && move_count > 3;
+    if (!tactical) return !see_ge(pos, m, 0); /* a quiet check, at the first ply only */
+    bool promotion = chess_move_kind(m) == CHESS_MOVE_PROMOTION;
+    if (promotion && chess_move_promotion(m) != CHESS_QUEEN) return true;
+    int bound = futility_base + see_values[move_captured_type(pos, m)];
+    if (!promotion && bound <= alpha) {
+        *best = max_int(*best, bound);
+        return true;
+    }
+    return !see_ge(pos, m, 0);
+}
+
+/*
+ * Captures and queen promotions that do not lose material (all evasions in check), and at the
+ * first ply (checks) also quiet moves that give a direct check: the cheapest threats, whose
+ * replies the captures alone miss (mate among them).
+ */
 static int qsearch(struct worker *w, const struct chess_position *pos, int alpha, int beta, int ply,
-                   bool pv_node) {
+                   bool pv_node, bool checks) {
     struct stack_entry *ss = &w->stack[ply + STACK_OFFSET];
     w->pv_length[ply] = 0;
     count_node(w);
@@ -239,31 +266,18 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
     }
 
     struct move_picker mp;
-    picker_init_qsearch(&mp, w, pos);
+    picker_init_qsearch(&mp, w, pos, checks);
     int futility_base = static_eval + w->sh->params.qs_futility;
     int move_count = 0;
     chess_move best_move = CHESS_MOVE_NONE, m;
     while ((m = picker_next(&mp, pos)) != CHESS_MOVE_NONE) {
         move_count++;
-        bool tactical = move_is_tactical(pos, m);
-        if (!in_check) {
-            if (chess_move_kind(m) == CHESS_MOVE_PROMOTION &&
-                chess_move_promotion(m) != CHESS_QUEEN)
-                continue;
-            int gain = see_values[move_captured_type(pos, m)];
-            if (chess_move_kind(m) != CHESS_MOVE_PROMOTION && futility_base + gain <= alpha) {
-                best = max_int(best, futility_base + gain);
-                continue;
-            }
-            if (!see_ge(pos, m, 0)) continue;
-        } else if (best > -CHESS_MATE_BOUND && !tactical && move_count > 3) {
-            continue;
-        }
+        if (qsearch_skip(pos, m, in_check, move_count, futility_base, alpha, &best)) continue;
         chess_tt_prefetch(w->sh->tt, position_key_after(pos, m));
         struct chess_position child = *pos;
         chess_position_make_move(&child, m);
         enter_child(w, ss, ply, pos, m, &child);
-        int score = -qsearch(w, &child, -beta, -alpha, ply + 1, pv_node);
+        int score = -qsearch(w, &child, -beta, -alpha, ply + 1, pv_node, false);
         if (atomic_load_explicit(&w->sh->stop, memory_order_relaxed)) return 0;
         if (score <= best) continue;
         best = score;
@@ -298,7 +312,7 @@ static int prune_before_moves(struct worker *w, const struct chess_position *pos
     int depth = n->depth, eval = n->eval;
     if (n->pv_node || n->in_check || ss->excluded) return NO_SCORE;
     if (depth <= p->razor_depth && eval + p->razor_base + p->razor_mult * depth < alpha) {
-        int v = qsearch(w, pos, alpha - 1, alpha, n->ply, false);
+        int v = qsearch(w, pos, alpha - 1, alpha, n->ply, false, true);
         if (v < alpha) return v;
     }
     if (depth <= p->rfp_depth && eval - p->rfp_margin * (depth - n->improving) >= beta &&
@@ -502,7 +516,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
                      .in_check = chess_position_in_check(pos),
                      .depth = depth,
                      .ply = ply};
-    if (depth <= 0) return qsearch(w, pos, alpha, beta, ply, n.pv_node);
+    if (depth <= 0) return qsearch(w, pos, alpha, beta, ply, n.pv_node, true);
     w->pv_length[ply] = 0;
     count_node(w);
     if (search_should_stop(w)) return 0;

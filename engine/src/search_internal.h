@@ -196,6 +196,7 @@ enum pick_stage {
     PICK_QUIETS,
     PICK_BAD_CAPTURES,
     PICK_QSEARCH,
+    PICK_QS_CHECKS,
 };
 
 /*
@@ -215,6 +216,7 @@ struct move_picker {
     int scores[CHESS_MAX_MOVES];
     int next, cap_end, bad_end, count;
     bool skip_quiets;
+    bool qs_checks; /* quiescence: quiet direct checks after the captures */
 };
 
 /* The squares the side not to move attacks: the history's threat index, and move ordering. */
@@ -239,9 +241,10 @@ void picker_init_main(struct move_picker *mp, const struct worker *w,
                       const struct chess_position *pos, const struct stack_entry *ss,
                       chess_move tt_move);
 
-/* Generates and scores the moves of a quiescence node (captures, or evasions in check). */
+/* Generates and scores the moves of a quiescence node (captures, or evasions in check); with
+ * `checks` and not in check, quiet direct checks follow the captures. */
 void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
-                         const struct chess_position *pos);
+                         const struct chess_position *pos, bool checks);
 
 /* The next move to try, or CHESS_MOVE_NONE when none are left. */
 chess_move picker_next(struct move_picker *mp, const struct chess_position *pos);

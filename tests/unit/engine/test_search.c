@@ -83,6 +83,21 @@ static void test_mated_side_sees_it(void) {
     CHECK_EQ_INT(chess_score_mate_moves(res.score), -1);
 }
 
+/*
+ * At depth 1 each reply is left to quiescence. Taking the pawn with the rook leaves the back
+ * rank, and Black then mates with a quiet check (Ra1+, Rd1 Rxd1#), which quiescence sees only
+ * because it tries quiet checks at its first ply; a capture-only quiescence takes the pawn.
+ */
+static void test_quiescence_sees_quiet_checks(void) {
+    const char *fen = "r5k1/5ppp/8/3p4/8/8/5PPP/3R2K1 w - - 0 1";
+    struct chess_position pos;
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return;
+    struct chess_search_result res = search_fen(fen, 1);
+    char text[CHESS_UCI_MAX];
+    chess_move_to_uci(&pos, res.best, text);
+    if (!CHECK(strcmp(text, "d1d5") != 0)) printf("     best %s, score %d\n", text, res.score);
+}
+
 static void test_no_legal_moves(void) {
     struct chess_search_result res = search_fen("k7/P7/1K6/8/8/8/8/8 b - - 0 1", 5);
     CHECK(res.best == CHESS_MOVE_NONE);
@@ -524,6 +539,7 @@ int main(void) {
     RUN(test_mate_in_two);
     RUN(test_mate_in_three);
     RUN(test_mated_side_sees_it);
+    RUN(test_quiescence_sees_quiet_checks);
     RUN(test_no_legal_moves);
     RUN(test_prefers_mate_to_stalemate);
     RUN(test_stalemate_is_a_draw);
