@@ -356,6 +356,26 @@ static void reward_prior_by_eval(struct worker *w, const struct chess_position *
     history_update(history_entry(&w->stats, !pos->side, prior->threats.all, from, to), bonus);
 }
 
+/*
+ * A node where no move reached alpha: the opponent's quiet move that led here was good, so its
+ * continuation histories and (half as much) its butterfly history earn a bonus, the more the
+ * deeper the node, at a PV or cut node (where a fail low was unexpected), when the scores fell
+ * far below alpha and when the move came late in its own node's order (Stockfish 16).
+ */
+static void reward_prior_on_fail_low(struct worker *w, const struct chess_position *pos,
+                                     struct stack_entry *ss, const struct node *n, int best,
+                                     int alpha) {
+    struct stack_entry *prior = &ss[-1];
+    if (!prior->move_quiet) return;
+    int weight = (n->depth > 6) + (n->pv_node || n->cut_node) + (best < alpha - 650) +
+                 (prior->move_count > 11);
+    if (weight == 0) return;
+    int bonus = history_bonus(&w->sh->params, n->depth) * weight;
+    int from = chess_move_from(prior->move), to = chess_move_to(prior->move);
+    cont_hist_update(prior, prior->moved_piece, to, bonus);
+    history_update(history_entry(&w->stats, !pos->side, prior->threats.all, from, to), bonus / 2);
+}
+
 static void evaluate_node(struct worker *w, const struct chess_position *pos,
                           struct stack_entry *ss, struct node *n) {
     if (n->in_check) {
@@ -552,7 +572,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     chess_move best_move = CHESS_MOVE_NONE, m;
     while ((m = next_move(w, &mp, pos, &n, &root_next)) != CHESS_MOVE_NONE) {
         if (m == ss->excluded) continue;
-        move_count++;
+        ss->move_count = ++move_count;
         chess_tt_prefetch(w->sh->tt, position_key_after(pos, m));
         struct chess_position child = *pos;
         chess_position_make_move(&child, m);
@@ -602,7 +622,10 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     }
 
     if (move_count == 0) return ss->excluded ? alpha : n.in_check ? -CHESS_MATE + ply : 0;
-    if (best >= beta) update_stats(w, pos, ss, best_move, &tried, depth);
+    if (best >= beta)
+        update_stats(w, pos, ss, best_move, &tried, depth);
+    else if (!best_move && !ss->excluded)
+        reward_prior_on_fail_low(w, pos, ss, &n, best, alpha);
     if (!ss->excluded && !(n.root && w->pv_index > 0)) {
         enum chess_tt_bound bound = best >= beta             ? CHESS_TT_LOWER
                                     : n.pv_node && best_move ? CHESS_TT_EXACT

@@ -84,6 +84,7 @@ struct stack_entry {
     int plies_from_null; /* plies back that repetition may look (also bounded by the clock) */
     bool in_check;
     int cutoff_count;          /* beta cut-offs at this ply since the node two plies up started */
+    int move_count;            /* moves tried so far at this node (main search) */
     struct threat_map threats; /* what the opponent attacks (main search nodes) */
     int16_t (*cont_hist)[64];  /* continuation history after this node's move */
 };
