@@ -572,7 +572,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     chess_move best_move = CHESS_MOVE_NONE, m;
     while ((m = next_move(w, &mp, pos, &n, &root_next)) != CHESS_MOVE_NONE) {
         if (m == ss->excluded) continue;
-        ss->move_count = ++move_count;
+        move_count++;
         chess_tt_prefetch(w->sh->tt, position_key_after(pos, m));
         struct chess_position child = *pos;
         chess_position_make_move(&child, m);
@@ -593,6 +593,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
         }
 
         uint64_t nodes_before = atomic_load_explicit(&w->nodes, memory_order_relaxed);
+        ss->move_count = move_count; /* after the singular search, which shares this entry */
         enter_child(w, ss, ply, pos, m, &child);
         int r = late_move_reduction(w, pos, ss, &n, m, move_count, gives_check);
         int score = search_child(w, &child, &n, alpha, beta, best, depth - 1 + ext, r, move_count);
