@@ -189,6 +189,40 @@ static void update_pv(struct worker *w, int ply, chess_move m) {
     w->pv_length[ply] = n + 1;
 }
 
+/* Plies back that an accumulator is brought forward from, beyond which a refresh is cheaper. */
+#define ACC_WALK_LIMIT 6
+
+/*
+ * The network's sums of the node at ss: from the nearest ancestor on the path that has them,
+ * updated ply by ply (each ply's sums kept for its other children), or from scratch.
+ */
+static const struct nnue_accumulator *
+node_accumulator(struct worker *w, const struct chess_nnue *net, struct stack_entry *ss) {
+    int at = (int)(ss - w->stack);
+    if (ss->acc_ready) return &w->acc[at];
+    int base = at - 1;
+    while (base >= STACK_OFFSET && !w->stack[base].acc_ready && at - base < ACC_WALK_LIMIT) base--;
+    if (base < STACK_OFFSET || !w->stack[base].acc_ready) {
+        nnue_refresh(net, ss->position, &w->acc[at]);
+    } else {
+        for (int i = base + 1; i <= at; i++) {
+            const struct stack_entry *e = &w->stack[i];
+            if (!nnue_update(net, e[-1].position, &w->acc[i - 1], e->position, &w->acc[i]))
+                nnue_refresh(net, e->position, &w->acc[i]);
+            w->stack[i].acc_ready = true;
+        }
+    }
+    ss->acc_ready = true;
+    return &w->acc[at];
+}
+
+/* The static evaluation of the node at ss (whose position is pos) for the side to move. */
+static int node_eval(struct worker *w, const struct chess_position *pos, struct stack_entry *ss) {
+    const struct chess_nnue *net = w->sh->req->nnue;
+    if (!net) return eval_position(pos, &w->pawn_cache);
+    return nnue_output(net, pos, node_accumulator(w, net, ss));
+}
+
 /* Prepares the stack and key path for searching a child reached by move m (or a null move). */
 static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
                         const struct chess_position *pos, chess_move m,
@@ -206,6 +240,8 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
         ss->cont_hist = w->stats.cont_hist[piece][chess_move_to(m)];
         ss[1].plies_from_null = ss->plies_from_null + 1;
     }
+    ss[1].position = child;
+    ss[1].acc_ready = false;
     w->keys[w->root_index + ply + 1] = child->key;
     chess_tt_prefetch(w->sh->tt, child->key);
 }
@@ -245,7 +281,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
     if (ply > w->seldepth) w->seldepth = ply;
     bool in_check = chess_position_in_check(pos);
     if (is_draw(w, pos, ply, ss)) return draw_score(w);
-    if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : eval_position(pos, &w->pawn_cache);
+    if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : node_eval(w, pos, ss);
 
     struct chess_tt_entry tte;
     bool tt_hit = chess_tt_probe(w->sh->tt, pos->key, &tte);
@@ -255,8 +291,7 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
 
     int best = -INF_SCORE, static_eval = NO_SCORE, raw_eval = CHESS_TT_NO_EVAL;
     if (!in_check) {
-        raw_eval =
-            tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : eval_position(pos, &w->pawn_cache);
+        raw_eval = tt_hit && tte.eval != CHESS_TT_NO_EVAL ? tte.eval : node_eval(w, pos, ss);
         static_eval = corrected_eval(w, pos, raw_eval);
         best = static_eval;
         if (tt_hit && (tte.bound & (tt_score > best ? CHESS_TT_LOWER : CHESS_TT_UPPER)))
@@ -386,7 +421,7 @@ static void evaluate_node(struct worker *w, const struct chess_position *pos,
     }
     if (!ss->excluded) {
         bool have = n->tt_hit && n->tte.eval != CHESS_TT_NO_EVAL;
-        ss->raw_eval = have ? n->tte.eval : eval_position(pos, &w->pawn_cache);
+        ss->raw_eval = have ? n->tte.eval : node_eval(w, pos, ss);
         ss->static_eval = corrected_eval(w, pos, ss->raw_eval);
     }
     n->eval = ss->static_eval;
@@ -546,7 +581,7 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     ss[2].cutoff_count = 0;
     if (!n.root) {
         if (is_draw(w, pos, ply, ss)) return draw_score(w);
-        if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : eval_position(pos, &w->pawn_cache);
+        if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : node_eval(w, pos, ss);
         alpha = max_int(alpha, -CHESS_MATE + ply);
         beta = min_int(beta, CHESS_MATE - ply - 1);
         if (alpha >= beta) return alpha;

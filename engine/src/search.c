@@ -211,6 +211,8 @@ static void search_line(struct worker *w, const struct chess_position *root, int
         alpha = prev - delta > -INF_SCORE ? prev - delta : -INF_SCORE;
         beta = prev + delta < INF_SCORE ? prev + delta : INF_SCORE;
     }
+    w->stack[STACK_OFFSET].position = root;
+    w->stack[STACK_OFFSET].acc_ready = false;
     for (;;) {
         w->seldepth = 0;
         int score = search_node(w, root, alpha, beta, depth, 0, false);

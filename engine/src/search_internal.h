@@ -14,6 +14,7 @@
 #include "chess/search.h"
 #include "eval_internal.h"
 #include "internal.h"
+#include "nnue.h"
 
 #include <pthread.h>
 #include <stdatomic.h>
@@ -87,6 +88,10 @@ struct stack_entry {
     int move_count;            /* moves tried so far at this node (main search) */
     struct threat_map threats; /* what the opponent attacks (main search nodes) */
     int16_t (*cont_hist)[64];  /* continuation history after this node's move */
+    /* The node's position, in its parent's frame (the root: the request's), while it is
+     * searched; and whether the worker's accumulator of this ply holds its network sums. */
+    const struct chess_position *position;
+    bool acc_ready;
 };
 
 struct root_move {
@@ -148,6 +153,8 @@ struct worker {
     int16_t low_ply_history[LOW_PLY_COUNT][64][64];
     struct search_stats stats;
     struct eval_pawn_cache pawn_cache;
+    /* The network's sums of each ply's node, valid where its stack entry says acc_ready. */
+    struct nnue_accumulator acc[CHESS_MAX_PLY + STACK_OFFSET + 2];
 };
 
 struct search_shared {

@@ -2,7 +2,7 @@
  * bench: searches a fixed set of positions to a fixed depth with one thread and a fresh table,
  * then prints the total node count and the speed.
  *
- *   bench [DEPTH [HASH_MB]]
+ *   bench [DEPTH [HASH_MB [EVAL]]]      EVAL: hce (the hand-written evaluation, default) or nnue
  *
  * The node total is a signature of the search: it changes only when the search or evaluation
  * changes, so a commit that claims "no functional change" must leave it alone. Nodes per second
@@ -17,6 +17,7 @@
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 static const char *const bench_positions[] = {
@@ -57,8 +58,10 @@ static double now_seconds(void) {
 int main(int argc, char **argv) {
     int depth = argc > 1 ? atoi(argv[1]) : 12;
     int hash_mb = argc > 2 ? atoi(argv[2]) : 16;
-    if (depth < 1 || depth > CHESS_MAX_DEPTH || hash_mb < 1) {
-        fprintf(stderr, "usage: bench [DEPTH [HASH_MB]]\n");
+    const char *eval = argc > 3 ? argv[3] : "hce";
+    bool nnue = strcmp(eval, "nnue") == 0;
+    if (depth < 1 || depth > CHESS_MAX_DEPTH || hash_mb < 1 || (!nnue && strcmp(eval, "hce"))) {
+        fprintf(stderr, "usage: bench [DEPTH [HASH_MB [hce|nnue]]]\n");
         return 2;
     }
     struct chess_tt *tt = chess_tt_create((size_t)hash_mb << 20);
@@ -80,6 +83,7 @@ int main(int argc, char **argv) {
         struct chess_search_request req;
         chess_search_request_init(&req, &pos);
         req.limits.depth = depth;
+        req.nnue = nnue ? chess_nnue_builtin() : NULL;
         struct chess_search_result res;
         if (chess_search(&req, tt, &res) < 0) {
             fprintf(stderr, "bench: out of memory\n");

@@ -1,7 +1,8 @@
 /*
  * datagen: self-play games that produce training positions for the evaluation tuner.
  *
- *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] --out FILE
+ *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] [--eval E]
+ *           --out FILE
  *   datagen --book N [--random-plies R] [--seed S] --out FILE
  *
  * Each game starts with R random legal plies (rejected when a short search finds the result
@@ -12,7 +13,9 @@
  *
  *   FEN | RESULT | SCORE
  *
- * RESULT is 1, 0.5 or 0 for white; SCORE is the search's score in centipawns for white.
+ * RESULT is 1, 0.5 or 0 for white; SCORE is the search's score in centipawns for white. The
+ * searches evaluate with the hand-written evaluation (--eval hce, the default) or the built-in
+ * network (--eval nnue).
  *
  * With --book it writes N distinct opening positions (FEN per line) for the match tool instead:
  * R plies each chosen at random among the moves a short MultiPV search finds within 30
@@ -35,6 +38,7 @@
 struct options {
     int games, threads, random_plies, book;
     uint64_t nodes, seed;
+    const struct chess_nnue *nnue; /* NULL: the hand-written evaluation */
     FILE *out;
 };
 
@@ -75,10 +79,11 @@ static void collect_line(void *ctx, const struct chess_search_info *info) {
     if (info->score >= b->best - 30) b->moves->moves[b->moves->count++] = info->pv[0];
 }
 
-static int search_move(const struct chess_game *game, struct chess_tt *tt, uint64_t nodes,
-                       struct chess_search_result *res) {
+static int search_move(const struct options *opt, const struct chess_game *game,
+                       struct chess_tt *tt, uint64_t nodes, struct chess_search_result *res) {
     struct chess_search_request req;
     chess_search_request_init(&req, &game->current);
+    req.nnue = opt->nnue;
     req.history = game->keys;
     req.history_count = game->ply_count;
     req.limits.nodes = nodes;
@@ -86,7 +91,9 @@ static int search_move(const struct chess_game *game, struct chess_tt *tt, uint6
 }
 
 /* Plays the random opening; returns 0, or -1 when it ended the game or looks lopsided. */
-static int random_opening(struct chess_game *game, struct chess_tt *tt, int plies, uint64_t *rng) {
+static int random_opening(const struct options *opt, struct chess_game *game, struct chess_tt *tt,
+                          uint64_t *rng) {
+    int plies = opt->random_plies;
     for (int i = 0; i < plies; i++) {
         struct chess_move_list list;
         if (chess_generate_moves(&game->current, CHESS_GEN_ALL, &list) == 0) return -1;
@@ -94,7 +101,7 @@ static int random_opening(struct chess_game *game, struct chess_tt *tt, int plie
         if (game->result != CHESS_RESULT_NONE) return -1;
     }
     struct chess_search_result res;
-    if (search_move(game, tt, 5000, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
+    if (search_move(opt, game, tt, 5000, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
     return res.score > 150 || res.score < -150 ? -1 : 0;
 }
 
@@ -110,14 +117,14 @@ static int play_game(const struct options *opt, struct chess_tt *tt, uint64_t *r
     for (;;) {
         if (chess_game_init(&game, NULL) < 0) return -1;
         chess_tt_clear(tt);
-        if (random_opening(&game, tt, opt->random_plies, rng) == 0) break;
+        if (random_opening(opt, &game, tt, rng) == 0) break;
         chess_game_free(&game);
     }
     int lopsided = 0;
     *result = CHESS_RESULT_DRAW;
     while (game.result == CHESS_RESULT_NONE && game.ply_count < 600) {
         struct chess_search_result res;
-        if (search_move(&game, tt, opt->nodes, &res) < 0 || res.best == CHESS_MOVE_NONE) break;
+        if (search_move(opt, &game, tt, opt->nodes, &res) < 0 || res.best == CHESS_MOVE_NONE) break;
         int white_score = game.current.side == CHESS_WHITE ? res.score : -res.score;
         lopsided = white_score > 1500 || white_score < -1500 ? lopsided + 1 : 0;
         if (lopsided >= 8) {
@@ -210,7 +217,8 @@ static int write_book(const struct options *opt) {
                  game.result == CHESS_RESULT_NONE;
         }
         struct chess_search_result res;
-        ok = ok && search_move(&game, tt, 200000, &res) == 0 && res.score < 60 && res.score > -60;
+        ok = ok && search_move(opt, &game, tt, 200000, &res) == 0 && res.score < 60 &&
+             res.score > -60;
         for (int i = 0; ok && i < written; i++) ok = seen[i] != game.current.key;
         char fen[CHESS_FEN_MAX];
         if (ok && chess_fen_write(&game.current, CHESS_FEN_XFEN, fen, sizeof fen) > 0) {
@@ -245,6 +253,8 @@ int main(int argc, char **argv) {
             opt.seed = strtoull(v, NULL, 10);
         else if (strcmp(a, "--book") == 0)
             opt.book = atoi(v);
+        else if (strcmp(a, "--eval") == 0 && (strcmp(v, "hce") == 0 || strcmp(v, "nnue") == 0))
+            opt.nnue = strcmp(v, "nnue") == 0 ? chess_nnue_builtin() : NULL;
         else if (strcmp(a, "--out") == 0)
             path = v;
         else {
@@ -254,9 +264,11 @@ int main(int argc, char **argv) {
         i++;
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
-        fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
-                        "[--seed S] --out FILE\n       datagen --book N [--random-plies R] "
-                        "[--seed S] --out FILE\n");
+        fprintf(
+            stderr,
+            "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
+            "[--seed S] [--eval hce|nnue] --out FILE\n       datagen --book N [--random-plies R] "
+            "[--seed S] --out FILE\n");
         return 2;
     }
     opt.out = fopen(path, "a");

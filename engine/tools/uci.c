@@ -9,11 +9,12 @@
  * an illegal move or a bad FEN leaves the previous position in place.
  *
  * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960, Ponder,
- * Skill Level, Move Overhead, nodestime: time as nodes / N ms, and Level: the lobby's levels
- * 1-8), position, go (wtime btime winc binc movestogo depth nodes movetime infinite ponder), stop,
- * ponderhit, quit; and for people: d (show the position), eval. The search's constants
- * (chess/search_params.h) are hidden options of their own names, not listed by "uci", for
- * tuning them (tests/bench/spsa.py); "params" lists them with their values and ranges.
+ * Skill Level, Move Overhead, nodestime: time as nodes / N ms, Level: the lobby's levels
+ * 1-8, Use NNUE: the learned evaluation, EvalFile: its network file), position, go (wtime btime
+ * winc binc movestogo depth nodes movetime infinite ponder), stop, ponderhit, quit; and for people:
+ * d (show the position), eval. The search's constants (chess/search_params.h) are hidden options of
+ * their own names, not listed by "uci", for tuning them (tests/bench/spsa.py); "params" lists them
+ * with their values and ranges.
  *
  * Every search ends with "info nodes N time T nps X" (all threads' nodes) just before bestmove,
  * so that a match runner charging virtual time (nodestime) sees the nodes searched after the
@@ -26,6 +27,7 @@
 #include <chess/level.h>
 #include <chess/move.h>
 #include <chess/movegen.h>
+#include <chess/nnue.h>
 #include <chess/search.h>
 
 #include <ctype.h>
@@ -44,6 +46,7 @@
 #define HASH_MAX_MB     65536
 #define MAX_TOKENS      4096
 #define NODESTIME_MAX   10000
+#define BUILTIN_NET     "<builtin>"
 
 /* Owned by the main thread, except what the search thread reads while it runs (req, tt). */
 struct uci {
@@ -58,6 +61,8 @@ struct uci {
     int64_t overhead;
     int64_t nodestime; /* 0: wall clock; N: the search's time is nodes / N milliseconds */
     bool chess960;
+    bool use_nnue;                /* evaluate with a network rather than the hand-written terms */
+    struct chess_nnue *eval_file; /* EvalFile's network; NULL: the built-in one */
     struct chess_search_params params; /* the search's constants: defaults unless tuned */
 
     pthread_t thread;
@@ -169,6 +174,33 @@ static void print_options(void) {
     say("option name Move Overhead type spin default 50 min 0 max 5000");
     say("option name nodestime type spin default 0 min 0 max %d", NODESTIME_MAX);
     say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
+    say("option name Use NNUE type check default false");
+    say("option name EvalFile type string default " BUILTIN_NET);
+}
+
+/* The network the next search evaluates with, or NULL for the hand-written evaluation. */
+static const struct chess_nnue *search_network(const struct uci *u) {
+    if (!u->use_nnue) return NULL;
+    return u->eval_file ? u->eval_file : chess_nnue_builtin();
+}
+
+/* Reads a network file; NULL (after saying why) when it cannot be read or is not a network. */
+static struct chess_nnue *read_network(const char *path) {
+    size_t want = chess_nnue_file_size();
+    unsigned char *bytes = malloc(want + 1);
+    FILE *f = fopen(path, "rb");
+    struct chess_nnue *net = NULL;
+    if (!bytes || !f) {
+        say("info string cannot read EvalFile %s", path);
+        goto done;
+    }
+    size_t got = fread(bytes, 1, want + 1, f);
+    net = got == want ? chess_nnue_create(bytes, got) : NULL;
+    if (!net) say("info string EvalFile %s is not a network of this engine's shape", path);
+done:
+    if (f) fclose(f);
+    free(bytes);
+    return net;
 }
 
 /* For tuning tools: each search constant's value and range, then "paramsok". */
@@ -231,6 +263,13 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
     } else if (strcasecmp(name, "UCI_Chess960") == 0 && parse_bool(value, &b)) {
         u->chess960 = b;
         u->pos.chess960 = b || u->pos.chess960;
+    } else if (strcasecmp(name, "Use NNUE") == 0 && parse_bool(value, &b)) {
+        u->use_nnue = b;
+    } else if (strcasecmp(name, "EvalFile") == 0 && value) {
+        struct chess_nnue *net = NULL;
+        if (strcmp(value, BUILTIN_NET) != 0 && !(net = read_network(value))) return false;
+        chess_nnue_destroy(u->eval_file);
+        u->eval_file = net;
     } else if (strcasecmp(name, "Ponder") == 0 && parse_bool(value, &b)) {
         /* Nothing to set up: pondering happens when the GUI says "go ponder". */
     } else if (parse_int(value, INT_MIN, INT_MAX, &v) &&
@@ -407,6 +446,7 @@ static void cmd_go(struct uci *u, char **tok, int n) {
     u->req.move_overhead_ms = u->overhead;
     u->req.nodestime = u->nodestime;
     u->req.params = &u->params;
+    u->req.nnue = search_network(u);
     u->req.stop = &u->stop;
     u->req.ponder = &u->ponder;
     u->req.on_info = on_info;
@@ -480,6 +520,8 @@ static bool handle(struct uci *u, char *line) {
         print_search_params(&u->params);
     } else if (strcmp(cmd, "eval") == 0) {
         say("info string static eval %d cp (side to move)", chess_evaluate(&u->pos));
+        const struct chess_nnue *net = u->eval_file ? u->eval_file : chess_nnue_builtin();
+        say("info string network eval %d cp (side to move)", chess_nnue_evaluate(net, &u->pos));
     } else if (strcmp(cmd, "debug") == 0 || strcmp(cmd, "register") == 0) {
         /* accepted and ignored, as the protocol allows */
     } else {
@@ -515,5 +557,6 @@ int main(void) {
     free(u.keys);
     chess_tt_destroy(u.tt);
     chess_search_memory_destroy(u.memory);
+    chess_nnue_destroy(u.eval_file);
     return 0;
 }

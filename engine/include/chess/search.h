@@ -16,6 +16,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "chess/nnue.h"
 #include "chess/position.h"
 #include "chess/search_params.h"
 #include "chess/tt.h"
@@ -102,6 +103,12 @@ struct chess_search_request {
 
     /* The search's constants (copied at the start); NULL: the engine's defaults. */
     const struct chess_search_params *params;
+
+    /*
+     * The network to evaluate with (chess/nnue.h), shared read-only by the search's threads and
+     * valid until chess_search() returns; NULL: the hand-written evaluation (chess/eval.h).
+     */
+    const struct chess_nnue *nnue;
 };
 
 struct chess_search_result {

@@ -4,7 +4,8 @@
  * or bad FEN leaving the position unchanged, malformed and unknown commands reported on info string
  * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, nodestime (the final
  * info nodes line, limits in nodes, deterministic), the search's constants as hidden options,
- * quit.
+ * the network options (Use NNUE changes the search; EvalFile rejects what is not a network and
+ * keeps the network it had), quit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -247,6 +248,40 @@ static void test_search_params(void) {
     CHECK_EQ_INT(final_nodes("go depth 9"), base);
 }
 
+static void test_network(void) {
+    char line[4096];
+    send_line("position startpos moves e2e4 c7c5");
+    unsigned long long hand_written = final_nodes("go depth 9");
+    send_line("setoption name Use NNUE value true");
+    unsigned long long network = final_nodes("go depth 9");
+    CHECK(hand_written > 0 && network > 0 && network != hand_written);
+    send_line("eval");
+    CHECK(expect("info string network eval ", line, sizeof line, REPLY_MS));
+
+    send_line("setoption name EvalFile value /nonexistent/net.nnue");
+    CHECK(expect("info string cannot read EvalFile /nonexistent/net.nnue", line, sizeof line,
+                 REPLY_MS));
+    CHECK(expect("info string unknown option or bad value: EvalFile", line, sizeof line, REPLY_MS));
+    char path[] = "/tmp/test_uci_net_XXXXXX";
+    int fd = mkstemp(path);
+    if (CHECK(fd >= 0)) {
+        CHECK(write(fd, "CNUE not a network", 18) == 18);
+        close(fd);
+        send_line("setoption name EvalFile value %s", path);
+        CHECK(expect("info string EvalFile", line, sizeof line, REPLY_MS));
+        CHECK(strstr(line, "is not a network") != NULL);
+        unlink(path);
+    }
+    /* The built-in network is still the one in use. */
+    CHECK_EQ_INT(final_nodes("go depth 9"), network);
+    send_line("setoption name EvalFile value <builtin>");
+    send_line("setoption name Use NNUE value maybe");
+    CHECK(expect("info string unknown option or bad value: Use NNUE = maybe", line, sizeof line,
+                 REPLY_MS));
+    send_line("setoption name Use NNUE value false");
+    CHECK_EQ_INT(final_nodes("go depth 9"), hand_written);
+}
+
 static void test_quit(void) {
     send_line("quit");
     int status = 0;
@@ -275,6 +310,7 @@ int main(int argc, char **argv) {
     RUN(test_multipv);
     RUN(test_nodestime);
     RUN(test_search_params);
+    RUN(test_network);
     RUN(test_quit);
     return check_finish();
 }

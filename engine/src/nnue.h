@@ -1,0 +1,82 @@
+/*
+ * The network's layout and its accumulators, for the search (pvs.c) and the tests. Private to
+ * the engine; chess/nnue.h is the public side.
+ *
+ * Inputs: 768 features per perspective, one per (piece relative to the perspective: own or
+ * theirs, piece type, square seen from that side: mirrored vertically for black). Both
+ * perspectives share one feature transformer into NNUE_HIDDEN 16-bit sums (the accumulator,
+ * scaled by NNUE_QA). The output is one bucket's weights over the side to move's activations
+ * followed by the other side's, with the activation SCReLU: clamp(x, 0, 1)^2.
+ *
+ * A network file (and the built-in network) is exactly struct nnue_net in little-endian order:
+ * a 16-byte header, then int16 arrays. Float weights were multiplied by NNUE_QA (feature
+ * transformer weights and biases), NNUE_QB (output weights) and NNUE_QA * NNUE_QB (output
+ * biases); the network's float output times NNUE_SCALE is centipawns.
+ */
+#ifndef CHESS_NNUE_INTERNAL_H
+#define CHESS_NNUE_INTERNAL_H
+
+#include "chess/nnue.h"
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define NNUE_INPUTS  768
+#define NNUE_HIDDEN  256
+#define NNUE_BUCKETS 8
+#define NNUE_QA      255
+#define NNUE_QB      64
+#define NNUE_SCALE   400
+#define NNUE_VERSION 1
+/* The size of a network file: the header and the int16 arrays of struct chess_nnue. */
+#define NNUE_FILE_SIZE                                                                             \
+    (16 + 2 * (NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * 2 * NNUE_HIDDEN +          \
+               NNUE_BUCKETS))
+
+struct chess_nnue {
+    char magic[4]; /* "CNUE" */
+    uint32_t version, hidden, buckets;
+    int16_t ft_weight[NNUE_INPUTS][NNUE_HIDDEN];
+    int16_t ft_bias[NNUE_HIDDEN];
+    int16_t out_weight[NNUE_BUCKETS][2 * NNUE_HIDDEN]; /* side to move's half first */
+    int16_t out_bias[NNUE_BUCKETS];
+};
+
+/* The hidden sums of one position, from white's [0] and black's [1] perspective. */
+struct nnue_accumulator {
+    int16_t v[2][NNUE_HIDDEN];
+};
+
+/* Feature index of a piece on a square from one perspective (0 white, 1 black). */
+static inline int nnue_feature(int perspective, int piece, int square) {
+    int theirs = CHESS_PIECE_COLOR(piece) != perspective;
+    int sq = perspective == CHESS_WHITE ? square : square ^ 56;
+    return theirs * 384 + (CHESS_PIECE_TYPE(piece) - 1) * 64 + sq;
+}
+
+/* The output bucket: by the number of pieces on the board, kings included (2..32). */
+static inline int nnue_bucket(const struct chess_position *pos) {
+    int n = __builtin_popcountll(pos->by_type[0]);
+    int b = (n - 2) / 4;
+    return b < 0 ? 0 : b >= NNUE_BUCKETS ? NNUE_BUCKETS - 1 : b;
+}
+
+/* Computes both perspectives' sums of the position from scratch. */
+void nnue_refresh(const struct chess_nnue *net, const struct chess_position *pos,
+                  struct nnue_accumulator *acc);
+
+/*
+ * The sums of `to` from those of `from`, a position a few moves earlier: the squares whose
+ * piece differs are taken off and put on. Returns false, writing nothing, when more than
+ * NNUE_MAX_CHANGES pieces differ (a refresh is then cheaper).
+ */
+#define NNUE_MAX_CHANGES 12
+bool nnue_update(const struct chess_nnue *net, const struct chess_position *from,
+                 const struct nnue_accumulator *from_acc, const struct chess_position *to,
+                 struct nnue_accumulator *to_acc);
+
+/* The evaluation in centipawns for the side to move of `pos`, whose sums `acc` holds. */
+int nnue_output(const struct chess_nnue *net, const struct chess_position *pos,
+                const struct nnue_accumulator *acc);
+
+#endif

@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Makes training data by self-play and trains the NNUE on it (docs/engine.md, "NNUE"):
+# datagen (tools/datagen.c) on every core, nnue_data into binary records, nnue_train into
+# OUT (default DATA/net.nnue), printing the held-out loss of each epoch beside the hand-written
+# evaluation's. The data (about 70 bytes a position) stays in DATA (default /tmp/engine-nnue),
+# out of git; positions already there are kept and trained on too.
+#
+#   tests/bench/nnue_train.sh [GAMES=20000] [NODES=1000] [EPOCHS=12]
+#
+# Environment: BUILD (build/release), DATA, OUT, SEED (1; use a new one for new games),
+# EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
+# network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
+# LR (0.01). Copy OUT to engine/nets/default.nnue only after it has beaten the current network by
+# SPRT at equal time (docs/engine.md gives the match command).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+games=${1:-20000}
+nodes=${2:-1000}
+epochs=${3:-12}
+build=${BUILD:-build/release}
+data=${DATA:-/tmp/engine-nnue}
+out=${OUT:-$data/net.nnue}
+seed=${SEED:-1}
+mkdir -p "$data"
+for tool in datagen nnue_data nnue_train; do
+    [ -x "$build/engine/$tool" ] || scripts/build.sh release
+done
+if [ "$games" -gt 0 ]; then
+    "$build/engine/datagen" --games "$games" --threads "$(nproc)" --nodes "$nodes" \
+        --seed "$seed" --eval "${EVAL:-hce}" --out "$data/selfplay_s$seed.txt"
+fi
+shopt -s nullglob
+bins=()
+for txt in "$data"/*.txt; do
+    bin=${txt%.txt}.bin
+    [ "$bin" -nt "$txt" ] || "$build/engine/nnue_data" "$bin" < "$txt"
+    bins+=("$bin")
+done
+[ ${#bins[@]} -gt 0 ] || { echo "nnue_train.sh: no data in $data" >&2; exit 1; }
+init=()
+[ -n "${INIT:-}" ] && init=(--init "$INIT")
+"$build/engine/nnue_train" --out "$out" "${init[@]}" --epochs "$epochs" --lr "${LR:-0.01}" \
+    --threads "$(nproc)" "${bins[@]}"
+echo "nnue_train.sh: network in $out"
