@@ -94,24 +94,23 @@ struct board_changes {
 static bool find_changes(const struct chess_position *from, const struct chess_position *to,
                          struct board_changes *ch) {
     ch->removed = ch->added = 0;
-    for (int block = 0; block < 8; block++) {
-        uint64_t a, b;
-        memcpy(&a, from->board + block * 8, 8);
-        memcpy(&b, to->board + block * 8, 8);
-        if (a == b) continue;
-        for (int sq = block * 8; sq < block * 8 + 8; sq++) {
-            int was = from->board[sq], now = to->board[sq];
-            if (was == now) continue;
-            if (was != CHESS_NO_PIECE) {
-                if (ch->removed == NNUE_MAX_CHANGES) return false;
-                ch->removed_piece[ch->removed] = (uint8_t)was;
-                ch->removed_square[ch->removed++] = (uint8_t)sq;
-            }
-            if (now != CHESS_NO_PIECE) {
-                if (ch->added == NNUE_MAX_CHANGES) return false;
-                ch->added_piece[ch->added] = (uint8_t)now;
-                ch->added_square[ch->added++] = (uint8_t)sq;
-            }
+    /* A square whose piece changed differs in a colour's or a piece type's bitboard. */
+    chess_bitboard changed =
+        (from->by_color[0] ^ to->by_color[0]) | (from->by_color[1] ^ to->by_color[1]);
+    for (int type = CHESS_PAWN; type <= CHESS_KING; type++)
+        changed |= from->by_type[type] ^ to->by_type[type];
+    while (changed) {
+        int sq = bb_pop(&changed);
+        int was = from->board[sq], now = to->board[sq];
+        if (was != CHESS_NO_PIECE) {
+            if (ch->removed == NNUE_MAX_CHANGES) return false;
+            ch->removed_piece[ch->removed] = (uint8_t)was;
+            ch->removed_square[ch->removed++] = (uint8_t)sq;
+        }
+        if (now != CHESS_NO_PIECE) {
+            if (ch->added == NNUE_MAX_CHANGES) return false;
+            ch->added_piece[ch->added] = (uint8_t)now;
+            ch->added_square[ch->added++] = (uint8_t)sq;
         }
     }
     return true;

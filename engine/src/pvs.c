@@ -189,30 +189,27 @@ static void update_pv(struct worker *w, int ply, chess_move m) {
     w->pv_length[ply] = n + 1;
 }
 
-/* Plies back that an accumulator is brought forward from, beyond which a refresh is cheaper. */
-#define ACC_WALK_LIMIT 6
-
 /*
- * The network's sums of the node at ss: from the nearest ancestor on the path that has them,
- * updated ply by ply (each ply's sums kept for its other children), or from scratch.
+ * The network's sums of the node at ss: from the nearest ancestor on the path that has them
+ * (the root computes its own when it has none: nodes whose evaluation came from the table never
+ * did), updated ply by ply and kept at each ply for its other children.
  */
 static const struct nnue_accumulator *
 node_accumulator(struct worker *w, const struct chess_nnue *net, struct stack_entry *ss) {
     int at = (int)(ss - w->stack);
     if (ss->acc_ready) return &w->acc[at];
-    int base = at - 1;
-    while (base >= STACK_OFFSET && !w->stack[base].acc_ready && at - base < ACC_WALK_LIMIT) base--;
-    if (base < STACK_OFFSET || !w->stack[base].acc_ready) {
-        nnue_refresh(net, ss->position, &w->acc[at]);
-    } else {
-        for (int i = base + 1; i <= at; i++) {
-            const struct stack_entry *e = &w->stack[i];
-            if (!nnue_update(net, e[-1].position, &w->acc[i - 1], e->position, &w->acc[i]))
-                nnue_refresh(net, e->position, &w->acc[i]);
-            w->stack[i].acc_ready = true;
-        }
+    int base = at;
+    while (base > STACK_OFFSET && !w->stack[base].acc_ready) base--;
+    if (!w->stack[base].acc_ready) {
+        nnue_refresh(net, w->stack[base].position, &w->acc[base]);
+        w->stack[base].acc_ready = true;
     }
-    ss->acc_ready = true;
+    for (int i = base + 1; i <= at; i++) {
+        const struct stack_entry *e = &w->stack[i];
+        if (!nnue_update(net, e[-1].position, &w->acc[i - 1], e->position, &w->acc[i]))
+            nnue_refresh(net, e->position, &w->acc[i]);
+        w->stack[i].acc_ready = true;
+    }
     return &w->acc[at];
 }
 
