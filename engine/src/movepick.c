@@ -26,14 +26,14 @@ static int capture_score(const struct worker *w, const struct chess_position *po
         value += see_values[CHESS_QUEEN];
     }
     int piece = pos->board[chess_move_from(m)];
-    return value * 16 + w->stats.capture_history[piece][chess_move_to(m)][captured] / 8;
+    return value * 16 + w->stats->capture_history[piece][chess_move_to(m)][captured] / 8;
 }
 
 static int quiet_score(const struct worker *w, const struct chess_position *pos,
                        const struct stack_entry *ss, chess_move m) {
     int from = chess_move_from(m), to = chess_move_to(m);
     int piece = pos->board[from];
-    int score = history_value(&w->stats, pos->side, ss->threats.all, from, to);
+    int score = history_value(w->stats, pos->side, ss->threats.all, from, to);
     if (ss[-1].cont_hist) score += ss[-1].cont_hist[piece][to];
     if (ss[-2].cont_hist) score += ss[-2].cont_hist[piece][to];
     if (ss[-4].cont_hist) score += ss[-4].cont_hist[piece][to] / 2;
@@ -45,7 +45,7 @@ static int quiet_score(const struct worker *w, const struct chess_position *pos,
 static chess_move counter_move(const struct worker *w, const struct stack_entry *ss) {
     chess_move prev = ss[-1].move;
     if (prev == CHESS_MOVE_NONE || prev == CHESS_MOVE_NULL) return CHESS_MOVE_NONE;
-    return w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
+    return w->stats->counter_moves[ss[-1].moved_piece][chess_move_to(prev)];
 }
 
 void search_threats(const struct chess_position *pos, struct threat_map *out) {
@@ -140,7 +140,7 @@ void picker_init_qsearch(struct move_picker *mp, const struct worker *w,
             int piece_type = CHESS_PIECE_TYPE(pos->board[chess_move_from(m)]);
             mp->scores[i] = capture_score(w, pos, m) - piece_type;
         } else {
-            mp->scores[i] = SCORE_BAD / 2 + history_value(&w->stats, pos->side, threats.all,
+            mp->scores[i] = SCORE_BAD / 2 + history_value(w->stats, pos->side, threats.all,
                                                           chess_move_from(m), chess_move_to(m));
         }
     }
@@ -228,7 +228,7 @@ static void gen_quiet_checks(struct move_picker *mp, const struct chess_position
         int from = chess_move_from(m), to = chess_move_to(m);
         if (!((checks[CHESS_PIECE_TYPE(pos->board[from])] >> to) & 1)) continue;
         mp->list.moves[end] = m;
-        mp->scores[end++] = history_value(&mp->w->stats, pos->side, 0, from, to);
+        mp->scores[end++] = history_value(mp->w->stats, pos->side, 0, from, to);
     }
     mp->count = end;
 }

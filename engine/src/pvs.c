@@ -75,7 +75,7 @@ static struct correction_slots correction_slots(struct worker *w,
     uint64_t pawn_hash =
         (white & pawns) * 0x9E3779B97F4A7C15ull ^ (black & pawns) * 0xC2B2AE3D27D4EB4Full;
     struct correction_slots slots = {
-        .pawns = &w->stats.pawn_correction[pos->side][correction_index(pawn_hash)]};
+        .pawns = &w->stats->pawn_correction[pos->side][correction_index(pawn_hash)]};
     for (int c = CHESS_WHITE; c <= CHESS_BLACK; c++) {
         chess_bitboard own = pos->by_color[c];
         uint64_t h = (own & pos->by_type[CHESS_KNIGHT]) * 0xD6E8FEB86659FD93ull ^
@@ -83,7 +83,7 @@ static struct correction_slots correction_slots(struct worker *w,
                      (own & pos->by_type[CHESS_ROOK]) * 0xE7037ED1A0B428DBull ^
                      (own & pos->by_type[CHESS_QUEEN]) * 0x8EBC6AF09C88C6E3ull ^
                      (own & pos->by_type[CHESS_KING]) * 0x589965CC75374CC3ull;
-        slots.pieces[c] = &w->stats.piece_correction[pos->side][c][correction_index(h)];
+        slots.pieces[c] = &w->stats->piece_correction[pos->side][c][correction_index(h)];
     }
     return slots;
 }
@@ -140,7 +140,7 @@ static void cont_hist_update(struct stack_entry *ss, int piece, int to, int bonu
 static void quiet_update(struct worker *w, const struct chess_position *pos, struct stack_entry *ss,
                          chess_move m, int bonus) {
     int from = chess_move_from(m), to = chess_move_to(m);
-    history_update(history_entry(&w->stats, pos->side, ss->threats.all, from, to), bonus);
+    history_update(history_entry(w->stats, pos->side, ss->threats.all, from, to), bonus);
     int ply = stack_ply(w, ss);
     if (ply < LOW_PLY_COUNT) history_update(&w->low_ply_history[ply][from][to], bonus);
     cont_hist_update(ss, pos->board[from], to, bonus);
@@ -150,7 +150,7 @@ static void capture_update(struct worker *w, const struct chess_position *pos, c
                            int bonus) {
     int to = chess_move_to(m);
     history_update(
-        &w->stats.capture_history[pos->board[chess_move_from(m)]][to][move_captured_type(pos, m)],
+        &w->stats->capture_history[pos->board[chess_move_from(m)]][to][move_captured_type(pos, m)],
         bonus);
 }
 
@@ -171,7 +171,7 @@ static void update_stats(struct worker *w, const struct chess_position *pos, str
         }
         chess_move prev = ss[-1].move;
         if (prev != CHESS_MOVE_NONE && prev != CHESS_MOVE_NULL)
-            w->stats.counter_moves[ss[-1].moved_piece][chess_move_to(prev)] = best;
+            w->stats->counter_moves[ss[-1].moved_piece][chess_move_to(prev)] = best;
         quiet_update(w, pos, ss, best, bonus);
         for (int i = 0; i < tried->quiet_count; i++)
             quiet_update(w, pos, ss, tried->quiets[i], -bonus);
@@ -234,7 +234,7 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
         int piece = pos->board[chess_move_from(m)];
         ss->moved_piece = piece;
         ss->move_quiet = !move_is_tactical(pos, m);
-        ss->cont_hist = w->stats.cont_hist[piece][chess_move_to(m)];
+        ss->cont_hist = w->stats->cont_hist[piece][chess_move_to(m)];
         ss[1].plies_from_null = ss->plies_from_null + 1;
     }
     ss[1].position = child;
@@ -385,7 +385,7 @@ static void reward_prior_by_eval(struct worker *w, const struct chess_position *
     if (!prior->move_quiet || prior->static_eval == NO_SCORE || ss->static_eval == NO_SCORE) return;
     int bonus = max_int(-2000, min_int(2000, -12 * (prior->static_eval + ss->static_eval)));
     int from = chess_move_from(prior->move), to = chess_move_to(prior->move);
-    history_update(history_entry(&w->stats, !pos->side, prior->threats.all, from, to), bonus);
+    history_update(history_entry(w->stats, !pos->side, prior->threats.all, from, to), bonus);
 }
 
 /*
@@ -405,7 +405,7 @@ static void reward_prior_on_fail_low(struct worker *w, const struct chess_positi
     int bonus = history_bonus(&w->sh->params, n->depth) * weight;
     int from = chess_move_from(prior->move), to = chess_move_to(prior->move);
     cont_hist_update(prior, prior->moved_piece, to, bonus);
-    history_update(history_entry(&w->stats, !pos->side, prior->threats.all, from, to), bonus / 2);
+    history_update(history_entry(w->stats, !pos->side, prior->threats.all, from, to), bonus / 2);
 }
 
 static void evaluate_node(struct worker *w, const struct chess_position *pos,
@@ -449,7 +449,7 @@ static bool prune_move(const struct worker *w, const struct chess_position *pos,
             ss->static_eval + p->fut_base + p->fut_mult * lmr_depth <= alpha)
             return true;
         int from = chess_move_from(m), to = chess_move_to(m);
-        int hist = history_value(&w->stats, pos->side, ss->threats.all, from, to);
+        int hist = history_value(w->stats, pos->side, ss->threats.all, from, to);
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[pos->board[from]][to];
         if (lmr_depth <= p->hist_prune_depth && hist < -p->hist_prune_mult * depth) return true;
         return !see_ge(pos, m, -p->see_quiet_mult * lmr_depth * lmr_depth);
@@ -495,7 +495,7 @@ static int late_move_reduction(const struct worker *w, const struct chess_positi
         r--;
     } else {
         int from = chess_move_from(m), to = chess_move_to(m), piece = pos->board[from];
-        int hist = history_value(&w->stats, pos->side, ss->threats.all, from, to);
+        int hist = history_value(w->stats, pos->side, ss->threats.all, from, to);
         if (ss[-1].cont_hist) hist += ss[-1].cont_hist[piece][to];
         if (ss[-2].cont_hist) hist += ss[-2].cont_hist[piece][to];
         r -= hist / w->sh->params.lmr_hist_div;

@@ -126,6 +126,8 @@ static void init_root_moves(struct worker *w, const struct chess_position *root)
     }
 }
 
+static void worker_destroy(struct worker *w);
+
 static struct worker *worker_create(struct search_shared *sh, int id) {
     const struct chess_search_request *req = sh->req;
     struct worker *w = calloc(1, sizeof *w);
@@ -134,25 +136,34 @@ static struct worker *worker_create(struct search_shared *sh, int id) {
     int keep = count < req->position.halfmove_clock ? count : req->position.halfmove_clock;
     if (keep < 0) keep = 0;
     w->keys = malloc(sizeof(uint64_t) * (size_t)(keep + CHESS_MAX_PLY + 2));
-    if (!w->keys) {
-        free(w);
-        return NULL;
-    }
+    if (!w->keys) goto fail;
     if (keep > 0) memcpy(w->keys, req->history + (count - keep), sizeof(uint64_t) * (size_t)keep);
     w->root_index = keep;
     w->keys[keep] = req->position.key;
     w->sh = sh;
     w->id = id;
-    if (req->memory) w->stats = req->memory->stats; /* every thread starts from what was learned */
+    /* Every thread starts from what was learned; the main thread updates it in place. */
+    if (req->memory && id == 0) {
+        w->stats = &req->memory->stats;
+    } else {
+        w->own_stats = req->memory ? malloc(sizeof *w->own_stats) : calloc(1, sizeof *w->own_stats);
+        if (!w->own_stats) goto fail;
+        if (req->memory) memcpy(w->own_stats, &req->memory->stats, sizeof *w->own_stats);
+        w->stats = w->own_stats;
+    }
     atomic_init(&w->nodes, 0);
     init_reductions(w);
     init_stack(w);
     init_root_moves(w, &req->position);
     return w;
+fail:
+    worker_destroy(w);
+    return NULL;
 }
 
 static void worker_destroy(struct worker *w) {
     if (!w) return;
+    free(w->own_stats);
     free(w->keys);
     free(w);
 }
@@ -454,7 +465,6 @@ int chess_search(const struct chess_search_request *req, struct chess_tt *tt,
     raise_stop(&sh);
     for (int i = 1; i < sh.thread_count; i++) pthread_join(sh.workers[i]->thread, NULL);
     fill_result(&sh, sh.workers[0], out);
-    if (req->memory) req->memory->stats = sh.workers[0]->stats;
     for (int i = 0; i < sh.thread_count; i++) worker_destroy(sh.workers[i]);
     free(sh.workers);
     return 0;

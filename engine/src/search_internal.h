@@ -151,7 +151,10 @@ struct worker {
      * every iteration, and a table of their own keeps what they learn apart from the butterfly
      * history that all plies share (Stockfish 17). */
     int16_t low_ply_history[LOW_PLY_COUNT][64][64];
-    struct search_stats stats;
+    /* What this thread learns: the request's memory itself for the main thread (so a search
+     * with one thread copies nothing), else a copy of it of the thread's own (own_stats). */
+    struct search_stats *stats;
+    struct search_stats *own_stats;
     struct eval_pawn_cache pawn_cache;
     /* The network's sums of each ply's node, valid where its stack entry says acc_ready. */
     struct nnue_accumulator acc[CHESS_MAX_PLY + STACK_OFFSET + 2];

@@ -7,7 +7,8 @@
  *
  * Each game starts with R random legal plies (rejected when a short search finds the result
  * lopsided), then the engine plays both sides with K nodes per move. The rules core ends the
- * game (mate, stalemate, repetition, fifty moves, insufficient material); a game where one side
+ * game (mate, stalemate, repetition, fifty moves, insufficient material); each game's searches
+ * share a search memory (histories), as in a UCI game. A game where one side
  * scores above 15 pawns for eight plies in a row is adjudicated. Quiet positions (not in check,
  * best move not a capture or promotion, no mate score) are written one per line as
  *
@@ -79,11 +80,14 @@ static void collect_line(void *ctx, const struct chess_search_info *info) {
     if (info->score >= b->best - 30) b->moves->moves[b->moves->count++] = info->pv[0];
 }
 
+/* One search of the game's position; `memory` (may be NULL) is the game's search memory. */
 static int search_move(const struct options *opt, const struct chess_game *game,
-                       struct chess_tt *tt, uint64_t nodes, struct chess_search_result *res) {
+                       struct chess_tt *tt, struct chess_search_memory *memory, uint64_t nodes,
+                       struct chess_search_result *res) {
     struct chess_search_request req;
     chess_search_request_init(&req, &game->current);
     req.nnue = opt->nnue;
+    req.memory = memory;
     req.history = game->keys;
     req.history_count = game->ply_count;
     req.limits.nodes = nodes;
@@ -101,7 +105,7 @@ static int random_opening(const struct options *opt, struct chess_game *game, st
         if (game->result != CHESS_RESULT_NONE) return -1;
     }
     struct chess_search_result res;
-    if (search_move(opt, game, tt, 5000, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
+    if (search_move(opt, game, tt, NULL, 5000, &res) < 0 || res.best == CHESS_MOVE_NONE) return -1;
     return res.score > 150 || res.score < -150 ? -1 : 0;
 }
 
@@ -110,8 +114,9 @@ static double result_for_white(enum chess_result r) {
 }
 
 /* Plays one game; fills samples and returns how many, with *result the game's result. */
-static int play_game(const struct options *opt, struct chess_tt *tt, uint64_t *rng,
-                     struct sample *samples, int max_samples, enum chess_result *result) {
+static int play_game(const struct options *opt, struct chess_tt *tt,
+                     struct chess_search_memory *memory, uint64_t *rng, struct sample *samples,
+                     int max_samples, enum chess_result *result) {
     struct chess_game game;
     int n = 0;
     for (;;) {
@@ -120,11 +125,14 @@ static int play_game(const struct options *opt, struct chess_tt *tt, uint64_t *r
         if (random_opening(opt, &game, tt, rng) == 0) break;
         chess_game_free(&game);
     }
+    chess_search_memory_clear(memory);
     int lopsided = 0;
     *result = CHESS_RESULT_DRAW;
     while (game.result == CHESS_RESULT_NONE && game.ply_count < 600) {
         struct chess_search_result res;
-        if (search_move(opt, &game, tt, opt->nodes, &res) < 0 || res.best == CHESS_MOVE_NONE) break;
+        if (search_move(opt, &game, tt, memory, opt->nodes, &res) < 0 ||
+            res.best == CHESS_MOVE_NONE)
+            break;
         int white_score = game.current.side == CHESS_WHITE ? res.score : -res.score;
         lopsided = white_score > 1500 || white_score < -1500 ? lopsided + 1 : 0;
         if (lopsided >= 8) {
@@ -156,8 +164,9 @@ static void *thread_main(void *arg) {
     struct shared *sh = arg;
     const struct options *opt = sh->opt;
     struct chess_tt *tt = chess_tt_create(8u << 20);
+    struct chess_search_memory *memory = chess_search_memory_create();
     struct sample *samples = malloc(sizeof *samples * 700);
-    if (!tt || !samples) {
+    if (!tt || !memory || !samples) {
         fprintf(stderr, "datagen: out of memory\n");
         exit(1);
     }
@@ -166,7 +175,7 @@ static void *thread_main(void *arg) {
         if (index >= opt->games) break;
         uint64_t rng = opt->seed * 1000003u + (uint64_t)index;
         enum chess_result result;
-        int n = play_game(opt, tt, &rng, samples, 700, &result);
+        int n = play_game(opt, tt, memory, &rng, samples, 700, &result);
         pthread_mutex_lock(&sh->lock);
         for (int i = 0; i < n; i++)
             fprintf(opt->out, "%s | %.1f | %d\n", samples[i].fen, result_for_white(result),
@@ -179,6 +188,7 @@ static void *thread_main(void *arg) {
         pthread_mutex_unlock(&sh->lock);
     }
     free(samples);
+    chess_search_memory_destroy(memory);
     chess_tt_destroy(tt);
     return NULL;
 }
@@ -217,7 +227,7 @@ static int write_book(const struct options *opt) {
                  game.result == CHESS_RESULT_NONE;
         }
         struct chess_search_result res;
-        ok = ok && search_move(opt, &game, tt, 200000, &res) == 0 && res.score < 60 &&
+        ok = ok && search_move(opt, &game, tt, NULL, 200000, &res) == 0 && res.score < 60 &&
              res.score > -60;
         for (int i = 0; ok && i < written; i++) ok = seen[i] != game.current.key;
         char fen[CHESS_FEN_MAX];
