@@ -2,17 +2,20 @@
  * nnue_train: trains the engine's network (engine/src/nnue.h) on nnue_data's records.
  *
  *   nnue_train --out NET.nnue [--init OLD.nnue] [--epochs N] [--lr X] [--lambda L]
- *              [--batch B] [--threads T] [--holdout-frac F] [--mirror 0|1] [--seed S] DATA.bin...
+ *              [--eval-lambda E] [--decay D] [--batch B] [--threads T] [--holdout-frac F]
+ *              [--mirror 0|1] [--seed S] DATA.bin...
  *   nnue_train --net NET.nnue --fen FEN       the float and the quantised evaluation of one FEN
  *
  * The network predicts centipawns (its float output times NNUE_SCALE). The loss is the mean of
  * (sigmoid(K * prediction) - target)^2 with target = lambda * sigmoid(K * search score) +
  * (1 - lambda) * the game's result, both for the side to move, and K the evaluation tuner's
  * constant (tools/tune.c), so that a network and the hand-written evaluation are judged on one
- * scale. Adam, batches of B positions, the learning rate falling along a cosine from --lr to
- * 5% of it. The last --holdout-frac of every file (its last games, as datagen writes them in
- * order) is held out; its loss is printed after every epoch, and the network is written after
- * every epoch too (quantised: the engine's file format).
+ * scale. Adam (with decoupled weight decay --decay, default 0), batches of B positions, the
+ * learning rate falling along a cosine from --lr to 5% of it. The last --holdout-frac of every file
+ * (its last games, as datagen writes them in order) is held out; its loss is printed after every
+ * epoch, and the network is written after every epoch too (quantised: the engine's file format).
+ * --eval-lambda judges the held-out positions with another blend than training uses (default: the
+ * same), to compare runs.
  *
  * --init continues from a network file (dequantised): a later session's new data refines the
  * network the repository carries rather than starting again.
@@ -66,7 +69,7 @@ struct params {
 struct options {
     const char *out, *init;
     int epochs, batch, threads;
-    double lr, lambda, holdout_frac;
+    double lr, lambda, eval_lambda, holdout_frac, decay;
     bool mirror;
     uint64_t seed;
 };
@@ -277,9 +280,12 @@ static double hce_loss(const struct record *const *records, long count, double l
     return n ? loss / (double)n : 0;
 }
 
-static void adam_step(float *p, const float *g, float *m, float *v, size_t n, float lr, long t) {
+/* Adam with decoupled weight decay (AdamW): each step also shrinks every weight by lr * decay. */
+static void adam_step(float *p, const float *g, float *m, float *v, size_t n, float lr, float decay,
+                      long t) {
     float c1 = 1.0f - powf(ADAM_BETA1, (float)t), c2 = 1.0f - powf(ADAM_BETA2, (float)t);
     for (size_t i = 0; i < n; i++) {
+        p[i] -= lr * decay * p[i];
         m[i] = ADAM_BETA1 * m[i] + (1 - ADAM_BETA1) * g[i];
         v[i] = ADAM_BETA2 * v[i] + (1 - ADAM_BETA2) * g[i] * g[i];
         p[i] -= lr * (m[i] / c1) / (sqrtf(v[i] / c2) + ADAM_EPSILON);
@@ -491,8 +497,8 @@ static int train(const struct options *opt, struct dataset *d) {
     printf("%ld training positions, %ld held out; held-out loss at the start %.6f, of the "
            "hand-written evaluation %.6f\n",
            d->train_count, d->held_count,
-           holdout_loss(net, d->held, d->held_count, opt->lambda, opt->threads),
-           hce_loss(d->held, d->held_count, opt->lambda));
+           holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads),
+           hce_loss(d->held, d->held_count, opt->eval_lambda));
     long batches = d->train_count / opt->batch, step = 0, total_steps = batches * opt->epochs;
     for (int epoch = 0; epoch < opt->epochs; epoch++) {
         double start = now_seconds(), loss = 0;
@@ -510,10 +516,10 @@ static int train(const struct options *opt, struct dataset *d) {
                 for (size_t i = 0; i < PARAM_COUNT; i++) s[i] += g[i];
             }
             adam_step((float *)net, (const float *)sum, (float *)m, (float *)v, PARAM_COUNT, lr,
-                      step + 1);
+                      (float)opt->decay, step + 1);
             clip(net);
         }
-        double held = holdout_loss(net, d->held, d->held_count, opt->lambda, opt->threads);
+        double held = holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads);
         printf("epoch %d: train %.6f, held-out %.6f, lr %.5f, %.0f s\n", epoch + 1,
                loss / (double)(batches * opt->batch > 0 ? batches * opt->batch : 1), held, lr,
                now_seconds() - start);
@@ -567,10 +573,13 @@ done:
 }
 
 static int usage(void) {
-    fprintf(stderr, "usage: nnue_train --out NET.nnue [--init OLD.nnue] [--epochs N] [--lr X] "
-                    "[--lambda L] [--batch B] [--threads T] [--holdout-frac F] [--mirror 0|1] "
-                    "[--seed S] "
-                    "DATA.bin...\n       nnue_train --net NET.nnue --fen FEN\n");
+    fprintf(
+        stderr,
+        "usage: nnue_train --out NET.nnue [--init OLD.nnue] [--epochs N] [--lr X] "
+        "[--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T] [--holdout-frac F] "
+        "[--mirror 0|1] "
+        "[--seed S] "
+        "DATA.bin...\n       nnue_train --net NET.nnue --fen FEN\n");
     return 2;
 }
 
@@ -580,6 +589,7 @@ int main(int argc, char **argv) {
                           .threads = 2,
                           .lr = 0.002,
                           .lambda = 0.75,
+                          .eval_lambda = -1,
                           .holdout_frac = 0.02,
                           .mirror = true,
                           .seed = 1};
@@ -609,6 +619,10 @@ int main(int argc, char **argv) {
             opt.lr = atof(val);
         else if (strcmp(a, "--lambda") == 0)
             opt.lambda = atof(val);
+        else if (strcmp(a, "--eval-lambda") == 0)
+            opt.eval_lambda = atof(val);
+        else if (strcmp(a, "--decay") == 0)
+            opt.decay = atof(val);
         else if (strcmp(a, "--holdout-frac") == 0)
             opt.holdout_frac = atof(val);
         else if (strcmp(a, "--seed") == 0)
@@ -631,6 +645,7 @@ int main(int argc, char **argv) {
         free(files);
         return usage();
     }
+    if (opt.eval_lambda < 0) opt.eval_lambda = opt.lambda;
     struct dataset d;
     int rc = load_data(files, nfiles, opt.holdout_frac, &d) == 0 ? train(&opt, &d) : -1;
     free(d.records);
