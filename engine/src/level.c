@@ -37,6 +37,9 @@ int chess_level_apply(int level, struct chess_search_request *req) {
     const struct chess_level *l = chess_level_get(level);
     if (!l) return -1;
     req->skill = l->skill;
+    /* Levels 1-7 were calibrated with the hand-written evaluation; level 8, full strength,
+     * evaluates with whatever the caller chose. */
+    if (level < CHESS_LEVEL_MAX) req->nnue = NULL;
     req->limits.depth = l->depth;
     req->limits.nodes = l->nodes;
     req->limits.infinite = false;

@@ -2,7 +2,7 @@
  * bench: searches a fixed set of positions to a fixed depth with one thread and a fresh table,
  * then prints the total node count and the speed.
  *
- *   bench [DEPTH [HASH_MB [EVAL]]]      EVAL: hce (the hand-written evaluation, default) or nnue
+ *   bench [DEPTH [HASH_MB [EVAL]]]      EVAL: nnue (the built-in network, the UCI default) or hce
  *
  * The node total is a signature of the search: it changes only when the search or evaluation
  * changes, so a commit that claims "no functional change" must leave it alone. Nodes per second
@@ -58,10 +58,10 @@ static double now_seconds(void) {
 int main(int argc, char **argv) {
     int depth = argc > 1 ? atoi(argv[1]) : 12;
     int hash_mb = argc > 2 ? atoi(argv[2]) : 16;
-    const char *eval = argc > 3 ? argv[3] : "hce";
+    const char *eval = argc > 3 ? argv[3] : "nnue";
     bool nnue = strcmp(eval, "nnue") == 0;
     if (depth < 1 || depth > CHESS_MAX_DEPTH || hash_mb < 1 || (!nnue && strcmp(eval, "hce"))) {
-        fprintf(stderr, "usage: bench [DEPTH [HASH_MB [hce|nnue]]]\n");
+        fprintf(stderr, "usage: bench [DEPTH [HASH_MB [nnue|hce]]]\n");
         return 2;
     }
     struct chess_tt *tt = chess_tt_create((size_t)hash_mb << 20);

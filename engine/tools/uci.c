@@ -174,7 +174,7 @@ static void print_options(void) {
     say("option name Move Overhead type spin default 50 min 0 max 5000");
     say("option name nodestime type spin default 0 min 0 max %d", NODESTIME_MAX);
     say("option name Level type spin default 0 min 0 max %d", CHESS_LEVEL_MAX);
-    say("option name Use NNUE type check default false");
+    say("option name Use NNUE type check default true");
     say("option name EvalFile type string default " BUILTIN_NET);
 }
 
@@ -534,6 +534,7 @@ int main(void) {
     static struct uci u;
     chess_position_startpos(&u.pos);
     u.threads = 1;
+    u.use_nnue = true;
     u.multipv = 1;
     u.skill = CHESS_SKILL_MAX;
     u.overhead = 50;

@@ -28,7 +28,8 @@ const struct chess_level *chess_level_get(int level);
 
 /*
  * Configures a request for a level: skill, depth and node limits, and a move time when the
- * request has no clock. Keeps the caller's position, history, clock, callbacks and flags.
+ * request has no clock. Levels 1-7 also clear req->nnue: they were calibrated with the
+ * hand-written evaluation. Keeps the caller's position, history, clock, callbacks and flags.
  * The caller should vary req->seed between moves (e.g. from the game ply) so that low levels
  * do not always repeat the same choices. Returns 0, or -1 when the level is out of range.
  */

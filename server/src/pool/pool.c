@@ -73,6 +73,7 @@ void pool_config_defaults(struct pool_config *cfg) {
     cfg->table_bytes = 16u << 20;
     cfg->move_overhead_ms = 50;
     cfg->worker_nice = 5;
+    cfg->nnue = chess_nnue_builtin();
 }
 
 void pool_event_free(struct pool_event *event) {
@@ -314,6 +315,7 @@ static int run_search(struct pool *pool, struct job *job, struct chess_tt *tt,
     req.multipv = job->spec.multipv > 0 ? job->spec.multipv : 1;
     req.seed = job->spec.seed;
     req.move_overhead_ms = pool->cfg.move_overhead_ms;
+    req.nnue = pool->cfg.nnue; /* chess_level_apply() takes it off for levels 1-7 */
     req.stop = &job->stop;
     struct search_ctx ctx = {pool, job};
     req.on_info = on_info;

@@ -38,10 +38,13 @@ struct pool_config {
     size_t table_bytes;       /* a game's table at full strength; lower levels use less */
     int64_t move_overhead_ms; /* clock time kept back per move for the loop and the network */
     int worker_nice;          /* workers' nice value above the process's: the loop comes first */
+    /* The network full-strength moves and analysis evaluate with (levels 1-7 always use the
+     * hand-written evaluation they were calibrated with); NULL: the hand-written one. */
+    const struct chess_nnue *nnue;
 };
 
 /* Defaults: 2 workers (callers usually want one per core), 256 MiB budget, 16 MiB per strong
- * game, 50 ms overhead, nice 5. */
+ * game, 50 ms overhead, nice 5, the engine's built-in network. */
 void pool_config_defaults(struct pool_config *cfg);
 
 struct pool_job_spec {

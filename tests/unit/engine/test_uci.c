@@ -4,8 +4,8 @@
  * or bad FEN leaving the position unchanged, malformed and unknown commands reported on info string
  * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, nodestime (the final
  * info nodes line, limits in nodes, deterministic), the search's constants as hidden options,
- * the network options (Use NNUE changes the search; EvalFile rejects what is not a network and
- * keeps the network it had), quit.
+ * the network options (Use NNUE, on by default, changes the search; EvalFile rejects what is not a
+ * network and keeps the network it had), quit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -251,9 +251,11 @@ static void test_search_params(void) {
 static void test_network(void) {
     char line[4096];
     send_line("position startpos moves e2e4 c7c5");
+    unsigned long long network = final_nodes("go depth 9"); /* the default */
+    send_line("setoption name Use NNUE value false");
     unsigned long long hand_written = final_nodes("go depth 9");
     send_line("setoption name Use NNUE value true");
-    unsigned long long network = final_nodes("go depth 9");
+    CHECK_EQ_INT(final_nodes("go depth 9"), network);
     CHECK(hand_written > 0 && network > 0 && network != hand_written);
     send_line("eval");
     CHECK(expect("info string network eval ", line, sizeof line, REPLY_MS));
