@@ -5,18 +5,18 @@
 # evaluation's. The data (about 70 bytes a position) stays in DATA (default /tmp/engine-nnue),
 # out of git; positions already there are kept and trained on too.
 #
-#   tests/bench/nnue_train.sh [GAMES=20000] [NODES=1000] [EPOCHS=12]
+#   tests/bench/nnue_train.sh [GAMES=20000] [NODES=1000] [EPOCHS=10]
 #
 # Environment: BUILD (build/release), DATA, OUT, SEED (1; use a new one for new games),
 # EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
 # network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
-# LR (0.01). Copy OUT to engine/nets/default.nnue only after it has beaten the current network by
+# LR (0.01), DECAY (0.3, the weight decay of the built-in network). Copy OUT to engine/nets/default.nnue only after it has beaten the current network by
 # SPRT at equal time (docs/engine.md gives the match command).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-20000}
 nodes=${2:-1000}
-epochs=${3:-12}
+epochs=${3:-10}
 build=${BUILD:-build/release}
 data=${DATA:-/tmp/engine-nnue}
 out=${OUT:-$data/net.nnue}
@@ -40,5 +40,6 @@ done
 init=()
 [ -n "${INIT:-}" ] && init=(--init "$INIT")
 "$build/engine/nnue_train" --out "$out" "${init[@]}" --epochs "$epochs" --lr "${LR:-0.01}" \
+    --decay "${DECAY:-0.3}" \
     --threads "$(nproc)" "${bins[@]}"
 echo "nnue_train.sh: network in $out"
