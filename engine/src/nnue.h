@@ -8,7 +8,7 @@
  * scaled by NNUE_QA). The output is one bucket's weights over the side to move's activations
  * followed by the other side's, with the activation SCReLU: clamp(x, 0, 1)^2.
  *
- * A network file (and the built-in network) is exactly struct nnue_net in little-endian order:
+ * A network file (and the built-in network) is exactly struct chess_nnue in little-endian order:
  * a 16-byte header, then int16 arrays. Float weights were multiplied by NNUE_QA (feature
  * transformer weights and biases), NNUE_QB (output weights) and NNUE_QA * NNUE_QB (output
  * biases); the network's float output times NNUE_SCALE is centipawns.

@@ -14,6 +14,7 @@
 #define NNUE_STR2(x) #x
 #define NNUE_STR(x)  NNUE_STR2(x)
 
+/* clang-format off */
 __asm__(".section .rodata\n"
         ".balign 64\n"
         ".globl chess_nnue_builtin_net\n"
@@ -22,9 +23,8 @@ __asm__(".section .rodata\n"
         ".incbin \"" CHESS_NNUE_FILE "\"\n"
         "chess_nnue_builtin_end:\n"
         ".size chess_nnue_builtin_net, chess_nnue_builtin_end - chess_nnue_builtin_net\n"
-        ".if chess_nnue_builtin_end - chess_nnue_builtin_net - " NNUE_STR(
-            NNUE_FILE_SIZE) "\n"
-                            ".error \"the built-in network file does not have this build's network "
-                            "shape\"\n"
-                            ".endif\n"
-                            ".previous\n");
+        ".if chess_nnue_builtin_end - chess_nnue_builtin_net - " NNUE_STR(NNUE_FILE_SIZE) "\n"
+        ".error \"the built-in network file does not have this build's network shape\"\n"
+        ".endif\n"
+        ".previous\n");
+/* clang-format on */

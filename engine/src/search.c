@@ -104,6 +104,7 @@ static void init_stack(struct worker *w) {
     for (int i = 0; i < (int)(sizeof w->stack / sizeof w->stack[0]); i++)
         w->stack[i].static_eval = NO_SCORE;
     w->stack[STACK_OFFSET].plies_from_null = w->root_index;
+    w->stack[STACK_OFFSET].position = &w->sh->req->position; /* the root, for the network */
 }
 
 /* Root moves in the order the move picker would try them, table move first. */
@@ -222,8 +223,6 @@ static void search_line(struct worker *w, const struct chess_position *root, int
         alpha = prev - delta > -INF_SCORE ? prev - delta : -INF_SCORE;
         beta = prev + delta < INF_SCORE ? prev + delta : INF_SCORE;
     }
-    w->stack[STACK_OFFSET].position = root;
-    w->stack[STACK_OFFSET].acc_ready = false;
     for (;;) {
         w->seldepth = 0;
         int score = search_node(w, root, alpha, beta, depth, 0, false);

@@ -1,6 +1,6 @@
 /*
  * nnue_data: turns datagen's text positions into the fixed-size binary records that the NNUE
- * trainer (engine/tools/nnue_train.py) reads.
+ * trainer (engine/tools/nnue_train.c) reads.
  *
  *   nnue_data OUT.bin < POSITIONS.txt      (lines "FEN | RESULT | SCORE", as datagen writes)
  *

@@ -1,7 +1,7 @@
 /*
  * A learned evaluation (NNUE): an efficiently updatable neural network, "768 -> 256 x 2 -> 1"
  * with eight output buckets by the number of pieces on the board, trained on the project's own
- * self-play (engine/tools/nnue_train.py, docs/engine.md "NNUE").
+ * self-play (engine/tools/nnue_train.c, docs/engine.md "NNUE").
  *
  * A network is an immutable object that any number of searches may share across threads. The
  * engine carries one built in (engine/nets/); others come from the bytes of a network file,
