@@ -78,7 +78,7 @@ struct options {
 struct job {
     const struct params *net;
     const struct record *const *records;
-    int count;
+    int first, count; /* records[0] is the batch's record number `first` */
     double lambda;
     double inv_batch;
     uint64_t mirror_salt; /* 0: no mirroring; else which records are mirrored this epoch */
@@ -91,10 +91,11 @@ static double sigmoid(double x) {
     return 1.0 / (1.0 + exp(-x));
 }
 
-/* The feature of a record's white-perspective feature from black's side (nnue_feature()). */
-static int black_feature(int f) {
-    int colour = f / 384, rest = f % 384;
-    return (1 - colour) * 384 + (rest / 64) * 64 + ((rest % 64) ^ 56);
+/* The piece and square of a record's feature (nnue_feature() from white's side, inverted). */
+static void record_piece(int feature, int *piece, int *square) {
+    int colour = feature / 384, type = (feature % 384) / 64 + 1;
+    *piece = CHESS_PIECE(colour, type);
+    *square = feature % 64;
 }
 
 /*
@@ -105,9 +106,11 @@ static int black_feature(int f) {
 static int record_features(const struct record *r, bool mirror, int us[32], int them[32]) {
     int n = 0;
     for (int i = 0; i < 32 && r->features[i] != NO_FEATURE; i++, n++) {
-        int white = mirror ? r->features[i] ^ 7 : r->features[i], black = black_feature(white);
-        us[n] = r->side == CHESS_WHITE ? white : black;
-        them[n] = r->side == CHESS_WHITE ? black : white;
+        int piece, sq;
+        record_piece(r->features[i], &piece, &sq);
+        if (mirror) sq ^= 7;
+        us[n] = nnue_feature(r->side, piece, sq);
+        them[n] = nnue_feature(r->side ^ 1, piece, sq);
     }
     return n;
 }
@@ -174,7 +177,9 @@ static void *run_job(void *arg) {
     for (int j = 0; j < job->count; j++) {
         const struct record *r = job->records[j];
         int us[32], them[32];
-        uint64_t index = (uintptr_t)r / sizeof *r;
+        /* Which records are mirrored depends on the batch's salt and their place in the batch
+         * only, so a run is repeatable from its --seed. */
+        uint64_t index = (uint64_t)(job->first + j);
         bool mirror =
             job->mirror_salt && ((index ^ job->mirror_salt) * 0x9E3779B97F4A7C15ull) >> 63;
         int n = record_features(r, mirror, us, them);
@@ -201,6 +206,7 @@ static double run_batch(const struct params *net, const struct record *const *re
         int first = t * per, n = first + per > count ? count - first : per;
         jobs[t] = (struct job){net,
                                records + first,
+                               first,
                                n,
                                lambda,
                                1.0 / count,
@@ -240,9 +246,10 @@ static int record_position(const struct record *r, struct chess_position *pos) {
     char board[64];
     memset(board, 0, sizeof board);
     for (int i = 0; i < 32 && r->features[i] != NO_FEATURE; i++) {
-        int f = r->features[i], colour = f / 384, type = (f % 384) / 64 + 1, sq = f % 64;
-        char c = letters[type];
-        board[sq] = colour == CHESS_WHITE ? (char)(c - 'a' + 'A') : c;
+        int piece, sq;
+        record_piece(r->features[i], &piece, &sq);
+        char c = letters[CHESS_PIECE_TYPE(piece)];
+        board[sq] = CHESS_PIECE_COLOR(piece) == CHESS_WHITE ? (char)(c - 'a' + 'A') : c;
     }
     char fen[128];
     int len = 0;
