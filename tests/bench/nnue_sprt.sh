@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Plays a candidate network against another (default: the built-in one) with the project's
+# match tool until an SPRT verdict: the same engine build on both sides, one thread, on the
+# virtual clock (nodestime), so both networks get the same nodes for the same time and the
+# machine's load cannot favour either. Prints the score, the Elo difference and the verdict;
+# the log goes to OUT (default /tmp/engine-nnue-sprt). A benchmark, not a test.
+#
+#   tests/bench/nnue_sprt.sh NEW.nnue [OLD.nnue]
+#
+# Environment: BUILD (build/release), TC (2+0.05), NODESTIME (1050, about the network's speed
+# in nodes a millisecond), ELO0/ELO1 (0/10), FIRST (2000) and COUNT (1200): the lines of
+# tests/bench/sprt_openings.fen to play (each twice, colours reversed; use lines no earlier run
+# of the same pair reached), CONCURRENCY (2).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+[ $# -ge 1 ] || { echo "usage: $0 NEW.nnue [OLD.nnue]" >&2; exit 2; }
+new=$(realpath "$1")
+old=${2:-<builtin>}
+[ "$old" = "<builtin>" ] || old=$(realpath "$old")
+build=${BUILD:-build/release}
+out=${OUT:-/tmp/engine-nnue-sprt}
+first=${FIRST:-2000}
+count=${COUNT:-1200}
+mkdir -p "$out"
+[ -x "$build/engine/match" ] && [ -x "$build/engine/uci" ] || scripts/build.sh release
+openings="$out/openings-$first-$count.fen"
+sed -n "${first},$((first + count - 1))p" tests/bench/sprt_openings.fen > "$openings"
+log="$out/$(basename "$new" .nnue).log"
+"$build/engine/match" \
+    --engine cmd="$build/engine/uci" name=new "option.EvalFile=$new" \
+    --engine cmd="$build/engine/uci" name=old "option.EvalFile=$old" \
+    --each tc="${TC:-2+0.05}" nodestime="${NODESTIME:-1050}" option.Hash=16 option.Threads=1 \
+    "option.Use NNUE=true" --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
+    --openings "$openings" --sprt elo0="${ELO0:-0}" elo1="${ELO1:-10}" \
+    --draw movenumber=40 movecount=8 score=8 --resign movecount=4 score=600 --quiet |
+    tee "$log" | grep -E "^(Score|Elo|SPRT|Finished)"
