@@ -10,8 +10,9 @@
 # Environment: BUILD (build/release), DATA, OUT, SEED (1; use a new one for new games),
 # EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
 # network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
-# LR (0.01), DECAY (0.3, the weight decay of the built-in network). Copy OUT to engine/nets/default.nnue only after it has beaten the current network by
-# SPRT at equal time (docs/engine.md gives the match command).
+# LR (0.01), DECAY (0.3, the weight decay of the built-in network). Copy OUT to
+# engine/nets/default.nnue only after it has beaten the current network by SPRT at equal time
+# (tests/bench/nnue_sprt.sh OUT).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 games=${1:-20000}
