@@ -2,7 +2,13 @@
  * nnue_data: turns datagen's text positions into the fixed-size binary records that the NNUE
  * trainer (engine/tools/nnue_train.c) reads.
  *
- *   nnue_data OUT.bin < POSITIONS.txt      (lines "FEN | RESULT | SCORE", as datagen writes)
+ *   nnue_data [--max-halfmove N] OUT.bin < POSITIONS.txt
+ *
+ * POSITIONS.txt has lines "FEN | RESULT | SCORE", as datagen writes them. --max-halfmove leaves
+ * out the positions whose halfmove clock is N or more: the network cannot see the clock, and in
+ * self-play such positions are mostly shuffling in endgames that a shallow search could not
+ * convert, whose drawn results teach it that large advantages are draws (docs/engine.md,
+ * session 31).
  *
  * One record per position, 72 bytes, little-endian:
  *   uint16 features[32]  white-perspective feature of each piece: colour * 384 +
@@ -12,7 +18,8 @@
  *   uint8  side          the side to move (0 white, 1 black)
  *   uint8  bucket        the output bucket (engine/src/nnue.h)
  *   uint8  pad[3]
- * Lines that do not parse are counted and skipped; the count is printed at the end.
+ * Lines that do not parse are counted and skipped; that count and the number left out by the
+ * halfmove clock are printed at the end.
  */
 #include <chess/fen.h>
 
@@ -31,7 +38,8 @@ struct record {
 
 _Static_assert(sizeof(struct record) == 72, "the record is the trainer's 72-byte layout");
 
-static int parse_line(char *line, struct record *rec) {
+/* 0: a record; 1: a position left out by its halfmove clock; -1: a line that does not parse. */
+static int parse_line(char *line, long max_halfmove, struct record *rec) {
     char *bar = strchr(line, '|');
     if (!bar) return -1;
     *bar = '\0';
@@ -42,6 +50,7 @@ static int parse_line(char *line, struct record *rec) {
     struct chess_position pos;
     if (chess_fen_parse(&pos, line) < 0) return -1;
     if (score < -32000 || score > 32000) return -1;
+    if (pos.halfmove_clock >= max_halfmove) return 1;
     memset(rec, 0xFF, sizeof rec->features);
     int n = 0;
     for (int sq = 0; sq < 64; sq++) {
@@ -58,9 +67,22 @@ static int parse_line(char *line, struct record *rec) {
     return 0;
 }
 
+/* The value of --max-halfmove: a whole number from 1 to 1000, else -1. */
+static long parse_max_halfmove(const char *text) {
+    char *end;
+    long n = strtol(text, &end, 10);
+    return *text && !*end && n >= 1 && n <= 1000 ? n : -1;
+}
+
 int main(int argc, char **argv) {
-    if (argc != 2) {
-        fprintf(stderr, "usage: nnue_data OUT.bin < POSITIONS.txt\n");
+    long max_halfmove = 100000; /* no limit */
+    if (argc == 4 && strcmp(argv[1], "--max-halfmove") == 0) {
+        max_halfmove = parse_max_halfmove(argv[2]);
+        argv += 2;
+        argc -= 2;
+    }
+    if (argc != 2 || max_halfmove < 0) {
+        fprintf(stderr, "usage: nnue_data [--max-halfmove N (1-1000)] OUT.bin < POSITIONS.txt\n");
         return 2;
     }
     FILE *out = fopen(argv[1], "wb");
@@ -69,14 +91,14 @@ int main(int argc, char **argv) {
         return 1;
     }
     char line[512];
-    long written = 0, skipped = 0;
+    long written = 0, skipped = 0, left_out = 0;
     int rc = 0;
     while (fgets(line, sizeof line, stdin)) {
         struct record rec;
-        if (parse_line(line, &rec) < 0) {
-            skipped++;
-            continue;
-        }
+        int parsed = parse_line(line, max_halfmove, &rec);
+        if (parsed < 0) skipped++;
+        if (parsed > 0) left_out++;
+        if (parsed != 0) continue;
         if (fwrite(&rec, sizeof rec, 1, out) != 1) {
             fprintf(stderr, "nnue_data: write failed\n");
             rc = 1;
@@ -85,6 +107,8 @@ int main(int argc, char **argv) {
         written++;
     }
     if (fclose(out) != 0) rc = 1;
-    fprintf(stderr, "nnue_data: %ld records, %ld lines skipped\n", written, skipped);
+    fprintf(stderr,
+            "nnue_data: %ld records, %ld lines skipped, %ld left out by the halfmove clock\n",
+            written, skipped, left_out);
     return rc;
 }

@@ -10,7 +10,8 @@
 # Environment: BUILD (build/release), DATA, OUT, SEED (1; use a new one for new games),
 # EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
 # network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
-# LR (0.01), DECAY (0.3, the weight decay of the built-in network). Copy OUT to
+# LR (0.01), DECAY (0.3, the weight decay of the built-in network), MAX_HALFMOVE (default: no
+# limit; nnue_data leaves out positions whose halfmove clock is that or more). Copy OUT to
 # engine/nets/default.nnue only after it has beaten the current network by SPRT at equal time
 # (tests/bench/nnue_sprt.sh OUT).
 set -euo pipefail
@@ -33,8 +34,13 @@ fi
 shopt -s nullglob
 bins=()
 for txt in "$data"/*.txt; do
+    limit=()
     bin=${txt%.txt}.bin
-    [ "$bin" -nt "$txt" ] || "$build/engine/nnue_data" "$bin" < "$txt"
+    if [ -n "${MAX_HALFMOVE:-}" ]; then
+        limit=(--max-halfmove "$MAX_HALFMOVE")
+        bin=${txt%.txt}.hm$MAX_HALFMOVE.bin
+    fi
+    [ "$bin" -nt "$txt" ] || "$build/engine/nnue_data" "${limit[@]}" "$bin" < "$txt"
     bins+=("$bin")
 done
 [ ${#bins[@]} -gt 0 ] || { echo "nnue_train.sh: no data in $data" >&2; exit 1; }
