@@ -27,7 +27,7 @@ first=${FIRST:-1}
 mkdir -p "$out"
 openings="$out/openings-from-$first.fen"
 grep -v "^#" tests/bench/openings.fen | tail -n "+$first" > "$openings"
-[ -s "$openings" ] || { echo "no openings from line $first" >&2; exit 2; }
+[ -s "$openings" ] || { echo "engine_strength.sh: no opening number $first in tests/bench/openings.fen" >&2; exit 2; }
 [ -x "$build/engine/match" ] && [ -x "$build/engine/uci" ] || scripts/build.sh release
 log="$out/sf$elo-$tc-from$first.log"
 "$build/engine/match" \
