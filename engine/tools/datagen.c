@@ -2,14 +2,18 @@
  * datagen: self-play games that produce training positions for the evaluation tuner.
  *
  *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] [--eval E]
- *           --out FILE
+ *           [--start FEN] --out FILE
  *   datagen --book N [--random-plies R] [--seed S] --out FILE
  *
  * Each game starts with R random legal plies (rejected when a short search finds the result
- * lopsided), then the engine plays both sides with K nodes per move. The rules core ends the
+ * lopsided; with --start, every game starts from FEN instead, with no random plies), then the
+ * engine plays both sides with K nodes per move. The rules core ends the
  * game (mate, stalemate, repetition, fifty moves, insufficient material); each game's searches
  * share a search memory (histories), as in a UCI game. A game where one side
- * scores above 15 pawns for eight plies in a row is adjudicated. Quiet positions (not in check,
+ * scores above 15 pawns for eight plies in a row is adjudicated, and so is one where a side
+ * with a queen, a rook, bishop and knight or two bishops faces a bare king: the side wins, since
+ * short searches often cannot find the mate and would let the game drift to a fifty-move
+ * draw, teaching the evaluation that such material draws. Quiet positions (not in check,
  * best move not a capture or promotion, no mate score) are written one per line as
  *
  *   FEN | RESULT | SCORE
@@ -39,7 +43,8 @@
 struct options {
     int games, threads, random_plies, book;
     uint64_t nodes, seed;
-    const struct chess_nnue *nnue; /* NULL: the hand-written evaluation */
+    const struct chess_position *start; /* NULL: random openings from the start position */
+    const struct chess_nnue *nnue;      /* NULL: the hand-written evaluation */
     FILE *out;
 };
 
@@ -109,6 +114,24 @@ static int random_opening(const struct options *opt, struct chess_game *game, st
     return res.score > 150 || res.score < -150 ? -1 : 0;
 }
 
+/*
+ * The colour that wins by theory against a bare king with what it has left (a queen, a rook,
+ * bishop and knight, or bishops on both square colours), or -1.
+ */
+static int bare_king_winner(const struct chess_position *pos) {
+    const chess_bitboard dark_squares = 0xAA55AA55AA55AA55ull;
+    for (int color = 0; color < 2; color++) {
+        if (__builtin_popcountll(pos->by_color[!color]) != 1) continue;
+        chess_bitboard own = pos->by_color[color];
+        chess_bitboard bishops = own & pos->by_type[CHESS_BISHOP];
+        bool heavy = (own & (pos->by_type[CHESS_QUEEN] | pos->by_type[CHESS_ROOK])) != 0;
+        bool bishop_knight = bishops && (own & pos->by_type[CHESS_KNIGHT]);
+        bool bishop_pair = (bishops & dark_squares) && (bishops & ~dark_squares);
+        if (heavy || bishop_knight || bishop_pair) return color;
+    }
+    return -1;
+}
+
 static double result_for_white(enum chess_result r) {
     return r == CHESS_RESULT_WHITE_WINS ? 1.0 : r == CHESS_RESULT_BLACK_WINS ? 0.0 : 0.5;
 }
@@ -120,9 +143,9 @@ static int play_game(const struct options *opt, struct chess_tt *tt,
     struct chess_game game;
     int n = 0;
     for (;;) {
-        if (chess_game_init(&game, NULL) < 0) return -1;
+        if (chess_game_init(&game, opt->start) < 0) return -1;
         chess_tt_clear(tt);
-        if (random_opening(opt, &game, tt, rng) == 0) break;
+        if (opt->start || random_opening(opt, &game, tt, rng) == 0) break;
         chess_game_free(&game);
     }
     chess_search_memory_clear(memory);
@@ -152,6 +175,13 @@ static int play_game(const struct options *opt, struct chess_tt *tt,
         enum chess_termination claim = chess_game_claimable_draw(&game);
         if (claim != CHESS_TERM_NONE) {
             chess_game_end(&game, CHESS_RESULT_DRAW, claim);
+            break;
+        }
+        int winner = bare_king_winner(&game.current);
+        if (winner >= 0 && game.result == CHESS_RESULT_NONE) {
+            chess_game_end(
+                &game, winner == CHESS_WHITE ? CHESS_RESULT_WHITE_WINS : CHESS_RESULT_BLACK_WINS,
+                CHESS_TERM_RESIGNATION);
             break;
         }
     }
@@ -245,6 +275,7 @@ static int write_book(const struct options *opt) {
 int main(int argc, char **argv) {
     struct options opt = {.games = 100, .threads = 1, .random_plies = 8, .nodes = 5000, .seed = 1};
     const char *path = NULL;
+    struct chess_position start;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -267,18 +298,19 @@ int main(int argc, char **argv) {
             opt.nnue = strcmp(v, "nnue") == 0 ? chess_nnue_builtin() : NULL;
         else if (strcmp(a, "--out") == 0)
             path = v;
+        else if (strcmp(a, "--start") == 0 && chess_fen_parse(&start, v) == 0)
+            opt.start = &start;
         else {
-            fprintf(stderr, "datagen: unknown option %s\n", a);
+            fprintf(stderr, "datagen: bad option %s %s\n", a, v);
             return 2;
         }
         i++;
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
-        fprintf(
-            stderr,
-            "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
-            "[--seed S] [--eval hce|nnue] --out FILE\n       datagen --book N [--random-plies R] "
-            "[--seed S] --out FILE\n");
+        fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
+                        "[--seed S] [--eval hce|nnue] [--start FEN] --out FILE\n       datagen "
+                        "--book N [--random-plies R] "
+                        "[--seed S] --out FILE\n");
         return 2;
     }
     opt.out = fopen(path, "a");
