@@ -308,9 +308,8 @@ int main(int argc, char **argv) {
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
         fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
-                        "[--seed S] [--eval hce|nnue] [--start FEN] --out FILE\n       datagen "
-                        "--book N [--random-plies R] "
-                        "[--seed S] --out FILE\n");
+                        "[--seed S] [--eval hce|nnue] [--start FEN] --out FILE\n"
+                        "       datagen --book N [--random-plies R] [--seed S] --out FILE\n");
         return 2;
     }
     opt.out = fopen(path, "a");
