@@ -74,15 +74,22 @@ static long parse_max_halfmove(const char *text) {
     return *text && !*end && n >= 1 && n <= 1000 ? n : -1;
 }
 
+static const char usage[] = "usage: nnue_data [--max-halfmove N (1-1000)] OUT.bin < POSITIONS.txt\n";
+
 int main(int argc, char **argv) {
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     long max_halfmove = 100000; /* no limit */
     if (argc == 4 && strcmp(argv[1], "--max-halfmove") == 0) {
         max_halfmove = parse_max_halfmove(argv[2]);
         argv += 2;
         argc -= 2;
     }
-    if (argc != 2 || max_halfmove < 0) {
-        fprintf(stderr, "usage: nnue_data [--max-halfmove N (1-1000)] OUT.bin < POSITIONS.txt\n");
+    /* An output path that looks like an option is a mistyped option, not a file to create. */
+    if (argc != 2 || max_halfmove < 0 || argv[1][0] == '-') {
+        fputs(usage, stderr);
         return 2;
     }
     FILE *out = fopen(argv[1], "wb");
