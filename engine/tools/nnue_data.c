@@ -74,7 +74,8 @@ static long parse_max_halfmove(const char *text) {
     return *text && !*end && n >= 1 && n <= 1000 ? n : -1;
 }
 
-static const char usage[] = "usage: nnue_data [--max-halfmove N (1-1000)] OUT.bin < POSITIONS.txt\n";
+static const char usage[] =
+    "usage: nnue_data [--max-halfmove N (1-1000)] OUT.bin < POSITIONS.txt\n";
 
 int main(int argc, char **argv) {
     if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {

@@ -14,6 +14,9 @@
 # reads it: NEW_BUILD runs the new network on that build, and NEW_NODESTIME (default NODESTIME)
 # charges its virtual clock by that build's own speed (NODESTIME times its nodes a second over
 # BUILD's, both from `bench` on an idle machine), so that a slower build pays for its speed.
+# NEW_OPTIONS adds match settings to the new side only, such as search constants found by
+# tests/bench/spsa.py: NEW_OPTIONS="option.rfp_margin=75 option.lmr_div=210" with NEW.nnue
+# engine/nets/default.nnue plays those constants against the defaults, same network.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: $0 NEW.nnue [OLD.nnue]" >&2; exit 2; }
@@ -22,6 +25,7 @@ old=${2:-<builtin>}
 [ "$old" = "<builtin>" ] || old=$(realpath "$old")
 build=${BUILD:-build/release}
 new_build=${NEW_BUILD:-$build}
+read -r -a new_options <<< "${NEW_OPTIONS:-}"
 nodestime=${NODESTIME:-1050}
 out=${OUT:-/tmp/engine-nnue-sprt}
 first=${FIRST:-2000}
@@ -34,7 +38,7 @@ sed -n "${first},$((first + count - 1))p" tests/bench/sprt_openings.fen > "$open
 log="$out/$(basename "$new" .nnue).log"
 "$build/engine/match" \
     --engine cmd="$new_build/engine/uci" name=new "option.EvalFile=$new" \
-    nodestime="${NEW_NODESTIME:-$nodestime}" \
+    nodestime="${NEW_NODESTIME:-$nodestime}" ${new_options[@]+"${new_options[@]}"} \
     --engine cmd="$build/engine/uci" name=old "option.EvalFile=$old" nodestime="$nodestime" \
     --each tc="${TC:-2+0.05}" option.Hash=16 option.Threads=1 \
     "option.Use NNUE=true" --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
