@@ -404,7 +404,7 @@ static void init_shared(struct search_shared *sh, const struct chess_search_requ
     sh->wall_start = timeman_wall_ms();
     timeman_init(&sh->tm, &limits, req->position.side,
                  req->move_overhead_ms > 0 ? req->move_overhead_ms : 0, nodestime,
-                 nodestime ? 0 : sh->wall_start);
+                 nodestime ? 0 : sh->wall_start, &sh->params);
     chess_tt_set_generation(tt, (unsigned)(2 * req->position.fullmove_number + req->position.side));
 }
 

@@ -57,9 +57,11 @@ int64_t timeman_now(const struct timeman *tm, uint64_t nodes);
 /*
  * Sets the limits for the side to move; `overhead` is kept back from the clock. nodestime > 0
  * selects the virtual clock; `now` is the time on the chosen clock (0 on a virtual one).
+ * `params` gives the plan's constants (tm_*; NULL: the defaults).
  */
 void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
-                  int64_t overhead, int64_t nodestime, int64_t now);
+                  int64_t overhead, int64_t nodestime, int64_t now,
+                  const struct chess_search_params *params);
 
 /* Soft limit adjusted for how settled the search is; see timeman.c. */
 bool timeman_should_stop(const struct timeman *tm, int64_t now, int stable_iterations,

@@ -37,7 +37,13 @@ static int64_t min64(int64_t a, int64_t b) {
 }
 
 void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, int side,
-                  int64_t overhead, int64_t nodestime, int64_t now) {
+                  int64_t overhead, int64_t nodestime, int64_t now,
+                  const struct chess_search_params *params) {
+    struct chess_search_params defaults;
+    if (!params) {
+        chess_search_params_default(&defaults);
+        params = &defaults;
+    }
     tm->nodestime = nodestime > 0 ? nodestime : 0;
     tm->start = tm->clock_start = now;
     tm->soft = tm->hard = 0;
@@ -59,10 +65,10 @@ void timeman_init(struct timeman *tm, const struct chess_search_limits *limits, 
     } else {
         /* With an increment the clock cannot drain below what the increments sustain, so plan
          * for fewer moves and let iterations start later; without one it must last the game. */
-        int plan = inc > 0 ? 25 : 40;
+        int plan = inc > 0 ? params->tm_plan_inc : 40;
         int mtg = limits->movestogo > 0 && limits->movestogo < plan ? limits->movestogo : plan;
-        tm->soft = left / mtg + inc / 2;
-        tm->stop_share = inc > 0 ? 70 : 60;
+        tm->soft = left / mtg + inc * params->tm_inc_share / 100;
+        tm->stop_share = inc > 0 ? params->tm_stop_inc : 60;
         tm->hard = min64(tm->soft * 5, left / 3 + inc / 2);
         /* Keep two fifths in reserve: a loaded machine may not run us for a while. */
         tm->hard = min64(tm->hard, left * 3 / 5);

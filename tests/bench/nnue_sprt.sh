@@ -14,9 +14,11 @@
 # reads it: NEW_BUILD runs the new network on that build, and NEW_NODESTIME (default NODESTIME)
 # charges its virtual clock by that build's own speed (NODESTIME times its nodes a second over
 # BUILD's, both from `bench` on an idle machine), so that a slower build pays for its speed.
-# NEW_OPTIONS adds match settings to the new side only, such as search constants found by
-# tests/bench/spsa.py: NEW_OPTIONS="option.rfp_margin=75 option.lmr_div=210" with NEW.nnue
-# engine/nets/default.nnue plays those constants against the defaults, same network.
+# NEW_OPTIONS adds match settings to the new side only, EACH_OPTIONS to both, each a list
+# separated by ';' (option names may hold spaces): NEW_OPTIONS="option.tm_plan_inc=20" with
+# NEW.nnue engine/nets/default.nnue plays that constant against the default, same network.
+# An increment no larger than the move overhead (50 ms by default) counts as none, so a fast
+# TC with an increment wants EACH_OPTIONS="option.Move Overhead=20" or less.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 [ $# -ge 1 ] || { echo "usage: $0 NEW.nnue [OLD.nnue]" >&2; exit 2; }
@@ -25,7 +27,8 @@ old=${2:-<builtin>}
 [ "$old" = "<builtin>" ] || old=$(realpath "$old")
 build=${BUILD:-build/release}
 new_build=${NEW_BUILD:-$build}
-read -r -a new_options <<< "${NEW_OPTIONS:-}"
+IFS=';' read -r -a new_options <<< "${NEW_OPTIONS:-}"
+IFS=';' read -r -a each_options <<< "${EACH_OPTIONS:-}"
 nodestime=${NODESTIME:-1050}
 out=${OUT:-/tmp/engine-nnue-sprt}
 first=${FIRST:-2000}
@@ -41,7 +44,7 @@ log="$out/$(basename "$new" .nnue).log"
     nodestime="${NEW_NODESTIME:-$nodestime}" ${new_options[@]+"${new_options[@]}"} \
     --engine cmd="$build/engine/uci" name=old "option.EvalFile=$old" nodestime="$nodestime" \
     --each tc="${TC:-2+0.05}" option.Hash=16 option.Threads=1 \
-    "option.Use NNUE=true" --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
+    "option.Use NNUE=true" ${each_options[@]+"${each_options[@]}"} --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
     --openings "$openings" --sprt elo0="${ELO0:-0}" elo1="${ELO1:-10}" \
     --draw movenumber=40 movecount=8 score=8 --resign movecount=4 score=600 --quiet |
     tee "$log" | grep -E "^(Score|Elo|SPRT|Finished)"

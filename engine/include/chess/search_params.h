@@ -1,9 +1,10 @@
 /*
  * The search's constants: margins, depths and divisors of its pruning, reductions and
- * extensions. The defaults are the engine's; a request may carry other values (for tuning them
- * with SPSA, tests/bench/spsa.py), and the UCI program accepts each as a hidden option of the
- * same name. One list below declares every constant with its default and the range a tuner may
- * explore; where a formula uses it is in engine/src/pvs.c and search.c.
+ * extensions, and the shares of the clock its time management plans with. The defaults are the
+ * engine's; a request may carry other values (for tuning them with SPSA, tests/bench/spsa.py), and
+ * the UCI program accepts each as a hidden option of the same name. One list below declares every
+ * constant with its default and the range a tuner may explore; where a formula uses it is in
+ * engine/src/pvs.c, search.c and timeman.c.
  */
 #ifndef CHESS_SEARCH_PARAMS_H
 #define CHESS_SEARCH_PARAMS_H
@@ -38,7 +39,10 @@
     X(hist_bonus_mult, 170, 80, 300)   /* history bonus: min(mult * depth - base, max) */          \
     X(hist_bonus_base, 100, 0, 300)                                                                \
     X(hist_bonus_max, 1800, 800, 3000)                                                             \
-    X(asp_delta, 12, 5, 40) /* first aspiration window: score +- (delta + |score| / 64) */
+    X(asp_delta, 12, 5, 40)     /* first aspiration window: score +- (delta + |score| / 64) */     \
+    X(tm_plan_inc, 25, 10, 50)  /* with an increment: soft limit = left / plan + inc share */      \
+    X(tm_inc_share, 50, 20, 90) /* ... percent of the increment */                                 \
+    X(tm_stop_inc, 70, 40, 100) /* ... no iteration starts past this percent of the scaled soft */
 
 struct chess_search_params {
 #define CHESS_SEARCH_PARAM_FIELD(name, def, lo, hi) int name;

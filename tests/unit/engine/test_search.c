@@ -440,7 +440,7 @@ static void test_nodestime(void) {
     struct chess_search_limits limits = {0};
     limits.time_ms[CHESS_WHITE] = limits.time_ms[CHESS_BLACK] = 1000000;
     struct timeman tm;
-    timeman_init(&tm, &limits, CHESS_WHITE, 50, 1, 0);
+    timeman_init(&tm, &limits, CHESS_WHITE, 50, 1, 0, NULL);
     struct chess_search_result a = search_nodestime(&limits);
     struct chess_search_result b = search_nodestime(&limits);
     /* Not before 70% of the soft limit times the 60% share of a settled search; never after the
