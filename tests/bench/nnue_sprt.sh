@@ -44,7 +44,8 @@ log="$out/$(basename "$new" .nnue).log"
     nodestime="${NEW_NODESTIME:-$nodestime}" ${new_options[@]+"${new_options[@]}"} \
     --engine cmd="$build/engine/uci" name=old "option.EvalFile=$old" nodestime="$nodestime" \
     --each tc="${TC:-2+0.05}" option.Hash=16 option.Threads=1 \
-    "option.Use NNUE=true" ${each_options[@]+"${each_options[@]}"} --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
+    "option.Use NNUE=true" ${each_options[@]+"${each_options[@]}"} \
+    --games $((2 * count)) --concurrency "${CONCURRENCY:-2}" \
     --openings "$openings" --sprt elo0="${ELO0:-0}" elo1="${ELO1:-10}" \
     --draw movenumber=40 movecount=8 score=8 --resign movecount=4 score=600 --quiet |
     tee "$log" | grep -E "^(Score|Elo|SPRT|Finished)"
