@@ -1,10 +1,10 @@
 /*
  * Time management. From the clock, increment and moves to go, each move gets a soft limit (the
- * time it should normally use: a share of the remaining time plus half the increment) and a
- * hard limit (a few soft limits, but never more than a safe fraction of what is left, so the
- * engine never loses on time while it has time). Between iterations the search stops early once
- * the soft limit, scaled by how stable the best move and score are, has passed; inside an
- * iteration the hard limit stops it.
+ * time it should normally use: a share of the remaining time plus a share of the increment, the
+ * shares with an increment set by the search constants tm_*) and a hard limit (a few soft limits,
+ * but never more than a safe fraction of what is left, so the engine never loses on time while it
+ * has time). Between iterations the search stops early once the soft limit, scaled by how stable
+ * the best move and score are, has passed; inside an iteration the hard limit stops it.
  *
  * The clock is the wall clock (CLOCK_MONOTONIC), or with nodestime a virtual one on which the
  * search's nodes / nodestime is the elapsed time in milliseconds: the same decisions, but
