@@ -2,7 +2,7 @@
  * datagen: self-play games that produce training positions for the evaluation tuner.
  *
  *   datagen [--games N] [--threads T] [--nodes K] [--random-plies R] [--seed S] [--eval E]
- *           [--start FEN] --out FILE
+ *           [--start FEN] [--format text|games] --out FILE
  *   datagen --book N [--random-plies R] [--seed S] --out FILE
  *
  * Each game starts with R random legal plies (rejected when a short search finds the result
@@ -20,7 +20,11 @@
  *
  * RESULT is 1, 0.5 or 0 for white; SCORE is the search's score in centipawns for white. The
  * searches evaluate with the hand-written evaluation (--eval hce, the default) or the built-in
- * network (--eval nnue).
+ * network (--eval nnue). With --format games it writes each game's moves and scores instead
+ * (game_record.h), from which nnue_data --games recovers the same positions in a twentieth of the
+ * space; appending to a file already holding records continues its stream. SIGINT or SIGTERM
+ * stops it between moves: the games in progress are dropped, so the output ends with a whole
+ * game in either format.
  *
  * With --book it writes N distinct opening positions (FEN per line) for the match tool instead:
  * R plies each chosen at random among the moves a short MultiPV search finds within 30
@@ -29,12 +33,15 @@
  */
 #define _POSIX_C_SOURCE 200809L
 
+#include "game_record.h"
+
 #include <chess/fen.h>
 #include <chess/game.h>
 #include <chess/movegen.h>
 #include <chess/search.h>
 
 #include <pthread.h>
+#include <signal.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,6 +49,7 @@
 
 struct options {
     int games, threads, random_plies, book;
+    bool game_records; /* --format games */
     uint64_t nodes, seed;
     const struct chess_position *start; /* NULL: random openings from the start position */
     const struct chess_nnue *nnue;      /* NULL: the hand-written evaluation */
@@ -57,9 +65,24 @@ struct shared {
     int finished;
 };
 
+/* Set by SIGINT or SIGTERM: the process's one signal flag, read by every thread. */
+static volatile sig_atomic_t stop_requested;
+
+static void request_stop(int sig) {
+    (void)sig;
+    stop_requested = 1;
+}
+
 struct sample {
     char fen[CHESS_FEN_MAX];
     int score; /* white's point of view */
+};
+
+/* What one game produced: its training positions, and the whole game as a record. */
+struct game_output {
+    struct sample samples[GAME_RECORD_MAX_PLIES];
+    int sample_count;
+    struct game_record record;
 };
 
 static uint64_t rng_next(uint64_t *s) {
@@ -132,26 +155,57 @@ static int bare_king_winner(const struct chess_position *pos) {
     return -1;
 }
 
-static double result_for_white(enum chess_result r) {
-    return r == CHESS_RESULT_WHITE_WINS ? 1.0 : r == CHESS_RESULT_BLACK_WINS ? 0.0 : 0.5;
+static uint8_t result_code(enum chess_result r) {
+    return r == CHESS_RESULT_WHITE_WINS ? 2 : r == CHESS_RESULT_BLACK_WINS ? 0 : 1;
 }
 
-/* Plays one game; fills samples and returns how many, with *result the game's result. */
-static int play_game(const struct options *opt, struct chess_tt *tt,
-                     struct chess_search_memory *memory, uint64_t *rng, struct sample *samples,
-                     int max_samples, enum chess_result *result) {
-    struct chess_game game;
-    int n = 0;
+/* Adds a ply to the game's record: the move's index, and the score or GAME_RECORD_NO_SCORE. */
+static int record_ply(struct game_record *rec, const struct chess_position *pos, chess_move m,
+                      int score) {
+    int index = game_record_move_index(pos, m);
+    if (index < 0 || rec->plies == GAME_RECORD_MAX_PLIES) return -1;
+    rec->moves[rec->plies] = (uint8_t)index;
+    rec->scores[rec->plies++] = (int16_t)score;
+    return 0;
+}
+
+/* Plays a game from its start: the random opening (recorded without scores) unless --start. */
+static int start_game(const struct options *opt, struct chess_game *game, struct chess_tt *tt,
+                      uint64_t *rng, struct game_record *rec) {
     for (;;) {
-        if (chess_game_init(&game, opt->start) < 0) return -1;
+        if (chess_game_init(game, opt->start) < 0) return -1;
         chess_tt_clear(tt);
-        if (opt->start || random_opening(opt, &game, tt, rng) == 0) break;
-        chess_game_free(&game);
+        if (opt->start || random_opening(opt, game, tt, rng) == 0) break;
+        chess_game_free(game);
     }
+    rec->plies = 0;
+    rec->start[0] = '\0';
+    if (opt->start &&
+        chess_fen_write(&game->start, CHESS_FEN_XFEN, rec->start, sizeof rec->start) <= 0)
+        return -1;
+    struct chess_position pos = game->start;
+    for (int i = 0; i < game->ply_count; i++) {
+        if (record_ply(rec, &pos, game->moves[i], GAME_RECORD_NO_SCORE) < 0) return -1;
+        chess_position_make_move(&pos, game->moves[i]);
+    }
+    return 0;
+}
+
+/* Plays one game into out (its training positions and its record); returns 0, 1 when a stop
+ * was requested before it ended, or -1. */
+static int play_game(const struct options *opt, struct chess_tt *tt,
+                     struct chess_search_memory *memory, uint64_t *rng, struct game_output *out) {
+    struct chess_game game;
+    struct game_record *rec = &out->record;
+    out->sample_count = 0;
+    if (start_game(opt, &game, tt, rng, rec) < 0) return -1;
     chess_search_memory_clear(memory);
-    int lopsided = 0;
-    *result = CHESS_RESULT_DRAW;
+    int lopsided = 0, rc = 0;
     while (game.result == CHESS_RESULT_NONE && game.ply_count < 600) {
+        if (stop_requested) {
+            rc = 1;
+            break;
+        }
         struct chess_search_result res;
         if (search_move(opt, &game, tt, memory, opt->nodes, &res) < 0 ||
             res.best == CHESS_MOVE_NONE)
@@ -168,10 +222,20 @@ static int play_game(const struct options *opt, struct chess_tt *tt,
                      !chess_position_is_capture(&game.current, res.best) &&
                      chess_move_kind(res.best) != CHESS_MOVE_PROMOTION &&
                      !chess_score_is_mate(res.score);
-        if (quiet && n < max_samples &&
-            chess_fen_write(&game.current, CHESS_FEN_XFEN, samples[n].fen, CHESS_FEN_MAX) > 0)
-            samples[n++].score = white_score;
-        if (chess_game_play(&game, res.best) < 0) break;
+        if (quiet) {
+            struct sample *s = &out->samples[out->sample_count++];
+            if (chess_fen_write(&game.current, CHESS_FEN_XFEN, s->fen, CHESS_FEN_MAX) <= 0) {
+                rc = -1;
+                break;
+            }
+            s->score = white_score;
+        }
+        if (record_ply(rec, &game.current, res.best, quiet ? white_score : GAME_RECORD_NO_SCORE) <
+                0 ||
+            chess_game_play(&game, res.best) < 0) {
+            rc = -1;
+            break;
+        }
         enum chess_termination claim = chess_game_claimable_draw(&game);
         if (claim != CHESS_TERM_NONE) {
             chess_game_end(&game, CHESS_RESULT_DRAW, claim);
@@ -185,9 +249,21 @@ static int play_game(const struct options *opt, struct chess_tt *tt,
             break;
         }
     }
-    if (game.result != CHESS_RESULT_NONE) *result = game.result;
+    rec->result = result_code(game.result != CHESS_RESULT_NONE ? game.result : CHESS_RESULT_DRAW);
     chess_game_free(&game);
-    return n;
+    return rc;
+}
+
+/* Writes one game's output in the chosen format; called with the output lock held. */
+static int write_game(const struct options *opt, const struct game_output *g) {
+    if (opt->game_records) return game_record_write(opt->out, &g->record);
+    static const char *const results[3] = {"0.0", "0.5", "1.0"};
+    for (int i = 0; i < g->sample_count; i++) {
+        if (fprintf(opt->out, "%s | %s | %d\n", g->samples[i].fen, results[g->record.result],
+                    g->samples[i].score) < 0)
+            return -1;
+    }
+    return 0;
 }
 
 static void *thread_main(void *arg) {
@@ -195,29 +271,34 @@ static void *thread_main(void *arg) {
     const struct options *opt = sh->opt;
     struct chess_tt *tt = chess_tt_create(8u << 20);
     struct chess_search_memory *memory = chess_search_memory_create();
-    struct sample *samples = malloc(sizeof *samples * 700);
-    if (!tt || !memory || !samples) {
+    struct game_output *game = malloc(sizeof *game);
+    if (!tt || !memory || !game) {
         fprintf(stderr, "datagen: out of memory\n");
         exit(1);
     }
     for (;;) {
         int index = atomic_fetch_add(&sh->next_game, 1);
-        if (index >= opt->games) break;
+        if (index >= opt->games || stop_requested) break;
         uint64_t rng = opt->seed * 1000003u + (uint64_t)index;
-        enum chess_result result;
-        int n = play_game(opt, tt, memory, &rng, samples, 700, &result);
+        int played = play_game(opt, tt, memory, &rng, game);
+        if (played < 0) {
+            fprintf(stderr, "datagen: game %d could not be recorded\n", index);
+            exit(1);
+        }
+        if (played > 0) break; /* stopped: the unfinished game is dropped */
         pthread_mutex_lock(&sh->lock);
-        for (int i = 0; i < n; i++)
-            fprintf(opt->out, "%s | %.1f | %d\n", samples[i].fen, result_for_white(result),
-                    samples[i].score);
-        sh->positions += n > 0 ? n : 0;
+        if (write_game(opt, game) < 0) {
+            fprintf(stderr, "datagen: write failed\n");
+            exit(1);
+        }
+        sh->positions += game->sample_count;
         if (++sh->finished % 100 == 0) {
             fflush(opt->out);
             fprintf(stderr, "datagen: %d games, %ld positions\n", sh->finished, sh->positions);
         }
         pthread_mutex_unlock(&sh->lock);
     }
-    free(samples);
+    free(game);
     chess_search_memory_destroy(memory);
     chess_tt_destroy(tt);
     return NULL;
@@ -288,7 +369,7 @@ int main(int argc, char **argv) {
             opt.threads = atoi(v);
         else if (strcmp(a, "--nodes") == 0)
             opt.nodes = strtoull(v, NULL, 10);
-        else if (strcmp(a, "--random-plies") == 0)
+        else if (strcmp(a, "--random-plies") == 0 && atoi(v) >= 0 && atoi(v) <= 100)
             opt.random_plies = atoi(v);
         else if (strcmp(a, "--seed") == 0)
             opt.seed = strtoull(v, NULL, 10);
@@ -298,6 +379,8 @@ int main(int argc, char **argv) {
             opt.nnue = strcmp(v, "nnue") == 0 ? chess_nnue_builtin() : NULL;
         else if (strcmp(a, "--out") == 0)
             path = v;
+        else if (strcmp(a, "--format") == 0 && (strcmp(v, "text") == 0 || strcmp(v, "games") == 0))
+            opt.game_records = strcmp(v, "games") == 0;
         else if (strcmp(a, "--start") == 0 && chess_fen_parse(&start, v) == 0)
             opt.start = &start;
         else {
@@ -308,19 +391,35 @@ int main(int argc, char **argv) {
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
         fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
-                        "[--seed S] [--eval hce|nnue] [--start FEN] --out FILE\n"
+                        "[--seed S] [--eval hce|nnue] [--start FEN] [--format text|games] "
+                        "--out FILE\n"
                         "       datagen --book N [--random-plies R] [--seed S] --out FILE\n");
         return 2;
     }
-    opt.out = fopen(path, "a");
+    opt.out = fopen(path, opt.game_records ? "ab" : "a");
     if (!opt.out) {
         fprintf(stderr, "datagen: cannot open %s\n", path);
+        return 1;
+    }
+    /* A new game-record file starts with the stream's magic; an old one continues its stream. */
+    if (opt.game_records && !opt.book &&
+        (fseek(opt.out, 0, SEEK_END) != 0 ||
+         (ftell(opt.out) == 0 && game_record_write_magic(opt.out) < 0))) {
+        fprintf(stderr, "datagen: cannot write %s\n", path);
+        fclose(opt.out);
         return 1;
     }
     if (opt.book > 0) {
         int rc = write_book(&opt);
         fclose(opt.out);
         return rc < 0 ? 1 : 0;
+    }
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = request_stop;
+    if (sigaction(SIGINT, &sa, NULL) != 0 || sigaction(SIGTERM, &sa, NULL) != 0) {
+        fprintf(stderr, "datagen: cannot set signal handlers\n");
+        return 1;
     }
     struct shared sh = {.opt = &opt, .positions = 0, .finished = 0};
     pthread_mutex_init(&sh.lock, NULL);
