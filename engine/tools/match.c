@@ -317,6 +317,7 @@ struct game_state {
     const char *reason;
     char start_fen[CHESS_FEN_MAX];
     int resign_count[2], draw_count;
+    int index; /* the game's number in the match, from 0 */
 };
 
 static void parse_score(struct engine *e, const char *line) {
@@ -507,8 +508,9 @@ static bool play_turn(struct game_state *g) {
         return false;
     }
     if (rc == -2 && getenv("MATCH_DEBUG"))
-        fprintf(stderr, "ply %d %s flagged after %lld ms with %lld on the clock\n", game->ply_count,
-                e->spec->name, (long long)t.charged, (long long)g->clock[color]);
+        fprintf(stderr, "game %d ply %d %s flagged after %lld ms with %lld on the clock\n",
+                g->index + 1, game->ply_count, e->spec->name, (long long)t.charged,
+                (long long)g->clock[color]);
     if (rc == -2) {
         bool dead = chess_position_side_cannot_mate(&game->current, color ^ 1);
         end_game(g, dead ? CHESS_RESULT_DRAW : loss_for(color),
@@ -518,12 +520,12 @@ static bool play_turn(struct game_state *g) {
     }
     if (e->spec->base_ms || e->spec->inc_ms) g->clock[color] += e->spec->inc_ms - t.charged;
     if (getenv("MATCH_DEBUG") && e->spec->nodestime > 0)
-        fprintf(stderr, "ply %d %s %s %lld ms, clock %lld, wall %lld ms, nodes %lld\n",
-                game->ply_count, e->spec->name, move, (long long)t.charged,
+        fprintf(stderr, "game %d ply %d %s %s %lld ms, clock %lld, wall %lld ms, nodes %lld\n",
+                g->index + 1, game->ply_count, e->spec->name, move, (long long)t.charged,
                 (long long)g->clock[color], (long long)t.wall, t.nodes);
     else if (getenv("MATCH_DEBUG"))
-        fprintf(stderr, "ply %d %s %s %lld ms, clock %lld\n", game->ply_count, e->spec->name, move,
-                (long long)t.charged, (long long)g->clock[color]);
+        fprintf(stderr, "game %d ply %d %s %s %lld ms, clock %lld\n", g->index + 1, game->ply_count,
+                e->spec->name, move, (long long)t.charged, (long long)g->clock[color]);
     chess_move m;
     if (chess_move_from_uci(&game->current, move, &m) < 0 || chess_game_play(game, m) < 0) {
         end_game(g, loss_for(color), CHESS_TERM_NONE, "illegal move");
@@ -581,6 +583,7 @@ static enum chess_result play_game(const struct config *cfg, struct engine engin
     struct game_state g;
     memset(&g, 0, sizeof g);
     g.cfg = cfg;
+    g.index = index;
     struct chess_game opening;
     if (opening_position(cfg->openings[(index / 2) % cfg->opening_count], &opening) < 0)
         die("bad opening: %s", cfg->openings[(index / 2) % cfg->opening_count]);

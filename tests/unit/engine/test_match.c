@@ -45,9 +45,9 @@ static int run_match(const char *const args[], char *out, size_t size) {
     return status;
 }
 
-/* One "ply P NAME MOVE C ms, clock K, wall W ms, nodes N" line. */
+/* One "game G ply P NAME MOVE C ms, clock K, wall W ms, nodes N" line. */
 struct move_line {
-    int ply;
+    int game, ply;
     char name[32], move[16];
     long long charged, clock, wall, nodes;
 };
@@ -57,8 +57,9 @@ static int parse_moves(const char *out, struct move_line *lines, int max) {
     int n = 0;
     for (const char *p = out; p && *p && n < max; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
         struct move_line *l = &lines[n];
-        if (sscanf(p, "ply %d %31s %15s %lld ms, clock %lld, wall %lld ms, nodes %lld", &l->ply,
-                   l->name, l->move, &l->charged, &l->clock, &l->wall, &l->nodes) == 7)
+        if (sscanf(p, "game %d ply %d %31s %15s %lld ms, clock %lld, wall %lld ms, nodes %lld",
+                   &l->game, &l->ply, l->name, l->move, &l->charged, &l->clock, &l->wall,
+                   &l->nodes) == 8)
             n++;
     }
     return n;
@@ -89,6 +90,7 @@ static void test_charges_reported_nodes(void) {
         const struct move_line *l = &lines[i];
         int side = l->ply % 2;
         if (l->ply < 2) clock[side] = 2000; /* a new game */
+        CHECK(l->game == 1 || l->game == 2);
         CHECK(l->nodes > 0);
         CHECK_EQ_INT(l->charged, l->nodes / NODESTIME);
         CHECK_EQ_INT(l->clock, clock[side] + 20 - l->charged);
