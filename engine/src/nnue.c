@@ -4,9 +4,10 @@
  * the baseline (SSE2) and for AVX2, chosen at run time as in eval.c.
  *
  * The output layer multiplies clamped activations c (0..QA) by 16-bit weights w and sums c * w * c
- * in 32-bit lanes (_mm_madd_epi16 of c * w, which fits in 16 bits for |w| <= 128, by c); each
- * lane sums at most 64 products of at most 65025 * 128, so no lane can overflow, and the lanes
- * are added up in 64 bits.
+ * in 32-bit lanes (_mm_madd_epi16 of c * w, which fits in 16 bits for |w| <= 128, by c); an SSE2
+ * lane sums NNUE_HIDDEN / 4 products of at most 65025 * 128 (64 at the built-in width, 192 at
+ * the 768 that nnue.h allows), under 2^31, so no lane can overflow, and the lanes are added up
+ * in 64 bits.
  */
 #include "nnue.h"
 

@@ -21,13 +21,19 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#ifndef CHESS_NNUE_HIDDEN
+#define CHESS_NNUE_HIDDEN 256 /* engine/CMakeLists.txt sets it; 256 is the built-in network's */
+#endif
 #define NNUE_INPUTS  768
-#define NNUE_HIDDEN  256
+#define NNUE_HIDDEN  CHESS_NNUE_HIDDEN
 #define NNUE_BUCKETS 8
 #define NNUE_QA      255
 #define NNUE_QB      64
 #define NNUE_SCALE   400
 #define NNUE_VERSION 1
+/* nnue.c's loops take 16 neurons at a time, and its 32-bit output lanes stay exact up to 768. */
+_Static_assert(NNUE_HIDDEN % 16 == 0 && NNUE_HIDDEN <= 768, "unsupported CHESS_NNUE_HIDDEN");
+
 /* The size of a network file: the header and the int16 arrays of struct chess_nnue. */
 #define NNUE_FILE_SIZE                                                                             \
     (16 + 2 * (NNUE_INPUTS * NNUE_HIDDEN + NNUE_HIDDEN + NNUE_BUCKETS * 2 * NNUE_HIDDEN +          \

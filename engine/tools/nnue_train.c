@@ -1,9 +1,11 @@
 /*
  * nnue_train: trains the engine's network (engine/src/nnue.h) on nnue_data's records.
  *
- *   nnue_train --out NET.nnue [--init OLD.nnue] [--epochs N] [--lr X] [--lambda L]
- *              [--eval-lambda E] [--decay D] [--batch B] [--threads T] [--holdout-frac F]
- *              [--mirror 0|1] [--seed S] DATA.bin...
+ *   nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] [--epochs N] [--lr X]
+ *              [--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T]
+ *              [--holdout-frac F] [--mirror 0|1] [--seed S] DATA.bin...
+ *   nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] --epochs 0
+ *                                            only the starting network, no data needed
  *   nnue_train --net NET.nnue --fen FEN       the float and the quantised evaluation of one FEN
  *
  * The network predicts centipawns (its float output times NNUE_SCALE). The loss is the mean of
@@ -18,7 +20,10 @@
  * same), to compare runs.
  *
  * --init continues from a network file (dequantised): a later session's new data refines the
- * network the repository carries rather than starting again.
+ * network the repository carries rather than starting again. --grow starts from a network with
+ * fewer hidden neurons (a build with a smaller CHESS_NNUE_HIDDEN), which becomes the first of
+ * this build's: the added neurons' output weights start at zero, so training begins from exactly
+ * the narrow network's evaluation and the new neurons learn what it misses.
  *
  * Forward and backward passes are written out by hand: the inputs are at most 32 active
  * features of 768, so each position costs a few thousand multiply-adds, done by T threads on
@@ -67,7 +72,7 @@ struct params {
 #define PARAM_COUNT (sizeof(struct params) / sizeof(float))
 
 struct options {
-    const char *out, *init;
+    const char *out, *init, *grow;
     int epochs, batch, threads;
     double lr, lambda, eval_lambda, holdout_frac, decay;
     bool mirror;
@@ -416,6 +421,46 @@ static int read_network(const char *path, struct params *p) {
     return 0;
 }
 
+/*
+ * A network of a narrower hidden layer (a build with a smaller CHESS_NNUE_HIDDEN wrote it) as
+ * this shape's first neurons; the new neurons get small random input weights and zero output
+ * weights, so the grown network evaluates every position exactly as the narrow one did.
+ */
+static int grow_network(const char *path, struct params *p, uint64_t seed) {
+    size_t size = 0;
+    unsigned char *bytes = read_file(path, &size);
+    uint32_t header[4];
+    int rc = -1;
+    if (!bytes || size < sizeof header) goto done;
+    memcpy(header, bytes, sizeof header);
+    size_t h = header[2];
+    size_t want = sizeof header + 2 * (NNUE_INPUTS * h + h + NNUE_BUCKETS * 2 * h + NNUE_BUCKETS);
+    if (memcmp(bytes, "CNUE", 4) != 0 || header[1] != NNUE_VERSION || header[3] != NNUE_BUCKETS ||
+        h == 0 || h > NNUE_HIDDEN || size != want)
+        goto done;
+    const unsigned char *at = bytes + sizeof header;
+    int16_t v;
+#define NEXT() (memcpy(&v, at, 2), at += 2, v)
+    for (int f = 0; f < NNUE_INPUTS; f++) {
+        for (size_t i = 0; i < NNUE_HIDDEN; i++)
+            p->ft_weight[f][i] =
+                i < h ? NEXT() / (float)NNUE_QA : (rng_uniform(&seed) * 2 - 1) * 0.05f;
+    }
+    for (size_t i = 0; i < NNUE_HIDDEN; i++) p->ft_bias[i] = i < h ? NEXT() / (float)NNUE_QA : 0;
+    for (int b = 0; b < NNUE_BUCKETS; b++) {
+        for (int half = 0; half < 2; half++) {
+            for (size_t i = 0; i < NNUE_HIDDEN; i++)
+                p->out_weight[b][half * NNUE_HIDDEN + i] = i < h ? NEXT() / (float)NNUE_QB : 0;
+        }
+    }
+    for (int b = 0; b < NNUE_BUCKETS; b++) p->out_bias[b] = NEXT() / (float)(NNUE_QA * NNUE_QB);
+#undef NEXT
+    rc = 0;
+done:
+    free(bytes);
+    return rc;
+}
+
 /* ---- training ---- */
 
 struct dataset {
@@ -498,14 +543,21 @@ static int train(const struct options *opt, struct dataset *d) {
             fprintf(stderr, "nnue_train: %s is not a network of this shape\n", opt->init);
             goto done;
         }
+    } else if (opt->grow) {
+        if (grow_network(opt->grow, net, seed) < 0) {
+            fprintf(stderr, "nnue_train: %s is not a network of at most %d hidden neurons\n",
+                    opt->grow, NNUE_HIDDEN);
+            goto done;
+        }
     } else {
         init_random(net, seed);
     }
-    printf("%ld training positions, %ld held out; held-out loss at the start %.6f, of the "
-           "hand-written evaluation %.6f\n",
-           d->train_count, d->held_count,
-           holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads),
-           hce_loss(d->held, d->held_count, opt->eval_lambda));
+    if (d->held_count > 0)
+        printf("%ld training positions, %ld held out; held-out loss at the start %.6f, of the "
+               "hand-written evaluation %.6f\n",
+               d->train_count, d->held_count,
+               holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads),
+               hce_loss(d->held, d->held_count, opt->eval_lambda));
     long batches = d->train_count / opt->batch, step = 0, total_steps = batches * opt->epochs;
     for (int epoch = 0; epoch < opt->epochs; epoch++) {
         double start = now_seconds(), loss = 0;
@@ -582,7 +634,8 @@ done:
 static int usage(void) {
     fprintf(
         stderr,
-        "usage: nnue_train --out NET.nnue [--init OLD.nnue] [--epochs N] [--lr X] "
+        "usage: nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] [--epochs N] "
+        "[--lr X] "
         "[--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T] [--holdout-frac F] "
         "[--mirror 0|1] "
         "[--seed S] "
@@ -616,6 +669,8 @@ int main(int argc, char **argv) {
             opt.out = val;
         else if (strcmp(a, "--init") == 0)
             opt.init = val;
+        else if (strcmp(a, "--grow") == 0)
+            opt.grow = val;
         else if (strcmp(a, "--epochs") == 0)
             opt.epochs = atoi(val);
         else if (strcmp(a, "--batch") == 0)
@@ -647,14 +702,18 @@ int main(int argc, char **argv) {
         free(files);
         return show_fen(show_net, fen);
     }
-    if (!opt.out || nfiles == 0 || opt.epochs < 0 || opt.batch < 1 || opt.threads < 1 ||
-        opt.threads > MAX_THREADS || opt.holdout_frac < 0 || opt.holdout_frac >= 1) {
+    if (!opt.out || (nfiles == 0 && opt.epochs > 0) || (opt.init && opt.grow) || opt.epochs < 0 ||
+        opt.batch < 1 || opt.threads < 1 || opt.threads > MAX_THREADS || opt.holdout_frac < 0 ||
+        opt.holdout_frac >= 1) {
         free(files);
         return usage();
     }
     if (opt.eval_lambda < 0) opt.eval_lambda = opt.lambda;
-    struct dataset d;
-    int rc = load_data(files, nfiles, opt.holdout_frac, &d) == 0 ? train(&opt, &d) : -1;
+    struct dataset d = {0};
+    /* No data and no epochs: only the starting network (--init, --grow or random) is written. */
+    int rc = nfiles == 0                                           ? train(&opt, &d)
+             : load_data(files, nfiles, opt.holdout_frac, &d) == 0 ? train(&opt, &d)
+                                                                   : -1;
     free(d.records);
     free(d.train);
     free(d.held);
