@@ -353,10 +353,19 @@ static int write_book(const struct options *opt) {
     return 0;
 }
 
+static const char usage[] =
+    "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R (0-100)] "
+    "[--seed S] [--eval hce|nnue] [--start FEN] [--format text|games] --out FILE\n"
+    "       datagen --book N [--random-plies R] [--seed S] --out FILE\n";
+
 int main(int argc, char **argv) {
     struct options opt = {.games = 100, .threads = 1, .random_plies = 8, .nodes = 5000, .seed = 1};
     const char *path = NULL;
     struct chess_position start;
+    if (argc == 2 && (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0)) {
+        fputs(usage, stdout);
+        return 0;
+    }
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (!v) {
@@ -390,10 +399,7 @@ int main(int argc, char **argv) {
         i++;
     }
     if (!path || opt.threads < 1 || opt.threads > 64) {
-        fprintf(stderr, "usage: datagen [--games N] [--threads T] [--nodes K] [--random-plies R] "
-                        "[--seed S] [--eval hce|nnue] [--start FEN] [--format text|games] "
-                        "--out FILE\n"
-                        "       datagen --book N [--random-plies R] [--seed S] --out FILE\n");
+        fputs(usage, stderr);
         return 2;
     }
     opt.out = fopen(path, opt.game_records ? "ab" : "a");
