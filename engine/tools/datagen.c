@@ -169,7 +169,8 @@ static int record_ply(struct game_record *rec, const struct chess_position *pos,
     return 0;
 }
 
-/* Plays a game from its start: the random opening (recorded without scores) unless --start. */
+/* Plays a game from its start: the random opening (recorded without scores) unless --start.
+ * On failure the game is freed. */
 static int start_game(const struct options *opt, struct chess_game *game, struct chess_tt *tt,
                       uint64_t *rng, struct game_record *rec) {
     for (;;) {
@@ -180,15 +181,17 @@ static int start_game(const struct options *opt, struct chess_game *game, struct
     }
     rec->plies = 0;
     rec->start[0] = '\0';
+    int rc = 0;
     if (opt->start &&
         chess_fen_write(&game->start, CHESS_FEN_XFEN, rec->start, sizeof rec->start) <= 0)
-        return -1;
+        rc = -1;
     struct chess_position pos = game->start;
-    for (int i = 0; i < game->ply_count; i++) {
-        if (record_ply(rec, &pos, game->moves[i], GAME_RECORD_NO_SCORE) < 0) return -1;
+    for (int i = 0; rc == 0 && i < game->ply_count; i++) {
+        rc = record_ply(rec, &pos, game->moves[i], GAME_RECORD_NO_SCORE);
         chess_position_make_move(&pos, game->moves[i]);
     }
-    return 0;
+    if (rc < 0) chess_game_free(game);
+    return rc;
 }
 
 /* Plays one game into out (its training positions and its record); returns 0, 1 when a stop
@@ -412,12 +415,12 @@ int main(int argc, char **argv) {
         (fseek(opt.out, 0, SEEK_END) != 0 ||
          (ftell(opt.out) == 0 && game_record_write_magic(opt.out) < 0))) {
         fprintf(stderr, "datagen: cannot write %s\n", path);
-        fclose(opt.out);
+        (void)fclose(opt.out); /* failing already */
         return 1;
     }
     if (opt.book > 0) {
         int rc = write_book(&opt);
-        fclose(opt.out);
+        if (fclose(opt.out) != 0) rc = -1;
         return rc < 0 ? 1 : 0;
     }
     struct sigaction sa;
@@ -428,7 +431,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     struct shared sh = {.opt = &opt, .positions = 0, .finished = 0};
-    pthread_mutex_init(&sh.lock, NULL);
+    if (pthread_mutex_init(&sh.lock, NULL) != 0) return 1;
     atomic_init(&sh.next_game, 0);
     pthread_t tid[64];
     for (int i = 0; i < opt.threads; i++) {
@@ -438,7 +441,10 @@ int main(int argc, char **argv) {
         }
     }
     for (int i = 0; i < opt.threads; i++) pthread_join(tid[i], NULL);
-    fclose(opt.out);
     fprintf(stderr, "datagen: %d games, %ld positions\n", sh.finished, sh.positions);
+    if (fclose(opt.out) != 0) {
+        fprintf(stderr, "datagen: cannot write %s\n", path);
+        return 1;
+    }
     return 0;
 }

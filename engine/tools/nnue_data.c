@@ -109,16 +109,16 @@ static int convert_text(FILE *in, FILE *out, long max_halfmove, struct tally *t)
     return 0;
 }
 
-/* Replays one game record, writing a record for each position that has a score. */
+/* Replays one game record, writing a record for each position that has a score. Returns 0, -1
+ * when the game does not replay (a bad start or move), or -2 when writing failed. */
 static int replay_game(const struct game_record *g, FILE *out, long max_halfmove, struct tally *t) {
     struct chess_position pos;
     if (chess_fen_parse(&pos, g->start[0] ? g->start : CHESS_FEN_STARTPOS) < 0) return -1;
     for (int i = 0; i < g->plies; i++) {
         if (g->scores[i] != GAME_RECORD_NO_SCORE) {
             struct record rec;
-            if (emit(out, make_record(&pos, g->scores[i], g->result, max_halfmove, &rec), &rec, t) <
-                0)
-                return -1;
+            int made = make_record(&pos, g->scores[i], g->result, max_halfmove, &rec);
+            if (emit(out, made, &rec, t) < 0) return -2;
         }
         chess_move m;
         if (game_record_move_at(&pos, g->moves[i], &m) < 0) return -1;
@@ -132,18 +132,19 @@ static int convert_games(FILE *in, FILE *out, long max_halfmove, struct tally *t
         fprintf(stderr, "nnue_data: the input is not game records\n");
         return -1;
     }
-    static struct game_record game; /* 3 KB: off the stack; one conversion per process */
+    struct game_record *game = malloc(sizeof *game);
+    if (!game) return -1;
     long games = 0;
     int rc;
-    while ((rc = game_record_read(in, &game)) == 1) {
-        if (replay_game(&game, out, max_halfmove, t) < 0) {
-            fprintf(stderr, "nnue_data: game %ld does not replay\n", games + 1);
-            return -1;
-        }
+    while ((rc = game_record_read(in, game)) == 1) {
+        int replayed = replay_game(game, out, max_halfmove, t);
+        if (replayed == -1) fprintf(stderr, "nnue_data: game %ld does not replay\n", games + 1);
+        if (replayed < 0) break;
         games++;
     }
     if (rc < 0) fprintf(stderr, "nnue_data: the input is cut short after %ld games\n", games);
-    return rc;
+    free(game);
+    return rc == 0 ? 0 : -1;
 }
 
 /* The value of --max-halfmove: a whole number from 1 to 1000, else -1. */
