@@ -7,11 +7,10 @@
  * POSITIONS.txt has lines "FEN | RESULT | SCORE", as datagen writes them; with --games the input
  * is datagen's game records instead (--format games, game_record.h), whose games are replayed
  * into the same positions, e.g. `xz -dc engine/data/FILE.cgr.xz | nnue_data --games OUT.bin`.
- * --max-halfmove leaves
- * out the positions whose halfmove clock is N or more: the network cannot see the clock, and in
- * self-play such positions are mostly shuffling in endgames that a shallow search could not
- * convert, whose drawn results teach it that large advantages are draws (docs/engine.md,
- * session 31).
+ * --max-halfmove leaves out the positions whose halfmove clock is N or more: the network cannot
+ * see the clock, and in self-play such positions are mostly shuffling in endgames that a
+ * shallow search could not convert, whose drawn results teach it that large advantages are
+ * draws (docs/engine.md, session 31).
  *
  * One record per position, 72 bytes, little-endian:
  *   uint16 features[32]  white-perspective feature of each piece: colour * 384 +

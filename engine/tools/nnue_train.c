@@ -632,14 +632,13 @@ done:
 }
 
 static int usage(void) {
-    fprintf(
-        stderr,
-        "usage: nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] [--epochs N] "
-        "[--lr X] "
-        "[--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T] [--holdout-frac F] "
-        "[--mirror 0|1] "
-        "[--seed S] "
-        "DATA.bin...\n       nnue_train --net NET.nnue --fen FEN\n");
+    fprintf(stderr,
+            "usage: nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] [--epochs N] "
+            "[--lr X] [--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T] "
+            "[--holdout-frac F] "
+            "[--mirror 0|1] "
+            "[--seed S] "
+            "DATA.bin...\n       nnue_train --net NET.nnue --fen FEN\n");
     return 2;
 }
 
@@ -711,9 +710,8 @@ int main(int argc, char **argv) {
     if (opt.eval_lambda < 0) opt.eval_lambda = opt.lambda;
     struct dataset d = {0};
     /* No data and no epochs: only the starting network (--init, --grow or random) is written. */
-    int rc = nfiles == 0                                           ? train(&opt, &d)
-             : load_data(files, nfiles, opt.holdout_frac, &d) == 0 ? train(&opt, &d)
-                                                                   : -1;
+    int rc =
+        nfiles > 0 && load_data(files, nfiles, opt.holdout_frac, &d) != 0 ? -1 : train(&opt, &d);
     free(d.records);
     free(d.train);
     free(d.held);

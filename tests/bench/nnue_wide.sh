@@ -16,8 +16,9 @@ build=${BUILD:-build/release}
 dir=${DIR:-build/nnue$width}
 mkdir -p "$dir"
 [ -x "$build/engine/bench" ] || scripts/build.sh release
-# The engine library needs a built-in network of its width before anything links: a
-# placeholder of the right size first, to build the trainer that grows the real one.
+# The engine library needs a built-in network of its width before anything links, so the first
+# configure uses a zero-filled file of that size; only nnue_train is built from it (it never
+# evaluates the built-in network), and it grows the real network the second configure uses.
 size=$((16 + 2 * (768 * width + width + 8 * 2 * width + 8)))
 placeholder="$dir/placeholder.nnue"
 [ -f "$placeholder" ] || head -c "$size" /dev/zero > "$placeholder"
