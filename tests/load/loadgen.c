@@ -236,6 +236,7 @@ static struct {
     int port2, server_pid2; /* a second node of the site, or 0 */
     int tick_us;            /* service every tick_us without blocking between, or block (0) */
     bool split_games;       /* with port2: whole games on either node (else players split) */
+    bool timeline;          /* print each phase's deliveries and slow ones per 100 ms window */
 } opt = {.port = 8080,
          .connections = 1000,
          .rate = 2000,
@@ -263,6 +264,11 @@ static uint32_t *hist;
 static uint64_t delivered, errors_seen, games_started_count, games_ended_count;
 static int64_t max_delay_us;
 static char first_error[256];
+/* With --timeline 1: per 100 ms window of arrival since the paced phase began, the deliveries
+ * and those over 20 ms, to tell periodic stalls from episodes of queueing. */
+#define TIMELINE_WINDOWS 600
+static uint32_t timeline_all[TIMELINE_WINDOWS], timeline_slow[TIMELINE_WINDOWS];
+static int64_t phase_began_us;
 
 static uint64_t random_next(void) {
     seed ^= seed << 13;
@@ -279,6 +285,21 @@ static void record_delay(int64_t us) {
     if (b < 0) b = 0;
     hist[b]++;
     if (us > max_delay_us) max_delay_us = us;
+    int64_t w = (now_us() - phase_began_us) / 100000;
+    if (w >= 0 && w < TIMELINE_WINDOWS) {
+        timeline_all[w]++;
+        timeline_slow[w] += us > 20000;
+    }
+}
+
+/* "TIMELINE phase=NAME" and then "window:deliveries/slow" for each window with a slow one. */
+static void print_timeline(const char *name, double secs) {
+    int windows = (int)(secs * 10.0) + 1;
+    if (windows > TIMELINE_WINDOWS) windows = TIMELINE_WINDOWS;
+    printf("TIMELINE phase=%s windows=%d slow:", name, windows);
+    for (int w = 0; w < windows; w++)
+        if (timeline_slow[w]) printf(" %d:%u/%u", w, timeline_all[w], timeline_slow[w]);
+    printf("\n");
 }
 
 static double percentile_ms(double p) {
@@ -697,7 +718,10 @@ static void measure_phase(const char *name) {
     max_delay_us = 0;
     uint64_t ended0 = games_ended_count;
     double server0 = server_cpu_s(), self0 = self_cpu_s();
+    memset(timeline_all, 0, sizeof timeline_all);
+    memset(timeline_slow, 0, sizeof timeline_slow);
     int64_t t0 = now_us();
+    phase_began_us = t0;
     printf("PHASE %s begins\n", name);
     fflush(stdout);
     measuring = true;
@@ -718,6 +742,7 @@ static void measure_phase(const char *name) {
            (double)max_delay_us / 1000.0, percent_over_ms(20), 100.0 * server_cpu / secs,
            100.0 * self_cpu / secs, delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
            (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
+    if (opt.timeline && paced) print_timeline(name, secs); /* closed loop: every move is slow */
     fflush(stdout);
 }
 
@@ -810,7 +835,7 @@ static void usage(void) {
                     "       loadgen run --port P --target chess|echo|relay [--connections N]\n"
                     "                   [--rate R]\n"
                     "                   [--warmup S] [--duration S] [--server-pid PID]\n"
-                    "                   [--client-loop uv|poll] [--tick-us US]\n"
+                    "                   [--client-loop uv|poll] [--tick-us US] [--timeline 0|1]\n"
                     "                   [--port2 P [--split cross|games] [--server-pid2 PID]]\n");
 }
 
@@ -854,6 +879,8 @@ int main(int argc, char **argv) {
             opt.server_pid2 = atoi(v);
         else if (!strcmp(k, "--split"))
             opt.split_games = !strcmp(v, "games");
+        else if (!strcmp(k, "--timeline"))
+            opt.timeline = atoi(v) != 0;
         else {
             usage();
             return 2;

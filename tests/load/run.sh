@@ -18,7 +18,8 @@
 # The server reads its CHESS_* environment variables as usual, e.g. CHESS_EVENT_LOOP=poll or
 # CHESS_DB_SYNC=normal; the echo server follows CHESS_EVENT_LOOP. Each server gets a fresh data
 # directory. LOADGEN_TICK_US sets the generator's tick (loadgen --tick-us; default 500, 0 makes
-# it block in epoll), the same for both targets.
+# it block in epoll), the same for both targets. LOADGEN_TIMELINE=1 adds, after each paced phase,
+# the 100 ms windows that had moves over 20 ms (loadgen --timeline).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 build=${1:-build/release}
@@ -27,6 +28,7 @@ rate=${3:-20000}
 duration=${4:-10}
 loop=${CHESS_EVENT_LOOP:-uv}
 tick_us=${LOADGEN_TICK_US:-500}
+timeline=${LOADGEN_TIMELINE:-0}
 server=$build/server/chess_server
 loadgen=$build/tests/load/loadgen
 [ -x "$server" ] && [ -x "$loadgen" ] || { echo "build $build first (chess_server, loadgen)"; exit 1; }
@@ -54,7 +56,7 @@ bare() { # bare echo|relay
         2>"$tmp/$1.log" &
     echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
     "$loadgen" run --port "$p" --target "$1" --connections "$conns" --rate "$rate" \
-        --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" | tee "$tmp/$1.txt"
+        --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" --timeline "$timeline" | tee "$tmp/$1.txt"
     kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
 }
 echo "== ceiling: bare lws echo server"
@@ -86,7 +88,7 @@ metrics() {
     metrics "$tmp/metrics_end.txt"
 ) &
 "$loadgen" run --port "$p" --target chess --connections "$conns" --rate "$rate" \
-    --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" | tee "$tmp/chess.txt"
+    --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" --timeline "$timeline" | tee "$tmp/chess.txt"
 kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
