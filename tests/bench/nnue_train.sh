@@ -13,7 +13,8 @@
 # Environment: BUILD (build/release), DATA, OUT, SEED (1; use a new one for new games),
 # EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
 # network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
-# LR (0.01), DECAY (0.3, the weight decay of the built-in network), MAX_HALFMOVE (default: no
+# LR (0.01), DECAY (the weight decay: 0.3 from random weights, as the first network was trained;
+# 0 with INIT, as session 40 refined the built-in network), MAX_HALFMOVE (default: no
 # limit; nnue_data leaves out positions whose halfmove clock is that or more). Copy OUT to
 # engine/nets/default.nnue only after it has beaten the current network by SPRT at equal time
 # (tests/bench/nnue_sprt.sh OUT).
@@ -66,8 +67,12 @@ if [ "${REPO_DATA:-1}" != 0 ]; then
 fi
 [ ${#bins[@]} -gt 0 ] || { echo "nnue_train.sh: no data in $data" >&2; exit 1; }
 init=()
-[ -n "${INIT:-}" ] && init=(--init "$INIT")
+decay=${DECAY:-0.3}
+if [ -n "${INIT:-}" ]; then
+    init=(--init "$INIT")
+    decay=${DECAY:-0}
+fi
 "$build/engine/nnue_train" --out "$out" "${init[@]}" --epochs "$epochs" --lr "${LR:-0.01}" \
-    --decay "${DECAY:-0.3}" \
+    --decay "$decay" \
     --threads "$(nproc)" "${bins[@]}"
 echo "nnue_train.sh: network in $out"
