@@ -635,10 +635,8 @@ static int usage(void) {
     fprintf(stderr,
             "usage: nnue_train --out NET.nnue [--init OLD.nnue | --grow NARROW.nnue] [--epochs N] "
             "[--lr X] [--lambda L] [--eval-lambda E] [--decay D] [--batch B] [--threads T] "
-            "[--holdout-frac F] "
-            "[--mirror 0|1] "
-            "[--seed S] "
-            "DATA.bin...\n       nnue_train --net NET.nnue --fen FEN\n");
+            "[--holdout-frac F] [--mirror 0|1] [--seed S] DATA.bin...\n       nnue_train --net "
+            "NET.nnue --fen FEN\n");
     return 2;
 }
 

@@ -56,7 +56,8 @@ bare() { # bare echo|relay
         2>"$tmp/$1.log" &
     echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
     "$loadgen" run --port "$p" --target "$1" --connections "$conns" --rate "$rate" \
-        --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" --timeline "$timeline" | tee "$tmp/$1.txt"
+        --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" \
+        --timeline "$timeline" | tee "$tmp/$1.txt"
     kill "$echo_pid"; wait "$echo_pid" 2>/dev/null || true
 }
 echo "== ceiling: bare lws echo server"
@@ -88,7 +89,8 @@ metrics() {
     metrics "$tmp/metrics_end.txt"
 ) &
 "$loadgen" run --port "$p" --target chess --connections "$conns" --rate "$rate" \
-    --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" --timeline "$timeline" | tee "$tmp/chess.txt"
+    --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" \
+        --timeline "$timeline" | tee "$tmp/chess.txt"
 kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
