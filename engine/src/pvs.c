@@ -65,7 +65,7 @@ static inline int correction_index(uint64_t h) {
 
 /* The correction history slots of a position: pawn placement, each colour's other pieces. */
 struct correction_slots {
-    int32_t *pawns, *pieces[2];
+    int16_t *pawns, *pieces[2];
 };
 
 static struct correction_slots correction_slots(struct worker *w,
@@ -100,8 +100,8 @@ static int corrected_eval(struct worker *w, const struct chess_position *pos, in
 }
 
 /* Adds a step to one slot, bounded to 100 centipawns. */
-static void correction_add(int32_t *slot, int step) {
-    *slot = max_int(-100 * CORRECTION_GRAIN, min_int(100 * CORRECTION_GRAIN, *slot + step));
+static void correction_add(int16_t *slot, int step) {
+    *slot = (int16_t)max_int(-CORRECTION_LIMIT, min_int(CORRECTION_LIMIT, *slot + step));
 }
 
 /*

@@ -26,6 +26,9 @@
 /* Static evaluation correction: entries per side (a power of two) and units per centipawn. */
 #define CORRECTION_SIZE  16384
 #define CORRECTION_GRAIN 64
+/* A slot's bound, 100 centipawns: it fits 16 bits, which keeps the tables in the cache. */
+#define CORRECTION_LIMIT (100 * CORRECTION_GRAIN)
+_Static_assert(CORRECTION_LIMIT <= INT16_MAX, "correction slots are int16_t");
 
 /* Stack entries below ply 0, so that (ss - 4) is always valid. */
 #define STACK_OFFSET 4
@@ -118,8 +121,8 @@ struct search_stats {
      * How far searches found the static evaluation off, by side to move and a hash of where
      * the pawns stand, and of where each colour's other pieces stand ([to move][colour][hash]).
      */
-    int32_t pawn_correction[2][CORRECTION_SIZE];
-    int32_t piece_correction[2][2][CORRECTION_SIZE];
+    int16_t pawn_correction[2][CORRECTION_SIZE];
+    int16_t piece_correction[2][2][CORRECTION_SIZE];
 };
 
 struct chess_search_memory {

@@ -124,7 +124,7 @@ struct chess_search_result {
  * What searches learn besides the table: move-ordering statistics (history, counter moves) and
  * how far the static evaluation proved off. With one per game in the request, each search
  * starts from what the last one learned, which orders moves better from the first iteration.
- * Owned by the caller (about 2.2 MB); unlike the table it may be used by only one chess_search()
+ * Owned by the caller (about 2.3 MB); unlike the table it may be used by only one chess_search()
  * at a time. Clear it (or use a new one) for a new game.
  */
 struct chess_search_memory;
