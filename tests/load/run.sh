@@ -90,7 +90,7 @@ metrics() {
 ) &
 "$loadgen" run --port "$p" --target chess --connections "$conns" --rate "$rate" \
     --duration "$duration" --server-pid "$server_pid" --tick-us "$tick_us" \
-        --timeline "$timeline" | tee "$tmp/chess.txt"
+    --timeline "$timeline" | tee "$tmp/chess.txt"
 kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
