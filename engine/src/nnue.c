@@ -3,11 +3,13 @@
  * squares whose piece changed, and the output layer. The hot loops exist twice on x86-64, for
  * the baseline (SSE2) and for AVX2, chosen at run time as in eval.c.
  *
- * The output layer multiplies clamped activations c (0..QA) by 16-bit weights w and sums c * w * c
- * in 32-bit lanes (_mm_madd_epi16 of c * w, which fits in 16 bits for |w| <= 128, by c); an SSE2
- * lane sums NNUE_HIDDEN / 4 products of at most 65025 * 128 (64 at the built-in width, 192 at
- * the 768 that nnue.h allows), under 2^31, so no lane can overflow, and the lanes are added up
- * in 64 bits.
+ * The output layer squares the clamped activations c (0..QA) in 16 bits (c * c < 2^16), halves
+ * the squares so that they fit a signed 16-bit lane (at most 32,512; the dropped half is a
+ * 65,025th of an activation), and sums them times the 16-bit weights w in 32-bit lanes
+ * (_mm_madd_epi16). Each 32-bit lane adds NNUE_HIDDEN / 8 products of at most 32,512 *
+ * NNUE_OUT_WEIGHT_MAX (the loops keep two accumulators a half in SSE2, one a half in AVX2), which
+ * stays under 2^31 up to the 768 neurons nnue.h allows, so no lane can overflow; the lanes are
+ * added up in 64 bits.
  */
 #include "nnue.h"
 
@@ -31,9 +33,32 @@ extern const struct chess_nnue chess_nnue_builtin_net;
 _Static_assert(sizeof(struct chess_nnue) == NNUE_FILE_SIZE,
                "struct chess_nnue is the file layout, without padding");
 
+_Static_assert((int64_t)NNUE_HIDDEN / 8 * 32512 * NNUE_OUT_WEIGHT_MAX < INT32_MAX,
+               "an output lane could overflow");
+
 static bool net_shape_ok(const struct chess_nnue *net) {
-    return memcmp(net->magic, "CNUE", 4) == 0 && net->version == NNUE_VERSION &&
-           net->hidden == NNUE_HIDDEN && net->buckets == NNUE_BUCKETS;
+    return memcmp(net->magic, "CNUE", 4) == 0 &&
+           (net->version == NNUE_VERSION || net->version == 1) && net->hidden == NNUE_HIDDEN &&
+           net->buckets == NNUE_BUCKETS;
+}
+
+/* Brings a version 1 network's output to this version's scale (exactly: QB grew by a whole
+ * factor) and checks that the output weights are in range; false when they cannot be. */
+static bool net_output_ok(struct chess_nnue *net) {
+    const int factor = net->version == 1 ? NNUE_QB / NNUE_QB_V1 : 1;
+    _Static_assert(NNUE_QB % NNUE_QB_V1 == 0, "version 1 converts by a whole factor");
+    net->version = NNUE_VERSION;
+    for (int b = 0; b < NNUE_BUCKETS; b++) {
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++) {
+            int w = net->out_weight[b][i] * factor;
+            if (w > NNUE_OUT_WEIGHT_MAX || w < -NNUE_OUT_WEIGHT_MAX) return false;
+            net->out_weight[b][i] = (int16_t)w;
+        }
+        int bias = net->out_bias[b] * factor;
+        if (bias > INT16_MAX || bias < INT16_MIN) return false;
+        net->out_bias[b] = (int16_t)bias;
+    }
+    return true;
 }
 
 const struct chess_nnue *chess_nnue_builtin(void) {
@@ -49,7 +74,7 @@ struct chess_nnue *chess_nnue_create(const void *bytes, size_t size) {
     struct chess_nnue *net = aligned_alloc(64, (sizeof *net + 63) / 64 * 64);
     if (!net) return NULL;
     memcpy(net, bytes, sizeof *net);
-    if (!net_shape_ok(net)) {
+    if (!net_shape_ok(net) || !net_output_ok(net)) {
         free(net);
         return NULL;
     }
@@ -153,28 +178,31 @@ static inline __attribute__((always_inline)) void refresh_impl(const struct ches
 /* ---- output layer ---- */
 
 #ifdef NNUE_X86
-/* Sum over i of clamp(x[i], 0, QA)^2 * w[i], 8 lanes at a time (SSE2). */
-static inline __attribute__((always_inline)) __m128i
-screlu_dot_sse2(const int16_t *x, const int16_t *w, __m128i sum) {
+/* Sum over i of clamp(x[i], 0, QA)^2 / 2 * w[i], 16 neurons a step into two accumulators (SSE2),
+ * so that each 32-bit lane adds NNUE_HIDDEN / 8 products, as in AVX2. */
+static inline __attribute__((always_inline)) int64_t screlu_dot_sse2(const int16_t *x,
+                                                                     const int16_t *w) {
     const __m128i zero = _mm_setzero_si128(), qa = _mm_set1_epi16(NNUE_QA);
-    for (int i = 0; i < NNUE_HIDDEN; i += 8) {
-        __m128i c =
-            _mm_min_epi16(_mm_max_epi16(_mm_loadu_si128((const __m128i *)(x + i)), zero), qa);
-        __m128i cw = _mm_mullo_epi16(c, _mm_loadu_si128((const __m128i *)(w + i)));
-        sum = _mm_add_epi32(sum, _mm_madd_epi16(cw, c));
+    __m128i sums[2] = {zero, zero};
+    for (int i = 0; i < NNUE_HIDDEN; i += 16) {
+        for (int k = 0; k < 2; k++) {
+            __m128i c = _mm_min_epi16(
+                _mm_max_epi16(_mm_loadu_si128((const __m128i *)(x + i + 8 * k)), zero), qa);
+            __m128i sq = _mm_srli_epi16(_mm_mullo_epi16(c, c), 1);
+            sums[k] = _mm_add_epi32(
+                sums[k], _mm_madd_epi16(sq, _mm_loadu_si128((const __m128i *)(w + i + 8 * k))));
+        }
     }
-    return sum;
-}
-
-static int64_t output_sum_sse2(const int16_t *us, const int16_t *them, const int16_t *w) {
-    __m128i sum = screlu_dot_sse2(us, w, _mm_setzero_si128());
-    __m128i sum2 = screlu_dot_sse2(them, w + NNUE_HIDDEN, _mm_setzero_si128());
     int32_t lanes[8];
-    _mm_storeu_si128((__m128i *)lanes, sum);
-    _mm_storeu_si128((__m128i *)(lanes + 4), sum2);
+    _mm_storeu_si128((__m128i *)lanes, sums[0]);
+    _mm_storeu_si128((__m128i *)(lanes + 4), sums[1]);
     int64_t total = 0;
     for (int i = 0; i < 8; i++) total += lanes[i];
     return total;
+}
+
+static int64_t output_sum_sse2(const int16_t *us, const int16_t *them, const int16_t *w) {
+    return screlu_dot_sse2(us, w) + screlu_dot_sse2(them, w + NNUE_HIDDEN);
 }
 
 __attribute__((target("avx2"))) static int64_t
@@ -187,8 +215,9 @@ output_sum_avx2(const int16_t *us, const int16_t *them, const int16_t *w) {
         for (int i = 0; i < NNUE_HIDDEN; i += 16) {
             __m256i c = _mm256_min_epi16(
                 _mm256_max_epi16(_mm256_loadu_si256((const __m256i *)(x + i)), zero), qa);
-            __m256i cw = _mm256_mullo_epi16(c, _mm256_loadu_si256((const __m256i *)(wh + i)));
-            sums[h] = _mm256_add_epi32(sums[h], _mm256_madd_epi16(cw, c));
+            __m256i sq = _mm256_srli_epi16(_mm256_mullo_epi16(c, c), 1);
+            sums[h] = _mm256_add_epi32(
+                sums[h], _mm256_madd_epi16(sq, _mm256_loadu_si256((const __m256i *)(wh + i))));
         }
     }
     int32_t lanes[16];
@@ -222,7 +251,7 @@ static int64_t output_sum_portable(const int16_t *us, const int16_t *them, const
     for (int h = 0; h < 2; h++) {
         for (int i = 0; i < NNUE_HIDDEN; i++) {
             int64_t c = halves[h][i] < 0 ? 0 : halves[h][i] > NNUE_QA ? NNUE_QA : halves[h][i];
-            total += c * c * w[h * NNUE_HIDDEN + i];
+            total += (c * c >> 1) * w[h * NNUE_HIDDEN + i];
         }
     }
     return total;
@@ -267,7 +296,8 @@ int nnue_output(const struct chess_nnue *net, const struct chess_position *pos,
 #else
     int64_t sum = output_sum_portable(us, them, w);
 #endif
-    int64_t out = sum / NNUE_QA + net->out_bias[bucket];
+    /* sum is QA * QA / 2 * QB times the float network's weighted sum. */
+    int64_t out = sum * 2 / NNUE_QA + net->out_bias[bucket];
     return (int)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
 }
 

@@ -10,8 +10,11 @@
  *
  * A network file (and the built-in network) is exactly struct chess_nnue in little-endian order:
  * a 16-byte header, then int16 arrays. Float weights were multiplied by NNUE_QA (feature
- * transformer weights and biases), NNUE_QB (output weights) and NNUE_QA * NNUE_QB (output
- * biases); the network's float output times NNUE_SCALE is centipawns.
+ * transformer weights and biases), NNUE_QB (output weights, at most NNUE_OUT_WEIGHT_MAX in
+ * size) and NNUE_QA * NNUE_QB (output biases); the network's float output times NNUE_SCALE is
+ * centipawns. Version 1 files had NNUE_QB_V1 for the output: chess_nnue_create() converts them,
+ * exactly. The output's scale went up fourfold in version 2 because rounding the output weights
+ * to 1/64 cost as much held-out loss as a session of new data gains (docs/engine.md, NNUE).
  */
 #ifndef CHESS_NNUE_INTERNAL_H
 #define CHESS_NNUE_INTERNAL_H
@@ -28,9 +31,12 @@
 #define NNUE_HIDDEN  CHESS_NNUE_HIDDEN
 #define NNUE_BUCKETS 8
 #define NNUE_QA      255
-#define NNUE_QB      64
+#define NNUE_QB      256
+#define NNUE_QB_V1   64
 #define NNUE_SCALE   400
-#define NNUE_VERSION 1
+#define NNUE_VERSION 2
+/* nnue.c's output lanes stay exact with weights of this size (2.0 as floats) up to 768. */
+#define NNUE_OUT_WEIGHT_MAX 512
 /* nnue.c's loops take 16 neurons at a time, and its 32-bit output lanes stay exact up to 768. */
 _Static_assert(NNUE_HIDDEN % 16 == 0 && NNUE_HIDDEN <= 768, "unsupported CHESS_NNUE_HIDDEN");
 

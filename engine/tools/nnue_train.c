@@ -15,7 +15,8 @@
  * scale. Adam (with decoupled weight decay --decay, default 0), batches of B positions, the
  * learning rate falling along a cosine from --lr to 5% of it. The last --holdout-frac of every file
  * (its last games, as datagen writes them in order) is held out; its loss is printed after every
- * epoch, and the network is written after every epoch too (quantised: the engine's file format).
+ * epoch, for the float network and for the network as written, its weights rounded to the file's
+ * 16-bit steps (what the engine plays), and the network is written after every epoch too.
  * --eval-lambda judges the held-out positions with another blend than training uses (default: the
  * same), to compare runs.
  *
@@ -46,8 +47,9 @@
 
 #define TUNER_K      0.00628 /* per centipawn, tools/tune.c */
 #define MAX_THREADS  16
-#define OUT_LIMIT    (127.0f / NNUE_QB)           /* |c * w| < 2^15 in nnue.c's output */
-#define FT_LIMIT     (32767.0f / NNUE_QA / 32.0f) /* 32 pieces never overflow 16 bits */
+#define OUT_LIMIT    ((float)NNUE_OUT_WEIGHT_MAX / NNUE_QB) /* nnue.c's output lanes stay exact */
+#define BIAS_LIMIT   (32767.0f / (NNUE_QA * NNUE_QB))       /* the output bias fits 16 bits */
+#define FT_LIMIT     (32767.0f / NNUE_QA / 32.0f)           /* 32 pieces never overflow 16 bits */
 #define NO_FEATURE   0xFFFF
 #define ADAM_BETA1   0.9f
 #define ADAM_BETA2   0.999f
@@ -311,6 +313,10 @@ static void clip(struct params *net) {
     float *out = &net->out_weight[0][0];
     for (size_t i = 0; i < (size_t)NNUE_BUCKETS * 2 * NNUE_HIDDEN; i++)
         out[i] = out[i] > OUT_LIMIT ? OUT_LIMIT : out[i] < -OUT_LIMIT ? -OUT_LIMIT : out[i];
+    for (int b = 0; b < NNUE_BUCKETS; b++) {
+        float x = net->out_bias[b];
+        net->out_bias[b] = x > BIAS_LIMIT ? BIAS_LIMIT : x < -BIAS_LIMIT ? -BIAS_LIMIT : x;
+    }
 }
 
 /* ---- random numbers, initialisation, files ---- */
@@ -354,7 +360,8 @@ static void to_file_layout(const struct params *p, struct chess_nnue *net) {
         net->ft_bias[i] = quantise(p->ft_bias[i], NNUE_QA, -32768, 32767);
     for (int b = 0; b < NNUE_BUCKETS; b++) {
         for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
-            net->out_weight[b][i] = quantise(p->out_weight[b][i], NNUE_QB, -128, 127);
+            net->out_weight[b][i] =
+                quantise(p->out_weight[b][i], NNUE_QB, -NNUE_OUT_WEIGHT_MAX, NNUE_OUT_WEIGHT_MAX);
         net->out_bias[b] = quantise(p->out_bias[b], NNUE_QA * NNUE_QB, -32768, 32767);
     }
 }
@@ -369,6 +376,12 @@ static void from_file_layout(const struct chess_nnue *net, struct params *p) {
             p->out_weight[b][i] = net->out_weight[b][i] / (float)NNUE_QB;
         p->out_bias[b] = net->out_bias[b] / (float)(NNUE_QA * NNUE_QB);
     }
+}
+
+/* q = p with every weight rounded to what the network file can hold: what the engine plays. */
+static void round_to_file(const struct params *p, struct params *q, struct chess_nnue *scratch) {
+    to_file_layout(p, scratch);
+    from_file_layout(scratch, q);
 }
 
 static int write_network(const char *path, const struct params *p) {
@@ -529,12 +542,24 @@ static double now_seconds(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* The held-out loss of the float network and of the network as written (rounded). */
+static void print_holdout(const char *what, const struct params *net, struct params *rounded,
+                          struct chess_nnue *scratch, const struct dataset *d,
+                          const struct options *opt) {
+    round_to_file(net, rounded, scratch);
+    printf("%s %.6f (as written %.6f)", what,
+           holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads),
+           holdout_loss(rounded, d->held, d->held_count, opt->eval_lambda, opt->threads));
+}
+
 static int train(const struct options *opt, struct dataset *d) {
     struct params *net = calloc(1, sizeof *net), *m = calloc(1, sizeof *m),
-                  *v = calloc(1, sizeof *v), *sum = calloc(1, sizeof *sum);
+                  *v = calloc(1, sizeof *v), *sum = calloc(1, sizeof *sum),
+                  *rounded = calloc(1, sizeof *rounded);
+    struct chess_nnue *scratch = malloc(sizeof *scratch);
     struct params *grads[MAX_THREADS] = {0};
     int rc = -1;
-    if (!net || !m || !v || !sum) goto done;
+    if (!net || !m || !v || !sum || !rounded || !scratch) goto done;
     for (int t = 0; t < opt->threads; t++)
         if (!(grads[t] = calloc(1, sizeof *grads[t]))) goto done;
     uint64_t seed = opt->seed;
@@ -552,12 +577,12 @@ static int train(const struct options *opt, struct dataset *d) {
     } else {
         init_random(net, seed);
     }
-    if (d->held_count > 0)
-        printf("%ld training positions, %ld held out; held-out loss at the start %.6f, of the "
-               "hand-written evaluation %.6f\n",
-               d->train_count, d->held_count,
-               holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads),
+    if (d->held_count > 0) {
+        printf("%ld training positions, %ld held out; ", d->train_count, d->held_count);
+        print_holdout("held-out loss at the start", net, rounded, scratch, d, opt);
+        printf(", of the hand-written evaluation %.6f\n",
                hce_loss(d->held, d->held_count, opt->eval_lambda));
+    }
     long batches = d->train_count / opt->batch, step = 0, total_steps = batches * opt->epochs;
     for (int epoch = 0; epoch < opt->epochs; epoch++) {
         double start = now_seconds(), loss = 0;
@@ -578,10 +603,10 @@ static int train(const struct options *opt, struct dataset *d) {
                       (float)opt->decay, step + 1);
             clip(net);
         }
-        double held = holdout_loss(net, d->held, d->held_count, opt->eval_lambda, opt->threads);
-        printf("epoch %d: train %.6f, held-out %.6f, lr %.5f, %.0f s\n", epoch + 1,
-               loss / (double)(batches * opt->batch > 0 ? batches * opt->batch : 1), held, lr,
-               now_seconds() - start);
+        printf("epoch %d: train %.6f, ", epoch + 1,
+               loss / (double)(batches * opt->batch > 0 ? batches * opt->batch : 1));
+        print_holdout("held-out", net, rounded, scratch, d, opt);
+        printf(", lr %.5f, %.0f s\n", lr, now_seconds() - start);
         fflush(stdout);
         if (write_network(opt->out, net) < 0) {
             fprintf(stderr, "nnue_train: cannot write %s\n", opt->out);
@@ -596,6 +621,8 @@ done:
     free(m);
     free(v);
     free(sum);
+    free(rounded);
+    free(scratch);
     return rc;
 }
 

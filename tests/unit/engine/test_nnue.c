@@ -26,6 +26,11 @@ static void test_builtin_shape(void) {
     CHECK_EQ_INT(net->hidden, NNUE_HIDDEN);
     CHECK_EQ_INT(net->buckets, NNUE_BUCKETS);
     CHECK_EQ_INT(chess_nnue_file_size(), NNUE_FILE_SIZE);
+    int out_of_range = 0;
+    for (int b = 0; b < NNUE_BUCKETS; b++)
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            out_of_range += abs(net->out_weight[b][i]) > NNUE_OUT_WEIGHT_MAX;
+    CHECK_EQ_INT(out_of_range, 0);
 }
 
 static void test_create_checks_bytes(void) {
@@ -49,6 +54,73 @@ static void test_create_checks_bytes(void) {
     bytes[8] = 0x7F; /* hidden size */
     CHECK(chess_nnue_create(bytes, size) == NULL);
     free(bytes);
+}
+
+/* A weighted sum of the network's evaluations of a few positions. */
+static int evaluation_sum(const struct chess_nnue *net) {
+    static const char *const fens[] = {
+        "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N2N2/PP2BPPP/R2QKB1R b KQ - 0 8",
+        "8/8/8/4k3/8/8/8/3QK3 w - - 0 1", "8/5pk1/6p1/8/3R4/6P1/5PK1/8 b - - 0 40"};
+    int sum = 0;
+    for (size_t i = 0; i < sizeof fens / sizeof *fens; i++) {
+        struct chess_position pos;
+        if (!CHECK(chess_fen_parse(&pos, fens[i]) == 0)) continue;
+        sum += chess_nnue_evaluate(net, &pos) * (int)(i + 1);
+    }
+    return sum;
+}
+
+/*
+ * A version 1 file (output weights scaled by 64, not 256) loads as the same network in this
+ * version's scale; output weights or biases the output layer could not hold are refused.
+ */
+static void test_create_converts_version_1(void) {
+    size_t size = chess_nnue_file_size();
+    struct chess_nnue *v1 = malloc(size), *v2 = malloc(size);
+    if (!CHECK(v1 && v2)) goto done;
+    memcpy(v2, chess_nnue_builtin(), size);
+    /* A version 2 network whose output is a whole multiple of the old scale, and its v1 twin. */
+    const int factor = NNUE_QB / NNUE_QB_V1;
+    for (int b = 0; b < NNUE_BUCKETS; b++) {
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            v2->out_weight[b][i] = (int16_t)(v2->out_weight[b][i] / factor * factor);
+        v2->out_bias[b] = (int16_t)(v2->out_bias[b] / factor * factor);
+    }
+    memcpy(v1, v2, size);
+    v1->version = 1;
+    for (int b = 0; b < NNUE_BUCKETS; b++) {
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            v1->out_weight[b][i] = (int16_t)(v2->out_weight[b][i] / factor);
+        v1->out_bias[b] = (int16_t)(v2->out_bias[b] / factor);
+    }
+    struct chess_nnue *from_v1 = chess_nnue_create(v1, size);
+    struct chess_nnue *from_v2 = chess_nnue_create(v2, size);
+    if (CHECK(from_v1 && from_v2)) {
+        CHECK_EQ_INT(from_v1->version, NNUE_VERSION);
+        CHECK(memcmp(from_v1, from_v2, size) == 0);
+        CHECK_EQ_INT(evaluation_sum(from_v1), evaluation_sum(from_v2));
+    }
+    chess_nnue_destroy(from_v1);
+    chess_nnue_destroy(from_v2);
+    /* Out of range: a weight past the limit, a v1 bias that would overflow when scaled. */
+    v2->out_weight[3][7] = NNUE_OUT_WEIGHT_MAX + 1;
+    CHECK(chess_nnue_create(v2, size) == NULL);
+    v2->out_weight[3][7] = -NNUE_OUT_WEIGHT_MAX;
+    struct chess_nnue *edge = chess_nnue_create(v2, size);
+    CHECK(edge != NULL);
+    chess_nnue_destroy(edge);
+    v1->out_bias[5] = INT16_MAX / factor + 1;
+    CHECK(chess_nnue_create(v1, size) == NULL);
+    v1->out_bias[5] = 0;
+    v1->out_weight[0][0] = NNUE_OUT_WEIGHT_MAX / factor + 1;
+    CHECK(chess_nnue_create(v1, size) == NULL);
+    v1->out_weight[0][0] = 0;
+    v1->version = 3;
+    CHECK(chess_nnue_create(v1, size) == NULL);
+done:
+    free(v1);
+    free(v2);
 }
 
 static bool same_sums(const struct nnue_accumulator *a, const struct nnue_accumulator *b) {
@@ -226,6 +298,7 @@ static void test_search_with_network(void) {
 int main(void) {
     RUN(test_builtin_shape);
     RUN(test_create_checks_bytes);
+    RUN(test_create_converts_version_1);
     RUN(test_incremental_matches_refresh);
     RUN(test_update_declines_large_changes);
     RUN(test_symmetry);
