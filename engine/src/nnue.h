@@ -13,8 +13,9 @@
  * transformer weights and biases), NNUE_QB (output weights, at most NNUE_OUT_WEIGHT_MAX in
  * size) and NNUE_QA * NNUE_QB (output biases); the network's float output times NNUE_SCALE is
  * centipawns. Version 1 files had NNUE_QB_V1 for the output: chess_nnue_create() converts them,
- * exactly. The output's scale went up fourfold in version 2 because rounding the output weights
- * to 1/64 cost as much held-out loss as a session of new data gains (docs/engine.md, NNUE).
+ * exactly. The output's scale went up fourfold in version 2: rounding the output weights to 1/64
+ * had cost more than a third of the held-out loss a session's refinement gains (docs/engine.md,
+ * NNUE).
  */
 #ifndef CHESS_NNUE_INTERNAL_H
 #define CHESS_NNUE_INTERNAL_H

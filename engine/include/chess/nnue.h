@@ -22,8 +22,10 @@ const struct chess_nnue *chess_nnue_builtin(void);
 
 /*
  * A network from the bytes of a network file (the format is in engine/src/nnue.h), copied, so
- * the caller may free them at once. Returns NULL when the bytes are not a network of the shape
- * this build expects, or when out of memory. Free with chess_nnue_destroy().
+ * the caller may free them at once (a file of the older version 1 is converted). Returns NULL when
+ * the bytes are not a network of the shape this build expects, when its output weights are out
+ * of the range the output layer computes exactly, or when out of memory. Free with
+ * chess_nnue_destroy().
  */
 struct chess_nnue *chess_nnue_create(const void *bytes, size_t size);
 
