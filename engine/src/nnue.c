@@ -244,7 +244,9 @@ __attribute__((target("avx2"))) static void refresh_avx2(const struct chess_nnue
 static bool have_avx2(void) {
     return __builtin_cpu_supports("avx2");
 }
-#else
+#endif
+
+/* The reference for the kernels above, and the output layer on other CPUs. */
 static int64_t output_sum_portable(const int16_t *us, const int16_t *them, const int16_t *w) {
     int64_t total = 0;
     const int16_t *halves[2] = {us, them};
@@ -256,7 +258,6 @@ static int64_t output_sum_portable(const int16_t *us, const int16_t *them, const
     }
     return total;
 }
-#endif
 
 /* ---- entry points ---- */
 
@@ -299,6 +300,21 @@ int nnue_output(const struct chess_nnue *net, const struct chess_position *pos,
     /* sum is QA * QA / 2 * QB times the float network's weighted sum. */
     int64_t out = sum * 2 / NNUE_QA + net->out_bias[bucket];
     return (int)(out * NNUE_SCALE / (NNUE_QA * NNUE_QB));
+}
+
+bool nnue_output_sum_with(enum nnue_kernel kernel, const int16_t *us, const int16_t *them,
+                          const int16_t *w, int64_t *sum) {
+    switch (kernel) {
+        case NNUE_KERNEL_PORTABLE: *sum = output_sum_portable(us, them, w); return true;
+#ifdef NNUE_X86
+        case NNUE_KERNEL_SSE2: *sum = output_sum_sse2(us, them, w); return true;
+        case NNUE_KERNEL_AVX2:
+            if (!have_avx2()) return false;
+            *sum = output_sum_avx2(us, them, w);
+            return true;
+#endif
+        default: return false;
+    }
 }
 
 int chess_nnue_evaluate(const struct chess_nnue *net, const struct chess_position *pos) {

@@ -92,4 +92,13 @@ bool nnue_update(const struct chess_nnue *net, const struct chess_position *from
 int nnue_output(const struct chess_nnue *net, const struct chess_position *pos,
                 const struct nnue_accumulator *acc);
 
+/*
+ * For tests: the output layer's weighted sum of the activations (before the bias and scaling) by
+ * one of its kernels: the portable reference always, SSE2 on x86-64, AVX2 where the CPU has it.
+ * Returns false, writing nothing, when the kernel is not available here.
+ */
+enum nnue_kernel { NNUE_KERNEL_PORTABLE, NNUE_KERNEL_SSE2, NNUE_KERNEL_AVX2 };
+bool nnue_output_sum_with(enum nnue_kernel kernel, const int16_t *us, const int16_t *them,
+                          const int16_t *w, int64_t *sum);
+
 #endif

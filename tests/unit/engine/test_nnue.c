@@ -2,8 +2,9 @@
  * NNUE tests: the built-in network has this build's shape; networks from bytes are checked;
  * accumulators brought forward move by move (and over several moves, and across null moves)
  * equal fresh ones over random standard and Chess960 games with every kind of move; colour
- * symmetry; a search with the network returns legal moves deterministically; and the trained
- * network's values are sane where the answer is not in doubt (material up, dead draws).
+ * symmetry; the output layer's SIMD kernels agree with the portable one; a search with the network
+ * returns legal moves deterministically; and the trained network's values are sane where the answer
+ * is not in doubt (material up, dead draws).
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -193,6 +194,52 @@ static void test_update_declines_large_changes(void) {
     CHECK(!nnue_update(net, &a, &acc_a, &b, &acc_b));
 }
 
+/* The output layer's vector kernels give the portable reference's sum exactly: on random sums
+ * (activations outside 0..QA included, as the clamp must handle them) and at the extremes the
+ * lanes are sized for (every activation QA, every weight at the limit). */
+static void check_output_kernels(const int16_t *us, const int16_t *them, const int16_t *w,
+                                 int *compared) {
+    int64_t reference = 0;
+    if (!CHECK(nnue_output_sum_with(NNUE_KERNEL_PORTABLE, us, them, w, &reference))) return;
+    const enum nnue_kernel vector_kernels[] = {NNUE_KERNEL_SSE2, NNUE_KERNEL_AVX2};
+    for (int k = 0; k < 2; k++) {
+        int64_t sum = 0;
+        if (!nnue_output_sum_with(vector_kernels[k], us, them, w, &sum)) continue;
+        CHECK(sum == reference);
+        (*compared)++;
+    }
+}
+
+static void test_output_kernels_agree(void) {
+    static int16_t us[NNUE_HIDDEN], them[NNUE_HIDDEN], w[2 * NNUE_HIDDEN];
+    uint64_t seed = 777;
+    int compared = 0;
+    for (int trial = 0; trial < 2000; trial++) {
+        /* the whole int16 range, or near 0..QA */
+        int low = trial % 2 ? INT16_MIN : -250, span = trial % 2 ? 65536 : 700;
+        for (int i = 0; i < NNUE_HIDDEN; i++) {
+            us[i] = (int16_t)(low + (int)(rng_next(&seed) % (uint64_t)span));
+            them[i] = (int16_t)(low + (int)(rng_next(&seed) % (uint64_t)span));
+        }
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++)
+            w[i] = (int16_t)((int)(rng_next(&seed) % (2 * NNUE_OUT_WEIGHT_MAX + 1)) -
+                             NNUE_OUT_WEIGHT_MAX);
+        check_output_kernels(us, them, w, &compared);
+    }
+    for (int sign = -1; sign <= 1; sign += 2) {
+        for (int i = 0; i < NNUE_HIDDEN; i++) us[i] = them[i] = NNUE_QA;
+        for (int i = 0; i < 2 * NNUE_HIDDEN; i++) w[i] = (int16_t)(sign * NNUE_OUT_WEIGHT_MAX);
+        check_output_kernels(us, them, w, &compared);
+        int64_t sum = 0;
+        CHECK(nnue_output_sum_with(NNUE_KERNEL_PORTABLE, us, them, w, &sum));
+        CHECK(sum ==
+              (int64_t)sign * 2 * NNUE_HIDDEN * (NNUE_QA * NNUE_QA / 2) * NNUE_OUT_WEIGHT_MAX);
+    }
+#if defined(__x86_64__)
+    CHECK(compared >= 2002); /* SSE2 at least, on every x86-64 CPU */
+#endif
+}
+
 static void test_symmetry(void) {
     const struct chess_nnue *net = chess_nnue_builtin();
     uint64_t seed = 4242;
@@ -301,6 +348,7 @@ int main(void) {
     RUN(test_create_converts_version_1);
     RUN(test_incremental_matches_refresh);
     RUN(test_update_declines_large_changes);
+    RUN(test_output_kernels_agree);
     RUN(test_symmetry);
     RUN(test_values);
     RUN(test_search_with_network);
