@@ -226,6 +226,18 @@ bool chess_position_insufficient_material(const struct chess_position *pos) {
     return pos->by_type[CHESS_KNIGHT] == 0 && bishops_one_colour(pos->by_type[CHESS_BISHOP]);
 }
 
+int chess_position_bare_king_winner(const struct chess_position *pos) {
+    for (int color = 0; color < 2; color++) {
+        if (bb_count(pos->by_color[color ^ 1]) != 1) continue;
+        chess_bitboard own = pos->by_color[color];
+        chess_bitboard bishops = own & pos->by_type[CHESS_BISHOP];
+        bool heavy = (own & (pos->by_type[CHESS_QUEEN] | pos->by_type[CHESS_ROOK])) != 0;
+        bool bishop_knight = bishops && (own & pos->by_type[CHESS_KNIGHT]);
+        if (heavy || bishop_knight || !bishops_one_colour(bishops)) return color;
+    }
+    return -1;
+}
+
 bool chess_position_side_cannot_mate(const struct chess_position *pos, int color) {
     chess_bitboard ours = pos->by_color[color], theirs = pos->by_color[color ^ 1];
     chess_bitboard heavy =

@@ -13,6 +13,7 @@
  */
 #include "chess/eval.h"
 #include "chess/movegen.h"
+#include "endgame.h"
 #include "search_internal.h"
 
 #include <stdlib.h>
@@ -213,8 +214,13 @@ node_accumulator(struct worker *w, const struct chess_nnue *net, struct stack_en
     return &w->acc[at];
 }
 
-/* The static evaluation of the node at ss (whose position is pos) for the side to move. */
+/*
+ * The static evaluation of the node at ss (whose position is pos) for the side to move: the rule
+ * for a known endgame if there is one, else the network or the hand-written evaluation.
+ */
 static int node_eval(struct worker *w, const struct chess_position *pos, struct stack_entry *ss) {
+    int known;
+    if (endgame_evaluate(pos, &known)) return known;
     const struct chess_nnue *net = w->sh->req->nnue;
     if (!net) return eval_position(pos, &w->pawn_cache);
     return nnue_output(net, pos, node_accumulator(w, net, ss));
@@ -246,8 +252,8 @@ static void enter_child(struct worker *w, struct stack_entry *ss, int ply,
 /*
  * Quiescence's pruning of one move; true to skip it. In check: quiet evasions after the first
  * three once a move has escaped mate. Otherwise: underpromotions, captures that cannot raise the
- * score to alpha even with a margin (delta pruning; *best rises to that bound), and captures and
- * quiet checks that lose material.
+ * score to alpha even with a margin (delta pruning, unless the side is lost by endgame rule; *best
+ * rises to that bound), and captures and quiet checks that lose material.
  */
 static bool qsearch_skip(const struct chess_position *pos, chess_move m, bool in_check,
                          int move_count, int futility_base, int alpha, int *best) {
@@ -257,7 +263,8 @@ static bool qsearch_skip(const struct chess_position *pos, chess_move m, bool in
     bool promotion = chess_move_kind(m) == CHESS_MOVE_PROMOTION;
     if (promotion && chess_move_promotion(m) != CHESS_QUEEN) return true;
     int bound = futility_base + see_values[move_captured_type(pos, m)];
-    if (!promotion && bound <= alpha) {
+    /* Not for a lone king (a known loss): its one hope is a capture that leaves no mating force. */
+    if (!promotion && bound <= alpha && futility_base > -ENDGAME_KNOWN_WIN / 2) {
         *best = max_int(*best, bound);
         return true;
     }

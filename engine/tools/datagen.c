@@ -137,24 +137,6 @@ static int random_opening(const struct options *opt, struct chess_game *game, st
     return res.score > 150 || res.score < -150 ? -1 : 0;
 }
 
-/*
- * The colour that wins by theory against a bare king with what it has left (a queen, a rook,
- * bishop and knight, or bishops on both square colours), or -1.
- */
-static int bare_king_winner(const struct chess_position *pos) {
-    const chess_bitboard dark_squares = 0xAA55AA55AA55AA55ull;
-    for (int color = 0; color < 2; color++) {
-        if (__builtin_popcountll(pos->by_color[!color]) != 1) continue;
-        chess_bitboard own = pos->by_color[color];
-        chess_bitboard bishops = own & pos->by_type[CHESS_BISHOP];
-        bool heavy = (own & (pos->by_type[CHESS_QUEEN] | pos->by_type[CHESS_ROOK])) != 0;
-        bool bishop_knight = bishops && (own & pos->by_type[CHESS_KNIGHT]);
-        bool bishop_pair = (bishops & dark_squares) && (bishops & ~dark_squares);
-        if (heavy || bishop_knight || bishop_pair) return color;
-    }
-    return -1;
-}
-
 static uint8_t result_code(enum chess_result r) {
     return r == CHESS_RESULT_WHITE_WINS ? 2 : r == CHESS_RESULT_BLACK_WINS ? 0 : 1;
 }
@@ -244,7 +226,7 @@ static int play_game(const struct options *opt, struct chess_tt *tt,
             chess_game_end(&game, CHESS_RESULT_DRAW, claim);
             break;
         }
-        int winner = bare_king_winner(&game.current);
+        int winner = chess_position_bare_king_winner(&game.current);
         if (winner >= 0 && game.result == CHESS_RESULT_NONE) {
             chess_game_end(
                 &game, winner == CHESS_WHITE ? CHESS_RESULT_WHITE_WINS : CHESS_RESULT_BLACK_WINS,

@@ -79,6 +79,12 @@ bool chess_position_insufficient_material(const struct chess_position *pos);
 /* True when the given side has no mating material at all (for a timeout against it). */
 bool chess_position_side_cannot_mate(const struct chess_position *pos, int color);
 
+/*
+ * The colour that wins by theory against a bare king, having a queen, a rook, bishop and knight
+ * or bishops on both square colours (besides anything else); -1 when neither does.
+ */
+int chess_position_bare_king_winner(const struct chess_position *pos);
+
 /* Recomputes the Zobrist key from scratch; equal to pos->key in any consistent position. */
 uint64_t chess_position_compute_key(const struct chess_position *pos);
 
