@@ -16,6 +16,14 @@
 #define BB_RANK_8        (BB_RANK_1 << 56)
 #define BB_LIGHT_SQUARES 0x55AA55AA55AA55AAull
 
+/* King steps between two squares (the larger of the file and rank distances). */
+static inline int square_distance(int a, int b) {
+    int df = CHESS_FILE_OF(a) - CHESS_FILE_OF(b), dr = CHESS_RANK_OF(a) - CHESS_RANK_OF(b);
+    if (df < 0) df = -df;
+    if (dr < 0) dr = -dr;
+    return df > dr ? df : dr;
+}
+
 static inline chess_bitboard bb_square(int sq) {
     return 1ull << sq;
 }

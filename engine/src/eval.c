@@ -63,13 +63,6 @@ static inline int relative_square(int color, int sq) {
     return color == CHESS_WHITE ? sq : sq ^ 56;
 }
 
-static inline int distance(int a, int b) {
-    int df = CHESS_FILE_OF(a) - CHESS_FILE_OF(b), dr = CHESS_RANK_OF(a) - CHESS_RANK_OF(b);
-    if (df < 0) df = -df;
-    if (dr < 0) dr = -dr;
-    return df > dr ? df : dr;
-}
-
 static inline chess_bitboard pawn_double_attacks_bb(int color, chess_bitboard b) {
     if (color == CHESS_WHITE) return ((b << 7) & ~BB_FILE_H) & ((b << 9) & ~BB_FILE_A);
     return ((b >> 9) & ~BB_FILE_H) & ((b >> 7) & ~BB_FILE_A);
@@ -261,7 +254,7 @@ ALWAYS_INLINE void eval_pieces(struct eval_state *st, int us, int type) {
             add_danger(st, them, EVAL_KS_ATTACKER + type, 1);
             add_danger(st, them, EVAL_KS_ZONE_ATTACKS, bb_count(att & st->zone[them]));
         }
-        add(st, us, EVAL_KING_PROTECTOR + type, distance(sq, st->ksq[us]));
+        add(st, us, EVAL_KING_PROTECTOR + type, square_distance(sq, st->ksq[us]));
         if (type == CHESS_KNIGHT || type == CHESS_BISHOP) eval_minor_extras(st, us, type, sq);
         if (type == CHESS_ROOK) eval_rook_file(st, us, sq, mobility);
     }
@@ -417,13 +410,13 @@ ALWAYS_INLINE void eval_passed(struct eval_state *st, int us) {
             add(st, us, EVAL_PASSED_SAFE_STOP + rank, 1);
         if (!(path & (pos->by_type[0] | st->attacked[them])))
             add(st, us, EVAL_PASSED_FREE + rank, 1);
-        add(st, us, EVAL_PASSED_OWN_KING + rank, distance(st->ksq[us], stop));
-        add(st, us, EVAL_PASSED_THEIR_KING + rank, distance(st->ksq[them], stop));
+        add(st, us, EVAL_PASSED_OWN_KING + rank, square_distance(st->ksq[us], stop));
+        add(st, us, EVAL_PASSED_THEIR_KING + rank, square_distance(st->ksq[them], stop));
         if (!enemy_pieces && !(path & pos->by_type[0])) {
             /* The rule of the square: the enemy king cannot catch it. */
             int promotion = relative_square(us, 56 + CHESS_FILE_OF(sq));
             int pawn_moves = 7 - rank - (rank == 1);
-            int king_moves = distance(st->ksq[them], promotion) - (pos->side == them);
+            int king_moves = square_distance(st->ksq[them], promotion) - (pos->side == them);
             if (king_moves > pawn_moves) add(st, us, EVAL_UNSTOPPABLE_PASSER, 1);
         }
     }
