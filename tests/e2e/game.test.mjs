@@ -81,6 +81,8 @@ test('an illegal drag snaps back; a legal drag is played; premoves', async () =>
   await dragMove(bob.page, 'c7', 'c5');
   await waitForMoves(bob.page, ['e4', 'c5', 'd4']);
   await waitForMoves(alice.page, ['e4', 'c5', 'd4']);
+  // The board can lag the move list: select the pawn only once it stands on d4.
+  await square(alice.page, 'd4').and(alice.page.getByLabel(/^d4, white pawn/)).waitFor();
   // A premove that is no longer legal when the turn comes is dropped.
   await clickMove(alice.page, 'd4', 'd5');
   await alice.page.getByLabel('d5, empty, premove').waitFor();
