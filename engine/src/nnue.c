@@ -15,6 +15,7 @@
 
 #include "bitboard.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,10 +37,31 @@ _Static_assert(sizeof(struct chess_nnue) == NNUE_FILE_SIZE,
 _Static_assert((int64_t)NNUE_HIDDEN / 8 * 32512 * NNUE_OUT_WEIGHT_MAX < INT32_MAX,
                "an output lane could overflow");
 
-static bool net_shape_ok(const struct chess_nnue *net) {
-    return memcmp(net->magic, "CNUE", 4) == 0 &&
-           (net->version == NNUE_VERSION || net->version == 1) && net->hidden == NNUE_HIDDEN &&
+/* The header of a network file; `flat` when the file has no king buckets (versions 1 and 2). */
+static bool header_ok(const struct chess_nnue *net, bool flat) {
+    bool version_ok = flat ? net->version == 1 || net->version == 2 : net->version == NNUE_VERSION;
+    return memcmp(net->magic, "CNUE", 4) == 0 && version_ok && net->hidden == NNUE_HIDDEN &&
            net->buckets == NNUE_BUCKETS;
+}
+
+/*
+ * Fills net from a file's bytes: this build's layout as it is, or, in a build with king buckets,
+ * a file without them with its 768 rows copied into every bucket. False when the bytes are
+ * neither.
+ */
+static bool load_layout(struct chess_nnue *net, const unsigned char *bytes, size_t size) {
+    if (size == sizeof *net) {
+        memcpy(net, bytes, sizeof *net);
+        return header_ok(net, NNUE_KING_BUCKETS == 1);
+    }
+    if (NNUE_KING_BUCKETS == 1 || size != NNUE_FLAT_FILE_SIZE) return false;
+    const size_t header = offsetof(struct chess_nnue, ft_weight);
+    const size_t rows = sizeof net->ft_weight / NNUE_KING_BUCKETS;
+    memcpy(net, bytes, header);
+    for (int k = 0; k < NNUE_KING_BUCKETS; k++)
+        memcpy(net->ft_weight[k * NNUE_FEATURES], bytes + header, rows);
+    memcpy(net->ft_bias, bytes + header + rows, size - header - rows);
+    return header_ok(net, true);
 }
 
 /* Brings a version 1 network's output to this version's scale (exactly: QB grew by a whole
@@ -70,11 +92,10 @@ size_t chess_nnue_file_size(void) {
 }
 
 struct chess_nnue *chess_nnue_create(const void *bytes, size_t size) {
-    if (!bytes || size != sizeof(struct chess_nnue)) return NULL;
+    if (!bytes || (size != sizeof(struct chess_nnue) && size != NNUE_FLAT_FILE_SIZE)) return NULL;
     struct chess_nnue *net = aligned_alloc(64, (sizeof *net + 63) / 64 * 64);
     if (!net) return NULL;
-    memcpy(net, bytes, sizeof *net);
-    if (!net_shape_ok(net) || !net_output_ok(net)) {
+    if (!load_layout(net, bytes, size) || !net_output_ok(net)) {
         free(net);
         return NULL;
     }
@@ -142,13 +163,36 @@ static bool find_changes(const struct chess_position *from, const struct chess_p
     return true;
 }
 
+/* One perspective's sums of a position from scratch. */
+static inline __attribute__((always_inline)) void
+refresh_perspective(const struct chess_nnue *net, const struct chess_position *pos, int p,
+                    int16_t *out) {
+    int king_bucket = nnue_position_king_bucket(pos, p);
+    memcpy(out, net->ft_bias, sizeof net->ft_bias);
+    chess_bitboard occ = pos->by_type[0];
+    while (occ) {
+        int sq = bb_pop(&occ);
+        add_row(out, net->ft_weight[nnue_feature(p, king_bucket, pos->board[sq], sq)]);
+    }
+}
+
+/*
+ * Each perspective's sums of `to` from those of the earlier position: by the changed squares, or
+ * from scratch when that perspective's king has moved to another bucket.
+ */
 static inline __attribute__((always_inline)) void
 apply_changes_impl(const struct chess_nnue *net, const struct board_changes *ch,
+                   const struct chess_position *from, const struct chess_position *to,
                    const struct nnue_accumulator *src, struct nnue_accumulator *dst) {
     for (int p = 0; p < 2; p++) {
         const int16_t *in = src->v[p];
         int16_t *out = dst->v[p];
-#define ROW(kind, k) net->ft_weight[nnue_feature(p, ch->kind##_piece[k], ch->kind##_square[k])]
+        int kb = nnue_position_king_bucket(to, p);
+        if (kb != nnue_position_king_bucket(from, p)) {
+            refresh_perspective(net, to, p, out);
+            continue;
+        }
+#define ROW(kind, k) net->ft_weight[nnue_feature(p, kb, ch->kind##_piece[k], ch->kind##_square[k])]
         if (ch->added == 1 && ch->removed == 1) {
             copy_add_sub(out, in, ROW(added, 0), ROW(removed, 0));
         } else if (ch->added == 1 && ch->removed == 2) {
@@ -165,14 +209,7 @@ apply_changes_impl(const struct chess_nnue *net, const struct board_changes *ch,
 static inline __attribute__((always_inline)) void refresh_impl(const struct chess_nnue *net,
                                                                const struct chess_position *pos,
                                                                struct nnue_accumulator *acc) {
-    for (int p = 0; p < 2; p++) {
-        memcpy(acc->v[p], net->ft_bias, sizeof acc->v[p]);
-        chess_bitboard occ = pos->by_type[0];
-        while (occ) {
-            int sq = bb_pop(&occ);
-            add_row(acc->v[p], net->ft_weight[nnue_feature(p, pos->board[sq], sq)]);
-        }
-    }
+    for (int p = 0; p < 2; p++) refresh_perspective(net, pos, p, acc->v[p]);
 }
 
 /* ---- output layer ---- */
@@ -228,11 +265,11 @@ output_sum_avx2(const int16_t *us, const int16_t *them, const int16_t *w) {
     return total;
 }
 
-__attribute__((target("avx2"))) static void apply_changes_avx2(const struct chess_nnue *net,
-                                                               const struct board_changes *ch,
-                                                               const struct nnue_accumulator *src,
-                                                               struct nnue_accumulator *dst) {
-    apply_changes_impl(net, ch, src, dst);
+__attribute__((target("avx2"))) static void
+apply_changes_avx2(const struct chess_nnue *net, const struct board_changes *ch,
+                   const struct chess_position *from, const struct chess_position *to,
+                   const struct nnue_accumulator *src, struct nnue_accumulator *dst) {
+    apply_changes_impl(net, ch, from, to, src, dst);
 }
 
 __attribute__((target("avx2"))) static void refresh_avx2(const struct chess_nnue *net,
@@ -279,11 +316,11 @@ bool nnue_update(const struct chess_nnue *net, const struct chess_position *from
     if (!find_changes(from, to, &ch)) return false;
 #ifdef NNUE_X86
     if (have_avx2()) {
-        apply_changes_avx2(net, &ch, from_acc, to_acc);
+        apply_changes_avx2(net, &ch, from, to, from_acc, to_acc);
         return true;
     }
 #endif
-    apply_changes_impl(net, &ch, from_acc, to_acc);
+    apply_changes_impl(net, &ch, from, to, from_acc, to_acc);
     return true;
 }
 

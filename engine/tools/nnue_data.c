@@ -58,7 +58,7 @@ static int make_record(const struct chess_position *pos, long score, int result,
         int piece = pos->board[sq];
         if (piece == CHESS_NO_PIECE) continue;
         if (n == 32) return BAD;
-        rec->features[n++] = (uint16_t)nnue_feature(CHESS_WHITE, piece, sq);
+        rec->features[n++] = (uint16_t)nnue_piece_feature(CHESS_WHITE, piece, sq);
     }
     rec->score = (int16_t)score;
     rec->result = (uint8_t)result;

@@ -111,13 +111,18 @@ static void record_piece(int feature, int *piece, int *square) {
  * a network without castling inputs may know, and so doubles what the data teaches.
  */
 static int record_features(const struct record *r, bool mirror, int us[32], int them[32]) {
-    int n = 0;
+    int pieces[32], squares[32], king_square[2] = {0, 0}, n = 0;
     for (int i = 0; i < 32 && r->features[i] != NO_FEATURE; i++, n++) {
-        int piece, sq;
-        record_piece(r->features[i], &piece, &sq);
-        if (mirror) sq ^= 7;
-        us[n] = nnue_feature(r->side, piece, sq);
-        them[n] = nnue_feature(r->side ^ 1, piece, sq);
+        record_piece(r->features[i], &pieces[n], &squares[n]);
+        if (mirror) squares[n] ^= 7;
+        if (CHESS_PIECE_TYPE(pieces[n]) == CHESS_KING)
+            king_square[CHESS_PIECE_COLOR(pieces[n])] = squares[n];
+    }
+    int us_bucket = nnue_king_bucket(r->side, king_square[r->side]);
+    int them_bucket = nnue_king_bucket(r->side ^ 1, king_square[r->side ^ 1]);
+    for (int k = 0; k < n; k++) {
+        us[k] = nnue_feature(r->side, us_bucket, pieces[k], squares[k]);
+        them[k] = nnue_feature(r->side ^ 1, them_bucket, pieces[k], squares[k]);
     }
     return n;
 }
@@ -636,10 +641,12 @@ static int show_fen(const char *path, const char *fen) {
         goto done;
     }
     int us[32], them[32], n = 0;
+    int us_bucket = nnue_position_king_bucket(&pos, pos.side);
+    int them_bucket = nnue_position_king_bucket(&pos, pos.side ^ 1);
     for (int sq = 0; sq < 64; sq++) {
         if (pos.board[sq] == CHESS_NO_PIECE) continue;
-        us[n] = nnue_feature(pos.side, pos.board[sq], sq);
-        them[n++] = nnue_feature(pos.side ^ 1, pos.board[sq], sq);
+        us[n] = nnue_feature(pos.side, us_bucket, pos.board[sq], sq);
+        them[n++] = nnue_feature(pos.side ^ 1, them_bucket, pos.board[sq], sq);
     }
     float acc[2][NNUE_HIDDEN];
     float out = forward(p, us, them, n, nnue_bucket(&pos), acc);

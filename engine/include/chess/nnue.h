@@ -22,7 +22,8 @@ const struct chess_nnue *chess_nnue_builtin(void);
 
 /*
  * A network from the bytes of a network file (the format is in engine/src/nnue.h), copied, so
- * the caller may free them at once (a file of the older version 1 is converted). Returns NULL when
+ * the caller may free them at once (a file of an older version, or one without the king buckets
+ * of a build that has them, is converted). Returns NULL when
  * the bytes are not a network of the shape this build expects, when its output weights are out
  * of the range the output layer computes exactly, or when out of memory. Free with
  * chess_nnue_destroy().
@@ -31,7 +32,7 @@ struct chess_nnue *chess_nnue_create(const void *bytes, size_t size);
 
 void chess_nnue_destroy(struct chess_nnue *net);
 
-/* The size in bytes of a network file of the shape this build expects. */
+/* The size in bytes of a network file of the shape this build expects (the largest it reads). */
 size_t chess_nnue_file_size(void);
 
 /*

@@ -1,7 +1,8 @@
 /*
  * NNUE tests: the built-in network has this build's shape; networks from bytes are checked;
  * accumulators brought forward move by move (and over several moves, and across null moves)
- * equal fresh ones over random standard and Chess960 games with every kind of move; colour
+ * equal fresh ones over random standard and Chess960 games with every kind of move (and, in a
+ * build with king buckets, kings changing bucket); the king buckets' symmetry; colour
  * symmetry; the output layer's SIMD kernels agree with the portable one; a search with the network
  * returns legal moves deterministically; and the trained network's values are sane where the answer
  * is not in doubt (material up, dead draws).
@@ -17,6 +18,7 @@
 #include <chess/movegen.h>
 #include <chess/search.h>
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -57,6 +59,7 @@ static void test_create_checks_bytes(void) {
     free(bytes);
 }
 
+#if NNUE_KING_BUCKETS == 1
 /* A weighted sum of the network's evaluations of a few positions. */
 static int evaluation_sum(const struct chess_nnue *net) {
     static const char *const fens[] = {
@@ -123,6 +126,56 @@ done:
     free(v1);
     free(v2);
 }
+#else
+/*
+ * A file without king buckets loads with its 768 rows in every bucket and the rest as it is;
+ * one of the wrong size, or of version 3 at the flat size, is refused.
+ */
+static void test_create_copies_flat_file(void) {
+    const size_t rows = sizeof(int16_t) * NNUE_FEATURES * NNUE_HIDDEN, header = 16;
+    const struct chess_nnue *builtin = chess_nnue_builtin();
+    unsigned char *flat = malloc(NNUE_FLAT_FILE_SIZE);
+    if (!CHECK(flat)) return;
+    /* The built-in network's last bucket as a flat file, version 2. */
+    memcpy(flat, builtin, header);
+    ((uint32_t *)(void *)flat)[1] = 2;
+    memcpy(flat + header, builtin->ft_weight[(NNUE_KING_BUCKETS - 1) * NNUE_FEATURES], rows);
+    memcpy(flat + header + rows, builtin->ft_bias, NNUE_FLAT_FILE_SIZE - header - rows);
+    struct chess_nnue *net = chess_nnue_create(flat, NNUE_FLAT_FILE_SIZE);
+    if (CHECK(net)) {
+        CHECK_EQ_INT(net->version, NNUE_VERSION);
+        for (int k = 0; k < NNUE_KING_BUCKETS; k++)
+            CHECK(memcmp(net->ft_weight[k * NNUE_FEATURES], flat + header, rows) == 0);
+        CHECK(memcmp(net->ft_bias, builtin->ft_bias,
+                     sizeof *net - offsetof(struct chess_nnue, ft_bias)) == 0);
+    }
+    chess_nnue_destroy(net);
+    CHECK(chess_nnue_create(flat, NNUE_FLAT_FILE_SIZE - 2) == NULL);
+    ((uint32_t *)(void *)flat)[1] = 3;
+    CHECK(chess_nnue_create(flat, NNUE_FLAT_FILE_SIZE) == NULL);
+    free(flat);
+}
+#endif
+
+/* The king buckets are the same for both colours seen from their own side, and for both wings. */
+static void test_king_buckets(void) {
+    int asymmetric = 0, used[NNUE_KING_BUCKETS] = {0};
+    for (int sq = 0; sq < 64; sq++) {
+        int b = nnue_king_bucket(CHESS_WHITE, sq);
+        used[b]++;
+        asymmetric += b != nnue_king_bucket(CHESS_WHITE, sq ^ 7);
+        asymmetric += b != nnue_king_bucket(CHESS_BLACK, sq ^ 56);
+    }
+    CHECK_EQ_INT(asymmetric, 0);
+    for (int k = 0; k < NNUE_KING_BUCKETS; k++) CHECK(used[k] > 0);
+#if NNUE_KING_BUCKETS == 4
+    CHECK_EQ_INT(nnue_king_bucket(CHESS_WHITE, 6), 0);  /* g1 */
+    CHECK_EQ_INT(nnue_king_bucket(CHESS_WHITE, 4), 1);  /* e1 */
+    CHECK_EQ_INT(nnue_king_bucket(CHESS_BLACK, 60), 1); /* e8 */
+    CHECK_EQ_INT(nnue_king_bucket(CHESS_BLACK, 53), 2); /* f7 */
+    CHECK_EQ_INT(nnue_king_bucket(CHESS_WHITE, 28), 3); /* e4 */
+#endif
+}
 
 static bool same_sums(const struct nnue_accumulator *a, const struct nnue_accumulator *b) {
     return memcmp(a, b, sizeof *a) == 0;
@@ -133,10 +186,9 @@ static bool same_sums(const struct nnue_accumulator *a, const struct nnue_accumu
  * one three plies back, must equal a fresh one; so must one carried across a null move. Counts
  * the kinds of moves seen so that the test knows it covered them.
  */
-static void test_incremental_matches_refresh(void) {
-    const struct chess_nnue *net = chess_nnue_builtin();
+static void check_incremental_matches_refresh(const struct chess_nnue *net) {
     uint64_t seed = 12345;
-    int mismatches = 0, kinds[4] = {0}, captures = 0;
+    int mismatches = 0, kinds[4] = {0}, captures = 0, bucket_changes = 0;
     static struct nnue_accumulator acc[400], fresh;
     static struct chess_position line[400];
     for (int g = 0; g < 300; g++) {
@@ -158,6 +210,9 @@ static void test_incremental_matches_refresh(void) {
             captures += chess_position_is_capture(&line[ply - 1], m);
             line[ply] = line[ply - 1];
             chess_position_make_move(&line[ply], m);
+            for (int p = 0; p < 2; p++)
+                bucket_changes += nnue_position_king_bucket(&line[ply], p) !=
+                                  nnue_position_king_bucket(&line[ply - 1], p);
             nnue_refresh(net, &line[ply], &fresh);
             if (!nnue_update(net, &line[ply - 1], &acc[ply - 1], &line[ply], &acc[ply]) ||
                 !same_sums(&acc[ply], &fresh))
@@ -181,6 +236,24 @@ static void test_incremental_matches_refresh(void) {
     CHECK(kinds[CHESS_MOVE_EN_PASSANT >> 14] > 20);
     CHECK(kinds[CHESS_MOVE_PROMOTION >> 14] > 20);
     CHECK(captures > 1000);
+    if (NNUE_KING_BUCKETS > 1) CHECK(bucket_changes > 1000);
+}
+
+/*
+ * With the built-in network, and (with king buckets) with one whose buckets differ, so that a
+ * perspective refreshed or updated with the wrong bucket cannot go unnoticed.
+ */
+static void test_incremental_matches_refresh(void) {
+    check_incremental_matches_refresh(chess_nnue_builtin());
+#if NNUE_KING_BUCKETS > 1
+    struct chess_nnue *net = chess_nnue_create(chess_nnue_builtin(), NNUE_FILE_SIZE);
+    if (!CHECK(net)) return;
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        for (int i = 0; i < NNUE_HIDDEN; i++)
+            net->ft_weight[f][i] = (int16_t)(net->ft_weight[f][i] + (f / NNUE_FEATURES + 1) * 3);
+    check_incremental_matches_refresh(net);
+    chess_nnue_destroy(net);
+#endif
 }
 
 /* Far apart positions: the update declines rather than applying too many changes. */
@@ -345,7 +418,12 @@ static void test_search_with_network(void) {
 int main(void) {
     RUN(test_builtin_shape);
     RUN(test_create_checks_bytes);
+#if NNUE_KING_BUCKETS == 1
     RUN(test_create_converts_version_1);
+#else
+    RUN(test_create_copies_flat_file);
+#endif
+    RUN(test_king_buckets);
     RUN(test_incremental_matches_refresh);
     RUN(test_update_declines_large_changes);
     RUN(test_output_kernels_agree);
