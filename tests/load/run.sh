@@ -47,6 +47,8 @@ port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0
 
 echo "== $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc/loadavg) before the run," \
      "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
+# The machine's network stack decides most of the figures; name it so runs can be compared.
+echo "== kernel $(uname -r), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
 echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop," \
      "generator tick ${tick_us} us"
 # A bare lws server: plain echo, or relaying each message to a partner connection as well.
