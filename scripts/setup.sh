@@ -13,8 +13,9 @@ test_packages=(clang-format stockfish redis-server python3 python3-websockets ch
 
 packages=("${run_packages[@]}")
 if [ "$mode" = test ]; then packages+=("${test_packages[@]}"); fi
-# Node.js builds the web client. Some machines carry a Node.js 20 package of their own that
-# bundles npm (and conflicts with Debian's npm): use whatever node and npm are already there.
+# Node.js builds the web client: Debian's own nodejs 18 and npm are enough. Some machines carry a
+# newer Node.js package of their own that bundles npm (and conflicts with Debian's npm): use
+# whatever node and npm are already there.
 if ! command -v node >/dev/null 2>&1 || ! command -v npm >/dev/null 2>&1; then
     packages+=(nodejs npm)
 fi
