@@ -23,7 +23,7 @@
 #include "store/store.h"
 #include "util/log.h"
 
-enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOOP };
+enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL };
 
 struct option_spec {
     const char *name; /* without the leading dashes */
@@ -61,8 +61,6 @@ static const struct option_spec options[] = {
     {"static-dir", "CHESS_STATIC_DIR", OPT_STRING, &cfg.static_dir, 0, 0,
      "web client files; client routes fall back to its index.html"},
     {"log-level", "CHESS_LOG_LEVEL", OPT_LEVEL, &level, 0, 0, "debug, info, warn or error"},
-    {"event-loop", "CHESS_EVENT_LOOP", OPT_LOOP, &cfg.use_libuv, 0, 0,
-     "poll (lws's own loop) or uv (lws on libuv)"},
     {"max-connections", "CHESS_MAX_CONNECTIONS", OPT_INT, &max_connections, 1, 1000000,
      "WebSocket connections at once"},
     {"max-message", "CHESS_MAX_MESSAGE", OPT_INT, &max_message, 256, 1 << 20,
@@ -152,9 +150,6 @@ static void usage(FILE *out) {
             case OPT_LEVEL:
                 snprintf(value, sizeof value, "%s", levels[*(enum log_level *)o->target]);
                 break;
-            case OPT_LOOP:
-                snprintf(value, sizeof value, "%s", *(bool *)o->target ? "uv" : "poll");
-                break;
         }
         fprintf(out, "  %-22s %-27s %s (%s)\n", flag, o->env, o->help, value);
     }
@@ -172,12 +167,6 @@ static int set_option(const struct option_spec *o, const char *value, const char
         case OPT_STRING: *(const char **)o->target = value; return 0;
         case OPT_LEVEL:
             if (log_parse_level(value, (enum log_level *)o->target) == 0) return 0;
-            break;
-        case OPT_LOOP:
-            if (strcmp(value, "poll") == 0 || strcmp(value, "uv") == 0) {
-                *(bool *)o->target = strcmp(value, "uv") == 0;
-                return 0;
-            }
             break;
         case OPT_INT:
         case OPT_SECONDS:
@@ -380,10 +369,6 @@ int main(int argc, char **argv) {
         (*redis_addr && *redis_password_file &&
          read_redis_password(redis_password, sizeof redis_password) < 0))
         return 2;
-    if (*redis_addr && !cfg.use_libuv) {
-        fprintf(stderr, "chess_server: --redis needs --event-loop uv\n");
-        return 2;
-    }
     if (prepare_data_dir(data_dir) < 0) return store_exit_code(-STORE_ERR_DIR);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);

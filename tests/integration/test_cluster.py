@@ -231,8 +231,7 @@ async def test_bad_site_flags_and_a_node_id_twice(site):
                         capture_output=True, timeout=20).returncode
     assert rc == 4, rc
     for bad in (["--redis", "127.0.0.1:notaport"], ["--redis", site.redis.address,
-                "--node-id", "no spaces"], ["--redis", site.redis.address, "--event-loop",
-                "poll"]):
+                "--node-id", "no spaces"]):
         run = subprocess.run(base + bad, capture_output=True, timeout=20, text=True)
         said = run.stderr + run.stdout
         assert run.returncode == 2 and ("redis" in said or "node-id" in said), \

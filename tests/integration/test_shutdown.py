@@ -38,11 +38,6 @@ async def test_sigint(srv):
     await shutdown_with(srv, signal.SIGINT)
 
 
-@server_args("--event-loop", "poll")
-async def test_sigterm_on_lws_poll_loop(srv):
-    await shutdown_with(srv, signal.SIGTERM)
-
-
 async def test_idle_server_stops_quickly(srv):
     t0 = time.time()
     assert srv.stop() == 0

@@ -15,8 +15,9 @@
 # relayed messages/s, and the server's own view from /metrics (how long messages waited for
 # their commit, how long commits took).
 # Only loopback addresses are used. The fd limit is raised for 10,000 connections.
-# The server reads its CHESS_* environment variables as usual, e.g. CHESS_EVENT_LOOP=poll or
-# CHESS_DB_SYNC=normal; the echo server follows CHESS_EVENT_LOOP. Each server gets a fresh data
+# The server reads its CHESS_* environment variables as usual, e.g. CHESS_DB_SYNC=normal; the
+# bare echo and relay servers run on libuv like the server (CHESS_EVENT_LOOP=poll puts them on
+# lws's own poll loop instead, for comparison). Each server gets a fresh data
 # directory. LOADGEN_TICK_US sets the generator's tick (loadgen --tick-us; default 500, 0 makes
 # it block in epoll), the same for both targets. LOADGEN_TIMELINE=1 adds, after each paced phase,
 # the 100 ms windows that had moves over 20 ms (loadgen --timeline).
@@ -49,7 +50,7 @@ echo "== $(date -u +%FT%TZ) $(nproc) cores, load average $(cut -d' ' -f1-3 /proc
      "commit $(git rev-parse --short HEAD 2>/dev/null || echo unknown)"
 # The machine's network stack decides most of the figures; name it so runs can be compared.
 echo "== kernel $(uname -r), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -1)"
-echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, server loop: $loop," \
+echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, bare servers' loop: $loop," \
      "generator tick ${tick_us} us"
 # A bare lws server: plain echo, or relaying each message to a partner connection as well.
 bare() { # bare echo|relay
@@ -70,7 +71,7 @@ bare relay
 echo "== chess server"
 p=$(port)
 "$server" --listen 127.0.0.1 --port "$p" --data-dir "$tmp/data" --log-level warn \
-    --event-loop "$loop" --max-connections $((conns + 100)) \
+    --max-connections $((conns + 100)) \
     --rate-limit 100000 --rate-burst 100000 2>"$tmp/server.log" &
 server_pid=$!; pids+=("$server_pid"); sleep 0.5
 # The server's own view of the paced phase: /metrics as that phase's measurement begins and as

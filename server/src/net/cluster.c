@@ -308,10 +308,6 @@ static void on_state(void *ctx, bool up) {
 /* ---- lifecycle, housekeeping, figures ---- */
 
 int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
-    if (!srv->cfg.use_libuv) {
-        LOGE("cluster", "--redis needs the libuv event loop (--event-loop uv)");
-        return -1;
-    }
     struct cluster *cl = calloc(1, sizeof *cl);
     if (!cl) return -1;
     cl->srv = srv;

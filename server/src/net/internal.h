@@ -80,14 +80,9 @@ struct conn {
     struct conn *free_next;
 };
 
-/*
- * A one-shot timer on whichever loop runs: a uv_timer_t on libuv (lws's own timers there are
- * only re-armed after lws's own callbacks, so one set from a uv callback could sleep forever),
- * an lws_sul on lws's poll loop (which recomputes its timeout every turn).
- */
+/* A one-shot timer on the loop. */
 struct loop_timer {
     uv_timer_t uv;
-    lws_sorted_usec_list_t sul;
     struct server *srv;
     void (*fire)(struct server *srv);
     bool initialised;
@@ -111,8 +106,8 @@ struct server {
     struct lws_vhost *vhost;
     uv_loop_t loop;
     bool loop_initialised;
-    /* libuv loop: other threads write to an eventfd to wake the loop for the mailbox, and a
-     * poll handle on the loop watches it (server.c says why not a uv_async_t). */
+    /* Other threads write to an eventfd to wake the loop for the mailbox, and a poll handle on
+     * the loop watches it (server.c says why not a uv_async_t). */
     int wake_fd; /* -1 when not open */
     uv_poll_t wake_poll;
     bool wake_poll_initialised;

@@ -1,16 +1,16 @@
 /*
- * The lws context and vhost, the one protocol callback (HTTP and WebSocket), the timers and the
- * shutdown sequence.
+ * The lws context and vhost on the libuv loop, the one protocol callback (HTTP and WebSocket),
+ * the timers and the shutdown sequence.
  *
- * Two timers (struct loop_timer: a uv timer on libuv, an lws_sul on lws's poll loop): one for
- * the world's next deadline (flags, first-move aborts, seek expiry) and one for housekeeping
- * every 100 ms (freeing closed connections, moves per second, noticing a stop request). Other
- * threads hand results to the loop through the mailbox, woken by writing an eventfd that the
- * loop polls on libuv, and by lws_cancel_service() on lws's poll loop.
+ * Two uv timers: one for the world's next deadline (flags, first-move aborts, seek expiry) and
+ * one for housekeeping every 100 ms (freeing closed connections, moves per second, noticing a
+ * stop request). lws's own timers are not used: on a foreign libuv loop they are only re-armed
+ * after lws's own callbacks, so one set from a uv callback could sleep forever. Other threads
+ * hand results to the loop through the mailbox, woken by writing an eventfd that the loop polls.
  *
  * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
  * queued for it, wait until they are gone (or shutdown_grace_ms), then destroy the context
- * (on libuv: inside the loop, then again after uv_run() returns, as lws 4.1 needs).
+ * inside the loop, and again after uv_run() returns, as lws 4.1 needs on a foreign loop.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -33,7 +33,6 @@ void server_config_defaults(struct server_config *cfg) {
         .listen_addr = NULL,
         .port = 8080,
         .static_dir = "client/dist",
-        .use_libuv = true,
         .max_message = 16384,
         .max_connections = 20000,
         .out_queue_max = 1024,
@@ -62,44 +61,30 @@ static void timer_uv_cb(uv_timer_t *handle) {
     t->fire(t->srv);
 }
 
-static void timer_sul_cb(lws_sorted_usec_list_t *sul) {
-    struct loop_timer *t =
-        (struct loop_timer *)(void *)((char *)sul - offsetof(struct loop_timer, sul));
-    t->fire(t->srv);
-}
-
 static int timer_init(struct server *srv, struct loop_timer *t, void (*fire)(struct server *)) {
     t->srv = srv;
     t->fire = fire;
-    if (srv->cfg.use_libuv) {
-        if (uv_timer_init(&srv->loop, &t->uv) != 0) return -1;
-        t->uv.data = t;
-    }
+    if (uv_timer_init(&srv->loop, &t->uv) != 0) return -1;
+    t->uv.data = t;
     t->initialised = true;
     return 0;
 }
 
-/* (Re)arms the timer to fire once after delay_us (rounded up to whole ms on libuv). */
+/* (Re)arms the timer to fire once after delay_us (rounded up to whole ms). */
 static void timer_start(struct loop_timer *t, int64_t delay_us) {
     if (delay_us < 1) delay_us = 1;
-    if (t->srv->cfg.use_libuv)
-        uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
-    else
-        lws_sul_schedule(t->srv->ctx, 0, &t->sul, timer_sul_cb, delay_us);
+    uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
 }
 
 static void timer_stop(struct loop_timer *t) {
     if (!t->initialised) return;
-    if (t->srv->cfg.use_libuv)
-        uv_timer_stop(&t->uv);
-    else
-        lws_sul_cancel(&t->sul);
+    uv_timer_stop(&t->uv);
 }
 
 static void timer_close(struct loop_timer *t) {
     if (!t->initialised) return;
     timer_stop(t);
-    if (t->srv->cfg.use_libuv && !uv_is_closing((uv_handle_t *)&t->uv))
+    if (!uv_is_closing((uv_handle_t *)&t->uv))
         uv_close((uv_handle_t *)&t->uv, NULL);
     t->initialised = false;
 }
@@ -147,8 +132,8 @@ static void wake_cb(uv_poll_t *handle, int status, int events) {
 }
 
 /*
- * Runs on the posting thread (write() and lws_cancel_service() are thread-safe). On libuv this
- * is a write to an eventfd, not uv_async_send(): libuv 1.44's handler spins on each async
+ * Runs on the posting thread (write() is thread-safe). This is a write to an eventfd, not
+ * uv_async_send(): libuv 1.44's handler spins on each async
  * handle (997 tries, then sched_yield() until the sender is done) while the sending thread is
  * between marking the handle and writing its own eventfd, and a sender preempted there on a
  * busy machine kept the loop spinning; under callgrind the handler cost 3,100 instructions per
@@ -157,10 +142,6 @@ static void wake_cb(uv_poll_t *handle, int status, int events) {
  */
 static void wake_loop(void *ctx) {
     struct server *srv = ctx;
-    if (!srv->cfg.use_libuv) {
-        lws_cancel_service(srv->ctx);
-        return;
-    }
     uint64_t one = 1;
     if (write(srv->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
         LOGE("server", "cannot wake the loop: %s", strerror(errno));
@@ -187,13 +168,9 @@ static void finish(struct server *srv) {
     drain_mailbox(srv);
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
-    /* On libuv the context is destroyed inside the loop; server_run() finishes the job. */
-    if (srv->cfg.use_libuv) {
-        uv_close((uv_handle_t *)&srv->wake_poll, NULL);
-        lws_context_destroy(srv->ctx);
-    } else {
-        lws_cancel_service(srv->ctx);
-    }
+    /* The context is destroyed inside the loop; server_run() finishes the job. */
+    uv_close((uv_handle_t *)&srv->wake_poll, NULL);
+    lws_context_destroy(srv->ctx);
 }
 
 static void sample_moves(struct server *srv, int64_t now) {
@@ -278,10 +255,6 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
     struct server *srv = ctx ? lws_context_user(ctx) : NULL;
     struct session *ss = user;
     switch (reason) {
-        case LWS_CALLBACK_EVENT_WAIT_CANCELLED:
-            /* lws's poll loop woken by another thread (or by lws itself): check the mailbox. */
-            if (srv && !srv->cfg.use_libuv && !srv->finished) drain_mailbox(srv);
-            return 0;
         case LWS_CALLBACK_FILTER_NETWORK_CONNECTION:
             /* Stopping: nothing new. The connection limit is for WebSockets only, so health
              * checks and metrics still answer when it is reached. */
@@ -405,16 +378,13 @@ struct server *server_create(const struct server_config *cfg) {
      * linear scan; without it lws indexes a table sized from the fd limit, which main()
      * raises to the hard limit. */
     void *foreign[1] = {&srv->loop};
-    if (cfg->use_libuv) {
-        if (uv_loop_init(&srv->loop) != 0) goto fail;
-        srv->loop_initialised = true;
-        info.options |= LWS_SERVER_OPTION_LIBUV;
-        info.foreign_loops = foreign;
-    }
+    if (uv_loop_init(&srv->loop) != 0) goto fail;
+    srv->loop_initialised = true;
+    info.options |= LWS_SERVER_OPTION_LIBUV;
+    info.foreign_loops = foreign;
     srv->ctx = lws_create_context(&info);
     if (!srv->ctx) {
-        LOGE("server", "cannot create the lws context%s",
-             cfg->use_libuv ? " (is libwebsockets-evlib-uv installed?)" : "");
+        LOGE("server", "cannot create the lws context (is libwebsockets-evlib-uv installed?)");
         goto fail;
     }
     info.port = cfg->port;
@@ -436,24 +406,21 @@ struct server *server_create(const struct server_config *cfg) {
     if (stat(cfg->static_dir, &st) != 0)
         LOGW("server", "static directory %s not found: only the API and /ws are served",
              cfg->static_dir);
-    if (cfg->use_libuv) {
-        srv->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-        if (srv->wake_fd < 0) {
-            LOGE("server", "cannot create the wake-up descriptor: %s", strerror(errno));
-            goto fail;
-        }
-        if (uv_poll_init(&srv->loop, &srv->wake_poll, srv->wake_fd) != 0) goto fail;
-        srv->wake_poll.data = srv;
-        srv->wake_poll_initialised = true;
-        if (uv_poll_start(&srv->wake_poll, UV_READABLE, wake_cb) != 0) goto fail;
+    srv->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (srv->wake_fd < 0) {
+        LOGE("server", "cannot create the wake-up descriptor: %s", strerror(errno));
+        goto fail;
     }
+    if (uv_poll_init(&srv->loop, &srv->wake_poll, srv->wake_fd) != 0) goto fail;
+    srv->wake_poll.data = srv;
+    srv->wake_poll_initialised = true;
+    if (uv_poll_start(&srv->wake_poll, UV_READABLE, wake_cb) != 0) goto fail;
     if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
         timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
         goto fail;
     timer_start(&srv->house_timer, 100000);
-    LOGI("server", "listening on %s:%d (%s loop), static files from %s",
-         cfg->listen_addr ? cfg->listen_addr : "*", cfg->port,
-         cfg->use_libuv ? "libuv" : "lws poll", cfg->static_dir);
+    LOGI("server", "listening on %s:%d, static files from %s",
+         cfg->listen_addr ? cfg->listen_addr : "*", cfg->port, cfg->static_dir);
     return srv;
 fail:
     server_destroy(srv);
@@ -461,18 +428,9 @@ fail:
 }
 
 int server_run(struct server *srv) {
-    if (srv->cfg.use_libuv) {
-        uv_run(&srv->loop, UV_RUN_DEFAULT);
-        lws_context_destroy(srv->ctx); /* the second half of destruction on a foreign loop */
-        srv->ctx = NULL;
-    } else {
-        while (!srv->finished) {
-            if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
-            if (lws_service(srv->ctx, 0) < 0) break;
-        }
-        lws_context_destroy(srv->ctx);
-        srv->ctx = NULL;
-    }
+    uv_run(&srv->loop, UV_RUN_DEFAULT);
+    lws_context_destroy(srv->ctx); /* the second half of destruction on a foreign loop */
+    srv->ctx = NULL;
     conn_free_closed(srv);
     return srv->finished ? 0 : 1;
 }
@@ -489,10 +447,8 @@ void server_destroy(struct server *srv) {
         if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
             uv_close((uv_handle_t *)&srv->wake_poll, NULL);
         lws_context_destroy(srv->ctx);
-        if (srv->cfg.use_libuv) {
-            uv_run(&srv->loop, UV_RUN_DEFAULT);
-            lws_context_destroy(srv->ctx);
-        }
+        uv_run(&srv->loop, UV_RUN_DEFAULT);
+        lws_context_destroy(srv->ctx);
     } else if (srv->loop_initialised) {
         if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
             uv_close((uv_handle_t *)&srv->wake_poll, NULL);

@@ -1,5 +1,5 @@
 /*
- * The network server: one event loop (lws's own poll loop, or lws on a libuv loop) serving the
+ * The network server: one event loop (lws on a libuv loop) serving the
  * WebSocket endpoint /ws, the HTTP endpoints and the static client on one port, with the world
  * (the pure core) inside it. See docs/architecture.md for the loop and data flow.
  *
@@ -20,7 +20,6 @@ struct server_config {
     const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
     int port;
     const char *static_dir; /* the web client's files (index.html fallback for client routes) */
-    bool use_libuv;         /* lws on a libuv loop instead of lws's own poll loop */
     size_t max_message;     /* largest client message in bytes */
     int max_connections;
     int out_queue_max;     /* messages waiting per connection before it is closed as too slow */

@@ -1,5 +1,5 @@
 /*
- * Tests of the loop's wake-up path on both loops: a thread posts results while the server runs;
+ * Tests of the loop's wake-up path: a thread posts results while the server runs;
  * each is applied on the loop thread, in order, and the last one stops the server, which must
  * then shut down cleanly. Binds a free loopback port.
  */
@@ -56,12 +56,11 @@ static int free_port(void) {
     return ntohs(a.sin_port);
 }
 
-static void run_on(bool libuv) {
+static void test_results_from_another_thread(void) {
     struct server_config cfg;
     server_config_defaults(&cfg);
     cfg.listen_addr = "127.0.0.1";
     cfg.port = free_port();
-    cfg.use_libuv = libuv;
     cfg.static_dir = "/nonexistent";
     applied = out_of_order = wrong_thread = 0;
     struct server *srv = server_create(&cfg);
@@ -78,17 +77,8 @@ static void run_on(bool libuv) {
     CHECK_EQ_INT(wrong_thread, 0);
 }
 
-static void test_libuv(void) {
-    run_on(true);
-}
-
-static void test_lws_poll(void) {
-    run_on(false);
-}
-
 int main(void) {
     log_set_level(LOG_WARN);
-    RUN(test_libuv);
-    RUN(test_lws_poll);
+    RUN(test_results_from_another_thread);
     return check_finish();
 }
