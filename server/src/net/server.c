@@ -84,8 +84,7 @@ static void timer_stop(struct loop_timer *t) {
 static void timer_close(struct loop_timer *t) {
     if (!t->initialised) return;
     timer_stop(t);
-    if (!uv_is_closing((uv_handle_t *)&t->uv))
-        uv_close((uv_handle_t *)&t->uv, NULL);
+    if (!uv_is_closing((uv_handle_t *)&t->uv)) uv_close((uv_handle_t *)&t->uv, NULL);
     t->initialised = false;
 }
 
