@@ -15,10 +15,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "net/cluster.h"
-#include "net/engine.h"
-#include "net/persist.h"
-#include "net/server.h"
+#include "app/cluster.h"
+#include "app/engine.h"
+#include "app/persist.h"
+#include "app/server.h"
 #include "pubsub/bus.h"
 #include "store/store.h"
 #include "util/log.h"

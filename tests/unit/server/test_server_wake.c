@@ -10,7 +10,7 @@
 #include <unistd.h>
 
 #include "check.h"
-#include "net/server.h"
+#include "app/server.h"
 #include "util/log.h"
 
 enum { RESULTS = 5000 };

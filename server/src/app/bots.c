@@ -2,14 +2,14 @@
  * Bot account requests wait in a small list under a cookie (in a range of their own, so the
  * store's results for accounts.c pass by) until the writer reports their commit.
  */
-#include "net/bots.h"
+#include "app/bots.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
-#include "net/internal.h"
-#include "net/persist.h"
+#include "app/internal.h"
+#include "app/persist.h"
 #include "proto/encode.h"
 #include "store/auth.h"
 #include "util/ids.h"
@@ -128,7 +128,7 @@ static void disconnect_bot(struct server *srv, const char *username) {
         const struct player *pl = c->player;
         if (!pl || !pl->bot || strcasecmp(pl->name, username) != 0) continue;
         conn_send_error(c, -PROTO_ERR_BAD_TOKEN, NULL, NULL);
-        conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bot token revoked");
+        conn_close(c, NET_CLOSE_POLICY_VIOLATION, "bot token revoked");
     }
 }
 

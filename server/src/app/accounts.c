@@ -9,16 +9,16 @@
  * (the reads on a reader thread, reads.h).
  *   logout:   TOKEN_REVOKE write -> "logged_out"
  */
-#include "net/accounts.h"
+#include "app/accounts.h"
 
 #include <sodium.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/internal.h"
+#include "app/persist.h"
+#include "app/reads.h"
 #include "core/ratelimit.h"
-#include "net/internal.h"
-#include "net/persist.h"
-#include "net/reads.h"
 #include "proto/encode.h"
 #include "store/auth.h"
 #include "store/read.h"
@@ -266,8 +266,8 @@ static void login_found(struct account_read *r, struct server *srv, struct store
     }
 }
 
-static bool account_answer(struct net_read *rd, struct conn *c, struct session *ss) {
-    (void)ss;
+static bool account_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
+    (void)call;
     struct account_read *r = (struct account_read *)(void *)rd;
     struct store *store = persist_store(rd->srv);
     if (r->kind == PENDING_LOGIN)

@@ -3,8 +3,8 @@
  * net/relay.c (games across nodes: commands forwarded to owners, owners' events delivered,
  * resynchronisation) share. Not for use outside those two files. Loop thread only.
  */
-#ifndef SERVER_NET_CLUSTER_INTERNAL_H
-#define SERVER_NET_CLUSTER_INTERNAL_H
+#ifndef SERVER_APP_CLUSTER_INTERNAL_H
+#define SERVER_APP_CLUSTER_INTERNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -28,9 +28,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/cluster.h"
-#include "net/cluster_internal.h"
-#include "net/internal.h"
+#include "app/cluster.h"
+#include "app/cluster_internal.h"
+#include "app/internal.h"
 #include "proto/encode.h"
 #include "util/log.h"
 #include "util/now.h"

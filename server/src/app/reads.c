@@ -1,17 +1,17 @@
 /*
  * Outstanding reads: a list (to free them at shutdown), and two maps from requester ids to the
- * connections and HTTP sessions waiting for an answer. A requester is in a map only while it
+ * connections and HTTP calls waiting for an answer. A requester is in a map only while it
  * waits; closing removes it, so an answer for a requester that went away finds nothing and is
- * dropped. The map keys are the ids in decimal, kept inside the connection and the session.
+ * dropped. The map keys are the ids in decimal, kept inside the connection and the call.
  */
-#include "net/reads.h"
+#include "app/reads.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/internal.h"
-#include "net/persist.h"
+#include "app/internal.h"
+#include "app/persist.h"
 #include "util/log.h"
 
 struct deferred_msg {
@@ -22,8 +22,8 @@ struct deferred_msg {
 
 struct reads {
     struct net_read *outstanding;
-    struct strmap conns;    /* conn->read_key -> struct conn, while it waits */
-    struct strmap sessions; /* ss->read_key -> struct session, while it waits */
+    struct strmap conns; /* conn->read_key -> struct conn, while it waits */
+    struct strmap calls; /* call->read_key -> struct api_call, while it waits */
     uint64_t next_http_id;
 };
 
@@ -54,7 +54,7 @@ void reads_free(struct reads *r) {
         read_free(rd);
     }
     strmap_free(&r->conns);
-    strmap_free(&r->sessions);
+    strmap_free(&r->calls);
     free(r);
 }
 
@@ -69,7 +69,7 @@ static void run_deferred(struct conn *c) {
         c->deferred_head = m->next;
         if (!c->deferred_head) c->deferred_tail = NULL;
         c->deferred_count--;
-        if (c->wsi && !c->close_code) dispatch_message(c, m->text, m->len);
+        if (c->net && !c->close_code) dispatch_message(c, m->text, m->len);
         free(m);
     }
 }
@@ -95,7 +95,7 @@ static void on_done(struct store_read_job *job) {
     metrics_hist_observe(&srv->metrics.store_read_us, (double)(job->finished_us - job->queued_us));
     if (rd->status < 0 && rd->status != -STORE_ERR_NOT_FOUND) srv->metrics.store_read_errors++;
     struct conn *c = NULL;
-    struct session *ss = NULL;
+    struct api_call *call = NULL;
     char key[24];
     if (rd->conn_id) {
         snprintf(key, sizeof key, "%llu", (unsigned long long)rd->conn_id);
@@ -103,10 +103,10 @@ static void on_done(struct store_read_job *job) {
         if (c) c->reading = false;
     } else if (rd->http_id) {
         snprintf(key, sizeof key, "%llu", (unsigned long long)rd->http_id);
-        ss = strmap_remove(&r->sessions, key);
-        if (ss) ss->reading = false;
+        call = strmap_remove(&r->calls, key);
+        if (call) call->reading = false;
     }
-    if (!rd->answer(rd, c, ss)) read_free(rd);
+    if (!rd->answer(rd, c, call)) read_free(rd);
     if (c) run_deferred(c);
 }
 
@@ -149,33 +149,33 @@ int reads_submit_conn(struct conn *c, struct net_read *rd) {
     return 0;
 }
 
-int reads_submit_http(struct server *srv, struct session *ss, struct net_read *rd) {
+int reads_submit_http(struct server *srv, struct net_http *req, struct net_read *rd) {
     struct reads *r = reads_of(srv);
-    if (!r) {
+    struct api_call *call = r ? api_call_of(srv, req) : NULL;
+    if (!call) {
         read_free(rd);
-        return -PROTO_ERR_STORE_UNAVAILABLE;
+        return r ? -PROTO_ERR_INTERNAL : -PROTO_ERR_STORE_UNAVAILABLE;
     }
     rd->srv = srv;
     rd->http_id = ++r->next_http_id;
-    ss->srv = srv;
-    snprintf(ss->read_key, sizeof ss->read_key, "%llu", (unsigned long long)rd->http_id);
+    snprintf(call->read_key, sizeof call->read_key, "%llu", (unsigned long long)rd->http_id);
     int rc = submit(r, rd);
-    if (rc == 0 && strmap_put(&r->sessions, ss->read_key, ss) < 0) return -PROTO_ERR_INTERNAL;
+    if (rc == 0 && strmap_put(&r->calls, call->read_key, call) < 0) return -PROTO_ERR_INTERNAL;
     if (rc < 0) {
         read_free(rd);
         return rc;
     }
-    ss->reading = true;
+    call->reading = true;
     return 0;
 }
 
-int reads_resubmit_http(struct session *ss, struct net_read *rd) {
+int reads_resubmit_http(struct api_call *call, struct net_read *rd) {
     struct reads *r = reads_of(rd->srv);
     int rc = r ? submit(r, rd) : -PROTO_ERR_STORE_UNAVAILABLE;
     if (rc < 0) return rc;
-    snprintf(ss->read_key, sizeof ss->read_key, "%llu", (unsigned long long)rd->http_id);
-    if (strmap_put(&r->sessions, ss->read_key, ss) < 0) return -PROTO_ERR_INTERNAL;
-    ss->reading = true;
+    snprintf(call->read_key, sizeof call->read_key, "%llu", (unsigned long long)rd->http_id);
+    if (strmap_put(&r->calls, call->read_key, call) < 0) return -PROTO_ERR_INTERNAL;
+    call->reading = true;
     return 0;
 }
 
@@ -207,8 +207,8 @@ void reads_conn_gone(struct conn *c) {
     drop_deferred(c);
 }
 
-void reads_http_gone(struct server *srv, struct session *ss) {
-    struct reads *r = srv ? reads_of(srv) : NULL;
-    if (ss->reading && r) strmap_remove(&r->sessions, ss->read_key);
-    ss->reading = false;
+void reads_http_gone(struct api_call *call) {
+    struct reads *r = reads_of(call->srv);
+    if (call->reading && r) strmap_remove(&r->calls, call->read_key);
+    call->reading = false;
 }

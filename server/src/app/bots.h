@@ -15,8 +15,8 @@
  * Every change goes through the store's writer (ownership and the per-account limit are checked
  * there, in the same transaction); the reply comes with its commit. Loop thread.
  */
-#ifndef SERVER_NET_BOTS_H
-#define SERVER_NET_BOTS_H
+#ifndef SERVER_APP_BOTS_H
+#define SERVER_APP_BOTS_H
 
 #include "proto/proto.h"
 #include "store/store.h"

@@ -6,19 +6,19 @@
  * connections: a spectator never sees a move its player has not been told about yet). A closed
  * connection's entries are cleared in place; the messages are released when their turn comes.
  */
-#include "net/persist.h"
+#include "app/persist.h"
 
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/accounts.h"
+#include "app/archive.h"
+#include "app/bots.h"
+#include "app/internal.h"
+#include "app/reads.h"
 #include "core/restore.h"
-#include "net/accounts.h"
-#include "net/archive.h"
-#include "net/bots.h"
-#include "net/internal.h"
-#include "net/reads.h"
 #include "store/auth.h"
 #include "store/read.h"
 #include "store/record.h"
@@ -28,7 +28,7 @@
 struct held {
     uint64_t seq;
     struct conn *conn; /* NULL once the connection closed */
-    struct outmsg *msg;
+    struct net_msg *msg;
     void (*after)(struct server *srv, void *arg); /* persist_after_commit: instead of a message */
     void *arg;
     int64_t held_us; /* when it was held: for the metric */
@@ -64,13 +64,10 @@ static void flush(struct persist *p, uint64_t committed) {
         }
         if (e.conn) {
             metrics_hist_observe(&p->srv->metrics.store_held_us, (double)(now_us - e.held_us));
-            e.conn->held--;
             conn_enqueue(e.conn, e.msg);
-            /* A close frame waits for the last held message (conn_write). */
-            if (e.conn->held == 0 && e.conn->close_code && e.conn->wsi)
-                lws_callback_on_writable(e.conn->wsi);
+            conn_held_released(e.conn); /* a close waits for the last held message */
         }
-        outmsg_release(e.msg);
+        net_msg_release(e.msg);
     }
 }
 
@@ -141,7 +138,7 @@ static int held_push(struct persist *p, struct held e) {
     return 0;
 }
 
-bool persist_hold(struct conn *c, struct outmsg *m) {
+bool persist_hold(struct conn *c, struct net_msg *m) {
     struct persist *p = c->srv->persist;
     if (!p || !m) return false;
     uint64_t submitted = store_submitted(p->store);
@@ -151,7 +148,7 @@ bool persist_hold(struct conn *c, struct outmsg *m) {
         /* Out of memory: the connection cannot be served in order any more. */
         LOGE("persist", "conn=%llu: out of memory holding a message; closing it",
              (unsigned long long)c->id);
-        conn_close(c, LWS_CLOSE_STATUS_UNEXPECTED_CONDITION, "server out of memory");
+        conn_close(c, NET_CLOSE_UNEXPECTED, "server out of memory");
         return true;
     }
     m->refs++;
@@ -245,8 +242,8 @@ static void token_run(struct store_reader *reader, struct net_read *rd) {
     rd->status = store_find_token(reader, t->hash, &t->id);
 }
 
-static bool token_answer(struct net_read *rd, struct conn *c, struct session *ss) {
-    (void)ss;
+static bool token_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
+    (void)call;
     struct token_read *t = (struct token_read *)(void *)rd;
     if (!c) return false; /* the connection closed meanwhile */
     struct server *srv = c->srv;
@@ -266,7 +263,7 @@ static bool token_answer(struct net_read *rd, struct conn *c, struct session *ss
         return false;
     }
     conn_send_error(c, code, rd->req_id, NULL);
-    if (t->bearer) conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad token");
+    if (t->bearer) conn_close(c, NET_CLOSE_POLICY_VIOLATION, "bad token");
     return false;
 }
 
@@ -452,7 +449,7 @@ void persist_free(struct server *srv) {
         if (e->after)
             e->after(srv, e->arg); /* with the loop gone, only frees what it holds */
         else
-            outmsg_release(e->msg);
+            net_msg_release(e->msg);
     }
     free(p->held);
     accounts_free(p->accounts);

@@ -6,8 +6,8 @@
  *
  * Loop thread only, except what the pool's workers post (which only wakes the loop).
  */
-#ifndef SERVER_NET_ENGINE_H
-#define SERVER_NET_ENGINE_H
+#ifndef SERVER_APP_ENGINE_H
+#define SERVER_APP_ENGINE_H
 
 #include <stdbool.h>
 #include <stddef.h>

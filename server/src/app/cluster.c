@@ -10,14 +10,14 @@
  *                  lobby? {n}        "send me your open seeks"
  *   node channel:  seeks  {n, s}     the answer: the node's open seeks
  */
-#include "net/cluster.h"
+#include "app/cluster.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/cluster_internal.h"
-#include "net/internal.h"
-#include "net/persist.h"
+#include "app/cluster_internal.h"
+#include "app/internal.h"
+#include "app/persist.h"
 #include "proto/encode.h"
 #include "pubsub/bus.h"
 #include "util/log.h"
@@ -316,7 +316,7 @@ int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     srv->cluster = cl;
     struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id, cfg->redis_password};
     struct bus_events be = {.state = on_state, .message = on_message};
-    cl->bus = bus_create(&srv->loop, &bc, &be, cl);
+    cl->bus = bus_create(net_loop(srv->net), &bc, &be, cl);
     if (!cl->bus) {
         LOGE("cluster", "cannot start the Redis links (node id \"%s\" valid?)", cfg->node_id);
         return -1;

@@ -15,8 +15,8 @@
  *
  * Loop thread.
  */
-#ifndef SERVER_NET_ACCOUNTS_H
-#define SERVER_NET_ACCOUNTS_H
+#ifndef SERVER_APP_ACCOUNTS_H
+#define SERVER_APP_ACCOUNTS_H
 
 #include "proto/proto.h"
 #include "store/store.h"

@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/cluster.h"
-#include "net/engine.h"
-#include "net/internal.h"
-#include "net/persist.h"
-#include "net/reads.h"
+#include "app/cluster.h"
+#include "app/engine.h"
+#include "app/internal.h"
+#include "app/persist.h"
+#include "app/reads.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -136,8 +136,8 @@ void dispatch_conn_gone(struct conn *c) {
 /* ---- event delivery ---- */
 
 struct delivery {
-    struct outmsg *plain;
-    struct outmsg *with_id; /* the requester's copy of the reply, or NULL */
+    struct net_msg *plain;
+    struct net_msg *with_id; /* the requester's copy of the reply, or NULL */
     struct conn *requester;
     bool requester_served;
 };
@@ -233,14 +233,14 @@ void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *r
         }
     }
     if (d.with_id && !d.requester_served) conn_send(rd->requester, d.with_id);
-    outmsg_release(d.plain);
-    outmsg_release(d.with_id);
+    net_msg_release(d.plain);
+    net_msg_release(d.with_id);
 }
 
 void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
                       bool spectators) {
     cluster_publish_to_game(srv, g, msg, players, spectators);
-    struct outmsg *m = msg ? outmsg_create(msg) : NULL;
+    struct net_msg *m = msg ? outmsg_create(msg) : NULL;
     json_decref(msg);
     if (!m) return;
     struct delivery d = {.plain = m};
@@ -249,7 +249,7 @@ void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, boo
         deliver_player(&d, g->players[CHESS_BLACK]);
     }
     if (spectators) deliver_watchers(srv, &d, g);
-    outmsg_release(m);
+    net_msg_release(m);
 }
 
 static void log_event(const struct core_event *ev) {
@@ -282,8 +282,8 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         const struct core_event *ev = &events->items[i];
         log_event(ev);
         size_t len = 0;
-        unsigned char *text = proto_dump_event(ev, now, OUTMSG_FRONT, &len);
-        struct delivery d = {.requester = requester, .plain = outmsg_adopt(text, len)};
+        unsigned char *text = proto_dump_event(ev, now, NET_MSG_FRONT, &len);
+        struct delivery d = {.requester = requester, .plain = net_msg_adopt(text, len)};
         if (!d.plain) continue;
         if (i == events->reply && requester) {
             /* The requester always gets the reply, with its id when it sent one. */
@@ -302,8 +302,8 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
             json_decref(msg);
         }
         route(srv, ev, &d);
-        outmsg_release(d.plain);
-        outmsg_release(d.with_id);
+        net_msg_release(d.plain);
+        net_msg_release(d.with_id);
     }
     engine_observe(srv, events); /* the computer's turn, a takeback, a game's end */
     core_events_reset(events);
@@ -375,7 +375,7 @@ void dispatch_bearer_hello(struct conn *c, const char *token) {
     int rc = valid ? identify(c, token, NULL, NULL, now_mono_ms(), true) : -PROTO_ERR_BAD_TOKEN;
     if (rc == 0) return;
     conn_send_error(c, rc, NULL, NULL);
-    conn_close(c, LWS_CLOSE_STATUS_POLICY_VIOLATION, "bad token");
+    conn_close(c, NET_CLOSE_POLICY_VIOLATION, "bad token");
 }
 
 static int handle_connection_message(struct conn *c, const struct proto_request *req, int64_t now) {

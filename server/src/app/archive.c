@@ -9,16 +9,16 @@
  * time, the HTTP side writes them and asks for the next batch once they are out, so neither the
  * loop nor a reader holds more than one batch whatever the number of games.
  */
-#include "net/archive.h"
+#include "app/archive.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "net/bots.h"
-#include "net/internal.h"
-#include "net/persist.h"
-#include "net/reads.h"
+#include "app/bots.h"
+#include "app/internal.h"
+#include "app/persist.h"
+#include "app/reads.h"
 #include "proto/encode.h"
 #include "store/archive.h"
 #include "store/auth.h"
@@ -408,20 +408,19 @@ static void answer_ws(struct server *srv, struct archive_read *a, struct conn *c
     send_reply(c, msg, a->base.req_id);
 }
 
-static int http_error(struct lws *wsi, struct session *ss, int code) {
+static int http_error(struct net_http *req, int code) {
     unsigned status = code == -PROTO_ERR_STORE_UNAVAILABLE ? 503 : 404;
-    return http_send_json(wsi, ss, status, proto_encode_error(code, NULL));
+    return api_send_json(req, status, proto_encode_error(code, NULL));
 }
 
-static int http_not_found(struct lws *wsi, struct session *ss, const char *message) {
-    return http_send_json(wsi, ss, 404,
-                          json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", message));
+static int http_not_found(struct net_http *req, const char *message) {
+    return api_send_json(req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", message));
 }
 
 /* The first or a later batch of a player's games as PGN. Returns true when a is kept for the
  * next batch. */
-static bool answer_export(struct archive_read *a, struct session *ss) {
-    struct lws *wsi = ss->wsi;
+static bool answer_export(struct archive_read *a, struct api_call *call) {
+    struct net_http *req = call->req;
     char *text = a->text ? a->text : strdup("");
     size_t len = a->len;
     a->text = NULL;
@@ -429,15 +428,15 @@ static bool answer_export(struct archive_read *a, struct session *ss) {
     if (!a->started) {
         if (a->base.status < 0) {
             free(text);
-            if (http_error(wsi, ss, status_error(a->base.status, -PROTO_ERR_PLAYER_NOT_FOUND)))
-                lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+            if (http_error(req, status_error(a->base.status, -PROTO_ERR_PLAYER_NOT_FOUND)))
+                net_http_abort(req);
             return false;
         }
         a->started = true;
-        ss->stream = a->last ? NULL : &a->base;
-        if (http_stream_start(wsi, ss, "application/x-chess-pgn", text, len) < 0) {
-            ss->stream = NULL;
-            lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+        call->stream = a->last ? NULL : &a->base;
+        if (net_http_stream_start(req, "application/x-chess-pgn", text, len, !a->last) < 0) {
+            call->stream = NULL;
+            net_http_abort(req);
             return false;
         }
         return !a->last;
@@ -447,45 +446,45 @@ static bool answer_export(struct archive_read *a, struct session *ss) {
         LOGW("archive", "player=%s: PGN export cut short (%s)", a->player_id,
              store_status_name(a->base.status));
         free(text);
-        http_stream_more(wsi, ss, NULL, 0, true);
+        net_http_stream_more(req, NULL, 0, true);
         return false;
     }
-    ss->stream = a->last ? NULL : &a->base;
-    http_stream_more(wsi, ss, text, len, a->last);
+    call->stream = a->last ? NULL : &a->base;
+    net_http_stream_more(req, text, len, a->last);
     return !a->last;
 }
 
-static void answer_http(struct server *srv, struct archive_read *a, struct session *ss) {
-    struct lws *wsi = ss->wsi;
+static void answer_http(struct server *srv, struct archive_read *a, struct api_call *call) {
+    struct net_http *req = call->req;
     int rc;
     if (a->kind == ARCHIVE_GAME && a->format != FORMAT_JSON) {
         if (a->base.status == -STORE_ERR_NOT_FOUND && a->format == FORMAT_FEN &&
             a->game.moves) /* the game exists: the ply does not */
-            rc = http_not_found(wsi, ss, "no such ply in this game");
+            rc = http_not_found(req, "no such ply in this game");
         else if (a->base.status < 0)
-            rc = http_error(wsi, ss, status_error(a->base.status, -CORE_ERR_GAME_NOT_FOUND));
+            rc = http_error(req, status_error(a->base.status, -CORE_ERR_GAME_NOT_FOUND));
         else if (a->format == FORMAT_PGN) {
-            rc = http_send(wsi, ss, 200, "application/x-chess-pgn", a->text, a->len);
+            rc = net_http_respond(req, 200, "application/x-chess-pgn", a->text, a->len);
             a->text = NULL;
         } else
-            rc = http_send_json(
-                wsi, ss, 200,
+            rc = api_send_json(
+                req, 200,
                 json_pack("{s:s,s:i,s:s}", "game", a->game_id, "ply", (int)a->ply, "fen", a->fen));
     } else if (a->kind == ARCHIVE_LEADERBOARD && a->base.status == -STORE_ERR_NOT_FOUND) {
-        rc = http_not_found(wsi, ss, "categories: bullet, blitz, rapid, classical");
+        rc = http_not_found(req, "categories: bullet, blitz, rapid, classical");
     } else {
         int code = -PROTO_ERR_INTERNAL;
         json_t *body = answer_json(srv, a, &code);
-        rc = body ? http_send_json(wsi, ss, 200, body) : http_error(wsi, ss, code);
+        rc = body ? api_send_json(req, 200, body) : http_error(req, code);
     }
-    if (rc < 0) lws_set_timeout(wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
+    if (rc < 0) net_http_abort(req);
 }
 
-static bool archive_answer(struct net_read *rd, struct conn *c, struct session *ss) {
+static bool archive_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
     struct archive_read *a = (struct archive_read *)(void *)rd;
     if (c) answer_ws(rd->srv, a, c);
-    if (ss && a->kind == ARCHIVE_EXPORT) return answer_export(a, ss);
-    if (ss) answer_http(rd->srv, a, ss);
+    if (call && a->kind == ARCHIVE_EXPORT) return answer_export(a, call);
+    if (call) answer_http(rd->srv, a, call);
     return false;
 }
 
@@ -496,13 +495,11 @@ static int submit_ws(struct conn *c, struct archive_read *a) {
 }
 
 /* Returns what the HTTP callback returns. */
-static int submit_http(struct server *srv, struct lws *wsi, struct session *ss,
-                       struct archive_read *a) {
+static int submit_http(struct server *srv, struct net_http *req, struct archive_read *a) {
     a->base.run = archive_run;
     a->base.answer = archive_answer;
-    ss->wsi = wsi;
-    int rc = reads_submit_http(srv, ss, &a->base);
-    return rc < 0 ? http_error(wsi, ss, rc) : 0;
+    int rc = reads_submit_http(srv, req, &a->base);
+    return rc < 0 ? http_error(req, rc) : 0;
 }
 
 /* ---- WebSocket ---- */
@@ -603,17 +600,16 @@ int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_
 
 /* ---- HTTP ---- */
 
-static void site_of(struct lws *wsi, char *site, size_t size) {
+static void site_of(struct net_http *req, char *site, size_t size) {
     char host[256] = "";
-    if (lws_hdr_copy(wsi, host, sizeof host, WSI_TOKEN_HOST) <= 0)
-        snprintf(host, sizeof host, "localhost");
+    net_http_host(req, host, sizeof host);
     snprintf(site, size, "http://%s", host);
 }
 
 /* An integer query argument within [min, max], or fallback. */
-static int query_int(struct lws *wsi, const char *name, int min, int max, int fallback) {
+static int query_int(struct net_http *req, const char *name, int min, int max, int fallback) {
     char buf[64];
-    const char *v = lws_get_urlarg_by_name(wsi, name, buf, sizeof buf);
+    const char *v = net_http_query_arg(req, name, buf, sizeof buf);
     if (!v) return fallback;
     char *end;
     long n = strtol(v, &end, 10);
@@ -621,71 +617,68 @@ static int query_int(struct lws *wsi, const char *name, int min, int max, int fa
 }
 
 /* A game: JSON, PGN, or the FEN after ply_text plies (NULL for the others). */
-static int serve_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
+static int serve_game(struct server *srv, struct net_http *req, const char *id,
                       enum archive_format format, const char *ply_text) {
-    if (!persist_store(srv)) return http_error(wsi, ss, -CORE_ERR_GAME_NOT_FOUND);
+    if (!persist_store(srv)) return http_error(req, -CORE_ERR_GAME_NOT_FOUND);
     struct archive_read *a = archive_read_new(ARCHIVE_GAME, NULL);
     if (!a) return -1;
     snprintf(a->game_id, sizeof a->game_id, "%s", id);
     a->format = format;
-    site_of(wsi, a->site, sizeof a->site);
+    site_of(req, a->site, sizeof a->site);
     if (ply_text) {
         char *end;
         a->ply = strtol(ply_text, &end, 10);
         if (!*ply_text || *end) a->ply = -1; /* answered "no such ply" once the game is read */
     }
-    return submit_http(srv, wsi, ss, a);
+    return submit_http(srv, req, a);
 }
 
-int archive_http_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
-                      bool pgn) {
-    return serve_game(srv, wsi, ss, id, pgn ? FORMAT_PGN : FORMAT_JSON, NULL);
+int archive_http_game(struct server *srv, struct net_http *req, const char *id, bool pgn) {
+    return serve_game(srv, req, id, pgn ? FORMAT_PGN : FORMAT_JSON, NULL);
 }
 
-static int serve_player(struct server *srv, struct lws *wsi, struct session *ss, const char *rest) {
-    if (!persist_store(srv)) return http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
+static int serve_player(struct server *srv, struct net_http *req, const char *rest) {
+    if (!persist_store(srv)) return http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
     char player_id[STORE_ID_MAX + 1];
     size_t id_len = strcspn(rest, "/");
     const char *sub = rest + id_len;
-    if (id_len == 0 || id_len > STORE_ID_MAX)
-        return http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
+    if (id_len == 0 || id_len > STORE_ID_MAX) return http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
     memcpy(player_id, rest, id_len);
     player_id[id_len] = '\0';
     struct archive_read *a = NULL;
     if (!*sub) {
         a = archive_read_new(ARCHIVE_PLAYER, NULL);
     } else if (strcmp(sub, "/games") == 0) {
-        a = games_read(NULL, player_id, query_int(wsi, "page=", 1, 100000, 1),
-                       query_int(wsi, "limit=", 1, 100, 20));
+        a = games_read(NULL, player_id, query_int(req, "page=", 1, 100000, 1),
+                       query_int(req, "limit=", 1, 100, 20));
     } else if (strcmp(sub, "/games.pgn") == 0) {
         a = archive_read_new(ARCHIVE_EXPORT, NULL);
-        if (a) site_of(wsi, a->site, sizeof a->site);
+        if (a) site_of(req, a->site, sizeof a->site);
     } else {
-        return http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
+        return http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
     }
     if (!a) return -1;
     snprintf(a->player_id, sizeof a->player_id, "%s", player_id);
-    return submit_http(srv, wsi, ss, a);
+    return submit_http(srv, req, a);
 }
 
-bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const char *path,
-                  int *rc) {
+bool archive_http(struct server *srv, struct net_http *req, const char *path, int *rc) {
     if (strncmp(path, "/api/players/", 13) == 0) {
-        *rc = serve_player(srv, wsi, ss, path + 13);
+        *rc = serve_player(srv, req, path + 13);
         return true;
     }
     if (strncmp(path, "/api/users/", 11) == 0) {
         char lower[STORE_USERNAME_MAX + 1];
         struct archive_read *a = NULL;
         if (!persist_store(srv))
-            *rc = http_error(wsi, ss, -PROTO_ERR_STORE_UNAVAILABLE);
+            *rc = http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
         else if (auth_username_check(path + 11, lower) < 0)
-            *rc = http_error(wsi, ss, -PROTO_ERR_PLAYER_NOT_FOUND);
+            *rc = http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
         else if (!(a = archive_read_new(ARCHIVE_PLAYER, NULL)))
             *rc = -1;
         else {
             snprintf(a->username, sizeof a->username, "%s", lower);
-            *rc = submit_http(srv, wsi, ss, a);
+            *rc = submit_http(srv, req, a);
         }
         return true;
     }
@@ -693,10 +686,10 @@ bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const
         int category = rating_category_parse(path + 17);
         struct archive_read *a =
             persist_store(srv) && category != RATING_NONE
-                ? leaderboard_read(NULL, category, query_int(wsi, "limit=", 1, 100, 20))
+                ? leaderboard_read(NULL, category, query_int(req, "limit=", 1, 100, 20))
                 : NULL;
-        *rc = a ? submit_http(srv, wsi, ss, a)
-                : http_not_found(wsi, ss, "categories: bullet, blitz, rapid, classical");
+        *rc = a ? submit_http(srv, req, a)
+                : http_not_found(req, "categories: bullet, blitz, rapid, classical");
         return true;
     }
     const char *fen = strstr(path, "/fen/");
@@ -704,12 +697,12 @@ bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const
         char id[GAME_ID_LEN + 8];
         size_t len = (size_t)(fen - (path + 11));
         if (len == 0 || len > GAME_ID_LEN) {
-            *rc = http_error(wsi, ss, -CORE_ERR_GAME_NOT_FOUND);
+            *rc = http_error(req, -CORE_ERR_GAME_NOT_FOUND);
             return true;
         }
         memcpy(id, path + 11, len);
         id[len] = '\0';
-        *rc = serve_game(srv, wsi, ss, id, FORMAT_FEN, fen + 5);
+        *rc = serve_game(srv, req, id, FORMAT_FEN, fen + 5);
         return true;
     }
     return false;

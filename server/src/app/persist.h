@@ -17,8 +17,8 @@
  *
  * Loop thread, except the store's wake callback.
  */
-#ifndef SERVER_NET_PERSIST_H
-#define SERVER_NET_PERSIST_H
+#ifndef SERVER_APP_PERSIST_H
+#define SERVER_APP_PERSIST_H
 
 #include <stdbool.h>
 
@@ -27,7 +27,7 @@
 
 struct server;
 struct conn;
-struct outmsg;
+struct net_msg;
 struct core_events;
 struct player;
 
@@ -43,7 +43,7 @@ int persist_attach(struct server *srv, struct store *store);
 int persist_record(struct server *srv, struct core_events *events);
 
 /* conn_send(): true when the message was held for a later commit (a reference was taken). */
-bool persist_hold(struct conn *c, struct outmsg *m);
+bool persist_hold(struct conn *c, struct net_msg *m);
 
 /*
  * Runs after(srv, arg) on the loop once everything submitted so far is committed, in order with

@@ -16,8 +16,8 @@
  *
  * Loop thread only.
  */
-#ifndef SERVER_NET_CLUSTER_H
-#define SERVER_NET_CLUSTER_H
+#ifndef SERVER_APP_CLUSTER_H
+#define SERVER_APP_CLUSTER_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -9,7 +9,7 @@
  * played. Analyses belong to connections, which may run a limited number at once, each for a
  * limited time.
  */
-#include "net/engine.h"
+#include "app/engine.h"
 
 #include <chess/fen.h>
 #include <chess/move.h>
@@ -18,7 +18,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "net/internal.h"
+#include "app/internal.h"
 #include "pool/pool.h"
 #include "proto/encode.h"
 #include "util/log.h"

@@ -15,8 +15,8 @@
  *
  * Loop thread, except run (a reader thread).
  */
-#ifndef SERVER_NET_READS_H
-#define SERVER_NET_READS_H
+#ifndef SERVER_APP_READS_H
+#define SERVER_APP_READS_H
 
 #include <jansson.h>
 #include <stdbool.h>
@@ -28,7 +28,8 @@
 
 struct conn;
 struct server;
-struct session;
+struct api_call;
+struct net_http;
 struct reads;
 
 struct net_read {
@@ -42,11 +43,11 @@ struct net_read {
      * nothing of the loop's. */
     void (*run)(struct store_reader *reader, struct net_read *rd);
     /*
-     * Loop thread: the answer, with the connection (c) or HTTP session (ss) that asked, or both
+     * Loop thread: the answer, with the connection (c) or HTTP call that asked, or both
      * NULL when it went away (then only clean up). Returns true when it handed rd on (submitted
      * it again, or kept it), false to have it released and freed.
      */
-    bool (*answer)(struct net_read *rd, struct conn *c, struct session *ss);
+    bool (*answer)(struct net_read *rd, struct conn *c, struct api_call *call);
     /* Frees what the embedding request owns (may be NULL); rd itself is freed after it. */
     void (*release)(struct net_read *rd);
     struct net_read *prev, *next; /* outstanding requests, for freeing at shutdown */
@@ -66,13 +67,14 @@ void reads_free(struct reads *reads);
  */
 int reads_submit_conn(struct conn *c, struct net_read *rd);
 
-/* Submits rd for an HTTP request (ss gets an id and waits). Returns 0 or an error as above. */
-int reads_submit_http(struct server *srv, struct session *ss, struct net_read *rd);
+/* Submits rd for an HTTP request (its call gets an id and waits). Returns 0 or an error as
+ * above. */
+int reads_submit_http(struct server *srv, struct net_http *req, struct net_read *rd);
 
 /* Submits rd again for the same HTTP request (the next batch of a long answer), which waits
  * again. rd must not be outstanding (its answer kept it). Returns 0, or an error code (rd stays
  * the caller's, who discards it). */
-int reads_resubmit_http(struct session *ss, struct net_read *rd);
+int reads_resubmit_http(struct api_call *call, struct net_read *rd);
 
 /* Releases and frees a request that is not outstanding (kept by its answer). NULL is ignored. */
 void reads_discard(struct net_read *rd);
@@ -83,6 +85,6 @@ bool reads_defer(struct conn *c, const char *text, size_t len);
 
 /* A connection or HTTP request closed: its answer, when it comes, is dropped. */
 void reads_conn_gone(struct conn *c);
-void reads_http_gone(struct server *srv, struct session *ss);
+void reads_http_gone(struct api_call *call);
 
 #endif

@@ -17,17 +17,16 @@
  *
  * Loop thread.
  */
-#ifndef SERVER_NET_ARCHIVE_H
-#define SERVER_NET_ARCHIVE_H
+#ifndef SERVER_APP_ARCHIVE_H
+#define SERVER_APP_ARCHIVE_H
 
 #include <stdbool.h>
 
 #include "proto/proto.h"
 
 struct conn;
-struct lws;
 struct server;
-struct session;
+struct net_http;
 
 /* player_get, games_list, game_record, leaderboard, pgn_import. Returns 0 (the reply comes
  * once the read is done; the connection's later messages wait) or an error code. */
@@ -35,12 +34,10 @@ int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_
 
 /* Serves path when it is one of the archive's endpoints: returns true and sets *rc to what the
  * HTTP callback returns; false for any other path. */
-bool archive_http(struct server *srv, struct lws *wsi, struct session *ss, const char *path,
-                  int *rc);
+bool archive_http(struct server *srv, struct net_http *req, const char *path, int *rc);
 
 /* /api/games/<id>[.pgn] for a game the world no longer (or not yet) holds. Returns what the
  * HTTP callback returns. */
-int archive_http_game(struct server *srv, struct lws *wsi, struct session *ss, const char *id,
-                      bool pgn);
+int archive_http_game(struct server *srv, struct net_http *req, const char *id, bool pgn);
 
 #endif

@@ -1,0 +1,168 @@
+/*
+ * The application's HTTP endpoints: /healthz, /metrics (Prometheus text), /api/games/<id>
+ * (JSON) and /api/games/<id>.pgn for games in memory, the archive's endpoints (archive.c), and
+ * a JSON 404 for any other /api path. Everything else is the transport's: static files and the
+ * single-page app's index.html.
+ *
+ * An answer that needs the database comes later (reads.h): the request's state is a struct
+ * api_call attached to the transport's request, freed when the transport says it is over.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/archive.h"
+#include "app/cluster.h"
+#include "app/engine.h"
+#include "app/internal.h"
+#include "app/persist.h"
+#include "app/reads.h"
+#include "core/pgn.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+#include "util/now.h"
+
+int api_send_json(struct net_http *req, unsigned status, json_t *msg) {
+    if (!msg) return -1;
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    if (!text) return -1;
+    return net_http_respond(req, status, "application/json", text, strlen(text));
+}
+
+static int send_error(struct net_http *req, unsigned status, int code) {
+    return api_send_json(req, status, proto_encode_error(code, NULL));
+}
+
+/* ---- requests answered later ---- */
+
+struct api_call *api_call_of(struct server *srv, struct net_http *req) {
+    struct api_call *call = calloc(1, sizeof *call);
+    if (!call) return NULL;
+    call->srv = srv;
+    call->req = req;
+    net_http_set_user(req, call);
+    return call;
+}
+
+int api_more(void *user, struct net_http *req) {
+    struct api_call *call = user;
+    (void)req;
+    if (call->reading) return 0; /* the next batch is already being read */
+    struct net_read *next = call->stream;
+    call->stream = NULL;
+    if (next && reads_resubmit_http(call, next) == 0) return 0; /* net_http_stream_more follows */
+    reads_discard(next);
+    return -1;
+}
+
+void api_closed(void *user) {
+    struct api_call *call = user;
+    reads_http_gone(call);
+    reads_discard(call->stream);
+    free(call);
+}
+
+/* ---- endpoints ---- */
+
+static int serve_game(struct server *srv, struct net_http *req, const char *rest) {
+    char id[GAME_ID_LEN + 8];
+    size_t len = strlen(rest);
+    bool pgn = len > 4 && strcmp(rest + len - 4, ".pgn") == 0;
+    if (pgn) len -= 4;
+    if (len == 0 || len > GAME_ID_LEN) return send_error(req, 404, -CORE_ERR_GAME_NOT_FOUND);
+    memcpy(id, rest, len);
+    id[len] = '\0';
+    const struct game *g = world_game(srv->world, id);
+    if (!g) return archive_http_game(srv, req, id, pgn); /* ended long ago: the database */
+    if (!pgn)
+        return api_send_json(req, 200, proto_encode_game(g, now_mono_ms(), PROTO_VIEWER_SPECTATOR));
+    char site[300], host[256] = "";
+    net_http_host(req, host, sizeof host);
+    snprintf(site, sizeof site, "http://%s", host);
+    char *text = NULL;
+    long n = game_write_pgn(g, site, &text);
+    if (n < 0) return -1;
+    return net_http_respond(req, 200, "application/x-chess-pgn", text, (size_t)n);
+}
+
+static int serve_health(struct server *srv, struct net_http *req) {
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    json_t *body = json_pack("{s:s,s:i,s:i,s:i}", "status", srv->stopping ? "shutting_down" : "ok",
+                             "connections", srv->conn_count, "games", st.games_live,
+                             "players_online", st.players_online);
+    /* Cut off from Redis, a node still serves its own games: "degraded", but 200, so a load
+     * balancer keeps sending it the clients whose games it holds (docs/scaling.md). */
+    if (body && cluster_health(srv, body) && !srv->stopping)
+        json_object_set_new(body, "status", json_string("degraded"));
+    return api_send_json(req, srv->stopping ? 503 : 200, body);
+}
+
+/* The transport's counters go into the metrics as they are rendered. */
+static void take_net_stats(struct server *srv) {
+    struct net_stats ns;
+    net_get_stats(srv->net, &ns);
+    struct metrics *m = &srv->metrics;
+    m->connections_total = ns.connections_total;
+    m->connections_rejected = ns.connections_rejected;
+    m->connections_closed_slow = ns.connections_closed_slow;
+    m->connections_closed_idle = ns.connections_closed_idle;
+    m->http_requests_total = ns.http_requests_total;
+    m->messages_out_total = ns.messages_out_total;
+    m->bytes_in_total = ns.bytes_in_total;
+    m->bytes_out_total = ns.bytes_out_total;
+}
+
+static int serve_metrics(struct server *srv, struct net_http *req) {
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    struct metrics_gauges g = {
+        .connections = srv->conn_count,
+        .players = st.players,
+        .players_online = st.players_online,
+        .games_live = st.games_live,
+        .games_ended_kept = st.games_ended_kept,
+        .seeks = st.seeks,
+        .challenges = st.challenges,
+        .moves_total = st.moves_total,
+        .games_started_total = st.games_started_total,
+        .games_ended_total = st.games_ended_total,
+        .guests_forgotten_total = st.guests_forgotten_total,
+    };
+    engine_fill_gauges(srv, &g);
+    persist_fill_gauges(srv, &g);
+    if (cluster_enabled(srv)) {
+        struct cluster_site_stats site;
+        cluster_site_stats(srv, &site);
+        g.cluster = true;
+        g.cluster_redis_up = site.bus_up;
+        g.site_nodes = site.nodes;
+        g.site_connections = site.connections;
+        g.site_players_online = site.players_online;
+        g.site_games_live = site.games_live;
+    }
+    take_net_stats(srv);
+    size_t len;
+    char *text = metrics_render(&srv->metrics, &g, &len);
+    if (!text) return -1;
+    return net_http_respond(req, 200, "text/plain; version=0.0.4", text, len);
+}
+
+/* Returns what the HTTP callback returns (0 or -1), or 1 for a path that is not the API's. */
+static int route(struct server *srv, struct net_http *req, const char *path) {
+    if (strcmp(path, "/healthz") == 0) return serve_health(srv, req);
+    if (strcmp(path, "/metrics") == 0) return serve_metrics(srv, req);
+    int rc;
+    if (archive_http(srv, req, path, &rc)) return rc; /* players, users, leaderboard, FEN */
+    if (strncmp(path, "/api/games/", 11) == 0) return serve_game(srv, req, path + 11);
+    if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0 || strcmp(path, "/ws") == 0)
+        return api_send_json(
+            req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such endpoint"));
+    return 1;
+}
+
+enum net_http_outcome api_request(void *ctx, struct net_http *req, const char *path) {
+    struct server *srv = ctx;
+    int rc = route(srv, req, path);
+    return rc > 0 ? NET_HTTP_NOT_MINE : rc < 0 ? NET_HTTP_CLOSE : NET_HTTP_ANSWERED;
+}

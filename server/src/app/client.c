@@ -1,0 +1,144 @@
+/*
+ * Clients' WebSocket connections as the application sees them: the registry, the per-connection
+ * rate limit and abuse count, messages held until their writes are committed (persist.c), and
+ * closing once those are out. Bytes, queues and frames are the transport's (net/net.h).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/internal.h"
+#include "app/persist.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+#include "util/log.h"
+#include "util/now.h"
+
+struct net_msg *outmsg_create(const json_t *msg) {
+    size_t len;
+    unsigned char *block = proto_dump(msg, NET_MSG_FRONT, &len);
+    return net_msg_adopt(block, len);
+}
+
+struct net_msg *outmsg_with_id(struct net_msg *m, const json_t *id) {
+    size_t len;
+    unsigned char *block = proto_dump_with_id(net_msg_data(m), m->len, id, NET_MSG_FRONT, &len);
+    return net_msg_adopt(block, len);
+}
+
+void *conn_open(void *ctx, struct net_conn *nc, const char *addr, const char *bearer) {
+    struct server *srv = ctx;
+    struct conn *c = calloc(1, sizeof *c);
+    if (!c) return NULL;
+    c->net = nc;
+    c->srv = srv;
+    c->id = net_conn_id(nc);
+    snprintf(c->addr, sizeof c->addr, "%s", addr);
+    ratelimit_init(&c->limit, srv->cfg.rate_burst, srv->cfg.rate_per_s, now_mono_ms());
+    c->all_next = srv->conns;
+    if (srv->conns) srv->conns->all_prev = c;
+    srv->conns = c;
+    srv->conn_count++;
+    /* A bot may identify itself with its upgrade request ("Authorization: Bearer <token>"). */
+    if (bearer) dispatch_bearer_hello(c, bearer);
+    return c;
+}
+
+void conn_close(struct conn *c, int code, const char *reason) {
+    if (!c->net || c->close_code) return;
+    c->close_code = code;
+    c->close_reason = reason;
+    if (c->held == 0) net_close(c->net, code, reason);
+}
+
+void conn_held_released(struct conn *c) {
+    if (--c->held == 0 && c->close_code && c->net)
+        net_close(c->net, c->close_code, c->close_reason);
+}
+
+void conn_send(struct conn *c, struct net_msg *m) {
+    /* Held while writes it may announce wait for the disk (persist.c). */
+    if (persist_hold(c, m)) return;
+    conn_enqueue(c, m);
+}
+
+void conn_enqueue(struct conn *c, struct net_msg *m) {
+    if (!c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY)) return;
+    net_send(c->net, m);
+}
+
+void conn_send_json(struct conn *c, json_t *msg) {
+    if (!msg) return;
+    struct net_msg *m = outmsg_create(msg);
+    json_decref(msg);
+    if (!m) return;
+    conn_send(c, m);
+    net_msg_release(m);
+}
+
+void conn_send_error(struct conn *c, int code, const json_t *id, const char *field) {
+    json_t *msg = proto_encode_error(code, field);
+    if (!msg) return;
+    proto_set_id(msg, id);
+    metrics_family_add(&c->srv->metrics.errors, proto_error_name(code), 1);
+    conn_send_json(c, msg);
+}
+
+/* Counts a refused message; too many in a row close the connection after the reply. */
+static void note_abuse(struct conn *c) {
+    if (++c->abuse < c->srv->cfg.abuse_limit) return;
+    if (c->close_code) return;
+    LOGW("net", "conn=%llu closed for abuse (%d refused messages in a row)",
+         (unsigned long long)c->id, c->abuse);
+    c->srv->metrics.connections_closed_abuse++;
+    conn_close(c, NET_CLOSE_POLICY_VIOLATION, "too many refused messages");
+}
+
+void conn_message(void *user, const char *text, size_t len, unsigned flags) {
+    struct conn *c = user;
+    struct server *srv = c->srv;
+    if (c->close_code) return; /* closing: ignore what still arrives */
+    int64_t now = now_mono_ms();
+    /* A refusal carries the message's id; an oversized message was not kept, so its refusal
+     * has none. */
+    int refusal = !ratelimit_take(&c->limit, 1, now) ? -PROTO_ERR_RATE_LIMITED
+                  : flags & NET_MESSAGE_OVERSIZE     ? -PROTO_ERR_MESSAGE_TOO_LARGE
+                  : flags & NET_MESSAGE_BINARY       ? -PROTO_ERR_BINARY_NOT_SUPPORTED
+                                                     : 0;
+    if (refusal) {
+        if (text)
+            dispatch_refuse(c, refusal, text, len);
+        else
+            conn_send_error(c, refusal, NULL, NULL);
+        note_abuse(c);
+    } else {
+        c->abuse = 0;
+        metrics_hist_observe(&srv->metrics.message_bytes, (double)len);
+        dispatch_message(c, text, len);
+    }
+    persist_release_committed(srv);
+}
+
+void conn_closed(void *user) {
+    struct conn *c = user;
+    struct server *srv = c->srv;
+    persist_conn_gone(c);
+    dispatch_conn_gone(c);
+    if (c->all_prev)
+        c->all_prev->all_next = c->all_next;
+    else
+        srv->conns = c->all_next;
+    if (c->all_next) c->all_next->all_prev = c->all_prev;
+    srv->conn_count--;
+    c->net = NULL;
+    c->free_next = srv->to_free;
+    srv->to_free = c;
+}
+
+void conn_free_closed(struct server *srv) {
+    while (srv->to_free) {
+        struct conn *c = srv->to_free;
+        srv->to_free = c->free_next;
+        free(c->watched);
+        free(c);
+    }
+}

@@ -1,0 +1,214 @@
+/*
+ * What the application's files share: the server and client structures, outbound messages, and
+ * the functions that cross files (dispatch.c, api.c, client.c, server.c). Not for use outside
+ * app/.
+ *
+ * Everything here belongs to the loop thread.
+ */
+#ifndef SERVER_APP_INTERNAL_H
+#define SERVER_APP_INTERNAL_H
+
+#include <jansson.h>
+#include <signal.h>
+#include <uv.h>
+
+#include "app/server.h"
+#include "core/ratelimit.h"
+#include "core/world.h"
+#include "metrics/metrics.h"
+#include "net/net.h"
+#include "util/strmap.h"
+
+/* Serialises a message once into a block the transport sends (refs = 1). Returns NULL when
+ * memory runs out. */
+struct net_msg *outmsg_create(const json_t *msg);
+
+/* A copy of a message (an object) with the request id added; NULL when memory runs out. */
+struct net_msg *outmsg_with_id(struct net_msg *m, const json_t *id);
+
+/* One client's WebSocket connection, as the application sees it. Freed only from the
+ * housekeeping timer, never inside its own callback chain: the transport's ws_closed unlinks it
+ * and puts it on the server's free list. */
+struct conn {
+    struct net_conn *net; /* the transport's connection; NULL once it has closed */
+    struct server *srv;
+    uint64_t id;
+    char addr[NETADDR_TEXT_MAX];            /* the client's, behind trusted proxies */
+    struct player *player;                  /* after hello */
+    struct conn *player_prev, *player_next; /* the player's connections */
+    struct conn *all_prev, *all_next;       /* every open connection */
+    bool lobby;                             /* receives seek list updates */
+    struct conn *lobby_prev, *lobby_next;
+    char (*watched)[GAME_ID_LEN + 1]; /* games watched (ids) */
+    int watch_count;
+    struct ratelimit limit;
+    int abuse;      /* refused messages in a row */
+    int held;       /* messages held until a commit (persist.c); the close waits for them */
+    int close_code; /* nonzero: closing with this code once the held messages are out */
+    const char *close_reason;
+    bool reading;      /* a database read for it is outstanding (reads.c) */
+    char read_key[24]; /* its id in decimal: its key while reading */
+    struct deferred_msg *deferred_head, *deferred_tail; /* messages waiting for the read */
+    int deferred_count;
+    struct conn *free_next;
+};
+
+/* A one-shot timer on the loop. */
+struct loop_timer {
+    uv_timer_t uv;
+    struct server *srv;
+    void (*fire)(struct server *srv);
+    bool initialised;
+};
+
+/* Spectators of one game (by id, so an evicted game leaves nothing dangling). */
+struct watch_list {
+    char id[GAME_ID_LEN + 1];
+    struct conn **conns;
+    int count, cap;
+};
+
+struct server {
+    struct server_config cfg;
+    struct world *world;
+    struct persist *persist; /* the store's side (persist.c); NULL without a database */
+    struct engine *engine;   /* the computer's side (engine.c); NULL before engine_attach */
+    struct cluster *cluster; /* the site bus (cluster.c); NULL without --redis */
+    struct core_events events;
+    struct net *net; /* the transport, which owns the loop */
+    /* Other threads write to an eventfd to wake the loop for the mailbox, and a poll handle on
+     * the loop watches it (server.c says why not a uv_async_t). */
+    int wake_fd; /* -1 when not open */
+    uv_poll_t wake_poll;
+    bool wake_poll_initialised;
+    struct mailbox mailbox; /* results from other threads */
+    bool mailbox_initialised;
+    struct metrics metrics;
+    struct conn *conns; /* every open connection */
+    int conn_count;
+    struct conn *lobby;     /* lobby subscribers */
+    struct strmap watchers; /* game id -> struct watch_list */
+    struct conn *to_free;
+    struct loop_timer world_timer; /* the world's next deadline */
+    int64_t world_timer_at;        /* when it is set for (ms), or GCLOCK_NEVER */
+    struct loop_timer house_timer; /* housekeeping every 100 ms */
+    volatile sig_atomic_t stop_requested;
+    bool stopping;
+    int64_t stop_deadline_ms;
+    bool finished;
+    int64_t moves_sample[11]; /* moves_total once a second, for moves per second */
+    int moves_sample_at;
+    int64_t last_sample_ms;
+};
+
+/* ---- client.c ---- */
+
+/* The transport's WebSocket callbacks (net_handler): a connection opens, a complete message
+ * arrives, the connection is gone. */
+void *conn_open(void *srv, struct net_conn *nc, const char *addr, const char *bearer);
+void conn_message(void *conn, const char *text, size_t len, unsigned flags);
+void conn_closed(void *conn);
+
+/* Sends a message (taking a reference). While writes wait for the disk the message is held
+ * first (persist.c) and sent once they are committed. */
+void conn_send(struct conn *c, struct net_msg *m);
+
+/* conn_send() without holding: for messages whose writes are committed. */
+void conn_enqueue(struct conn *c, struct net_msg *m);
+
+/* Encodes, serialises and sends one message to one connection; consumes msg. */
+void conn_send_json(struct conn *c, json_t *msg);
+
+/* Sends an error with the request's id (may be NULL) and the offending field (may be NULL). */
+void conn_send_error(struct conn *c, int code, const json_t *id, const char *field);
+
+/* Closes once the held messages are out and the transport's queue is flushed, with a close code
+ * (enum net_close_code) and reason (a static string). Messages sent after this are dropped,
+ * except at shutdown (NET_CLOSE_GOING_AWAY). */
+void conn_close(struct conn *c, int code, const char *reason);
+
+/* A held message's turn has come: the close waits for the last one (persist.c). */
+void conn_held_released(struct conn *c);
+
+/* Frees connections closed since the last call. */
+void conn_free_closed(struct server *srv);
+
+/* ---- dispatch.c ---- */
+
+/* Handles one complete client text message (text is NUL-terminated at len). While the
+ * connection waits for a database read the message waits too (reads.h). */
+void dispatch_message(struct conn *c, const char *text, size_t len);
+
+/* Refuses a message with an error (code) that carries the message's id when it has a usable
+ * one: the message is decoded for nothing else. */
+void dispatch_refuse(struct conn *c, int code, const char *text, size_t len);
+
+/* The end of a hello once its player is known (found in the world, created, or read from the
+ * database; token: the one it came with, NULL for a new guest): links the connection, sends the
+ * welcome with the request's id, tells the others. */
+void dispatch_hello_player(struct conn *c, struct player *p, const char *token, const json_t *id);
+
+/* Delivers events (from a request, a tick, or a connection change). requester and id: the
+ * connection that asked and its request id, for the reply event (may be NULL). */
+void dispatch_events(struct server *srv, struct core_events *events, struct conn *requester,
+                     const json_t *id);
+
+/* Sends a message (consumed) to a game's players and/or its spectators, in order with the
+ * game's events. */
+void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
+                      bool spectators);
+
+/* Identifies a new connection by the token of its upgrade request's "Authorization: Bearer"
+ * header, as hello with that token would (the welcome is its first message). A bad token gets
+ * BAD_TOKEN and the connection is closed (1008). */
+void dispatch_bearer_hello(struct conn *c, const char *token);
+
+/* An event of a game or lobby owned by another node (cluster.c), addressed by ids. */
+struct remote_delivery {
+    enum core_target kind;
+    const char *game;          /* the game's id (spectators), or NULL */
+    const char *white, *black; /* the game's players' ids, or NULL */
+    const char *player;        /* CORE_TO_PLAYER's recipient, or NULL */
+    const json_t *msg;         /* the message (borrowed) */
+    struct conn *requester;    /* gets the copy with requester_id, or NULL */
+    const json_t *requester_id;
+};
+
+/* Delivers a remote event to this node's connections, as dispatch_events() routes local ones. */
+void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *rd);
+
+/* Adds a game (by id; it may be on another node) to what the connection watches. Returns 0 or
+ * -PROTO_ERR_TOO_MANY_WATCHED / -PROTO_ERR_INTERNAL. */
+int dispatch_watch_add(struct conn *c, const char *id);
+
+/* Removes a closing connection from watch lists and the lobby, and detaches its player. */
+void dispatch_conn_gone(struct conn *c);
+
+/* Re-arms the world timer after anything that may have moved its deadline. */
+void server_arm_world_timer(struct server *srv);
+
+/* ---- api.c ---- */
+
+/* The transport's HTTP callbacks (net_handler): a GET for the application's paths, the next
+ * batch of a streamed answer, a request that is over. */
+enum net_http_outcome api_request(void *srv, struct net_http *req, const char *path);
+int api_more(void *call, struct net_http *req);
+void api_closed(void *call);
+
+/* A request the application answers later (a database read): its state, attached to the
+ * transport's request (net_http_set_user) until the request is over. */
+struct api_call {
+    struct server *srv;
+    struct net_http *req;    /* NULL once the request is over */
+    bool reading;            /* waiting for a database read */
+    char read_key[24];       /* the read's id in decimal, while reading */
+    struct net_read *stream; /* streaming: the request for the next batch, while idle */
+};
+
+/* The call for req, created on first use. NULL when memory runs out. */
+struct api_call *api_call_of(struct server *srv, struct net_http *req);
+
+/* Starts a response with a JSON body (msg stolen). Returns 0 or -1. */
+int api_send_json(struct net_http *req, unsigned status, json_t *msg);
+
+#endif

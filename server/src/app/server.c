@@ -1,0 +1,305 @@
+/*
+ * The application server: wires the transport (net/net.h) to the application's callbacks, and
+ * runs the timers, the wake-ups from other threads and the shutdown sequence.
+ *
+ * Two uv timers: one for the world's next deadline (flags, first-move aborts, seek expiry) and
+ * one for housekeeping every 100 ms (freeing closed connections, moves per second, noticing a
+ * stop request). lws's own timers are not used: on a foreign libuv loop they are only re-armed
+ * after lws's own callbacks, so one set from a uv callback could sleep forever. Other threads
+ * hand results to the loop through the mailbox, woken by writing an eventfd that the loop polls.
+ *
+ * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
+ * queued for it, wait until they are gone (or shutdown_grace_ms), then close the application's
+ * handles and shut the transport down inside the loop (net_shutdown), so that the loop ends.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/eventfd.h>
+#include <unistd.h>
+
+#include "app/cluster.h"
+#include "app/engine.h"
+#include "app/internal.h"
+#include "app/persist.h"
+#include "util/ids.h"
+#include "util/log.h"
+#include "util/now.h"
+
+void server_config_defaults(struct server_config *cfg) {
+    *cfg = (struct server_config){
+        .listen_addr = NULL,
+        .port = 8080,
+        .static_dir = "client/dist",
+        .max_message = 16384,
+        .max_connections = 20000,
+        .out_queue_max = 1024,
+        .rate_per_s = 20,
+        .rate_burst = 40,
+        .bot_rate_per_s = 50,
+        .bot_rate_burst = 100,
+        .abuse_limit = 20,
+        .max_watch = 32,
+        .ping_interval_s = 25,
+        .idle_timeout_s = 60,
+        .shutdown_grace_ms = 3000,
+    };
+    world_config_defaults(&cfg->world);
+}
+
+static int random_source(void *ctx, void *buf, unsigned n) {
+    (void)ctx;
+    return ids_random_bytes(buf, n);
+}
+
+/* ---- timers ---- */
+
+static void timer_uv_cb(uv_timer_t *handle) {
+    struct loop_timer *t = handle->data;
+    t->fire(t->srv);
+}
+
+static int timer_init(struct server *srv, struct loop_timer *t, void (*fire)(struct server *)) {
+    t->srv = srv;
+    t->fire = fire;
+    if (uv_timer_init(net_loop(srv->net), &t->uv) != 0) return -1;
+    t->uv.data = t;
+    t->initialised = true;
+    return 0;
+}
+
+/* (Re)arms the timer to fire once after delay_us (rounded up to whole ms). */
+static void timer_start(struct loop_timer *t, int64_t delay_us) {
+    if (delay_us < 1) delay_us = 1;
+    uv_timer_start(&t->uv, timer_uv_cb, (uint64_t)(delay_us + 999) / 1000, 0);
+}
+
+static void timer_stop(struct loop_timer *t) {
+    if (!t->initialised) return;
+    uv_timer_stop(&t->uv);
+}
+
+static void timer_close(struct loop_timer *t) {
+    if (!t->initialised) return;
+    timer_stop(t);
+    if (!uv_is_closing((uv_handle_t *)&t->uv)) uv_close((uv_handle_t *)&t->uv, NULL);
+    t->initialised = false;
+}
+
+static void world_timer_fired(struct server *srv) {
+    int64_t now_us = now_mono_us();
+    if (srv->world_timer_at != GCLOCK_NEVER)
+        metrics_hist_observe(&srv->metrics.timer_lag_us,
+                             (double)(now_us - srv->world_timer_at * 1000));
+    srv->world_timer_at = GCLOCK_NEVER;
+    world_tick(srv->world, now_us / 1000, &srv->events);
+    dispatch_events(srv, &srv->events, NULL, NULL); /* re-arms the timer */
+}
+
+void server_arm_world_timer(struct server *srv) {
+    int64_t next = world_next_deadline(srv->world);
+    if (next == srv->world_timer_at) return;
+    srv->world_timer_at = next;
+    if (next == GCLOCK_NEVER)
+        timer_stop(&srv->world_timer);
+    else
+        timer_start(&srv->world_timer, next * 1000 - now_mono_us());
+}
+
+/* ---- results from other threads ---- */
+
+static void drain_mailbox(struct server *srv) {
+    struct mailbox_item *item = mailbox_take_all(&srv->mailbox);
+    while (item) {
+        struct server_result *r = (struct server_result *)(void *)item;
+        item = item->next;
+        r->apply(srv, r);
+    }
+}
+
+static void wake_cb(uv_poll_t *handle, int status, int events) {
+    (void)events;
+    struct server *srv = handle->data;
+    if (status < 0) LOGW("server", "wake-up descriptor: %s", uv_strerror(status));
+    /* Resets the eventfd's counter; nothing to read is a wake-up already consumed. */
+    uint64_t count;
+    if (read(srv->wake_fd, &count, sizeof count) < 0 && errno != EAGAIN)
+        LOGW("server", "wake-up descriptor: %s", strerror(errno));
+    drain_mailbox(srv);
+}
+
+/*
+ * Runs on the posting thread (write() is thread-safe). This is a write to an eventfd, not
+ * uv_async_send(): libuv 1.44's handler spins on each async
+ * handle (997 tries, then sched_yield() until the sender is done) while the sending thread is
+ * between marking the handle and writing its own eventfd, and a sender preempted there on a
+ * busy machine kept the loop spinning; under callgrind the handler cost 3,100 instructions per
+ * wake-up, most of a commit's cost on the loop. The mailbox sends at most one wake-up until the
+ * loop takes its items, which is all the coalescing uv_async gave.
+ */
+static void wake_loop(void *ctx) {
+    struct server *srv = ctx;
+    uint64_t one = 1;
+    if (write(srv->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
+        LOGE("server", "cannot wake the loop: %s", strerror(errno));
+}
+
+void server_post(struct server *srv, struct server_result *result) {
+    mailbox_post(&srv->mailbox, &result->link);
+}
+
+static void begin_shutdown(struct server *srv) {
+    srv->stopping = true;
+    net_stop_accepting(srv->net);
+    srv->stop_deadline_ms = now_mono_ms() + srv->cfg.shutdown_grace_ms;
+    LOGI("server", "shutting down: closing %d connections", srv->conn_count);
+    for (struct conn *c = srv->conns; c; c = c->all_next)
+        conn_close(c, NET_CLOSE_GOING_AWAY, "server shutting down");
+}
+
+static void finish(struct server *srv) {
+    srv->finished = true;
+    persist_detach(srv); /* no wake-ups from the store once the loop is going away */
+    engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
+    cluster_detach(srv); /* the Redis links' handles close with the loop */
+    LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
+    drain_mailbox(srv);
+    timer_close(&srv->world_timer);
+    timer_close(&srv->house_timer);
+    /* The transport is shut down inside the loop; server_run() finishes the job. */
+    uv_close((uv_handle_t *)&srv->wake_poll, NULL);
+    net_shutdown(srv->net);
+}
+
+static void sample_moves(struct server *srv, int64_t now) {
+    if (now - srv->last_sample_ms < 1000) return;
+    srv->last_sample_ms = now;
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    int n = (int)(sizeof srv->moves_sample / sizeof srv->moves_sample[0]);
+    srv->moves_sample[srv->moves_sample_at % n] = (int64_t)st.moves_total;
+    int have = srv->moves_sample_at < n - 1 ? srv->moves_sample_at : n - 1;
+    int64_t oldest = srv->moves_sample[(srv->moves_sample_at - have + n) % n];
+    srv->metrics.moves_per_second = have ? (double)((int64_t)st.moves_total - oldest) / have : 0;
+    srv->moves_sample_at++;
+}
+
+static void house_timer_fired(struct server *srv) {
+    int64_t now = now_mono_ms();
+    net_free_closed(srv->net);
+    conn_free_closed(srv);
+    if (!srv->stopping) net_keepalive(srv->net, now);
+    sample_moves(srv, now);
+    cluster_tick(srv, now);
+    if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
+    if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
+        finish(srv);
+        return;
+    }
+    timer_start(&srv->house_timer, 100000);
+}
+
+/* ---- the transport's callbacks ---- */
+
+static bool ws_admit(void *ctx) {
+    struct server *srv = ctx;
+    return !srv->stopping;
+}
+
+struct server *server_create(const struct server_config *cfg) {
+    struct server *srv = calloc(1, sizeof *srv);
+    if (!srv) return NULL;
+    srv->cfg = *cfg;
+    srv->cfg.world.random = random_source;
+    srv->world_timer_at = GCLOCK_NEVER;
+    srv->events.reply = -1;
+    srv->wake_fd = -1;
+    if (metrics_init(&srv->metrics) < 0) goto fail;
+    if (mailbox_init(&srv->mailbox, wake_loop, srv) < 0) goto fail;
+    srv->mailbox_initialised = true;
+    srv->world = world_create(&srv->cfg.world);
+    if (!srv->world) goto fail;
+    world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
+
+    struct net_config net_cfg = {
+        .listen_addr = cfg->listen_addr,
+        .port = cfg->port,
+        .static_dir = cfg->static_dir,
+        .max_message = cfg->max_message,
+        .max_connections = cfg->max_connections,
+        .out_queue_max = cfg->out_queue_max,
+        .ping_interval_s = cfg->ping_interval_s,
+        .idle_timeout_s = cfg->idle_timeout_s,
+        .trusted_proxies = &srv->cfg.trusted_proxies,
+    };
+    struct net_handler handler = {
+        .ctx = srv,
+        .ws_admit = ws_admit,
+        .ws_open = conn_open,
+        .ws_message = conn_message,
+        .ws_closed = conn_closed,
+        .http = api_request,
+        .http_more = api_more,
+        .http_closed = api_closed,
+    };
+    srv->net = net_create(&net_cfg, &handler);
+    if (!srv->net) goto fail;
+    srv->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
+    if (srv->wake_fd < 0) {
+        LOGE("server", "cannot create the wake-up descriptor: %s", strerror(errno));
+        goto fail;
+    }
+    if (uv_poll_init(net_loop(srv->net), &srv->wake_poll, srv->wake_fd) != 0) goto fail;
+    srv->wake_poll.data = srv;
+    srv->wake_poll_initialised = true;
+    if (uv_poll_start(&srv->wake_poll, UV_READABLE, wake_cb) != 0) goto fail;
+    if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
+        timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
+        goto fail;
+    timer_start(&srv->house_timer, 100000);
+    LOGI("server", "listening on %s:%d, static files from %s",
+         cfg->listen_addr ? cfg->listen_addr : "*", cfg->port, cfg->static_dir);
+    return srv;
+fail:
+    server_destroy(srv);
+    return NULL;
+}
+
+int server_run(struct server *srv) {
+    net_run(srv->net);
+    conn_free_closed(srv);
+    return srv->finished ? 0 : 1;
+}
+
+void server_request_stop(struct server *srv) {
+    srv->stop_requested = 1;
+}
+
+void server_destroy(struct server *srv) {
+    if (!srv) return;
+    timer_close(&srv->world_timer);
+    timer_close(&srv->house_timer);
+    if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
+        uv_close((uv_handle_t *)&srv->wake_poll, NULL);
+    net_destroy(srv->net); /* runs the loop until the handles closed above are done */
+    srv->net = NULL;
+    conn_free_closed(srv);
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->watchers, &i, &key, &value);) {
+        struct watch_list *w = value;
+        free(w->conns);
+        free(w);
+    }
+    strmap_free(&srv->watchers);
+    engine_free(srv);
+    persist_free(srv);
+    cluster_free(srv);
+    if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
+    /* Last: nothing posts any more (the store and the engine are detached and freed). */
+    if (srv->wake_fd >= 0) close(srv->wake_fd);
+    world_destroy(srv->world);
+    core_events_free(&srv->events);
+    metrics_free(&srv->metrics);
+    free(srv);
+}

@@ -1,0 +1,208 @@
+/*
+ * The transport: libwebsockets on a libuv loop, serving WebSocket connections at /ws, HTTP
+ * requests and the web client's static files on one port. It moves bytes and decides nothing:
+ * the application (app/) gets every complete WebSocket message, every connection's opening and
+ * closing and every HTTP request through the callbacks of struct net_handler, and answers with
+ * net_send(), net_close() and net_http_*().
+ *
+ * What the transport does on its own: reassembling fragmented messages under a size cap,
+ * bounded outbound queues of shared message blocks (one lws_write() per writable callback, as
+ * lws requires), writing close frames after what is queued, keep-alive pings and dropping quiet
+ * connections, the connection limit, the client's address behind trusted proxies, TCP_NODELAY,
+ * HTTP framing (GET only, responses written in chunks, streamed responses of unknown length),
+ * and the single-page app's index.html for paths the application does not serve.
+ *
+ * Connections are never freed inside their own callback chain: a closed connection is freed
+ * by net_free_closed(), which the application calls from a timer.
+ *
+ * Loop thread only. Other threads never call into the transport; they wake the loop through
+ * the application's own mechanism (a uv handle on net_loop()).
+ */
+#ifndef SERVER_NET_NET_H
+#define SERVER_NET_NET_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <uv.h>
+
+#include "util/netaddr.h"
+
+struct net;
+struct net_conn;
+struct net_http;
+
+/* WebSocket close codes the application uses (RFC 6455). */
+enum net_close_code {
+    NET_CLOSE_GOING_AWAY = 1001,
+    NET_CLOSE_POLICY_VIOLATION = 1008,
+    NET_CLOSE_UNEXPECTED = 1011,
+};
+
+/* ---- shared outbound messages ---- */
+
+/*
+ * An outbound message: a reference-counted block shared by every connection it goes to. Its
+ * text sits NET_MSG_FRONT bytes into the block, after this header and the headroom lws_write()
+ * needs; the application serialises straight into such a block and adopts it.
+ */
+struct net_msg {
+    int refs;
+    size_t len;
+};
+
+/* Where the text starts in a block (the header rounded up, plus lws's LWS_PRE of 16 bytes). */
+#define NET_MSG_FRONT (((sizeof(struct net_msg) + 15) / 16 * 16) + 16)
+
+static inline unsigned char *net_msg_data(struct net_msg *m) {
+    return (unsigned char *)m + NET_MSG_FRONT;
+}
+
+/* Takes over a malloc'd block of NET_MSG_FRONT + len (+ 1) bytes whose text is at
+ * NET_MSG_FRONT (refs = 1). Returns NULL when block is NULL. */
+struct net_msg *net_msg_adopt(unsigned char *block, size_t len);
+
+/* Drops a reference; the last frees the block. NULL is ignored. */
+void net_msg_release(struct net_msg *m);
+
+/* ---- the application's side ---- */
+
+/* A complete WebSocket message that the transport could not take whole. */
+enum net_message_flags {
+    NET_MESSAGE_BINARY = 1 << 0,   /* a binary frame */
+    NET_MESSAGE_OVERSIZE = 1 << 1, /* over max_message: text is NULL */
+};
+
+/* What net_handler.http returns. */
+enum net_http_outcome {
+    NET_HTTP_CLOSE = -1,   /* close the connection */
+    NET_HTTP_ANSWERED = 0, /* a response started, or will (net_http_respond and friends) */
+    NET_HTTP_NOT_MINE = 1, /* not the application's path: static files and index.html */
+};
+
+/* The application's callbacks, all on the loop thread. ctx is net_handler.ctx; user is what
+ * ws_open returned for that connection (or what net_http_set_user attached to a request). */
+struct net_handler {
+    void *ctx;
+    /* May a WebSocket upgrade to /ws be accepted? (the application may be stopping) */
+    bool (*ws_admit)(void *ctx);
+    /* A WebSocket connection is established. addr: the client's address (behind trusted
+     * proxies); bearer: the token of an "Authorization: Bearer" header ("" for one that cannot
+     * be a token), or NULL. Returns the application's object for it, or NULL to drop it. */
+    void *(*ws_open)(void *ctx, struct net_conn *c, const char *addr, const char *bearer);
+    /* A complete message (text NUL-terminated at len, NULL when oversize). Not called once
+     * the connection is closing. */
+    void (*ws_message)(void *user, const char *text, size_t len, unsigned flags);
+    /* The connection is gone; the transport frees it later (net_free_closed). */
+    void (*ws_closed)(void *user);
+    /* A GET request for path (a dynamic mount: /api, /healthz, /metrics, or a missing file). */
+    enum net_http_outcome (*http)(void *ctx, struct net_http *req, const char *path);
+    /* A streamed response's batch is written: the application hands the next one with
+     * net_http_stream_more(), now or later. Returns 0, or -1 to end the response here. */
+    int (*http_more)(void *user, struct net_http *req);
+    /* An HTTP request that had a user attached is over (answered or dropped). */
+    void (*http_closed)(void *user);
+};
+
+struct net_config {
+    const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
+    int port;
+    const char *static_dir; /* the web client's files (index.html fallback for client routes) */
+    size_t max_message;     /* largest client message in bytes */
+    int max_connections;    /* WebSocket connections at once */
+    int out_queue_max;      /* messages waiting per connection before it is dropped as too slow */
+    int ping_interval_s;    /* idle time before a ping */
+    int idle_timeout_s;     /* idle time (no pong or data) before the connection is dropped */
+    const struct netaddr_list *trusted_proxies; /* whose X-Forwarded-For names the client */
+};
+
+/* What the transport counted, for /metrics. */
+struct net_stats {
+    int connections; /* open WebSocket connections */
+    uint64_t connections_total;
+    uint64_t connections_rejected;    /* refused at the connection limit */
+    uint64_t connections_closed_slow; /* outbound queue overflow */
+    uint64_t connections_closed_idle; /* nothing heard for the idle timeout */
+    uint64_t http_requests_total;
+    uint64_t messages_out_total;
+    uint64_t bytes_in_total;
+    uint64_t bytes_out_total;
+};
+
+/* ---- lifecycle ---- */
+
+/* Creates the libuv loop and the lws context on it and binds the port. cfg and handler are
+ * copied (cfg's strings and proxy list must outlive the transport). Returns NULL (after logging
+ * why) on failure. */
+struct net *net_create(const struct net_config *cfg, const struct net_handler *handler);
+
+/* The loop, for the application's timers and wake-ups. */
+uv_loop_t *net_loop(struct net *net);
+
+/* Runs the loop until every handle is closed (after net_shutdown). Returns 0. */
+int net_run(struct net *net);
+
+/* Stops accepting connections (new ones are refused; HTTP still answers until shutdown). */
+void net_stop_accepting(struct net *net);
+
+/* Inside the loop, at the end: destroys the lws context so that net_run() can return. */
+void net_shutdown(struct net *net);
+
+/* After net_run() returned (or instead of it): frees everything. NULL is ignored. */
+void net_destroy(struct net *net);
+
+/* Frees connections closed since the last call (from a timer, never inside a callback). */
+void net_free_closed(struct net *net);
+
+/* Keep-alive, from a timer every 100 ms: pings connections quiet for ping_interval_s and drops
+ * those quiet for idle_timeout_s, visiting a slice of the connections per call. */
+void net_keepalive(struct net *net, int64_t now_ms);
+
+void net_get_stats(const struct net *net, struct net_stats *out);
+
+/* ---- WebSocket connections ---- */
+
+/* Queues a message (taking a reference) for the connection and writes it as soon as the socket
+ * takes it. A connection whose queue is full is dropped as too slow. Nothing is sent once the
+ * connection is closing, except at shutdown (NET_CLOSE_GOING_AWAY). */
+void net_send(struct net_conn *c, struct net_msg *m);
+
+/* Closes after the queue is flushed, with a close code and reason (a static string). */
+void net_close(struct net_conn *c, int code, const char *reason);
+
+/* True once the connection is closing or closed: nothing more is read from it. */
+bool net_closing(const struct net_conn *c);
+
+/* The connection's number (1, 2, ... in the order they opened), for logs and ids. */
+uint64_t net_conn_id(const struct net_conn *c);
+
+/* ---- HTTP ---- */
+
+/* Attaches the application's state to a request; http_closed(user) is called when it ends. */
+void net_http_set_user(struct net_http *req, void *user);
+
+/* Starts a response with a body (malloc'd, taken over; NULL with len 0 for none). type: a
+ * static string. The headers go out on the next writable callback, so this may be called later
+ * than the http callback (when a database read answers). Returns 0 or -1. */
+int net_http_respond(struct net_http *req, unsigned status, const char *type, char *body,
+                     size_t len);
+
+/* Starts a response of unknown length (no Content-Length; the connection closes after it) with
+ * its first batch (taken over). more: further batches follow (http_more asks for them). */
+int net_http_stream_start(struct net_http *req, const char *type, char *body, size_t len,
+                          bool more);
+
+/* The next batch of a streamed response (malloc'd, taken over); last: nothing follows. */
+void net_http_stream_more(struct net_http *req, char *body, size_t len, bool last);
+
+/* The request's Host header, or "localhost" without one. */
+void net_http_host(struct net_http *req, char *out, size_t size);
+
+/* The value of a query argument (name with its "=", e.g. "page=") copied into buf, or NULL when
+ * the request has none. */
+const char *net_http_query_arg(struct net_http *req, const char *name, char *buf, size_t size);
+
+/* Drops the request's connection at once (a response that cannot be finished). */
+void net_http_abort(struct net_http *req);
+
+#endif
