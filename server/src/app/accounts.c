@@ -113,7 +113,7 @@ static bool take(struct strmap *map, const char *key, double burst, double every
 }
 
 static struct accounts *accounts_of(struct server *srv) {
-    return persist_accounts(srv);
+    return srv->accounts;
 }
 
 static struct pending *add_pending(struct accounts *a, enum pending_kind kind, struct conn *c,

@@ -6,6 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/accounts.h"
+#include "app/bots.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "proto/encode.h"
@@ -121,6 +123,8 @@ void conn_message(void *user, const char *text, size_t len, unsigned flags) {
 void conn_closed(void *user) {
     struct conn *c = user;
     struct server *srv = c->srv;
+    accounts_conn_gone(srv, c);
+    bots_conn_gone(srv->bots, c);
     persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)

@@ -8,6 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/accounts.h"
+#include "app/archive.h"
+#include "app/bots.h"
 #include "app/cluster.h"
 #include "app/engine.h"
 #include "app/internal.h"
@@ -378,6 +381,20 @@ void dispatch_bearer_hello(struct conn *c, const char *token) {
     conn_close(c, NET_CLOSE_POLICY_VIOLATION, "bad token");
 }
 
+/* The messages that need the database: accounts, bots and the archive. */
+static int store_message(struct conn *c, const struct proto_request *req, int64_t now) {
+    if (!c->srv->persist) return -PROTO_ERR_STORE_UNAVAILABLE;
+    switch (req->msg) {
+        case PROTO_MSG_REGISTER:
+        case PROTO_MSG_LOGIN:
+        case PROTO_MSG_LOGOUT: return accounts_handle(c, req, now);
+        case PROTO_MSG_BOT_CREATE:
+        case PROTO_MSG_BOT_TOKEN_CREATE:
+        case PROTO_MSG_BOT_TOKEN_REVOKE: return bots_handle(c->srv->bots, c, req);
+        default: return archive_handle(c, req, now);
+    }
+}
+
 static int handle_connection_message(struct conn *c, const struct proto_request *req, int64_t now) {
     struct server *srv = c->srv;
     switch (req->msg) {
@@ -419,7 +436,7 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
             return 0;
         case PROTO_MSG_ANALYSE: return engine_analyse(c, req);
         case PROTO_MSG_ANALYSIS_STOP: return engine_analysis_stop(c, req);
-        default: return persist_message(c, req, now); /* accounts and the archive */
+        default: return store_message(c, req, now); /* accounts, bots and the archive */
     }
 }
 

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app/internal.h"
+#include "app/wake.h"
 #include "pool/pool.h"
 #include "proto/encode.h"
 #include "util/log.h"

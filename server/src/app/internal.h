@@ -12,12 +12,14 @@
 #include <signal.h>
 #include <uv.h>
 
-#include "app/server.h"
+#include "app/config.h"
 #include "core/ratelimit.h"
 #include "core/world.h"
 #include "metrics/metrics.h"
 #include "net/net.h"
 #include "util/strmap.h"
+
+struct store_result;
 
 /* Serialises a message once into a block the transport sends (refs = 1). Returns NULL when
  * memory runs out. */
@@ -71,18 +73,16 @@ struct watch_list {
 struct server {
     struct server_config cfg;
     struct world *world;
-    struct persist *persist; /* the store's side (persist.c); NULL without a database */
-    struct engine *engine;   /* the computer's side (engine.c); NULL before engine_attach */
-    struct cluster *cluster; /* the site bus (cluster.c); NULL without --redis */
+    struct persist *persist;   /* the store's side (persist.c); NULL without a database */
+    struct engine *engine;     /* the computer's side (engine.c); NULL before engine_attach */
+    struct cluster *cluster;   /* the site bus (cluster.c); NULL without --redis */
+    struct accounts *accounts; /* register, login, logout in progress (accounts.c) */
+    struct bots *bots;         /* bot account changes in progress (bots.c) */
+    /* A store result that is not a commit: handed to the accounts and bots (server.c). */
+    void (*store_result)(struct server *srv, const struct store_result *result);
     struct core_events events;
-    struct net *net; /* the transport, which owns the loop */
-    /* Other threads write to an eventfd to wake the loop for the mailbox, and a poll handle on
-     * the loop watches it (server.c says why not a uv_async_t). */
-    int wake_fd; /* -1 when not open */
-    uv_poll_t wake_poll;
-    bool wake_poll_initialised;
-    struct mailbox mailbox; /* results from other threads */
-    bool mailbox_initialised;
+    struct net *net;   /* the transport, which owns the loop */
+    struct wake *wake; /* results from other threads (wake.h) */
     struct metrics metrics;
     struct conn *conns; /* every open connection */
     int conn_count;

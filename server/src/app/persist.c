@@ -13,11 +13,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/accounts.h"
-#include "app/archive.h"
-#include "app/bots.h"
 #include "app/internal.h"
 #include "app/reads.h"
+#include "app/wake.h"
 #include "core/restore.h"
 #include "store/auth.h"
 #include "store/read.h"
@@ -39,10 +37,8 @@ struct persist {
     struct store *store;
     struct server_result wake_item; /* posted by the store's threads, at most once at a time */
     pthread_mutex_t wake_lock;
-    bool posted;   /* guarded by wake_lock */
-    bool detached; /* guarded by wake_lock */
-    struct accounts *accounts;
-    struct bots *bots;
+    bool posted;         /* guarded by wake_lock */
+    bool detached;       /* guarded by wake_lock */
     struct reads *reads; /* database reads waiting for the readers (reads.c) */
     struct held *held;   /* ring */
     size_t head, count, cap;
@@ -80,8 +76,7 @@ static void on_result(void *ctx, const struct store_result *r) {
         metrics_hist_observe(&m->store_write_wait_us, (double)r->wait_us);
         return;
     }
-    accounts_on_result(p->srv, r);
-    bots_on_result(p->bots, p->srv, r);
+    p->srv->store_result(p->srv, r); /* accounts' and bots' requests */
 }
 
 static void poll_store(struct persist *p) {
@@ -91,7 +86,7 @@ static void poll_store(struct persist *p) {
         p->stop_logged = true;
         LOGE("persist", "the database stopped accepting writes: shutting down (moves not "
                         "committed were never announced)");
-        server_request_stop(p->srv);
+        p->srv->stop_requested = 1; /* the housekeeping timer starts the shutdown */
     }
 }
 
@@ -167,11 +162,7 @@ int persist_after_commit(struct server *srv, void (*after)(struct server *srv, v
 
 void persist_conn_gone(struct conn *c) {
     struct persist *p = c->srv->persist;
-    if (p) {
-        accounts_conn_gone(c->srv, c);
-        bots_conn_gone(p->bots, c);
-        reads_conn_gone(c);
-    }
+    if (p) reads_conn_gone(c);
     for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
         struct held *e = &p->held[(p->head + i) % p->cap];
         if (e->conn == c) {
@@ -189,7 +180,7 @@ int persist_record(struct server *srv, struct core_events *events) {
     if (!p->stop_logged) {
         p->stop_logged = true;
         LOGE("persist", "events could not be stored: not announced; shutting down");
-        server_request_stop(srv);
+        srv->stop_requested = 1; /* the housekeeping timer starts the shutdown */
     }
     return -1;
 }
@@ -371,10 +362,8 @@ int persist_attach(struct server *srv, struct store *store) {
     p->store = store;
     p->wake_item.apply = on_wake;
     srv->persist = p;
-    p->accounts = accounts_create();
-    p->bots = bots_create();
     p->reads = reads_create();
-    if (!p->accounts || !p->bots || !p->reads) return -1;
+    if (!p->reads) return -1;
     int rc = store_load_live(store_startup_reader(store), restore_game, p);
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
@@ -396,10 +385,6 @@ struct store *persist_store(struct server *srv) {
     return srv->persist ? srv->persist->store : NULL;
 }
 
-struct accounts *persist_accounts(struct server *srv) {
-    return srv->persist ? srv->persist->accounts : NULL;
-}
-
 void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
     struct persist *p = srv->persist;
     if (!p) return;
@@ -417,19 +402,6 @@ void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
 
 struct reads *persist_reads(struct server *srv) {
     return srv->persist ? srv->persist->reads : NULL;
-}
-
-int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms) {
-    if (!c->srv->persist) return -PROTO_ERR_STORE_UNAVAILABLE;
-    switch (req->msg) {
-        case PROTO_MSG_REGISTER:
-        case PROTO_MSG_LOGIN:
-        case PROTO_MSG_LOGOUT: return accounts_handle(c, req, now_ms);
-        case PROTO_MSG_BOT_CREATE:
-        case PROTO_MSG_BOT_TOKEN_CREATE:
-        case PROTO_MSG_BOT_TOKEN_REVOKE: return bots_handle(c->srv->persist->bots, c, req);
-        default: return archive_handle(c, req, now_ms);
-    }
 }
 
 void persist_detach(struct server *srv) {
@@ -452,8 +424,6 @@ void persist_free(struct server *srv) {
             net_msg_release(e->msg);
     }
     free(p->held);
-    accounts_free(p->accounts);
-    bots_free(p->bots);
     reads_free(p->reads); /* after store_close(): no reader holds them any more */
     pthread_mutex_destroy(&p->wake_lock);
     free(p);

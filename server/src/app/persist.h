@@ -76,13 +76,9 @@ void persist_player_created(struct server *srv, struct player *player);
  */
 int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer);
 
-/* The store, the account requests and the reads waiting on it (NULL without a database). */
+/* The store and the reads waiting on it (NULL without a database). */
 struct store *persist_store(struct server *srv);
-struct accounts *persist_accounts(struct server *srv);
 struct reads *persist_reads(struct server *srv);
-
-/* Handles the account and archive messages (register ... pgn_import). Returns 0 or an error. */
-int persist_message(struct conn *c, const struct proto_request *req, int64_t now_ms);
 
 /* The store's queue lengths and counters for /metrics (nothing without a database). */
 struct metrics_gauges;

@@ -6,45 +6,29 @@
  * one for housekeeping every 100 ms (freeing closed connections, moves per second, noticing a
  * stop request). lws's own timers are not used: on a foreign libuv loop they are only re-armed
  * after lws's own callbacks, so one set from a uv callback could sleep forever. Other threads
- * hand results to the loop through the mailbox, woken by writing an eventfd that the loop polls.
+ * hand results to the loop through wake.h.
  *
  * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
  * queued for it, wait until they are gone (or shutdown_grace_ms), then close the application's
  * handles and shut the transport down inside the loop (net_shutdown), so that the loop ends.
  */
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/eventfd.h>
-#include <unistd.h>
 
+#include "app/accounts.h"
+#include "app/bots.h"
 #include "app/cluster.h"
 #include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
+#include "app/server.h"
 #include "util/ids.h"
 #include "util/log.h"
 #include "util/now.h"
 
-void server_config_defaults(struct server_config *cfg) {
-    *cfg = (struct server_config){
-        .listen_addr = NULL,
-        .port = 8080,
-        .static_dir = "client/dist",
-        .max_message = 16384,
-        .max_connections = 20000,
-        .out_queue_max = 1024,
-        .rate_per_s = 20,
-        .rate_burst = 40,
-        .bot_rate_per_s = 50,
-        .bot_rate_burst = 100,
-        .abuse_limit = 20,
-        .max_watch = 32,
-        .ping_interval_s = 25,
-        .idle_timeout_s = 60,
-        .shutdown_grace_ms = 3000,
-    };
-    world_config_defaults(&cfg->world);
+static void route_store_result(struct server *srv, const struct store_result *r) {
+    accounts_on_result(srv, r);
+    bots_on_result(srv->bots, srv, r);
 }
 
 static int random_source(void *ctx, void *buf, unsigned n) {
@@ -106,48 +90,6 @@ void server_arm_world_timer(struct server *srv) {
         timer_start(&srv->world_timer, next * 1000 - now_mono_us());
 }
 
-/* ---- results from other threads ---- */
-
-static void drain_mailbox(struct server *srv) {
-    struct mailbox_item *item = mailbox_take_all(&srv->mailbox);
-    while (item) {
-        struct server_result *r = (struct server_result *)(void *)item;
-        item = item->next;
-        r->apply(srv, r);
-    }
-}
-
-static void wake_cb(uv_poll_t *handle, int status, int events) {
-    (void)events;
-    struct server *srv = handle->data;
-    if (status < 0) LOGW("server", "wake-up descriptor: %s", uv_strerror(status));
-    /* Resets the eventfd's counter; nothing to read is a wake-up already consumed. */
-    uint64_t count;
-    if (read(srv->wake_fd, &count, sizeof count) < 0 && errno != EAGAIN)
-        LOGW("server", "wake-up descriptor: %s", strerror(errno));
-    drain_mailbox(srv);
-}
-
-/*
- * Runs on the posting thread (write() is thread-safe). This is a write to an eventfd, not
- * uv_async_send(): libuv 1.44's handler spins on each async
- * handle (997 tries, then sched_yield() until the sender is done) while the sending thread is
- * between marking the handle and writing its own eventfd, and a sender preempted there on a
- * busy machine kept the loop spinning; under callgrind the handler cost 3,100 instructions per
- * wake-up, most of a commit's cost on the loop. The mailbox sends at most one wake-up until the
- * loop takes its items, which is all the coalescing uv_async gave.
- */
-static void wake_loop(void *ctx) {
-    struct server *srv = ctx;
-    uint64_t one = 1;
-    if (write(srv->wake_fd, &one, sizeof one) < 0 && errno != EAGAIN)
-        LOGE("server", "cannot wake the loop: %s", strerror(errno));
-}
-
-void server_post(struct server *srv, struct server_result *result) {
-    mailbox_post(&srv->mailbox, &result->link);
-}
-
 static void begin_shutdown(struct server *srv) {
     srv->stopping = true;
     net_stop_accepting(srv->net);
@@ -163,11 +105,11 @@ static void finish(struct server *srv) {
     engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
     cluster_detach(srv); /* the Redis links' handles close with the loop */
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
-    drain_mailbox(srv);
+    wake_drain(srv->wake);
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
     /* The transport is shut down inside the loop; server_run() finishes the job. */
-    uv_close((uv_handle_t *)&srv->wake_poll, NULL);
+    wake_close(srv->wake);
     net_shutdown(srv->net);
 }
 
@@ -213,10 +155,11 @@ struct server *server_create(const struct server_config *cfg) {
     srv->cfg.world.random = random_source;
     srv->world_timer_at = GCLOCK_NEVER;
     srv->events.reply = -1;
-    srv->wake_fd = -1;
+    srv->store_result = route_store_result;
     if (metrics_init(&srv->metrics) < 0) goto fail;
-    if (mailbox_init(&srv->mailbox, wake_loop, srv) < 0) goto fail;
-    srv->mailbox_initialised = true;
+    srv->accounts = accounts_create();
+    srv->bots = bots_create();
+    if (!srv->accounts || !srv->bots) goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -244,15 +187,8 @@ struct server *server_create(const struct server_config *cfg) {
     };
     srv->net = net_create(&net_cfg, &handler);
     if (!srv->net) goto fail;
-    srv->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
-    if (srv->wake_fd < 0) {
-        LOGE("server", "cannot create the wake-up descriptor: %s", strerror(errno));
-        goto fail;
-    }
-    if (uv_poll_init(net_loop(srv->net), &srv->wake_poll, srv->wake_fd) != 0) goto fail;
-    srv->wake_poll.data = srv;
-    srv->wake_poll_initialised = true;
-    if (uv_poll_start(&srv->wake_poll, UV_READABLE, wake_cb) != 0) goto fail;
+    srv->wake = wake_create(net_loop(srv->net), srv);
+    if (!srv->wake) goto fail;
     if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
         timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
         goto fail;
@@ -279,8 +215,7 @@ void server_destroy(struct server *srv) {
     if (!srv) return;
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
-    if (srv->wake_poll_initialised && !uv_is_closing((uv_handle_t *)&srv->wake_poll))
-        uv_close((uv_handle_t *)&srv->wake_poll, NULL);
+    wake_close(srv->wake);
     net_destroy(srv->net); /* runs the loop until the handles closed above are done */
     srv->net = NULL;
     conn_free_closed(srv);
@@ -294,10 +229,12 @@ void server_destroy(struct server *srv) {
     strmap_free(&srv->watchers);
     engine_free(srv);
     persist_free(srv);
+    accounts_free(srv->accounts);
+    bots_free(srv->bots);
     cluster_free(srv);
-    if (srv->mailbox_initialised) mailbox_destroy(&srv->mailbox);
+
     /* Last: nothing posts any more (the store and the engine are detached and freed). */
-    if (srv->wake_fd >= 0) close(srv->wake_fd);
+    wake_free(srv->wake);
     world_destroy(srv->world);
     core_events_free(&srv->events);
     metrics_free(&srv->metrics);
