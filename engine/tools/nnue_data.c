@@ -10,7 +10,7 @@
  * --max-halfmove leaves out the positions whose halfmove clock is N or more: the network cannot
  * see the clock, and in self-play such positions are mostly shuffling in endgames that a
  * shallow search could not convert, whose drawn results teach it that large advantages are
- * draws (docs/engine.md, session 31).
+ * draws (docs/results/engine-nnue-2026-11-29-to-2026-12-06.md, 2026-12-02).
  *
  * One record per position, 72 bytes, little-endian:
  *   uint16 features[32]  white-perspective feature of each piece: colour * 384 +

@@ -14,7 +14,7 @@
 # EVAL (hce: the searches that make the data use the hand-written evaluation; nnue: the built-in
 # network), INIT (a network to continue from, e.g. engine/nets/default.nnue; default: random),
 # LR (0.01), DECAY (the weight decay: 0.3 from random weights, as the first network was trained;
-# 0 with INIT, as session 40 refined the built-in network), MAX_HALFMOVE (default: no
+# 0 with INIT, which refines a network better than decay does), MAX_HALFMOVE (default: no
 # limit; nnue_data leaves out positions whose halfmove clock is that or more). Copy OUT to
 # engine/nets/default.nnue only after it has beaten the current network by SPRT at equal time
 # (tests/bench/nnue_sprt.sh OUT).
