@@ -1,7 +1,13 @@
 /*
  * Clients' WebSocket connections as the application sees them: the registry, the per-connection
- * rate limit and abuse count, messages held until their writes are committed (persist.c), and
- * closing once those are out. Bytes, queues and frames are the transport's (net/net.h).
+ * rate limit and abuse count, the inbound queue, messages held until their writes are committed
+ * (persist.c), and closing once those are out. Bytes, queues and frames are the transport's
+ * (net/net.h).
+ *
+ * The inbound queue: a message is handed to dispatch at once when the connection waits for
+ * nothing; while an earlier message waits for an answer (a database read, a site lookup) it
+ * queues, and the queue is drained in order once the answer is handled. drain() is the one
+ * place that hands messages to dispatch, and never while another is in hand.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -45,6 +51,94 @@ void *conn_open(void *ctx, struct net_conn *nc, const char *addr, const char *be
     return c;
 }
 
+/* ---- the inbound queue ---- */
+
+struct inbound {
+    struct inbound *next;
+    size_t len;
+    unsigned flags; /* for dispatch_message */
+    char text[];    /* NUL-terminated */
+};
+
+static struct inbound *inbound_new(const char *text, size_t len, unsigned flags) {
+    struct inbound *m = malloc(sizeof *m + len + 1);
+    if (!m) return NULL;
+    m->next = NULL;
+    m->len = len;
+    m->flags = flags;
+    memcpy(m->text, text, len);
+    m->text[len] = '\0';
+    return m;
+}
+
+/* Hands queued messages to dispatch until one waits for an answer (or the queue is empty). */
+static void drain(struct conn *c) {
+    if (c->draining) return;
+    c->draining = true;
+    while (c->waits == 0 && c->inbox_head) {
+        struct inbound *m = c->inbox_head;
+        c->inbox_head = m->next;
+        if (!c->inbox_head) c->inbox_tail = NULL;
+        c->inbox_count--;
+        if (c->net && !c->close_code) dispatch_message(c, m->text, m->len, m->flags);
+        free(m);
+    }
+    c->draining = false;
+}
+
+/* A complete message from the client: dispatched now, or queued behind one that waits. */
+static void accept_message(struct conn *c, const char *text, size_t len) {
+    if (c->waits == 0 && !c->inbox_head && !c->draining) {
+        c->draining = true; /* the fast path of drain(): no copy when nothing waits */
+        dispatch_message(c, text, len, 0);
+        c->draining = false;
+        drain(c);
+        return;
+    }
+    struct inbound *m = c->inbox_count < CONN_INBOX_MAX ? inbound_new(text, len, 0) : NULL;
+    if (!m) {
+        dispatch_refuse(c, -PROTO_ERR_RATE_LIMITED, text, len);
+        return;
+    }
+    if (c->inbox_tail)
+        c->inbox_tail->next = m;
+    else
+        c->inbox_head = m;
+    c->inbox_tail = m;
+    c->inbox_count++;
+}
+
+void conn_wait(struct conn *c) {
+    c->waits++;
+}
+
+void conn_resume(struct conn *c) {
+    if (c->waits > 0) c->waits--;
+    drain(c);
+}
+
+int conn_retry_located(struct conn *c, const char *text, size_t len) {
+    struct inbound *m = inbound_new(text, len, DISPATCH_LOCATED);
+    if (!m) return -1;
+    m->next = c->inbox_head;
+    c->inbox_head = m;
+    if (!c->inbox_tail) c->inbox_tail = m;
+    c->inbox_count++;
+    return 0;
+}
+
+static void inbox_free(struct conn *c) {
+    while (c->inbox_head) {
+        struct inbound *m = c->inbox_head;
+        c->inbox_head = m->next;
+        free(m);
+    }
+    c->inbox_tail = NULL;
+    c->inbox_count = 0;
+}
+
+/* ---- sending and closing ---- */
+
 void conn_close(struct conn *c, int code, const char *reason) {
     if (!c->net || c->close_code) return;
     c->close_code = code;
@@ -77,12 +171,24 @@ void conn_send_json(struct conn *c, json_t *msg) {
     net_msg_release(m);
 }
 
+void conn_send_plain(struct conn *c, json_t *msg) {
+    if (!msg) return;
+    struct net_msg *m = outmsg_create(msg);
+    json_decref(msg);
+    if (!m) return;
+    if (c->held == 0)
+        conn_enqueue(c, m);
+    else
+        conn_send(c, m);
+    net_msg_release(m);
+}
+
 void conn_send_error(struct conn *c, int code, const json_t *id, const char *field) {
     json_t *msg = proto_encode_error(code, field);
     if (!msg) return;
     proto_set_id(msg, id);
     metrics_family_add(&c->srv->metrics.errors, proto_error_name(code), 1);
-    conn_send_json(c, msg);
+    conn_send_plain(c, msg);
 }
 
 /* Counts a refused message; too many in a row close the connection after the reply. */
@@ -115,7 +221,7 @@ void conn_message(void *user, const char *text, size_t len, unsigned flags) {
     } else {
         c->abuse = 0;
         metrics_hist_observe(&srv->metrics.message_bytes, (double)len);
-        dispatch_message(c, text, len);
+        accept_message(c, text, len);
     }
     persist_release_committed(srv);
 }
@@ -142,6 +248,7 @@ void conn_free_closed(struct server *srv) {
     while (srv->to_free) {
         struct conn *c = srv->to_free;
         srv->to_free = c->free_next;
+        inbox_free(c);
         free(c->watched);
         free(c);
     }

@@ -64,9 +64,12 @@ void cluster_site_stats(struct server *srv, struct cluster_site_stats *out);
  * A client's core command (req->msg <= PROTO_MSG_CORE_LAST) or watch whose game, seek or
  * challenge is not on this node. Returns 1 when it was taken over (the answer comes later, or an
  * error was sent), 0 when the caller should handle it locally (no cluster, or the target is
- * here or unknown to the site), never an error.
+ * here or unknown to the site), never an error. A direct challenge to a player not connected
+ * here makes the connection wait (conn_wait) while the site is asked where the player is; then
+ * the message runs again (located: the site was asked already).
  */
-int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len);
+int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                    bool located);
 
 /* dispatch_events: one encoded event (msg borrowed) is about to be delivered locally; the owner
  * publishes it (after the commit) for the other nodes. */

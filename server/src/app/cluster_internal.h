@@ -47,7 +47,6 @@ struct cluster {
     const char *asking_node;
     uint64_t asking_rid;
     bool answered;
-    const struct conn *relocating; /* relay.c: a located direct challenge runs again */
     bool ever_up;
     int64_t epoch; /* how many times the bus came up: peers resync our games when it changes */
 };

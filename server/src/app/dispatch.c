@@ -399,7 +399,13 @@ static int handle_connection_message(struct conn *c, const struct proto_request 
     struct server *srv = c->srv;
     switch (req->msg) {
         case PROTO_MSG_HELLO: return handle_hello(c, req, now);
-        case PROTO_MSG_PING: reply(c, proto_encode_simple("pong"), req->id); return 0;
+        case PROTO_MSG_PING: {
+            json_t *pong = proto_encode_simple("pong");
+            if (!pong) return -PROTO_ERR_INTERNAL;
+            proto_set_id(pong, req->id);
+            conn_send_plain(c, pong); /* announces nothing: no wait for other writes */
+            return 0;
+        }
         case PROTO_MSG_LOBBY_SUBSCRIBE: {
             lobby_set(c, true);
             json_t *seeks = proto_encode_seeks(srv->world);
@@ -449,14 +455,8 @@ void dispatch_refuse(struct conn *c, int code, const char *text, size_t len) {
     proto_request_clear(&refused);
 }
 
-void dispatch_message(struct conn *c, const char *text, size_t len) {
+void dispatch_message(struct conn *c, const char *text, size_t len, unsigned flags) {
     struct server *srv = c->srv;
-    if (c->reading) {
-        /* An earlier message waits for the database: this one waits behind it (reads.h). */
-        if (reads_defer(c, text, len)) return;
-        dispatch_refuse(c, -PROTO_ERR_RATE_LIMITED, text, len);
-        return;
-    }
     int64_t start_us = now_mono_us();
     int64_t now = start_us / 1000;
     struct proto_request req;
@@ -465,7 +465,7 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
     metrics_family_add(&srv->metrics.messages_in, type, 1);
     if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
     /* About a game, seek or challenge of another node: its owner applies it (cluster.c). */
-    if (rc == 0 && cluster_forward(c, &req, text, len)) {
+    if (rc == 0 && cluster_forward(c, &req, text, len, flags & DISPATCH_LOCATED)) {
         proto_request_clear(&req);
         metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
         return;

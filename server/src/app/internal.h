@@ -50,8 +50,12 @@ struct conn {
     const char *close_reason;
     bool reading;      /* a database read for it is outstanding (reads.c) */
     char read_key[24]; /* its id in decimal: its key while reading */
-    struct deferred_msg *deferred_head, *deferred_tail; /* messages waiting for the read */
-    int deferred_count;
+    /* The inbound queue (client.c): messages wait here, in order, while an earlier one waits for
+     * an answer (a database read, a site lookup); one drain point hands them to dispatch. */
+    struct inbound *inbox_head, *inbox_tail;
+    int inbox_count;
+    int waits;     /* answers the connection waits for (conn_wait / conn_resume) */
+    bool draining; /* inside the drain: a message in hand, no other may start */
     struct conn *free_next;
 };
 
@@ -127,6 +131,27 @@ void conn_send_error(struct conn *c, int code, const json_t *id, const char *fie
  * except at shutdown (NET_CLOSE_GOING_AWAY). */
 void conn_close(struct conn *c, int code, const char *reason);
 
+/* Sends a message that announces no write (a pong, an error for bad input): at once, unless
+ * messages held for this connection are still waiting (its order is kept). Consumes msg. */
+void conn_send_plain(struct conn *c, json_t *msg);
+
+/* The message in hand waits for an answer (a database read, a site lookup): the connection's
+ * later messages queue behind it until conn_resume(). */
+void conn_wait(struct conn *c);
+
+/* The answer conn_wait() waited for is handled: the queued messages run, in order, until one
+ * waits again. */
+void conn_resume(struct conn *c);
+
+/* The message in hand is to run again, here, before the queued ones (a located direct
+ * challenge, relay.c): dispatch gets it with DISPATCH_LOCATED. Call before conn_resume(). Returns
+ * 0, or -1 when memory runs out (the message is refused). */
+int conn_retry_located(struct conn *c, const char *text, size_t len);
+
+/* Most messages queued behind one waiting for an answer; beyond that they are refused with
+ * RATE_LIMITED. */
+#define CONN_INBOX_MAX 64
+
 /* A held message's turn has come: the close waits for the last one (persist.c). */
 void conn_held_released(struct conn *c);
 
@@ -135,9 +160,11 @@ void conn_free_closed(struct server *srv);
 
 /* ---- dispatch.c ---- */
 
-/* Handles one complete client text message (text is NUL-terminated at len). While the
- * connection waits for a database read the message waits too (reads.h). */
-void dispatch_message(struct conn *c, const char *text, size_t len);
+/* Handles one complete client text message (text is NUL-terminated at len), from the
+ * connection's inbound queue (client.c) only. flags: DISPATCH_LOCATED for a direct challenge
+ * whose invited player the site was asked about already (relay.c). */
+#define DISPATCH_LOCATED 1u
+void dispatch_message(struct conn *c, const char *text, size_t len, unsigned flags);
 
 /* Refuses a message with an error (code) that carries the message's id when it has a usable
  * one: the message is decoded for nothing else. */

@@ -14,12 +14,6 @@
 #include "app/persist.h"
 #include "util/log.h"
 
-struct deferred_msg {
-    struct deferred_msg *next;
-    size_t len;
-    char text[]; /* NUL-terminated */
-};
-
 struct reads {
     struct net_read *outstanding;
     struct strmap conns; /* conn->read_key -> struct conn, while it waits */
@@ -62,28 +56,6 @@ static struct reads *reads_of(struct server *srv) {
     return persist_reads(srv);
 }
 
-/* Runs the next deferred messages of c until one waits for a read again. */
-static void run_deferred(struct conn *c) {
-    while (!c->reading && c->deferred_head) {
-        struct deferred_msg *m = c->deferred_head;
-        c->deferred_head = m->next;
-        if (!c->deferred_head) c->deferred_tail = NULL;
-        c->deferred_count--;
-        if (c->net && !c->close_code) dispatch_message(c, m->text, m->len);
-        free(m);
-    }
-}
-
-static void drop_deferred(struct conn *c) {
-    while (c->deferred_head) {
-        struct deferred_msg *m = c->deferred_head;
-        c->deferred_head = m->next;
-        free(m);
-    }
-    c->deferred_tail = NULL;
-    c->deferred_count = 0;
-}
-
 /* The store's done callback (loop thread, inside store_poll). */
 static void on_done(struct store_read_job *job) {
     struct net_read *rd = (struct net_read *)(void *)job;
@@ -107,7 +79,7 @@ static void on_done(struct store_read_job *job) {
         if (call) call->reading = false;
     }
     if (!rd->answer(rd, c, call)) read_free(rd);
-    if (c) run_deferred(c);
+    if (c) conn_resume(c); /* its queued messages run now */
 }
 
 /* The store's run callback (a reader thread). */
@@ -146,6 +118,7 @@ int reads_submit_conn(struct conn *c, struct net_read *rd) {
         return rc;
     }
     c->reading = true;
+    conn_wait(c);
     return 0;
 }
 
@@ -183,28 +156,10 @@ void reads_discard(struct net_read *rd) {
     if (rd) read_free(rd);
 }
 
-bool reads_defer(struct conn *c, const char *text, size_t len) {
-    if (c->deferred_count >= READS_DEFERRED_MAX) return false;
-    struct deferred_msg *m = malloc(sizeof *m + len + 1);
-    if (!m) return false;
-    m->next = NULL;
-    m->len = len;
-    memcpy(m->text, text, len);
-    m->text[len] = '\0';
-    if (c->deferred_tail)
-        c->deferred_tail->next = m;
-    else
-        c->deferred_head = m;
-    c->deferred_tail = m;
-    c->deferred_count++;
-    return true;
-}
-
 void reads_conn_gone(struct conn *c) {
     struct reads *r = reads_of(c->srv);
     if (c->reading && r) strmap_remove(&r->conns, c->read_key);
     c->reading = false;
-    drop_deferred(c);
 }
 
 void reads_http_gone(struct api_call *call) {

@@ -8,10 +8,10 @@
  * away meanwhile the answer is dropped and the request freed.
  *
  * Order: a WebSocket connection with a read outstanding handles no other message until the
- * answer has been handled. Its later messages wait, in order, in the connection's deferred
- * queue (at most READS_DEFERRED_MAX; beyond that a message is refused with RATE_LIMITED) and
- * run once the answer is out. So a hello with a token known only to the database is answered
- * before anything the client sent after it, and replies keep the order of the requests.
+ * answer has been handled (conn_wait / conn_resume): its later messages wait, in order, in the
+ * connection's inbound queue (client.c) and run once the answer is out. So a hello with a token
+ * known only to the database is answered before anything the client sent after it, and replies keep
+ * the order of the requests.
  *
  * Loop thread, except run (a reader thread).
  */
@@ -23,8 +23,6 @@
 #include <stdint.h>
 
 #include "store/read.h"
-
-#define READS_DEFERRED_MAX 64
 
 struct conn;
 struct server;
@@ -78,10 +76,6 @@ int reads_resubmit_http(struct api_call *call, struct net_read *rd);
 
 /* Releases and frees a request that is not outstanding (kept by its answer). NULL is ignored. */
 void reads_discard(struct net_read *rd);
-
-/* True while c waits for a read: dispatch defers its messages. Queues a copy of text; returns
- * false when the queue is full (the caller refuses the message). */
-bool reads_defer(struct conn *c, const char *text, size_t len);
 
 /* A connection or HTTP request closed: its answer, when it comes, is dropped. */
 void reads_conn_gone(struct conn *c);

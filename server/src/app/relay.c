@@ -281,12 +281,12 @@ static bool targets_seek(enum proto_msg msg) {
 /* Runs a located direct challenge's message again, here (the invited player is now known as
  * connected through its node, or nobody answered). */
 static void redispatch(struct cluster *cl, struct pending *p) {
-    if (p->conn && p->text) {
-        cl->relocating = p->conn;
-        dispatch_message(p->conn, p->text, p->text_len);
-        cl->relocating = NULL;
-    }
+    (void)cl;
+    struct conn *c = p->conn;
+    if (c && p->text && conn_retry_located(c, p->text, p->text_len) < 0)
+        conn_send_error(c, -PROTO_ERR_INTERNAL, p->client_id, NULL);
     pending_free(p);
+    if (c) conn_resume(c);
 }
 
 /* A direct challenge to a player who is not connected here: the nodes are asked whether the
@@ -294,9 +294,9 @@ static void redispatch(struct cluster *cl, struct pending *p) {
  * remote player, as an opponent from a forwarded command would). Returns 1 when it waits for
  * the answer, 0 to run it here now. */
 static int locate_invited(struct cluster *cl, struct conn *c, const struct proto_request *req,
-                          const char *text, size_t len) {
+                          const char *text, size_t len, bool located) {
     const struct player *p = world_player_by_id(cl->srv->world, req->cmd.opponent);
-    if ((p && p->online > 0) || cl->relocating == c || !bus_up(cl->bus)) return 0;
+    if ((p && p->online > 0) || located || !bus_up(cl->bus)) return 0;
     struct pending *pd = pending_add(cl, PENDING_LOCATE, c, req->id, req->cmd.opponent);
     if (!pd) return 0;
     pd->deadline_ms = now_mono_ms() + LOCATE_TIMEOUT_MS;
@@ -310,14 +310,16 @@ static int locate_invited(struct cluster *cl, struct conn *c, const struct proto
     memcpy(pd->text, text, len);
     pd->text[len] = '\0';
     pd->text_len = len;
+    conn_wait(c); /* its later messages wait for the answer */
     return 1;
 }
 
-int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len) {
+int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                    bool located) {
     struct cluster *cl = cluster_of(c->srv);
     if (!cl) return 0;
     if (req->msg == PROTO_MSG_CHALLENGE_CREATE && req->cmd.opponent)
-        return locate_invited(cl, c, req, text, len);
+        return locate_invited(cl, c, req, text, len, located);
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
     if (!watch && !challenge_get && req->msg > PROTO_MSG_CORE_LAST) return 0;
