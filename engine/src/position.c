@@ -205,14 +205,6 @@ bool chess_position_gives_check(const struct chess_position *pos, chess_move mov
     return next.checkers != 0;
 }
 
-int chess_position_captured_piece(const struct chess_position *pos, chess_move move) {
-    switch (chess_move_kind(move)) {
-        case CHESS_MOVE_CASTLING: return CHESS_NO_PIECE;
-        case CHESS_MOVE_EN_PASSANT: return CHESS_PIECE(pos->side ^ 1, CHESS_PAWN);
-        default: return pos->board[chess_move_to(move)];
-    }
-}
-
 static bool bishops_one_colour(chess_bitboard bishops) {
     return (bishops & BB_LIGHT_SQUARES) == 0 || (bishops & ~BB_LIGHT_SQUARES) == 0;
 }

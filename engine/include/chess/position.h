@@ -64,8 +64,6 @@ int chess_position_king_square(const struct chess_position *pos, int color);
 chess_bitboard chess_position_attackers(const struct chess_position *pos, int square,
                                         chess_bitboard occupied);
 
-/* The piece a move captures (CHESS_NO_PIECE for none; the pawn for en passant). */
-int chess_position_captured_piece(const struct chess_position *pos, chess_move move);
 
 static inline bool chess_position_is_capture(const struct chess_position *pos, chess_move move) {
     return chess_move_kind(move) != CHESS_MOVE_CASTLING &&

@@ -22,6 +22,7 @@
 #include "store/record.h"
 #include "util/log.h"
 #include "util/now.h"
+#include "util/ring.h"
 
 struct held {
     uint64_t seq;
@@ -40,8 +41,7 @@ struct persist {
     bool posted;         /* guarded by wake_lock */
     bool detached;       /* guarded by wake_lock */
     struct reads *reads; /* database reads waiting for the readers (reads.c) */
-    struct held *held;   /* ring */
-    size_t head, count, cap;
+    struct ring held;    /* of struct held, oldest first */
     bool stop_logged;
 };
 
@@ -50,10 +50,9 @@ struct persist {
 /* Releases the held messages (and runs the after-commit calls) up to committed, in order. */
 static void flush(struct persist *p, uint64_t committed) {
     int64_t now_us = now_mono_us();
-    while (p->count > 0 && p->held[p->head].seq <= committed) {
-        struct held e = p->held[p->head];
-        p->head = (p->head + 1) % p->cap;
-        p->count--;
+    struct held e;
+    while (p->held.count > 0 && ((struct held *)ring_at(&p->held, 0))->seq <= committed) {
+        (void)ring_pop(&p->held, &e); /* not empty */
         if (e.after) {
             e.after(p->srv, e.arg);
             continue;
@@ -101,9 +100,10 @@ static void on_wake(struct server *srv, struct server_result *item) {
 
 void persist_release_committed(struct server *srv) {
     struct persist *p = srv->persist;
-    if (!p || p->count == 0) return;
+    if (!p || p->held.count == 0) return;
     uint64_t committed = store_committed_now(p->store);
-    if (p->held[p->head].seq <= committed) flush(p, committed); /* results wait for the wake-up */
+    /* Results wait for the wake-up. */
+    if (((struct held *)ring_at(&p->held, 0))->seq <= committed) flush(p, committed);
 }
 
 /* Store threads: hand the loop a wake-up unless one is already on its way. */
@@ -119,25 +119,14 @@ static void wake_from_store(void *ctx) {
 
 /* Appends an entry to the held ring. Returns 0, or -1 when memory runs out. */
 static int held_push(struct persist *p, struct held e) {
-    if (p->count == p->cap) {
-        size_t cap = p->cap ? p->cap * 2 : 1024;
-        struct held *ring = malloc(sizeof *ring * cap);
-        if (!ring) return -1;
-        for (size_t i = 0; i < p->count; i++) ring[i] = p->held[(p->head + i) % p->cap];
-        free(p->held);
-        p->held = ring;
-        p->head = 0;
-        p->cap = cap;
-    }
-    p->held[(p->head + p->count++) % p->cap] = e;
-    return 0;
+    return ring_push(&p->held, &e, 1024, 0);
 }
 
 bool persist_hold(struct conn *c, struct net_msg *m) {
     struct persist *p = c->srv->persist;
     if (!p || !m) return false;
     uint64_t submitted = store_submitted(p->store);
-    if (p->count == 0 && submitted == store_committed(p->store)) return false;
+    if (p->held.count == 0 && submitted == store_committed(p->store)) return false;
     if (held_push(p, (struct held){
                          .seq = submitted, .conn = c, .msg = m, .held_us = now_mono_us()}) < 0) {
         /* Out of memory: the connection cannot be served in order any more. */
@@ -156,15 +145,15 @@ int persist_after_commit(struct server *srv, void (*after)(struct server *srv, v
     struct persist *p = srv->persist;
     if (!p) return -1;
     uint64_t submitted = store_submitted(p->store);
-    if (p->count == 0 && submitted == store_committed(p->store)) return -1;
+    if (p->held.count == 0 && submitted == store_committed(p->store)) return -1;
     return held_push(p, (struct held){.seq = submitted, .after = after, .arg = arg});
 }
 
 void persist_conn_gone(struct conn *c) {
     struct persist *p = c->srv->persist;
     if (p) reads_conn_gone(c);
-    for (size_t i = 0; p && c->held > 0 && i < p->count; i++) {
-        struct held *e = &p->held[(p->head + i) % p->cap];
+    for (size_t i = 0; p && c->held > 0 && i < p->held.count; i++) {
+        struct held *e = ring_at(&p->held, i);
         if (e->conn == c) {
             e->conn = NULL;
             c->held--;
@@ -360,6 +349,7 @@ int persist_attach(struct server *srv, struct store *store) {
     }
     p->srv = srv;
     p->store = store;
+    ring_init(&p->held, sizeof(struct held));
     p->wake_item.apply = on_wake;
     srv->persist = p;
     p->reads = reads_create();
@@ -416,14 +406,14 @@ void persist_free(struct server *srv) {
     struct persist *p = srv->persist;
     if (!p) return;
     persist_detach(srv);
-    for (size_t i = 0; i < p->count; i++) {
-        struct held *e = &p->held[(p->head + i) % p->cap];
+    for (size_t i = 0; i < p->held.count; i++) {
+        struct held *e = ring_at(&p->held, i);
         if (e->after)
             e->after(srv, e->arg); /* with the loop gone, only frees what it holds */
         else
             net_msg_release(e->msg);
     }
-    free(p->held);
+    ring_free(&p->held);
     reads_free(p->reads); /* after store_close(): no reader holds them any more */
     pthread_mutex_destroy(&p->wake_lock);
     free(p);

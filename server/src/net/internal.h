@@ -10,6 +10,7 @@
 #include <libwebsockets.h>
 
 #include "net/net.h"
+#include "util/ring.h"
 
 _Static_assert(NET_MSG_FRONT >= sizeof(struct net_msg) + LWS_PRE, "room for lws's headroom");
 
@@ -21,9 +22,8 @@ struct net_conn {
     uint64_t id;
     void *user;                   /* the application's object (ws_open) */
     struct net_conn *prev, *next; /* every open connection */
-    struct net_msg **queue;       /* ring of queued messages */
-    int q_head, q_count, q_cap;
-    unsigned char *rx; /* reassembly of a fragmented message */
+    struct ring queue;            /* of struct net_msg *, waiting for the socket */
+    unsigned char *rx;            /* reassembly of a fragmented message */
     size_t rx_len;
     bool rx_oversize;
     int64_t last_heard_ms; /* monotonic: the last frame or pong from the client */

@@ -35,6 +35,7 @@ struct net_conn *wsconn_create(struct net *net, struct lws *wsi) {
     c->net = net;
     c->id = ++net->next_conn_id;
     c->last_heard_ms = now_mono_ms();
+    ring_init(&c->queue, sizeof(struct net_msg *));
     c->next = net->conns;
     if (net->conns) net->conns->prev = c;
     net->conns = c;
@@ -75,24 +76,13 @@ static int write_message(struct net_conn *c, struct net_msg *m) {
     return lws_write(c->wsi, net_msg_data(m), m->len, LWS_WRITE_TEXT) < (int)m->len ? -1 : 0;
 }
 
-/* Makes room for one more queued message. Returns 0, or -1 when the queue may not grow. */
-static int queue_reserve(struct net_conn *c) {
-    if (c->q_count < c->q_cap) return 0;
-    if (c->q_cap >= c->net->cfg.out_queue_max) {
-        LOGW("net", "conn=%llu closed: outbound queue full (%d messages)",
-             (unsigned long long)c->id, c->q_count);
-        c->net->stats.connections_closed_slow++;
-        return -1;
-    }
-    int cap = c->q_cap ? c->q_cap * 2 : 8;
-    struct net_msg **q = malloc(sizeof *q * (size_t)cap);
-    if (!q) return -1;
-    for (int i = 0; i < c->q_count; i++) q[i] = c->queue[(c->q_head + i) % c->q_cap];
-    free(c->queue);
-    c->queue = q;
-    c->q_head = 0;
-    c->q_cap = cap;
-    return 0;
+/* Queues m (the caller took a reference). Returns 0, or -1 when the queue is full. */
+static int queue_push(struct net_conn *c, struct net_msg *m) {
+    if (ring_push(&c->queue, &m, 8, (size_t)c->net->cfg.out_queue_max) == 0) return 0;
+    LOGW("net", "conn=%llu closed: outbound queue full (%zu messages)", (unsigned long long)c->id,
+         c->queue.count);
+    c->net->stats.connections_closed_slow++;
+    return -1;
 }
 
 void net_send(struct net_conn *c, struct net_msg *m) {
@@ -106,16 +96,15 @@ void net_send(struct net_conn *c, struct net_msg *m) {
      * uv_poll_start() removes and adds the descriptor), four system calls per message, which
      * cost more than the send itself.
      */
-    if (c->q_count == 0 && !c->close_code && !lws_partial_buffered(c->wsi)) {
+    if (c->queue.count == 0 && !c->close_code && !lws_partial_buffered(c->wsi)) {
         if (write_message(c, m) < 0) kill_conn(c);
         return;
     }
-    if (queue_reserve(c) < 0) {
+    if (queue_push(c, m) < 0) {
         kill_conn(c);
         return;
     }
     m->refs++;
-    c->queue[(c->q_head + c->q_count++) % c->q_cap] = m;
     lws_callback_on_writable(c->wsi);
 }
 
@@ -140,15 +129,14 @@ static int write_close_frame(struct net_conn *c) {
 int wsconn_write(struct net_conn *c) {
     /* As many queued messages as the socket takes; lws buffers what one write leaves over, and
      * then the rest waits for the next writable callback. */
-    while (c->q_count > 0 && !lws_partial_buffered(c->wsi)) {
-        struct net_msg *m = c->queue[c->q_head];
+    struct net_msg *m;
+    while (c->queue.count > 0 && !lws_partial_buffered(c->wsi)) {
+        (void)ring_pop(&c->queue, &m); /* not empty */
         int rc = write_message(c, m);
-        c->q_head = (c->q_head + 1) % c->q_cap;
-        c->q_count--;
         net_msg_release(m);
         if (rc < 0) return -1;
     }
-    if (c->q_count > 0 || lws_partial_buffered(c->wsi)) {
+    if (c->queue.count > 0 || lws_partial_buffered(c->wsi)) {
         lws_callback_on_writable(c->wsi);
         return 0;
     }
@@ -209,8 +197,9 @@ void net_free_closed(struct net *net) {
     while (net->to_free) {
         struct net_conn *c = net->to_free;
         net->to_free = c->free_next;
-        for (int i = 0; i < c->q_count; i++) net_msg_release(c->queue[(c->q_head + i) % c->q_cap]);
-        free(c->queue);
+        struct net_msg *m;
+        while (ring_pop(&c->queue, &m) == 0) net_msg_release(m);
+        ring_free(&c->queue);
         free(c->rx);
         free(c);
     }
@@ -246,7 +235,7 @@ static void keepalive_check(struct net_conn *c, int64_t now_ms) {
     }
     if (c->ping_sent || quiet < (int64_t)cfg->ping_interval_s * 1000) return;
     /* Between messages only; a connection with a queue is looked at again next round. */
-    if (c->q_count > 0 || lws_partial_buffered(c->wsi)) return;
+    if (c->queue.count > 0 || lws_partial_buffered(c->wsi)) return;
     unsigned char frame[LWS_PRE + 1] = {[LWS_PRE] = 'k'};
     if (lws_write(c->wsi, frame + LWS_PRE, 1, LWS_WRITE_PING) < 0) {
         kill_conn(c);

@@ -582,10 +582,6 @@ void pool_cancel_job(struct pool *pool, uint64_t job) {
     cancel_and_finish(pool, match_id, &job);
 }
 
-void pool_cancel_game(struct pool *pool, const char *game) {
-    if (game[0]) cancel_and_finish(pool, match_game, game);
-}
-
 void pool_cancel_owner(struct pool *pool, uint64_t owner) {
     cancel_and_finish(pool, match_owner, &owner);
 }

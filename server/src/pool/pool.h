@@ -107,10 +107,9 @@ void pool_destroy(struct pool *pool);
 /* Queues a job. Returns its id (> 0), or 0 when memory is short. */
 uint64_t pool_submit(struct pool *pool, const struct pool_job_spec *spec);
 
-/* Cancels one job, the jobs of a game, or the jobs of an owner: queued ones are dropped and
- * running ones stopped; each ends with a DONE event marked cancelled. */
+/* Cancels one job, or the jobs of an owner: queued ones are dropped and running ones stopped;
+ * each ends with a DONE event marked cancelled. */
 void pool_cancel_job(struct pool *pool, uint64_t job);
-void pool_cancel_game(struct pool *pool, const char *game);
 void pool_cancel_owner(struct pool *pool, uint64_t owner);
 
 /* The game is over: cancels its jobs and frees its table once no search uses it. */

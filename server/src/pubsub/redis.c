@@ -26,6 +26,7 @@
 
 #include "util/log.h"
 #include "util/now.h"
+#include "util/ring.h"
 
 #define TICK_MS 100
 
@@ -74,8 +75,7 @@ struct redis_link {
     int backoff_ms;
     bool was_up; /* since the last down report */
     int subscribed;
-    int64_t *sent; /* ring: send times of unanswered commands */
-    int sent_head, sent_count, sent_cap;
+    struct ring sent; /* of int64_t: send times of unanswered commands */
 };
 
 void redis_config_defaults(struct redis_config *cfg, const char *host, int port) {
@@ -93,26 +93,14 @@ bool redis_link_up(const struct redis_link *link) {
 
 /* ---- the ring of send times ---- */
 
+/* Remembers when a command was sent (its deadline). Returns 0, or -1 when memory runs out. */
 static int sent_push(struct redis_link *link, int64_t now) {
-    if (link->sent_count == link->sent_cap) {
-        int cap = link->sent_cap ? link->sent_cap * 2 : 64;
-        int64_t *ring = malloc(sizeof *ring * (size_t)cap);
-        if (!ring) return -1;
-        for (int i = 0; i < link->sent_count; i++)
-            ring[i] = link->sent[(link->sent_head + i) % link->sent_cap];
-        free(link->sent);
-        link->sent = ring;
-        link->sent_head = 0;
-        link->sent_cap = cap;
-    }
-    link->sent[(link->sent_head + link->sent_count++) % link->sent_cap] = now;
-    return 0;
+    return ring_push(&link->sent, &now, 64, 0);
 }
 
+/* A command was answered: the oldest one (Redis answers in order). */
 static void sent_pop(struct redis_link *link) {
-    if (link->sent_count == 0) return;
-    link->sent_head = (link->sent_head + 1) % link->sent_cap;
-    link->sent_count--;
+    (void)ring_pop(&link->sent, NULL);
 }
 
 /* ---- the adapter ---- */
@@ -169,7 +157,7 @@ static void ev_cleanup(void *data) {
 static void schedule_retry(struct redis_link *link, const char *why) {
     link->state = LINK_IDLE;
     link->subscribed = 0;
-    link->sent_count = 0;
+    ring_clear(&link->sent);
     link->deadline_ms = now_mono_ms() + link->backoff_ms;
     link->backoff_ms = link->backoff_ms * 2 > link->cfg.backoff_max_ms ? link->cfg.backoff_max_ms
                                                                        : link->backoff_ms * 2;
@@ -394,8 +382,8 @@ static void tick_cb(uv_timer_t *timer) {
             break;
         case LINK_SUBSCRIBING:
         case LINK_UP:
-            if (link->sent_count > 0 &&
-                now - link->sent[link->sent_head] > link->cfg.command_timeout_ms)
+            if (link->sent.count > 0 &&
+                now - *(int64_t *)ring_at(&link->sent, 0) > link->cfg.command_timeout_ms)
                 drop(link, "command timed out");
             break;
     }
@@ -405,6 +393,7 @@ struct redis_link *redis_link_create(uv_loop_t *loop, const struct redis_config 
                                      const char *const *channels,
                                      const struct redis_link_events *events, void *ctx) {
     struct redis_link *link = calloc(1, sizeof *link);
+    if (link) ring_init(&link->sent, sizeof(int64_t));
     if (!link) return NULL;
     link->loop = loop;
     link->cfg = *cfg;
@@ -475,7 +464,7 @@ int redis_link_command(struct redis_link *link, int argc, const char **argv, con
         return -1;
     }
     if (redisAsyncCommandArgv(link->ac, reply_cb, pc, argc, argv, lens) != REDIS_OK) {
-        link->sent_count--;
+        (void)ring_pop_back(&link->sent);
         free(pc);
         return -1;
     }
@@ -486,7 +475,7 @@ static void link_closed(uv_handle_t *handle) {
     struct redis_link *link = handle->data;
     for (int i = 0; link->channels && i < link->channel_count; i++) free(link->channels[i]);
     free(link->channels);
-    free(link->sent);
+    ring_free(&link->sent);
     free(link->client_name);
     free(link->password);
     free(link->host);

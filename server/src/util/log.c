@@ -19,10 +19,6 @@ void log_set_level(enum log_level level) {
     current_level = level;
 }
 
-enum log_level log_get_level(void) {
-    return current_level;
-}
-
 int log_parse_level(const char *text, enum log_level *level) {
     static const char *const names[] = {"debug", "info", "warn", "error"};
     for (int i = 0; i < 4; i++) {

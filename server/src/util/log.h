@@ -15,9 +15,6 @@ enum log_level { LOG_DEBUG = 0, LOG_INFO = 1, LOG_WARN = 2, LOG_ERROR = 3 };
 /* Sets the lowest level written. Call before any thread starts. */
 void log_set_level(enum log_level level);
 
-/* Returns the current level (for skipping expensive formatting). */
-enum log_level log_get_level(void);
-
 /* Parses "debug", "info", "warn" or "error". Returns 0 and sets *level, or -1. */
 int log_parse_level(const char *text, enum log_level *level);
 
