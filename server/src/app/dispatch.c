@@ -161,8 +161,8 @@ static void deliver_player(struct delivery *d, const struct player *p) {
 
 /* Spectators of a game: its watchers, except its players (white and black: ids), who get their
  * game's events through their player anyway. */
-static void deliver_watchers_of(struct server *srv, struct delivery *d, const char *game,
-                                const char *white, const char *black) {
+static void deliver_watchers(struct server *srv, struct delivery *d, const char *game,
+                             const char *white, const char *black) {
     struct watch_list *w = game ? strmap_get(&srv->watchers, game) : NULL;
     for (int i = 0; w && i < w->count; i++) {
         struct conn *c = w->conns[i];
@@ -173,33 +173,45 @@ static void deliver_watchers_of(struct server *srv, struct delivery *d, const ch
     }
 }
 
-static void deliver_watchers(struct server *srv, struct delivery *d, const struct game *g) {
-    deliver_watchers_of(srv, d, g->id, g->players[CHESS_WHITE]->id, g->players[CHESS_BLACK]->id);
-}
+/* Who gets a message: a game's players and/or spectators, one player, or the lobby. The players
+ * are this node's (NULL when not here); the ids name them for the watch lists. */
+struct recipients {
+    enum core_target kind;
+    const char *game;                   /* the game's id, or NULL */
+    const char *white_id, *black_id;    /* its players' ids, or NULL */
+    const struct player *white, *black; /* its players, when on this node */
+    const struct player *player;        /* CORE_TO_PLAYER's recipient */
+};
 
-static void route(struct server *srv, const struct core_event *ev, struct delivery *d) {
-    const struct game *g = ev->game;
-    switch (ev->target) {
-        case CORE_TO_GAME:
-            deliver_player(d, g->players[CHESS_WHITE]);
-            deliver_player(d, g->players[CHESS_BLACK]);
-            deliver_watchers(srv, d, g);
-            break;
-        case CORE_TO_GAME_PLAYERS:
-            deliver_player(d, g->players[CHESS_WHITE]);
-            deliver_player(d, g->players[CHESS_BLACK]);
-            break;
-        case CORE_TO_GAME_SPECTATORS: deliver_watchers(srv, d, g); break;
-        case CORE_TO_PLAYER: deliver_player(d, ev->player); break;
-        case CORE_TO_LOBBY:
-            for (struct conn *c = srv->lobby; c; c = c->lobby_next) deliver(d, c);
-            break;
+/* The one recipient resolver, for local and remote events alike. The reply reaches the
+ * requester even when it is not among the recipients. */
+static void deliver_to(struct server *srv, struct delivery *d, const struct recipients *to) {
+    bool players = to->kind == CORE_TO_GAME || to->kind == CORE_TO_GAME_PLAYERS;
+    bool spectators = to->kind == CORE_TO_GAME || to->kind == CORE_TO_GAME_SPECTATORS;
+    if (players) {
+        deliver_player(d, to->white);
+        deliver_player(d, to->black);
     }
-    /* The reply reaches the requester even when it is not among the recipients. */
+    if (spectators) deliver_watchers(srv, d, to->game, to->white_id, to->black_id);
+    if (to->kind == CORE_TO_PLAYER) deliver_player(d, to->player);
+    if (to->kind == CORE_TO_LOBBY)
+        for (struct conn *c = srv->lobby; c; c = c->lobby_next) deliver(d, c);
     if (d->with_id && !d->requester_served && d->requester) {
         d->requester_served = true;
         conn_send(d->requester, d->with_id);
     }
+}
+
+/* The recipients of a local game's message. */
+static struct recipients game_recipients(const struct game *g, enum core_target kind) {
+    const struct player *white = g ? g->players[CHESS_WHITE] : NULL;
+    const struct player *black = g ? g->players[CHESS_BLACK] : NULL;
+    return (struct recipients){.kind = kind,
+                               .game = g ? g->id : NULL,
+                               .white_id = white ? white->id : NULL,
+                               .black_id = black ? black->id : NULL,
+                               .white = white,
+                               .black = black};
 }
 
 void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *rd) {
@@ -211,31 +223,19 @@ void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *r
         json_decref(copy);
     }
     const struct world *w = srv->world;
-    const struct player *white = rd->white ? world_player_by_id(w, rd->white) : NULL;
-    const struct player *black = rd->black ? world_player_by_id(w, rd->black) : NULL;
-    if (d.plain) {
-        switch (rd->kind) {
-            case CORE_TO_GAME:
-                deliver_player(&d, white);
-                deliver_player(&d, black);
-                deliver_watchers_of(srv, &d, rd->game, rd->white, rd->black);
-                break;
-            case CORE_TO_GAME_PLAYERS:
-                deliver_player(&d, white);
-                deliver_player(&d, black);
-                break;
-            case CORE_TO_GAME_SPECTATORS:
-                deliver_watchers_of(srv, &d, rd->game, rd->white, rd->black);
-                break;
-            case CORE_TO_PLAYER:
-                deliver_player(&d, rd->player ? world_player_by_id(w, rd->player) : NULL);
-                break;
-            case CORE_TO_LOBBY:
-                for (struct conn *c = srv->lobby; c; c = c->lobby_next) deliver(&d, c);
-                break;
-        }
-    }
-    if (d.with_id && !d.requester_served) conn_send(rd->requester, d.with_id);
+    struct recipients to = {
+        .kind = rd->kind,
+        .game = rd->game,
+        .white_id = rd->white,
+        .black_id = rd->black,
+        .white = rd->white ? world_player_by_id(w, rd->white) : NULL,
+        .black = rd->black ? world_player_by_id(w, rd->black) : NULL,
+        .player = rd->player ? world_player_by_id(w, rd->player) : NULL,
+    };
+    if (d.plain)
+        deliver_to(srv, &d, &to);
+    else if (d.with_id)
+        conn_send(rd->requester, d.with_id);
     net_msg_release(d.plain);
     net_msg_release(d.with_id);
 }
@@ -245,13 +245,15 @@ void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, boo
     cluster_publish_to_game(srv, g, msg, players, spectators);
     struct net_msg *m = msg ? outmsg_create(msg) : NULL;
     json_decref(msg);
-    if (!m) return;
-    struct delivery d = {.plain = m};
-    if (players) {
-        deliver_player(&d, g->players[CHESS_WHITE]);
-        deliver_player(&d, g->players[CHESS_BLACK]);
+    if (!m || (!players && !spectators)) {
+        net_msg_release(m);
+        return;
     }
-    if (spectators) deliver_watchers(srv, &d, g);
+    struct delivery d = {.plain = m};
+    struct recipients to = game_recipients(g, players && spectators ? CORE_TO_GAME
+                                              : players             ? CORE_TO_GAME_PLAYERS
+                                                                    : CORE_TO_GAME_SPECTATORS);
+    deliver_to(srv, &d, &to);
     net_msg_release(m);
 }
 
@@ -304,7 +306,9 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
             cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
             json_decref(msg);
         }
-        route(srv, ev, &d);
+        struct recipients to = game_recipients(ev->game, ev->target);
+        to.player = ev->player;
+        deliver_to(srv, &d, &to);
         net_msg_release(d.plain);
         net_msg_release(d.with_id);
     }
