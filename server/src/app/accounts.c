@@ -97,18 +97,15 @@ void accounts_free(struct accounts *a) {
 
 /* True when the attempt is allowed (one token taken from key's bucket). */
 static bool take(struct strmap *map, const char *key, double burst, double every_s, int64_t now) {
-    struct limit_entry *e = strmap_get(map, key);
-    if (!e) {
-        if (map->count >= LIMIT_TABLE_MAX) free_limits(map); /* forget old attempts */
-        e = calloc(1, sizeof *e);
-        if (!e) return false;
-        str_copy(e->key, sizeof e->key, key);
-        ratelimit_init(&e->limit, burst, 1.0 / every_s, now);
-        if (strmap_put(map, e->key, e) < 0) {
-            free(e);
-            return false;
-        }
-    }
+    char bounded[sizeof((struct limit_entry *)0)->key]; /* a longer key is cut, as it counts */
+    str_copy(bounded, sizeof bounded, key);
+    if (!strmap_get(map, bounded) && map->count >= LIMIT_TABLE_MAX)
+        free_limits(map); /* forget old attempts */
+    int created;
+    struct limit_entry *e = strmap_get_or_add(
+        map, bounded, sizeof *e, offsetof(struct limit_entry, key), sizeof e->key, &created);
+    if (!e) return false;
+    if (created) ratelimit_init(&e->limit, burst, 1.0 / every_s, now);
     return ratelimit_take(&e->limit, 1, now);
 }
 

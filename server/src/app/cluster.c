@@ -204,16 +204,9 @@ static void ask_for_seeks(struct cluster *cl) {
 static void on_peer(struct cluster *cl, const json_t *msg) {
     const char *id = json_string_value(json_object_get(msg, "n"));
     if (!id || !bus_node_id_valid(id) || strcmp(id, cl->node) == 0) return;
-    struct peer *peer = strmap_get(&cl->peers, id);
-    if (!peer) {
-        peer = calloc(1, sizeof *peer);
-        if (!peer) return;
-        snprintf(peer->id, sizeof peer->id, "%s", id);
-        if (strmap_put(&cl->peers, peer->id, peer) < 0) {
-            free(peer);
-            return;
-        }
-    }
+    struct peer *peer = strmap_get_or_add(&cl->peers, id, sizeof *peer, offsetof(struct peer, id),
+                                          sizeof peer->id, NULL);
+    if (!peer) return;
     int64_t incarnation = json_integer_value(json_object_get(msg, "i"));
     int64_t epoch = json_integer_value(json_object_get(msg, "u"));
     bool restarted = peer->incarnation != 0 && peer->incarnation != incarnation;

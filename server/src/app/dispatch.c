@@ -58,16 +58,9 @@ int dispatch_watch_add(struct conn *c, const char *id) {
         c->watched = calloc((size_t)srv->cfg.max_watch, sizeof *c->watched);
         if (!c->watched) return -PROTO_ERR_INTERNAL;
     }
-    struct watch_list *w = strmap_get(&srv->watchers, id);
-    if (!w) {
-        w = calloc(1, sizeof *w);
-        if (!w) return -PROTO_ERR_INTERNAL;
-        snprintf(w->id, sizeof w->id, "%s", id);
-        if (strmap_put(&srv->watchers, w->id, w) < 0) {
-            free(w);
-            return -PROTO_ERR_INTERNAL;
-        }
-    }
+    struct watch_list *w = strmap_get_or_add(&srv->watchers, id, sizeof *w,
+                                             offsetof(struct watch_list, id), sizeof w->id, NULL);
+    if (!w) return -PROTO_ERR_INTERNAL;
     if (w->count == w->cap) {
         int cap = w->cap ? w->cap * 2 : 4;
         struct conn **grown = realloc(w->conns, sizeof *grown * (size_t)cap);

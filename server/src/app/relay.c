@@ -429,16 +429,9 @@ static struct player *remote_player(struct cluster *cl, const json_t *info, cons
 /* ---- who follows this node's games ---- */
 
 static void note_interest(struct cluster *cl, const char *game, const char *node) {
-    struct interest *in = strmap_get(&cl->interest, game);
-    if (!in) {
-        in = calloc(1, sizeof *in);
-        if (!in) return;
-        snprintf(in->game, sizeof in->game, "%s", game);
-        if (strmap_put(&cl->interest, in->game, in) < 0) {
-            free(in);
-            return;
-        }
-    }
+    struct interest *in = strmap_get_or_add(&cl->interest, game, sizeof *in,
+                                            offsetof(struct interest, game), sizeof in->game, NULL);
+    if (!in) return;
     for (int i = 0; i < in->count; i++) {
         if (strcmp(in->nodes[i], node) == 0) return;
     }

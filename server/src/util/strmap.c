@@ -60,6 +60,24 @@ int strmap_put(struct strmap *map, const char *key, void *value) {
     return 0;
 }
 
+void *strmap_get_or_add(struct strmap *map, const char *key, size_t size, size_t key_offset,
+                        size_t key_size, int *created) {
+    if (created) *created = 0;
+    void *value = strmap_get(map, key);
+    if (value) return value;
+    size_t len = strlen(key);
+    if (len >= key_size || key_offset + key_size > size) return NULL;
+    unsigned char *block = calloc(1, size);
+    if (!block) return NULL;
+    memcpy(block + key_offset, key, len + 1);
+    if (strmap_put(map, (const char *)block + key_offset, block) < 0) {
+        free(block);
+        return NULL;
+    }
+    if (created) *created = 1;
+    return block;
+}
+
 void *strmap_remove(struct strmap *map, const char *key) {
     if (map->count == 0) return NULL;
     struct strmap_entry *e = find_slot(map, key, hash_string(key));

@@ -31,6 +31,17 @@ void *strmap_get(const struct strmap *map, const char *key);
 /* Inserts or replaces. Returns 0, or -1 when memory runs out (the map is unchanged). */
 int strmap_put(struct strmap *map, const char *key, void *value);
 
+/*
+ * The value under key, created when absent: a zeroed block of size bytes whose key (a char array
+ * of key_size bytes at key_offset, where the map finds it) is set to key. Returns NULL when
+ * memory runs out or key does not fit (the map is unchanged). *created (may be NULL) says
+ * whether it is new. For values that keep their own key:
+ *   strmap_get_or_add(&m, id, sizeof(struct peer), offsetof(struct peer, id),
+ *                     sizeof((struct peer *)0)->id, NULL)
+ */
+void *strmap_get_or_add(struct strmap *map, const char *key, size_t size, size_t key_offset,
+                        size_t key_size, int *created);
+
 /* Removes the entry; returns its value, or NULL when absent. */
 void *strmap_remove(struct strmap *map, const char *key);
 

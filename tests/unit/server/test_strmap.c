@@ -1,4 +1,5 @@
 /* Tests of the string map: insert, replace, lookup, removal with backward shift, iteration. */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -50,8 +51,38 @@ static void test_many(void) {
     strmap_free(&m);
 }
 
+struct named {
+    int value;
+    char id[8];
+};
+
+static void test_get_or_add(void) {
+    struct strmap m = {0};
+    int created = -1;
+    struct named *a =
+        strmap_get_or_add(&m, "abc", sizeof *a, offsetof(struct named, id), sizeof a->id, &created);
+    CHECK(a != NULL);
+    if (!a) return;
+    CHECK_EQ_INT(created, 1);
+    CHECK_EQ_STR(a->id, "abc");
+    CHECK_EQ_INT(a->value, 0);
+    a->value = 7;
+    struct named *again =
+        strmap_get_or_add(&m, "abc", sizeof *a, offsetof(struct named, id), sizeof a->id, &created);
+    CHECK(again == a);
+    CHECK_EQ_INT(created, 0);
+    CHECK(strmap_get(&m, "abc") == a);
+    /* A key that does not fit its array is refused, and the map is unchanged. */
+    CHECK(strmap_get_or_add(&m, "12345678", sizeof *a, offsetof(struct named, id), sizeof a->id,
+                            &created) == NULL);
+    CHECK_EQ_INT((int)m.count, 1);
+    free(strmap_remove(&m, "abc"));
+    strmap_free(&m);
+}
+
 int main(void) {
     RUN(test_basic);
     RUN(test_many);
+    RUN(test_get_or_add);
     return check_finish();
 }
