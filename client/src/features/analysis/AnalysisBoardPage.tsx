@@ -8,7 +8,8 @@ import { Icon } from '../../components/Icon';
 import { checkedKingSquare, fenTurn, normaliseFen, START_FEN } from '../../lib/chess';
 import { numberedPv } from '../../lib/evaluation';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel, Board } from '../game';
+import { Board } from '../../components/Board';
+import { AnalysisPanel } from '../game';
 import { lineFen, lineFrom, linePlay, lineSan, lineUndo, type BoardLine } from './line';
 
 /** The start position a URL asks for (?fen=...), or the standard one. */

@@ -9,7 +9,7 @@ import { useEffect, useState } from 'react';
 import type { AnalysisView } from '../../app/analysis';
 import { useAppState, useStoreApi } from '../../hooks/useStore';
 import type { SearchLine } from '../../net/protocol';
-import { EvalBar, EvalLine } from './EvalView';
+import { EvalBar, EvalLine } from '../../components/EvalView';
 
 const MAX_LINES = 3;
 

@@ -4,7 +4,7 @@
  * lines to spectators only; the page shows them only to people not playing.
  */
 import type { GameState } from '../../app/games';
-import { EvalBar, EvalLine } from './EvalView';
+import { EvalBar, EvalLine } from '../../components/EvalView';
 
 export function EngineLine({ game }: { game: GameState }) {
   const line = game.analysis;

@@ -24,7 +24,7 @@ import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import { AnalysisPanel } from './AnalysisPanel';
-import { Board } from './Board';
+import { Board } from '../../components/Board';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';

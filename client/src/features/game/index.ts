@@ -1,3 +1,2 @@
 export { GamePage } from './GamePage';
-export { Board } from './Board';
 export { AnalysisPanel } from './AnalysisPanel';
