@@ -9,13 +9,10 @@
  * reconnect); everything shown derives from the store's copy plus the move being sent.
  */
 import { useCallback, useEffect, useRef, useState } from 'react';
-import { colorOf, type GameState } from '../../app/games';
 import { Link } from '../../app/router';
-import type { PendingMove } from '../../app/state';
-import type { GameCommand } from '../../app/store';
 import { Icon } from '../../components/Icon';
 import { ShareLink } from '../../components/ShareLink';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import { useSounds } from '../../hooks/useSounds';
 import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
 import { describeOutcome } from '../../lib/outcome';
@@ -23,21 +20,25 @@ import { soundForSan } from '../../lib/sound';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel } from './AnalysisPanel';
+import { AnalysisPanel } from '../analysis';
 import { Board } from '../../components/Board';
 import { Chat } from './Chat';
+import type { GameCommand } from './controller';
 import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';
+import { colorOf, type GameState } from './games';
+import { useGames, useGamesState } from './hooks';
 import { MoveInput } from './MoveInput';
 import { MoveList } from './MoveList';
 import { PlayerBar } from './PlayerBar';
+import type { PendingMove } from './state';
 
 export function GamePage({ id }: { id: string }) {
-  const store = useStoreApi();
-  useEffect(() => store.holdGame(id), [store, id]);
-  const game = useAppState((s) => s.games[id]);
-  const pending = useAppState((s) => s.pending[id]);
-  const error = useAppState((s) => s.gameErrors[id]);
+  const games = useGames();
+  useEffect(() => games.hold(id), [games, id]);
+  const game = useGamesState((s) => s.games[id]);
+  const pending = useGamesState((s) => s.pending[id]);
+  const error = useGamesState((s) => s.errors[id]);
   if (!game) {
     return (
       <section className="panel narrow">
@@ -63,7 +64,7 @@ function fromTo(uci: string | undefined) {
 }
 
 function GameView({ game, pending }: { game: GameState; pending: PendingMove | undefined }) {
-  const store = useStoreApi();
+  const games = useGames();
   const sounds = useSounds();
   const me = useAppState((s) => s.me);
   const online = useAppState((s) => s.conn.status === 'online');
@@ -89,9 +90,9 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
     else if (movable) {
       setPremove(null);
       const move = playPremove(fen, premove);
-      if (move) void store.move(game.id, move);
+      if (move) void games.move(game.id, move);
     }
-  }, [premove, movable, fen, game.status, game.id, store]);
+  }, [premove, movable, fen, game.status, game.id, games]);
 
   const view = useCallback(
     (ply: number) => setViewPly(ply >= game.ply ? null : Math.max(0, ply)),
@@ -154,9 +155,9 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
   );
 
   const onMove = (move: LocalMove) => {
-    void store.move(game.id, move);
+    void games.move(game.id, move);
   };
-  const command = (type: GameCommand) => void store.command(game.id, type);
+  const command = (type: GameCommand) => void games.command(game.id, type);
   const topColor = opposite(orientation);
   const checkSquare = checkedKingSquare(fen);
   const lastSan = game.san[game.ply - 1];
@@ -212,7 +213,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             me={myColor}
             online={online}
             command={command}
-            claimAbandoned={(result) => void store.claimAbandoned(game.id, result)}
+            claimAbandoned={(result) => void games.claimAbandoned(game.id, result)}
           />
         )}
         {!game.archived && (
@@ -221,7 +222,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             room={myColor ? 'players' : 'spectators'}
             enabled={online}
             botIds={[game.white, game.black].filter((s) => s.bot).map((s) => s.id)}
-            onSend={async (text) => (await store.chat(game.id, text)) !== null}
+            onSend={async (text) => (await games.chat(game.id, text)) !== null}
           />
         )}
         <ShareLink path={`/game/${game.id}`} label="Link to this game" />
