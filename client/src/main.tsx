@@ -1,12 +1,13 @@
 /*
- * Entry point: creates the socket, the store and the sound player, connects, and renders the
- * app. The token that identifies the guest is kept in the browser.
+ * Entry point: creates the socket, the client (app store and feature controllers, app/client.ts)
+ * and the sound player, connects, and renders the app. The token that identifies the guest is
+ * kept in the browser.
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { App } from './app/App';
-import { Store } from './app/store';
-import { StoreContext } from './hooks/useStore';
+import { createClient } from './app/client';
+import { ClientProvider } from './app/ClientProvider';
 import { SoundsContext } from './hooks/useSounds';
 import { Sounds } from './lib/sound';
 import { browserStorage, KEYS } from './lib/storage';
@@ -22,7 +23,7 @@ const socket = new GameSocket({
   }),
   forgetToken: () => storage.set(KEYS.token, null),
 });
-const store = new Store(socket, storage);
+const client = createClient(socket, storage);
 const sounds = new Sounds(storage);
 
 window.addEventListener('online', () => socket.retryNow());
@@ -38,10 +39,10 @@ socket.start();
 
 createRoot(document.getElementById('root')!).render(
   <StrictMode>
-    <StoreContext.Provider value={store}>
+    <ClientProvider client={client}>
       <SoundsContext.Provider value={sounds}>
         <App />
       </SoundsContext.Provider>
-    </StoreContext.Provider>
+    </ClientProvider>
   </StrictMode>,
 );

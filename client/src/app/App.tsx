@@ -7,22 +7,24 @@ import { useEffect } from 'react';
 import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatus';
 import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
-import { AccountPage, ProfilePage } from '../features/account';
+import { AccountPage, Leaderboard, ProfilePage } from '../features/account';
 import { AnalysisBoardPage } from '../features/analysis';
 import { BotsPage } from '../features/bots';
-import { GamePage } from '../features/game';
+import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
-import { useAppState, useStoreApi } from '../hooks/useStore';
+import { LiveGames } from '../features/watch';
+import { useAppState, useAppStore } from '../hooks/useStore';
 import { useMuted, useSounds } from '../hooks/useSounds';
 import { Link, matchRoute, navigate, usePath } from './router';
 
 export function App() {
   const path = usePath();
   const route = matchRoute(path);
-  const store = useStoreApi();
+  const store = useAppStore();
+  const games = useGames();
   const registered = useAppState((s) => s.me?.registered === true && !s.me.bot);
 
-  useEffect(() => store.onGameStarted((id) => navigate(`/game/${id}`)), [store]);
+  useEffect(() => games.onGameStarted((id) => navigate(`/game/${id}`)), [games]);
 
   return (
     <div className="app">
@@ -54,7 +56,7 @@ export function App() {
       <ReconnectBanner onRetry={() => store.retryNow()} />
       <Notices />
       <main className="page">
-        {route.page === 'lobby' && <LobbyPage />}
+        {route.page === 'lobby' && <LobbyPage leaders={<Leaderboard />} live={<LiveGames />} />}
         {route.page === 'game' && <GamePage key={route.id} id={route.id} />}
         {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
         {route.page === 'account' && <AccountPage />}

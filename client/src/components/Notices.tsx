@@ -3,8 +3,8 @@
  * readers. Each disappears by itself after a few seconds.
  */
 import { useEffect } from 'react';
-import { useAppState, useStoreApi } from '../hooks/useStore';
-import type { Notice } from '../app/state';
+import type { Notice } from '../app/store';
+import { useAppState, useAppStore } from '../hooks/useStore';
 
 export function Notices() {
   const notices = useAppState((s) => s.notices);
@@ -18,7 +18,7 @@ export function Notices() {
 }
 
 function NoticeItem({ notice }: { notice: Notice }) {
-  const store = useStoreApi();
+  const store = useAppStore();
   useEffect(() => {
     const t = setTimeout(() => store.dismiss(notice.id), 6000);
     return () => clearTimeout(t);

@@ -1,22 +1,22 @@
 /*
- * React access to the store: the store itself (from context) and a selected slice of its state
- * that re-renders the component when the slice changes (useSyncExternalStore).
+ * React access to the app store (connection, player, notices): the store itself (from context)
+ * and a selected slice of its state that re-renders the component when the slice changes.
+ * Features read their own state through their own hooks (features/<name>/hooks.ts).
  */
-import { createContext, useContext, useSyncExternalStore } from 'react';
-import type { AppState } from '../app/state';
-import type { Store } from '../app/store';
+import { createContext, useContext } from 'react';
+import type { AppState, AppStore } from '../app/store';
+import { useSelect } from './useSelect';
 
-export const StoreContext = createContext<Store | null>(null);
+export const StoreContext = createContext<AppStore | null>(null);
 
-export function useStoreApi(): Store {
+export function useAppStore(): AppStore {
   const store = useContext(StoreContext);
-  if (!store) throw new Error('useStoreApi outside StoreContext');
+  if (!store) throw new Error('useAppStore outside StoreContext');
   return store;
 }
 
-/** A slice of the state; the selector must return a value that stays the same object while
- * its inputs do (a field of the state, not a new object). */
+/** A slice of the app's state; the selector must return a value that stays the same object
+ * while its inputs do (a field of the state, not a new object). */
 export function useAppState<T>(select: (state: AppState) => T): T {
-  const store = useStoreApi();
-  return useSyncExternalStore(store.subscribe, () => select(store.getState()));
+  return useSelect(useAppStore(), select);
 }

@@ -6,12 +6,13 @@
  * games this browser knows of and lets the player start over as a new guest.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { colorOf } from '../../app/games';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl } from '../../lib/timeControl';
+import { colorOf, useGameList } from '../game';
+import { useAccount } from './hooks';
 
 const NAME_RULE = /^[A-Za-z0-9_-]{2,20}$/;
 
@@ -63,7 +64,7 @@ function CredentialsForm({
   hint: string;
   submitLabel: string;
 }) {
-  const store = useStoreApi();
+  const account = useAccount();
   const online = useAppState((s) => s.conn.status === 'online');
   const [username, setUsername] = useState('');
   const [password, setPassword] = useState('');
@@ -74,7 +75,7 @@ function CredentialsForm({
     e.preventDefault();
     setBusy(true);
     const failed =
-      kind === 'register' ? await store.register(username.trim(), password) : await store.login(username.trim(), password);
+      kind === 'register' ? await account.register(username.trim(), password) : await account.login(username.trim(), password);
     setBusy(false);
     setError(failed);
     if (!failed) setPassword('');
@@ -120,11 +121,11 @@ function CredentialsForm({
 }
 
 function LogoutButton() {
-  const store = useStoreApi();
+  const account = useAccount();
   const [error, setError] = useState<string | null>(null);
   return (
     <div className="button-row">
-      <button type="button" onClick={async () => setError(await store.logout())}>
+      <button type="button" onClick={async () => setError(await account.logout())}>
         Log out
       </button>
       {error && (
@@ -138,7 +139,7 @@ function LogoutButton() {
 
 function BrowserGames() {
   const me = useAppState((s) => s.me);
-  const games = useAppState((s) => s.games);
+  const games = useGameList();
   const mine = Object.values(games).filter((g) => colorOf(g, me?.id) !== null);
   return (
     <section className="panel" aria-labelledby="games-title">
@@ -167,7 +168,7 @@ function BrowserGames() {
 }
 
 function NewGuest() {
-  const store = useStoreApi();
+  const account = useAccount();
   const [name, setName] = useState('');
   const [error, setError] = useState<string | null>(null);
   const id = useId();
@@ -179,7 +180,7 @@ function NewGuest() {
       return;
     }
     setError(null);
-    store.newGuest(n || null);
+    account.newGuest(n || null);
     setName('');
   };
   return (

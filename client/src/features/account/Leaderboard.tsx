@@ -5,13 +5,14 @@
 import { useEffect, useState } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import type { LeaderboardRow, RatingCategory } from '../../net/protocol';
+import { useAccount } from './hooks';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 
 export function Leaderboard() {
-  const store = useStoreApi();
+  const account = useAccount();
   const online = useAppState((s) => s.conn.status === 'online');
   const [category, setCategory] = useState<RatingCategory>('blitz');
   const [rows, setRows] = useState<LeaderboardRow[] | null>(null);
@@ -19,14 +20,14 @@ export function Leaderboard() {
   useEffect(() => {
     if (!online) return;
     let live = true;
-    store.leaderboard(category).then(
+    account.leaderboard(category).then(
       (r) => live && (setRows(r), setAvailable(true)),
       () => live && setAvailable(false),
     );
     return () => {
       live = false;
     };
-  }, [store, category, online]);
+  }, [account, category, online]);
   if (!available || rows === null) return null;
   return (
     <section className="panel" aria-labelledby="leaders-title">

@@ -1,26 +1,24 @@
 /*
  * A player's profile (/player/<id>): name, account, ratings by speed, a direct challenge when
- * they are online (bots included), and their finished games page by page, each opening the
- * game's page. Read from the server's database (player_get,
+ * they are online (bots included; the lobby's DirectChallenge), and their finished games page by
+ * page, each opening the game's page. Read from the server's database (player_get,
  * games_list); a server without one says so, and the page shows its answer.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
-import { ColorPicker } from '../../components/ColorPicker';
-import { ModePicker } from '../../components/ModePicker';
-import { PresetSelect, presetTime } from '../../components/PresetSelect';
-import { ratedField, type Mode } from '../../lib/mode';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
-import { formatTimeControl, PRESETS } from '../../lib/timeControl';
-import type { ArchivedGame, ColorChoice, Profile, RatingCategory } from '../../net/protocol';
+import { formatTimeControl } from '../../lib/timeControl';
+import type { ArchivedGame, Profile, RatingCategory } from '../../net/protocol';
+import { DirectChallenge } from '../lobby';
+import { useAccount } from './hooks';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
 
 export function ProfilePage({ id }: { id: string }) {
-  const store = useStoreApi();
+  const account = useAccount();
   const online = useAppState((s) => s.conn.status === 'online');
   const me = useAppState((s) => s.me);
   const [profile, setProfile] = useState<Profile | null>(null);
@@ -28,14 +26,14 @@ export function ProfilePage({ id }: { id: string }) {
   useEffect(() => {
     if (!online) return;
     let live = true;
-    store.profile({ id }).then(
+    account.profile({ id }).then(
       (p) => live && (setProfile(p), setError(null)),
       (err: Error) => live && setError(err.message),
     );
     return () => {
       live = false;
     };
-  }, [store, id, online]);
+  }, [account, id, online]);
 
   if (error) {
     return (
@@ -94,7 +92,7 @@ export function ProfilePage({ id }: { id: string }) {
           </tbody>
         </table>
       </section>
-      {profile.online && me && me.id !== profile.id && <ChallengeForm player={profile} />}
+      {profile.online && me && me.id !== profile.id && <DirectChallenge player={profile} />}
       {me?.id === profile.id && profile.registered && !profile.bot && (
         <section className="panel" aria-labelledby="bots-title">
           <h2 id="bots-title">Your bots</h2>
@@ -108,45 +106,8 @@ export function ProfilePage({ id }: { id: string }) {
   );
 }
 
-/** Challenges this player directly: they get it at once and accept or decline it. */
-function ChallengeForm({ player }: { player: Profile }) {
-  const store = useStoreApi();
-  const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
-  const [color, setColor] = useState<ColorChoice>('random');
-  const [mode, setMode] = useState<Mode>('casual');
-  const registered = useAppState((s) => s.me?.registered);
-  const pending = useAppState((s) => Object.values(s.challenges).find((c) => c.to?.id === player.id));
-  const send = (e: FormEvent) => {
-    e.preventDefault();
-    void store.createChallenge(presetTime(preset), color, player.id, ratedField(mode, registered));
-  };
-  return (
-    <section className="panel" aria-labelledby="challenge-player-title">
-      <h2 id="challenge-player-title">Challenge {player.name}</h2>
-      {pending ? (
-        <p role="status">
-          Waiting for {player.name} to answer ({formatTimeControl(pending.time)}){' '}
-          <button type="button" onClick={() => store.cancelChallenge(pending.id)}>
-            Cancel challenge
-          </button>
-        </p>
-      ) : (
-        <form onSubmit={send}>
-          <label htmlFor="challenge-time">Time control</label>
-          <PresetSelect id="challenge-time" value={preset} onChange={setPreset} unlimited={false} />
-          <ColorPicker name="challenge-color" value={color} onChange={setColor} />
-          <ModePicker name="challenge-mode" value={mode} onChange={setMode} registered={registered} />
-          <button type="submit" className="primary">
-            Send challenge
-          </button>
-        </form>
-      )}
-    </section>
-  );
-}
-
 function GameHistory({ player }: { player: string }) {
-  const store = useStoreApi();
+  const account = useAccount();
   const online = useAppState((s) => s.conn.status === 'online');
   const [page, setPage] = useState(1);
   const [games, setGames] = useState<ArchivedGame[] | null>(null);
@@ -155,14 +116,14 @@ function GameHistory({ player }: { player: string }) {
   useEffect(() => {
     if (!online) return;
     let live = true;
-    store.gamesList(player, page, PAGE_SIZE).then(
+    account.gamesList(player, page, PAGE_SIZE).then(
       (r) => live && (setGames(r.games), setMore(r.more), setError(null)),
       (err: Error) => live && setError(err.message),
     );
     return () => {
       live = false;
     };
-  }, [store, player, page, online]);
+  }, [account, player, page, online]);
   return (
     <section className="panel" aria-labelledby="history-title">
       <h2 id="history-title">Games</h2>

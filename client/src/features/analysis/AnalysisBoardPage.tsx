@@ -1,14 +1,15 @@
 /*
  * The analysis board (/analysis, or /analysis?fen=<FEN>): any position, set by FEN or reached by
  * playing moves for both sides on the board (checked by chess.js), analysed by the server's
- * engine with the game page's analysis panel. Finished games link here with their position.
+ * engine with the analysis panel (also on the game page of a finished game). Finished games link here with their position.
  */
 import { useState, type FormEvent } from 'react';
 import { Icon } from '../../components/Icon';
 import { checkedKingSquare, fenTurn, normaliseFen, START_FEN } from '../../lib/chess';
 import { numberedPv } from '../../lib/evaluation';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel, Board } from '../game';
+import { Board } from '../../components/Board';
+import { AnalysisPanel } from './AnalysisPanel';
 import { lineFen, lineFrom, linePlay, lineSan, lineUndo, type BoardLine } from './line';
 
 /** The start position a URL asks for (?fen=...), or the standard one. */

@@ -1,1 +1,8 @@
+/*
+ * The free analysis (public): the analysis board page, the analysis panel (shown by finished
+ * games' pages too), and the controller with its provider for the app.
+ */
 export { AnalysisBoardPage } from './AnalysisBoardPage';
+export { AnalysisPanel } from './AnalysisPanel';
+export { AnalysisController } from './controller';
+export { AnalysisProvider } from './hooks';

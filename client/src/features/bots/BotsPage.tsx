@@ -10,8 +10,9 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ConfirmButton } from '../../components/ConfirmButton';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import type { OwnedBot } from '../../net/protocol';
+import { useBots } from './hooks';
 
 interface ShownToken {
   bot: string;
@@ -47,23 +48,23 @@ export function BotsPage() {
 }
 
 function BotsManager() {
-  const store = useStoreApi();
+  const bots = useBots();
   const [shown, setShown] = useState<ShownToken | null>(null);
   const [status, setStatus] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [newName, setNewName] = useState('');
   const [busy, setBusy] = useState(false);
-  const [bots, setBots] = useState<OwnedBot[] | null>(null);
+  const [list, setList] = useState<OwnedBot[] | null>(null);
   const [listError, setListError] = useState<string | null>(null);
   const online = useAppState((s) => s.conn.status === 'online');
 
   const refresh = useCallback(
     () =>
-      store.listBotsOrThrow().then(
-        (list) => (setBots(list), setListError(null)),
+      bots.list().then(
+        (list) => (setList(list), setListError(null)),
         (err: Error) => setListError(err.message),
       ),
-    [store],
+    [bots],
   );
   useEffect(() => {
     if (online) void refresh();
@@ -86,18 +87,18 @@ function BotsManager() {
   const create = (e: FormEvent) => {
     e.preventDefault();
     void run(async () => {
-      const made = await store.createBotOrThrow(newName.trim());
+      const made = await bots.create(newName.trim());
       setShown({ bot: made.name, token: made.token });
       setNewName('');
     });
   };
   const newToken = (name: string) =>
     run(async () => {
-      setShown({ bot: name, token: await store.newBotTokenOrThrow(name) });
+      setShown({ bot: name, token: await bots.newToken(name) });
     });
   const revoke = (name: string) =>
     run(async () => {
-      await store.revokeBotTokensOrThrow(name);
+      await bots.revokeTokens(name);
       setStatus(`Every token of ${name} is revoked: it is disconnected and cannot connect until it gets a new token.`);
     });
 
@@ -125,13 +126,13 @@ function BotsManager() {
         </p>
         {listError ? (
           <p role="alert">{listError}</p>
-        ) : bots === null ? (
+        ) : list === null ? (
           <p className="hint">Loading…</p>
-        ) : bots.length === 0 ? (
+        ) : list.length === 0 ? (
           <p className="hint">No bots yet.</p>
         ) : (
           <ul className="plain-list bot-list">
-            {bots.map((b) => (
+            {list.map((b) => (
               <li key={b.id}>
                 <Link to={`/player/${b.id}`}>{b.name}</Link> · {b.tokens} working {b.tokens === 1 ? 'token' : 'tokens'}{' '}
                 <span className="button-row">

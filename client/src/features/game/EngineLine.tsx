@@ -3,8 +3,8 @@
  * the score, the depth and the principal variation with move numbers. The server sends these
  * lines to spectators only; the page shows them only to people not playing.
  */
-import type { GameState } from '../../app/games';
-import { EvalBar, EvalLine } from './EvalView';
+import { EvalBar, EvalLine } from '../../components/EvalView';
+import type { GameState } from './games';
 
 export function EngineLine({ game }: { game: GameState }) {
   const line = game.analysis;

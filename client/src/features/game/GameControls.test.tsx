@@ -1,9 +1,9 @@
 // @vitest-environment jsdom
 import { cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { fullGame } from '../../app/fixtures';
-import { gameFromFull, type GameState } from '../../app/games';
+import { fullGame } from '../../net/fixtures';
 import { GameControls } from './GameControls';
+import { gameFromFull, type GameState } from './games';
 import { MoveList } from './MoveList';
 
 afterEach(cleanup);

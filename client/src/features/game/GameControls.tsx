@@ -4,12 +4,12 @@
  * after the game, offer or accept a rematch. Irreversible actions ask for confirmation.
  */
 import { Link } from '../../app/router';
-import { pliesBy, type GameState } from '../../app/games';
-import type { GameCommand } from '../../app/store';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { useNow } from '../../hooks/useNow';
 import { claimableDraw } from '../../lib/chess';
 import { opposite, type Color } from '../../net/protocol';
+import type { GameCommand } from './controller';
+import { pliesBy, type GameState } from './games';
 
 export interface ControlsProps {
   game: GameState;

@@ -5,46 +5,51 @@
  * to share and the PGN download. Sounds follow the moves. In games against the computer,
  * spectators also see its evaluation and line (players do not).
  *
- * The page holds the game in the store (which fetches its full state, and again after every
- * reconnect); everything shown derives from the store's copy plus the move being sent.
+ * The page is a view of its RoundController (round.ts), which holds the game in the games
+ * controller (which fetches its full state, and again after every reconnect) and derives
+ * everything shown from the copy, the move being sent and the page's own state (the ply
+ * browsed to, the flip, a premove); premoves and sounds are the controller's too. What stays
+ * here is the browser's: the history keys and the tab's title.
  */
-import { useCallback, useEffect, useRef, useState } from 'react';
-import { colorOf, type GameState } from '../../app/games';
+import { useEffect, useState } from 'react';
 import { Link } from '../../app/router';
-import type { PendingMove } from '../../app/state';
-import type { GameCommand } from '../../app/store';
+import { Board } from '../../components/Board';
 import { Icon } from '../../components/Icon';
 import { ShareLink } from '../../components/ShareLink';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useSelect } from '../../hooks/useSelect';
+import { useAppStore } from '../../hooks/useStore';
 import { useSounds } from '../../hooks/useSounds';
-import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
 import { describeOutcome } from '../../lib/outcome';
-import { soundForSan } from '../../lib/sound';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel } from './AnalysisPanel';
-import { Board } from './Board';
+import { AnalysisPanel } from '../analysis';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';
+import type { GameState } from './games';
+import { useGames } from './hooks';
 import { MoveInput } from './MoveInput';
 import { MoveList } from './MoveList';
 import { PlayerBar } from './PlayerBar';
+import { RoundController, roundTitle, type RoundView } from './round';
 
 export function GamePage({ id }: { id: string }) {
-  const store = useStoreApi();
-  useEffect(() => store.holdGame(id), [store, id]);
-  const game = useAppState((s) => s.games[id]);
-  const pending = useAppState((s) => s.pending[id]);
-  const error = useAppState((s) => s.gameErrors[id]);
+  const games = useGames();
+  const session = useAppStore();
+  const sounds = useSounds();
+  // One controller per page (the page is keyed by the game's id).
+  const [round] = useState(() => new RoundController(id, games, session, (kind) => sounds.play(kind)));
+  useEffect(() => round.start(), [round]);
+  const view = useSelect(round, (v) => v);
+  const game = view.game;
   if (!game) {
     return (
       <section className="panel narrow">
         <h1>Game {id}</h1>
-        {error ? (
+        {view.error ? (
           <>
-            <p role="alert">{error}</p>
+            <p role="alert">{view.error}</p>
             <p>
               <Link to="/">Back to the lobby</Link>
             </p>
@@ -55,48 +60,11 @@ export function GamePage({ id }: { id: string }) {
       </section>
     );
   }
-  return <GameView game={game} pending={pending} />;
+  return <GameView round={round} view={view} game={game} />;
 }
 
-function fromTo(uci: string | undefined) {
-  return uci ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
-}
-
-function GameView({ game, pending }: { game: GameState; pending: PendingMove | undefined }) {
-  const store = useStoreApi();
-  const sounds = useSounds();
-  const me = useAppState((s) => s.me);
-  const online = useAppState((s) => s.conn.status === 'online');
-  const myColor = colorOf(game, me?.id);
-  const [flipped, setFlipped] = useState(false);
-  const [viewPly, setViewPly] = useState<number | null>(null);
-  const orientation: Color = flipped ? opposite(myColor ?? 'white') : (myColor ?? 'white');
-
-  const live = viewPly === null || viewPly >= game.ply;
-  const shownPly = live ? game.ply : viewPly;
-  const fen = live ? (pending?.fen ?? game.fen) : (game.fens[shownPly] ?? game.fen);
-  const lastMove = live && pending ? { from: pending.from, to: pending.to } : fromTo(game.moves[shownPly - 1]);
-  const movable =
-    live && online && game.status === 'playing' && myColor && !pending && game.turn === myColor
-      ? myColor
-      : null;
-  // While the opponent thinks (or the own move is on its way), the next move may be queued.
-  const premoveColor = live && game.status === 'playing' && myColor && !movable ? myColor : null;
-  const [premove, setPremove] = useState<Premove | null>(null);
-  useEffect(() => {
-    if (!premove) return;
-    if (game.status !== 'playing') setPremove(null);
-    else if (movable) {
-      setPremove(null);
-      const move = playPremove(fen, premove);
-      if (move) void store.move(game.id, move);
-    }
-  }, [premove, movable, fen, game.status, game.id, store]);
-
-  const view = useCallback(
-    (ply: number) => setViewPly(ply >= game.ply ? null : Math.max(0, ply)),
-    [game.ply],
-  );
+function GameView({ round, view, game }: { round: RoundController; view: RoundView; game: GameState }) {
+  const { myColor, online, orientation, fen, shownPly } = view;
 
   // Arrow keys browse the history (unless typing somewhere).
   useEffect(() => {
@@ -104,42 +72,15 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
       const t = e.target as HTMLElement | null;
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      const current = viewPly ?? game.ply;
-      const go: Record<string, number> = {
-        ArrowLeft: current - 1,
-        ArrowRight: current + 1,
-        ArrowUp: 0,
-        Home: 0,
-        ArrowDown: game.ply,
-        End: game.ply,
-      };
-      if (!(e.key in go)) return;
-      e.preventDefault();
-      view(go[e.key]);
+      if (round.key(e.key)) e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [viewPly, game.ply, view]);
-
-  // Sounds: each new ply once (the own move when shown, not again when confirmed), and the end.
-  const soundedPly = useRef(game.ply);
-  useEffect(() => {
-    const target = pending ? pending.ply : game.ply;
-    if (target === soundedPly.current + 1) {
-      sounds.play(soundForSan(pending ? pending.san : (game.san[game.ply - 1] ?? '')));
-    }
-    soundedPly.current = target;
-  }, [game.ply, game.san, pending, sounds]);
-  const wasPlaying = useRef(game.status === 'playing');
-  useEffect(() => {
-    if (wasPlaying.current && game.status === 'ended') sounds.play('end');
-    wasPlaying.current = game.status === 'playing';
-  }, [game.status, sounds]);
+  }, [round]);
 
   // The tab's title says whose turn it is: set when it changes, after the board is painted
   // (it is not free).
-  const mine = game.status === 'playing' && myColor === game.turn;
-  const title = `${mine ? '▶ Your turn · ' : ''}${game.white.name} vs ${game.black.name} · chess`;
+  const title = roundTitle(game, myColor);
   useEffect(() => {
     const t = setTimeout(() => {
       if (document.title !== title) document.title = title;
@@ -153,12 +94,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
     [],
   );
 
-  const onMove = (move: LocalMove) => {
-    void store.move(game.id, move);
-  };
-  const command = (type: GameCommand) => void store.command(game.id, type);
   const topColor = opposite(orientation);
-  const checkSquare = checkedKingSquare(fen);
   const lastSan = game.san[game.ply - 1];
 
   return (
@@ -168,13 +104,13 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
         <Board
           fen={fen}
           orientation={orientation}
-          movable={movable}
-          premoveColor={premoveColor}
-          premove={premove}
-          onPremove={setPremove}
-          lastMove={lastMove}
-          checkSquare={checkSquare}
-          onMove={onMove}
+          movable={view.movable}
+          premoveColor={view.premoveColor}
+          premove={view.premove}
+          onPremove={round.setPremove}
+          lastMove={view.lastMove}
+          checkSquare={view.checkSquare}
+          onMove={round.userMove}
           label={`Board, ${orientation} at the bottom${myColor ? `, you play ${myColor}` : ', spectating'}`}
         />
         <PlayerBar game={game} color={orientation} isYou={myColor === orientation} position="bottom" />
@@ -185,16 +121,16 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
           {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
         </p>
         {!myColor && <EngineLine game={game} />}
-        <MoveList san={game.san} viewPly={shownPly} onView={view} />
+        <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
         {game.status === 'ended' && (
           <>
             <AnalysisPanel fen={fen} />
             <Link to={`/analysis?fen=${encodeURIComponent(fen)}`}>Open this position on the analysis board</Link>
           </>
         )}
-        {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={movable !== null} onMove={onMove} />}
+        {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={view.movable !== null} onMove={round.userMove} />}
         <div className="button-row">
-          <button type="button" onClick={() => setFlipped((f) => !f)} aria-label="Flip the board">
+          <button type="button" onClick={round.flip} aria-label="Flip the board">
             <Icon name="flip" /> Flip
           </button>
           <a className="button" href={`/api/games/${game.id}.pgn`} download={`${game.id}.pgn`}>
@@ -211,8 +147,8 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             game={game}
             me={myColor}
             online={online}
-            command={command}
-            claimAbandoned={(result) => void store.claimAbandoned(game.id, result)}
+            command={round.command}
+            claimAbandoned={round.claimAbandoned}
           />
         )}
         {!game.archived && (
@@ -221,7 +157,7 @@ function GameView({ game, pending }: { game: GameState; pending: PendingMove | u
             room={myColor ? 'players' : 'spectators'}
             enabled={online}
             botIds={[game.white, game.black].filter((s) => s.bot).map((s) => s.id)}
-            onSend={async (text) => (await store.chat(game.id, text)) !== null}
+            onSend={round.chat}
           />
         )}
         <ShareLink path={`/game/${game.id}`} label="Link to this game" />

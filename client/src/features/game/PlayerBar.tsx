@@ -4,12 +4,12 @@
  * last reading. The computer's seat is marked as such and says when it is thinking.
  */
 import { memo } from 'react';
-import { remainingMs, type GameState } from '../../app/games';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { useNow } from '../../hooks/useNow';
 import { formatClock } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
+import { remainingMs, type GameState } from './games';
 
 export function PlayerBar({
   game,

@@ -11,28 +11,29 @@ import { ShareLink } from '../../components/ShareLink';
 import { seekModeLabel } from '../../lib/mode';
 import { readableError } from '../../lib/errors';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import type { Seek } from '../../net/protocol';
+import { useLobby, useLobbyState } from './hooks';
 
 export function ChallengePage({ id }: { id: string }) {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const online = useAppState((s) => s.conn.status === 'online');
   const me = useAppState((s) => s.me);
-  const mine = useAppState((s) => s.challenges[id]);
+  const mine = useLobbyState((s) => s.challenges[id]);
   const [challenge, setChallenge] = useState<Seek | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
     if (!online) return;
     let live = true;
-    store.getChallenge(id).then(
+    lobby.getChallenge(id).then(
       (c) => live && (setChallenge(c), setError(null)),
       (err) => live && setError(readableError(err)),
     );
     return () => {
       live = false;
     };
-  }, [store, id, online]);
+  }, [lobby, id, online]);
 
   const shown = mine ?? challenge;
   if (error && !mine) {
@@ -82,7 +83,7 @@ export function ChallengePage({ id }: { id: string }) {
           <button
             type="button"
             onClick={async () => {
-              if (await store.cancelChallenge(shown.id)) navigate('/');
+              if (await lobby.cancelChallenge(shown.id)) navigate('/');
             }}
           >
             Cancel challenge
@@ -90,14 +91,14 @@ export function ChallengePage({ id }: { id: string }) {
         </>
       ) : (
         <div className="button-row">
-          <button type="button" className="primary" onClick={() => store.acceptChallenge(shown.id)}>
+          <button type="button" className="primary" onClick={() => lobby.acceptChallenge(shown.id)}>
             Accept challenge
           </button>
           {shown.to?.id === me?.id ? (
             <button
               type="button"
               onClick={async () => {
-                if (await store.declineChallenge(shown.id)) navigate('/');
+                if (await lobby.declineChallenge(shown.id)) navigate('/');
               }}
             >
               Decline

@@ -1,26 +1,27 @@
 /*
  * The lobby: quick pairing by preset, a custom game (seek or challenge by link), a game against
  * the computer, the live list of open seeks, challenges to this player (from bots, say) and its
- * own open challenges, the live games to watch, and players and games online.
+ * own open challenges, and players and games online. Panels of other features (the live games
+ * to watch, the leaderboard) come from the app, which composes the page.
  */
-import { useEffect, useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, navigate } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
 import { ModePicker } from '../../components/ModePicker';
 import { PresetSelect, presetTime } from '../../components/PresetSelect';
 import { ShareLink } from '../../components/ShareLink';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { useAppState } from '../../hooks/useStore';
 import type { ColorChoice, DeclineReason, Seek, TimeControl } from '../../net/protocol';
 import { ratedField, seekModeLabel, type Mode } from '../../lib/mode';
 import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../lib/timeControl';
-import { Leaderboard } from '../account';
-import { LiveGames } from '../watch';
+import { useGameList } from '../game';
+import { useLobby, useLobbyState } from './hooks';
 import { useServerStats } from './useServerStats';
 
-export function LobbyPage() {
-  const store = useStoreApi();
-  useEffect(() => store.holdLobby(), [store]);
+export function LobbyPage({ leaders, live }: { leaders?: ReactNode; live?: ReactNode }) {
+  const lobby = useLobby();
+  useEffect(() => lobby.hold(), [lobby]);
   const stats = useServerStats();
   return (
     <div className="lobby">
@@ -35,10 +36,10 @@ export function LobbyPage() {
         <IncomingChallenges />
         <MyChallenges />
         <ComputerGame />
-        <Leaderboard />
+        {leaders}
       </div>
       <div className="lobby-live">
-        <LiveGames />
+        {live}
         <p className="stats" aria-live="polite">
           {stats
             ? `${stats.players} ${stats.players === 1 ? 'player' : 'players'} online · ${stats.games} ${
@@ -54,7 +55,7 @@ export function LobbyPage() {
 /** This player's games still being played (after a reload, say), to go back to. */
 function GamesInProgress() {
   const me = useAppState((s) => s.me);
-  const games = useAppState((s) => s.games);
+  const games = useGameList();
   const mine = Object.values(games).filter(
     (g) => g.status === 'playing' && !g.archived && (g.white.id === me?.id || g.black.id === me?.id),
   );
@@ -84,7 +85,7 @@ function GamesInProgress() {
 }
 
 function QuickPairing() {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const registered = useAppState((s) => s.me?.registered);
   const [color, setColor] = useState<ColorChoice>('random');
   const [mode, setMode] = useState<Mode>('rated');
@@ -101,7 +102,7 @@ function QuickPairing() {
               type="button"
               className="preset"
               aria-label={`Seek a ${name} ${speedOf(p)} game`}
-              onClick={() => void store.createSeek(p, color, ratedField(mode, registered))}
+              onClick={() => void lobby.createSeek(p, color, ratedField(mode, registered))}
             >
               <span className="preset-time">{name}</span>
               <span className="preset-speed">{speedOf(p)}</span>
@@ -116,9 +117,9 @@ function QuickPairing() {
 }
 
 function SeekList() {
-  const store = useStoreApi();
-  const seeks = useAppState((s) => s.seeks);
-  const loaded = useAppState((s) => s.seeksLoaded);
+  const lobby = useLobby();
+  const seeks = useLobbyState((s) => s.seeks);
+  const loaded = useLobbyState((s) => s.seeksLoaded);
   const me = useAppState((s) => s.me);
   return (
     <section className="panel" aria-labelledby="seeks-title">
@@ -143,7 +144,7 @@ function SeekList() {
           </thead>
           <tbody>
             {seeks.map((s) => (
-              <SeekRow key={s.id} seek={s} mine={s.player.id === me?.id} onJoin={() => store.acceptSeek(s.id)} onCancel={() => store.cancelSeek(s.id)} />
+              <SeekRow key={s.id} seek={s} mine={s.player.id === me?.id} onJoin={() => lobby.acceptSeek(s.id)} onCancel={() => lobby.cancelSeek(s.id)} />
             ))}
           </tbody>
         </table>
@@ -243,7 +244,7 @@ function useTimeForm(initialMinutes: string, initialIncrement: string) {
 }
 
 function CustomGame() {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const registered = useAppState((s) => s.me?.registered);
   const form = useTimeForm('10', '0');
   const [color, setColor] = useState<ColorChoice>('random');
@@ -260,11 +261,11 @@ function CustomGame() {
     setError(null);
     const rated = ratedField(mode, registered);
     if (submitter?.value === 'friend') {
-      const challenge = await store.createChallenge(r.time, color, undefined, rated);
+      const challenge = await lobby.createChallenge(r.time, color, undefined, rated);
       if (challenge) navigate(`/challenge/${challenge.id}`);
     } else {
       try {
-        await store.createSeekOrThrow(r.time, color, rated);
+        await lobby.createSeekOrThrow(r.time, color, rated);
       } catch (err) {
         setError((err as Error).message);
       }
@@ -300,8 +301,8 @@ function CustomGame() {
 }
 
 function MyChallenges() {
-  const store = useStoreApi();
-  const challenges = useAppState((s) => s.challenges);
+  const lobby = useLobby();
+  const challenges = useLobbyState((s) => s.challenges);
   const list = Object.values(challenges);
   if (list.length === 0) return null;
   return (
@@ -320,7 +321,7 @@ function MyChallenges() {
             ) : (
               <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
             )}
-            <button type="button" onClick={() => store.cancelChallenge(c.id)}>
+            <button type="button" onClick={() => lobby.cancelChallenge(c.id)}>
               Cancel challenge
             </button>
           </li>
@@ -332,7 +333,7 @@ function MyChallenges() {
 
 /** A direct challenge by name, to a person or a bot; the server's refusal is shown here. */
 function ChallengePlayer() {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const registered = useAppState((s) => s.me?.registered);
   const [name, setName] = useState('');
   const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
@@ -348,7 +349,7 @@ function ChallengePlayer() {
     setSent(null);
     setBusy(true);
     try {
-      const c = await store.challengeByName(name, time, color, ratedField(mode, registered));
+      const c = await lobby.challengeByName(name, time, color, ratedField(mode, registered));
       setSent(c.to?.name ?? name.trim());
     } catch (err) {
       setError((err as Error).message);
@@ -388,7 +389,7 @@ function ChallengePlayer() {
 
 /** Challenges made to this player alone: accept (the game starts) or decline, with a reason. */
 function IncomingChallenges() {
-  const incoming = Object.values(useAppState((s) => s.incoming));
+  const incoming = Object.values(useLobbyState((s) => s.incoming));
   if (incoming.length === 0) return null;
   return (
     <section className="panel" aria-labelledby="incoming-title">
@@ -412,7 +413,7 @@ const DECLINE_CHOICES: { value: DeclineReason | ''; label: string }[] = [
 ];
 
 function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const [reason, setReason] = useState<DeclineReason | ''>('');
   const yourColor = c.color === 'random' ? 'random' : c.color === 'white' ? 'black' : 'white';
   return (
@@ -420,7 +421,7 @@ function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
       {c.player.name}
       <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor} · {seekModeLabel(c)}
       <span className="button-row">
-        <button type="button" className="primary" onClick={() => store.acceptChallenge(c.id)}>
+        <button type="button" className="primary" onClick={() => lobby.acceptChallenge(c.id)}>
           Accept
         </button>
         <select
@@ -434,7 +435,7 @@ function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
             </option>
           ))}
         </select>
-        <button type="button" onClick={() => store.declineChallenge(c.id, reason || undefined)}>
+        <button type="button" onClick={() => lobby.declineChallenge(c.id, reason || undefined)}>
           Decline
         </button>
       </span>
@@ -443,7 +444,7 @@ function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
 }
 
 function ComputerGame() {
-  const store = useStoreApi();
+  const lobby = useLobby();
   const [level, setLevel] = useState(1);
   const [color, setColor] = useState<ColorChoice>('random');
   const [preset, setPreset] = useState('5+0');
@@ -453,7 +454,7 @@ function ComputerGame() {
     const time = presetTime(preset);
     setRefusal(null);
     try {
-      await store.playComputerOrThrow(level, time, color);
+      await lobby.playComputerOrThrow(level, time, color);
     } catch (err) {
       setRefusal((err as Error).message);
     }

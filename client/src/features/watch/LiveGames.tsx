@@ -6,20 +6,20 @@ import { useEffect } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { MiniBoard } from '../../components/MiniBoard';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
 import { formatTimeControl } from '../../lib/timeControl';
+import { useWatch, useWatchState } from './hooks';
 
 export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
-  const store = useStoreApi();
-  const games = useAppState((s) => s.liveGames);
+  const watch = useWatch();
+  const games = useWatchState((s) => s.liveGames);
   useEffect(() => {
-    const release = store.holdLiveGames();
-    const t = setInterval(() => store.refreshLiveGames(), refreshMs);
+    const release = watch.hold();
+    const t = setInterval(() => watch.refresh(), refreshMs);
     return () => {
       clearInterval(t);
       release();
     };
-  }, [store, refreshMs]);
+  }, [watch, refreshMs]);
   return (
     <section className="panel" aria-labelledby="live-title">
       <h2 id="live-title">Live games</h2>

@@ -6,32 +6,33 @@
  * limits each analysis in time (--analysis-seconds) and reports its best move at the end.
  */
 import { useEffect, useState } from 'react';
-import type { AnalysisView } from '../../app/analysis';
-import { useAppState, useStoreApi } from '../../hooks/useStore';
+import { EvalBar, EvalLine } from '../../components/EvalView';
+import { useAppState } from '../../hooks/useStore';
 import type { SearchLine } from '../../net/protocol';
-import { EvalBar, EvalLine } from './EvalView';
+import { useAnalysis, useAnalysisState } from './hooks';
+import type { AnalysisView } from './state';
 
 const MAX_LINES = 3;
 
 export function AnalysisPanel({ fen }: { fen: string }) {
-  const store = useStoreApi();
-  const view = useAppState((s) => s.analysis);
+  const analysis = useAnalysis();
+  const view = useAnalysisState((v) => v);
   const online = useAppState((s) => s.conn.status === 'online');
   const [on, setOn] = useState(false);
   const [multipv, setMultipv] = useState(1);
   useEffect(() => {
-    if (on) store.analyse(fen, multipv);
-  }, [on, fen, multipv, store]);
-  useEffect(() => () => store.stopAnalysis(true), [store]);
+    if (on) analysis.analyse(fen, multipv);
+  }, [on, fen, multipv, analysis]);
+  useEffect(() => () => analysis.stop(true), [analysis]);
 
   const shown = view && view.fen === fen ? view : null;
   const active = on && shown !== null && (shown.status === 'starting' || shown.status === 'running');
   const toggle = () => {
     if (active) {
       setOn(false);
-      store.stopAnalysis();
+      analysis.stop();
     } else if (on) {
-      store.analyse(fen, multipv); // ended or refused: again
+      analysis.analyse(fen, multipv); // ended or refused: again
     } else {
       setOn(true);
     }

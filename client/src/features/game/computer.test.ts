@@ -1,12 +1,12 @@
 /*
  * Games against the computer: the seat marked by its level, computer_thinking until the next
- * move, takeback or end, and the spectators' computer_analysis lines, fed through the reducer
+ * move, takeback or end, and the spectators' computer_analysis lines, fed through the games reducers
  * as the server sends them (shapes from docs/protocol.md and tests/integration/test_engine.py).
  */
 import { describe, expect, it } from 'vitest';
-import type { ServerMessage } from '../net/protocol';
-import { AFTER_E4, AFTER_E4_E5, fullGame, moveEvent } from './fixtures';
-import { initialState, reduceMessage, type AppState } from './state';
+import { AFTER_E4, AFTER_E4_E5, fullGame, moveEvent } from '../../net/fixtures';
+import type { ServerMessage } from '../../net/protocol';
+import { initialGamesState, reduceGames, type GamesState } from './state';
 
 const computerGame = fullGame({
   white: { id: 'p1', name: 'Ann', connected: true },
@@ -31,11 +31,11 @@ const analysis = (ply: number, depth: number, score: { cp: number } | { mate: nu
   pv,
 });
 
-function feed(state: AppState, ...msgs: ServerMessage[]): AppState {
-  return msgs.reduce((s, m) => reduceMessage(s, m, 0), state);
+function feed(state: GamesState, ...msgs: ServerMessage[]): GamesState {
+  return msgs.reduce((s, m) => reduceGames(s, m, 0), state);
 }
 
-const started = feed(initialState, { type: 'game_started', game: computerGame, id: 10 });
+const started = feed(initialGamesState, { type: 'game_started', game: computerGame, id: 10 });
 
 describe('games against the computer', () => {
   it('marks the computer’s seat with its level', () => {

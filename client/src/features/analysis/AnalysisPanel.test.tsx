@@ -1,24 +1,24 @@
 // @vitest-environment jsdom
 import { act, cleanup, fireEvent, render, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { AFTER_E4, START } from '../../app/fixtures';
-import { storeOnFakeSocket } from '../../app/testStore';
-import { StoreContext } from '../../hooks/useStore';
+import { ClientProvider } from '../../app/ClientProvider';
+import { clientOnFakeSocket } from '../../app/testClient';
 import { welcome } from '../../net/fakeSocket';
+import { AFTER_E4, START } from '../../net/fixtures';
 import { AnalysisPanel } from './AnalysisPanel';
 
 afterEach(cleanup);
 
 function setup() {
-  const { f, store } = storeOnFakeSocket();
+  const { f, client } = clientOnFakeSocket();
   welcome(f.current);
   const view = (fen: string) => (
-    <StoreContext.Provider value={store}>
+    <ClientProvider client={client}>
       <AnalysisPanel fen={fen} />
-    </StoreContext.Provider>
+    </ClientProvider>
   );
   const r = render(view(START));
-  return { f, store, rerender: (fen: string) => r.rerender(view(fen)), unmount: r.unmount };
+  return { f, rerender: (fen: string) => r.rerender(view(fen)), unmount: r.unmount };
 }
 
 describe('AnalysisPanel', () => {

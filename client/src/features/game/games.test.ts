@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3, fullGame, moveEvent, START } from './fixtures';
+import { AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3, fullGame, moveEvent, START } from '../../net/fixtures';
 import { applyGameEvent, colorOf, gameFromFull, pliesBy, remainingMs } from './games';
 
 describe('gameFromFull', () => {

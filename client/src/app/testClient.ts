@@ -1,13 +1,13 @@
 /*
- * A Store on a fake socket with in-memory storage, started, for the Vitest suites: the test
+ * The client on a fake socket with in-memory storage, started, for the Vitest suites: the test
  * plays the server through `f.current` (see net/fakeSocket.ts).
  */
 import { memoryStorage, KEYS } from '../lib/storage';
 import { fakeSockets } from '../net/fakeSocket';
 import { GameSocket } from '../net/socket';
-import { Store } from './store';
+import { createClient } from './client';
 
-export function storeOnFakeSocket() {
+export function clientOnFakeSocket() {
   const f = fakeSockets();
   const storage = memoryStorage();
   const socket = new GameSocket({
@@ -16,7 +16,7 @@ export function storeOnFakeSocket() {
     createSocket: f.create,
     random: () => 0.5,
   });
-  const store = new Store(socket, storage);
+  const client = createClient(socket, storage);
   socket.start();
-  return { f, storage, socket, store };
+  return { f, storage, socket, client };
 }

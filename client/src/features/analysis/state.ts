@@ -1,18 +1,19 @@
 /*
  * The free analysis of one position (analyse / analysis_stop, docs/protocol.md), as the page
  * shows it: which position, the server's analysis id once it started, the latest line of each
- * multipv rank, and how it ended. Pure functions over the server's messages; the store decides
- * what to start and stop (one analysis per connection at a time).
+ * multipv rank, and how it ended. Pure functions over the server's messages; the controller
+ * (controller.ts) decides what to start and stop (one analysis per connection at a time).
  *
  * Lines are kept by rank (multipv 1 first); a line of a deeper search replaces the rank's
  * previous one. Messages of another analysis id (one stopped earlier, say) are ignored.
  */
-import type { SearchLine, ServerMessageOf } from '../net/protocol';
+import type { Reducers } from '../../lib/feature';
+import type { SearchLine, ServerMessageOf } from '../../net/protocol';
 
 export type AnalysisStatus = 'starting' | 'running' | 'done' | 'stopped' | 'error';
 
 export interface AnalysisView {
-  /** Grows with every analysis the page asks for; the store's requests carry it. */
+  /** Grows with every analysis the page asks for; the controller's requests carry it. */
   seq: number;
   /** The position asked for (FEN). */
   fen: string;
@@ -60,3 +61,12 @@ export function applyAnalysisMessage(
 export function analysisActive(view: AnalysisView | null): boolean {
   return view !== null && (view.status === 'starting' || view.status === 'running');
 }
+
+/** The feature's state: the analysis a page shows (one at a time), or null. */
+export type AnalysisState = AnalysisView | null;
+
+/** The analysis messages, folded into the analysis shown (nothing shown: nothing changes). */
+export const analysisReducers: Reducers<AnalysisState> = {
+  analysis: (view, msg) => (view ? applyAnalysisMessage(view, msg) : view),
+  analysis_done: (view, msg) => (view ? applyAnalysisMessage(view, msg) : view),
+};

@@ -6,7 +6,7 @@
  * above the copy's is stale (already applied, or older than a full state) and is ignored. Not
  * every recipient sees every version (players and spectators have separate chat rooms), so a
  * gap in v is normal; moves carry their ply instead, and a move or takeback that does not fit
- * the copy's ply marks the game for a resync (the store then asks for the full state again).
+ * the copy's ply marks the game for a resync (the games controller then asks for the full state again).
  *
  * The computer (games against it): computer_thinking marks the ply it is thinking at, until the
  * next move, takeback or end; computer_analysis (spectators only) keeps its latest line. These
@@ -16,7 +16,7 @@
  * arrived (clockAt, performance.now() time) and which side's time runs, and the display
  * subtracts the time since (remainingMs).
  */
-import { fenTurn, replay, START_FEN } from '../lib/chess';
+import { fenTurn, replay, START_FEN } from '../../lib/chess';
 import type {
   ArchivedGame,
   ChatLine,
@@ -30,7 +30,7 @@ import type {
   ServerMessageOf,
   Termination,
   TimeControl,
-} from '../net/protocol';
+} from '../../net/protocol';
 
 export interface Seat {
   id: string;

@@ -7,20 +7,25 @@
  * ones go to onMove, and the server decides. While the opponent thinks, the player may queue a
  * premove the same ways (shown on its squares, cancelled by a click elsewhere or Escape); the
  * page plays it when the turn comes, if it is still legal. Every square carries an accessible
- * label such as "e4, white knight".
+ * label such as "e4, white knight". What each gesture does is decided in lib/boardInput.ts;
+ * this component draws the result. Shared by the game page and the analysis board.
  */
 import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
 import { Chessboard, defaultPieces, type PieceDropHandlerArgs, type SquareHandlerArgs } from 'react-chessboard';
 import {
-  isPromotion,
-  legalDestinations,
-  premoveDestinations,
-  tryMove,
-  type LocalMove,
-  type Premove,
-  type PromotionPiece,
-} from '../../lib/chess';
-import type { Color } from '../../net/protocol';
+  BOARD_IDLE,
+  boardActor,
+  boardAttempt,
+  boardClick,
+  boardDestinations,
+  boardPromote,
+  piecesOf,
+  type BoardInput,
+  type BoardStep,
+  type BoardTurn,
+} from '../lib/boardInput';
+import type { LocalMove, Premove, PromotionPiece } from '../lib/chess';
+import type { Color } from '../net/protocol';
 
 export interface BoardProps {
   fen: string;
@@ -36,15 +41,6 @@ export interface BoardProps {
   onMove: (move: LocalMove) => void;
   label: string;
 }
-
-const PIECE_NAMES: Record<string, string> = {
-  p: 'pawn',
-  n: 'knight',
-  b: 'bishop',
-  r: 'rook',
-  q: 'queen',
-  k: 'king',
-};
 
 const LAST_MOVE = 'rgba(155, 199, 0, 0.41)';
 const SELECTED = 'rgba(20, 85, 30, 0.5)';
@@ -66,54 +62,34 @@ export function Board({
   onMove,
   label,
 }: BoardProps) {
-  const [selected, setSelected] = useState<string | null>(null);
-  const [promotion, setPromotion] = useState<{ from: string; to: string } | null>(null);
+  const [input, setInput] = useState<BoardInput>(BOARD_IDLE);
+  const { selected, promotion } = input;
   // Whose pieces the user handles now: to move, or to premove.
-  const actor = movable ?? (onPremove ? premoveColor : null);
+  const actor = boardActor(movable, premoveColor, onPremove !== undefined);
+  const turn: BoardTurn = { fen, movable, actor, premove };
 
   // A new position (a move played, the history browsed) clears the selection.
   useEffect(() => {
-    setSelected(null);
-    setPromotion(null);
+    setInput(BOARD_IDLE);
   }, [fen, movable, actor]);
 
-  const destinations = useMemo(() => {
-    if (!selected || !actor) return [];
-    return movable ? legalDestinations(fen, selected) : premoveDestinations(fen, selected, actor);
-  }, [fen, selected, movable, actor]);
+  const destinations = useMemo(
+    () => boardDestinations({ fen, movable, actor, premove: null }, selected),
+    [fen, selected, movable, actor],
+  );
 
   const pieces = useMemo(() => piecesOf(fen), [fen]);
 
-  const attempt = (from: string, to: string): boolean => {
-    if (!movable && actor && from !== to) {
-      const ok = premoveDestinations(fen, from, actor).some((d) => d.to === to);
-      setSelected(null);
-      onPremove?.(ok ? { from, to } : null);
-      return false; // the piece waits on its square, the premove shows on the squares
-    }
-    if (!movable || from === to) return false;
-    if (isPromotion(fen, from, to)) {
-      setPromotion({ from, to });
-      return false;
-    }
-    const move = tryMove(fen, from, to);
-    if (!move) return false; // snaps back
-    setSelected(null);
-    onMove(move);
-    return true;
+  /** Applies a gesture's result: the next input, then the move or premove it produced. */
+  const apply = (step: BoardStep): boolean => {
+    setInput((i) => ({ ...i, ...step.input }));
+    if (step.premove !== undefined) onPremove?.(step.premove);
+    if (step.move) onMove(step.move);
+    return step.accepted;
   };
 
-  const ownPiece = (square: string) => actor !== null && pieces[square]?.startsWith(actor) === true;
-
   const onSquareClick = ({ square }: SquareHandlerArgs) => {
-    if (promotion) return;
-    if (selected && destinations.some((d) => d.to === square)) {
-      attempt(selected, square);
-      return;
-    }
-    if (premove) onPremove?.(null); // a click elsewhere cancels the premove
-    if (ownPiece(square)) setSelected(selected === square ? null : square);
-    else setSelected(null);
+    apply(boardClick(input, turn, square));
   };
 
   useEffect(() => {
@@ -127,7 +103,7 @@ export function Board({
 
   const onPieceDrop = ({ sourceSquare, targetSquare }: PieceDropHandlerArgs): boolean => {
     if (!targetSquare) return false;
-    return attempt(sourceSquare, targetSquare);
+    return apply(boardAttempt(turn, sourceSquare, targetSquare));
   };
 
   const squareStyles = useMemo(() => {
@@ -182,7 +158,7 @@ export function Board({
           // pieceType is "wP", "bK", ...: the first letter is the colour.
           canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
           onPieceDrag: ({ square }) => {
-            if (square) setSelected(square);
+            if (square) setInput((i) => ({ ...i, selected: square }));
           },
           onPieceDrop,
           onSquareClick,
@@ -193,37 +169,12 @@ export function Board({
       {promotion && movable && (
         <PromotionChooser
           color={movable}
-          onChoose={(piece) => {
-            const { from, to } = promotion;
-            setPromotion(null);
-            const move = tryMove(fen, from, to, piece);
-            if (move) onMove(move);
-          }}
-          onCancel={() => setPromotion(null)}
+          onChoose={(piece) => apply(boardPromote(input, fen, piece))}
+          onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
         />
       )}
     </div>
   );
-}
-
-/** "e4" -> "white knight" for every occupied square. */
-function piecesOf(fen: string): Record<string, string> {
-  const out: Record<string, string> = {};
-  const rows = fen.split(' ')[0].split('/');
-  rows.forEach((row, r) => {
-    let file = 0;
-    for (const ch of row) {
-      if (/\d/.test(ch)) {
-        file += Number(ch);
-        continue;
-      }
-      const square = `${'abcdefgh'[file]}${8 - r}`;
-      const color = ch === ch.toUpperCase() ? 'white' : 'black';
-      out[square] = `${color} ${PIECE_NAMES[ch.toLowerCase()] ?? 'piece'}`;
-      file++;
-    }
-  });
-  return out;
 }
 
 const PROMOTION_PIECES: { piece: PromotionPiece; name: string }[] = [

@@ -3,8 +3,8 @@
  * depth, and the principal variation with move numbers from the position searched. Used for
  * the computer's line shown to spectators and for the free analysis.
  */
-import { describeScore, formatScore, numberedPv, whiteShare } from '../../lib/evaluation';
-import type { SearchLine } from '../../net/protocol';
+import { describeScore, formatScore, numberedPv, whiteShare } from '../lib/evaluation';
+import type { SearchLine } from '../net/protocol';
 
 export function EvalBar({ line }: { line: SearchLine }) {
   const share = whiteShare(line.score);

@@ -1,0 +1,30 @@
+/*
+ * Gives the views the client's controllers: the app store and one context per feature.
+ */
+import type { ReactNode } from 'react';
+import { AccountProvider } from '../features/account';
+import { AnalysisProvider } from '../features/analysis';
+import { BotsProvider } from '../features/bots';
+import { GamesProvider } from '../features/game';
+import { LobbyProvider } from '../features/lobby';
+import { WatchProvider } from '../features/watch';
+import { StoreContext } from '../hooks/useStore';
+import type { Client } from './client';
+
+export function ClientProvider({ client, children }: { client: Client; children: ReactNode }) {
+  return (
+    <StoreContext.Provider value={client.app}>
+      <AccountProvider value={client.account}>
+        <AnalysisProvider value={client.analysis}>
+          <LobbyProvider value={client.lobby}>
+            <WatchProvider value={client.watch}>
+              <GamesProvider value={client.game}>
+                <BotsProvider value={client.bots}>{children}</BotsProvider>
+              </GamesProvider>
+            </WatchProvider>
+          </LobbyProvider>
+        </AnalysisProvider>
+      </AccountProvider>
+    </StoreContext.Provider>
+  );
+}

@@ -1,0 +1,292 @@
+/*
+ * The game page's controller, one per page (like lichess's round controller): it holds the
+ * game in the games controller while the page is shown, follows that game, its pending move and
+ * the session, and keeps what is the page's own: the ply the user browses to, whether the board
+ * is flipped, and a queued premove. Its state is a RoundView: everything the page shows, derived
+ * by pure functions (roundView and the helpers below), so views only render it and call the
+ * controller's methods.
+ *
+ * What it does by itself when what it follows changes: plays a queued premove as soon as it is
+ * the player's turn (if still legal; the game's end drops it), and plays the sounds of the game
+ * (each new ply once: the own move when shown, not again when the server confirms it; the end).
+ */
+import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
+import type { Session } from '../../lib/feature';
+import { soundForSan, type SoundKind } from '../../lib/sound';
+import { Store, type Readable } from '../../lib/store';
+import { opposite, type Color } from '../../net/protocol';
+import type { GameCommand, GamesController } from './controller';
+import { colorOf, type GameState } from './games';
+import type { PendingMove } from './state';
+
+/** What is the page's own. */
+export interface RoundLocal {
+  /** The ply browsed to, or null for the live position. */
+  viewPly: number | null;
+  flipped: boolean;
+  premove: Premove | null;
+}
+
+/** What the view derives from. */
+export interface RoundInputs {
+  game: GameState | undefined;
+  pending: PendingMove | undefined;
+  error: string | undefined;
+  meId: string | undefined;
+  online: boolean;
+  local: RoundLocal;
+}
+
+/** Everything the page shows. */
+export interface RoundView {
+  id: string;
+  /** The game, once fetched; until then `error` may say why it is not coming. */
+  game: GameState | null;
+  error: string | null;
+  /** The own move on its way to the server, shown at once. */
+  pending: PendingMove | null;
+  /** The player's colour, or null for spectators. */
+  myColor: Color | null;
+  online: boolean;
+  orientation: Color;
+  /** Whether the board shows the live position (not a ply from the history). */
+  live: boolean;
+  /** The ply shown on the board. */
+  shownPly: number;
+  fen: string;
+  lastMove: { from: string; to: string } | null;
+  checkSquare: string | null;
+  /** The colour the user may move now, or null. */
+  movable: Color | null;
+  /** The colour that may queue a premove now (its opponent is to move, or its own move is on its way). */
+  premoveColor: Color | null;
+  premove: Premove | null;
+}
+
+export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premove: null };
+
+function fromTo(uci: string | undefined) {
+  return uci ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
+}
+
+/** The page's view of a game from what it follows. */
+export function roundView(id: string, inputs: RoundInputs): RoundView {
+  const { game, pending, local, online } = inputs;
+  const myColor = game ? colorOf(game, inputs.meId) : null;
+  const orientation: Color = local.flipped ? opposite(myColor ?? 'white') : (myColor ?? 'white');
+  const base = {
+    id,
+    error: inputs.error ?? null,
+    pending: pending ?? null,
+    myColor,
+    online,
+    orientation,
+    premove: local.premove,
+  };
+  if (!game) {
+    return { ...base, game: null, live: true, shownPly: 0, fen: '', lastMove: null, checkSquare: null, movable: null, premoveColor: null };
+  }
+  const live = local.viewPly === null || local.viewPly >= game.ply;
+  const shownPly = live ? game.ply : (local.viewPly ?? game.ply);
+  const fen = live ? (pending?.fen ?? game.fen) : (game.fens[shownPly] ?? game.fen);
+  const lastMove = live && pending ? { from: pending.from, to: pending.to } : fromTo(game.moves[shownPly - 1]);
+  const movable =
+    live && online && game.status === 'playing' && myColor && !pending && game.turn === myColor ? myColor : null;
+  // While the opponent thinks (or the own move is on its way), the next move may be queued.
+  const premoveColor = live && game.status === 'playing' && myColor && !movable ? myColor : null;
+  return {
+    ...base,
+    game,
+    live,
+    shownPly,
+    fen,
+    lastMove,
+    checkSquare: checkedKingSquare(fen),
+    movable,
+    premoveColor,
+  };
+}
+
+/** The ply a history key goes to from `current` (arrows, Home, End), or null for other keys. */
+export function historyKey(key: string, current: number, ply: number): number | null {
+  const go: Record<string, number> = {
+    ArrowLeft: current - 1,
+    ArrowRight: current + 1,
+    ArrowUp: 0,
+    Home: 0,
+    ArrowDown: ply,
+    End: ply,
+  };
+  return key in go ? go[key] : null;
+}
+
+/** What the sounds were last played for. */
+export interface SoundMemo {
+  /** The ply last sounded (the pending move's, while it is on its way). */
+  ply: number;
+  playing: boolean;
+}
+
+/**
+ * The sounds for a game's new state: a move sound when the shown ply grew by one (the pending
+ * move's when there is one), the end when a game being played ended. The first sight of a game
+ * plays nothing of its past.
+ */
+export function roundSounds(
+  memo: SoundMemo | null,
+  game: GameState,
+  pending: PendingMove | null,
+): { memo: SoundMemo; sounds: SoundKind[] } {
+  const last = memo ?? { ply: game.ply, playing: game.status === 'playing' };
+  const sounds: SoundKind[] = [];
+  const target = pending ? pending.ply : game.ply;
+  if (target === last.ply + 1) sounds.push(soundForSan(pending ? pending.san : (game.san[game.ply - 1] ?? '')));
+  if (last.playing && game.status === 'ended') sounds.push('end');
+  return { memo: { ply: target, playing: game.status === 'playing' }, sounds };
+}
+
+/** The tab's title: whose game, and whether it is the player's turn. */
+export function roundTitle(game: GameState, myColor: Color | null): string {
+  const mine = game.status === 'playing' && myColor === game.turn;
+  return `${mine ? '▶ Your turn · ' : ''}${game.white.name} vs ${game.black.name} · chess`;
+}
+
+export class RoundController extends Store<RoundView> {
+  readonly id: string;
+  private local: RoundLocal = ROUND_START;
+  private inputs: RoundInputs;
+  private sounded: SoundMemo | null = null;
+  private readonly games: GamesController;
+  private readonly session: Readable<Session>;
+  private readonly play: (sound: SoundKind) => void;
+
+  /** `play` plays a sound (the page's sound player). */
+  constructor(id: string, games: GamesController, session: Readable<Session>, play: (sound: SoundKind) => void) {
+    const inputs = readInputs(id, games, session, ROUND_START);
+    super(roundView(id, inputs));
+    this.id = id;
+    this.inputs = inputs;
+    this.games = games;
+    this.session = session;
+    this.play = play;
+  }
+
+  /** Holds the game and follows it; returns the stop (the page's effect). */
+  start = (): (() => void) => {
+    const release = this.games.hold(this.id);
+    const offGames = this.games.subscribe(this.refresh);
+    const offSession = this.session.subscribe(this.refresh);
+    this.refresh();
+    this.sound(); // the first sight of the game: nothing of its past, but a move already on its way
+    return () => {
+      offGames();
+      offSession();
+      release();
+    };
+  };
+
+  // ---- what the page does ----
+
+  /** Shows the position after `ply` (the live position at or past the last ply). */
+  jump = (ply: number): void => {
+    const game = this.getState().game;
+    if (!game) return;
+    this.setLocal({ viewPly: ply >= game.ply ? null : Math.max(0, ply) });
+  };
+
+  /** A history key (arrows, Home, End); true when it moved the view. */
+  key = (key: string): boolean => {
+    const game = this.getState().game;
+    if (!game) return false;
+    const target = historyKey(key, this.local.viewPly ?? game.ply, game.ply);
+    if (target === null) return false;
+    this.jump(target);
+    return true;
+  };
+
+  flip = (): void => {
+    this.setLocal({ flipped: !this.local.flipped });
+  };
+
+  /** A move made on the board or typed: shown at once and sent. */
+  userMove = (move: LocalMove): void => {
+    void this.games.move(this.id, move);
+  };
+
+  /** Queues a premove, or cancels the queued one (null). */
+  setPremove = (premove: Premove | null): void => {
+    this.setLocal({ premove });
+  };
+
+  command = (type: GameCommand): void => {
+    void this.games.command(this.id, type);
+  };
+
+  claimAbandoned = (result: 'win' | 'draw'): void => {
+    void this.games.claimAbandoned(this.id, result);
+  };
+
+  /** Sends a chat line; true when the server took it. */
+  chat = async (text: string): Promise<boolean> => (await this.games.chat(this.id, text)) !== null;
+
+  // ---- following ----
+
+  private setLocal(patch: Partial<RoundLocal>): void {
+    this.local = { ...this.local, ...patch };
+    this.refresh();
+  }
+
+  /** Derives the view again when something it derives from changed. */
+  private refresh = (): void => {
+    const inputs = readInputs(this.id, this.games, this.session, this.local);
+    const before = this.inputs;
+    if (
+      inputs.game === before.game &&
+      inputs.pending === before.pending &&
+      inputs.error === before.error &&
+      inputs.meId === before.meId &&
+      inputs.online === before.online &&
+      inputs.local === before.local
+    ) {
+      return;
+    }
+    this.inputs = inputs;
+    this.set(roundView(this.id, inputs));
+    this.sound();
+    this.settlePremove();
+  };
+
+  private sound(): void {
+    const { game, pending } = this.getState();
+    if (!game) return;
+    const { memo, sounds } = roundSounds(this.sounded, game, pending);
+    this.sounded = memo;
+    for (const s of sounds) this.play(s);
+  }
+
+  /** Plays the queued premove once the turn comes (if still legal); the end drops it. */
+  private settlePremove(): void {
+    const { game, premove, movable, fen } = this.getState();
+    if (!premove || !game) return;
+    if (game.status !== 'playing') {
+      this.setLocal({ premove: null });
+    } else if (movable) {
+      this.setLocal({ premove: null });
+      const move = playPremove(fen, premove);
+      if (move) void this.games.move(this.id, move);
+    }
+  }
+}
+
+function readInputs(id: string, games: GamesController, session: Readable<Session>, local: RoundLocal): RoundInputs {
+  const g = games.getState();
+  const s = session.getState();
+  return {
+    game: g.games[id],
+    pending: g.pending[id],
+    error: g.errors[id],
+    meId: s.me?.id,
+    online: s.conn.status === 'online',
+    local,
+  };
+}

@@ -1,0 +1,134 @@
+/*
+ * What the board does with clicks, drags and the promotion chooser, as pure functions: which
+ * square is selected, whether the chooser is open, and what comes out of a gesture (a move to
+ * send, a premove to queue or to cancel). The Board component keeps a BoardInput in its state
+ * and passes the results to its callbacks; the rules live here so that tests can drive them.
+ *
+ * Who acts: `movable` is the colour that may move now (or null); `actor` is the colour whose
+ * pieces the user handles: the movable one, or, while its opponent is to move, the colour that
+ * may queue a premove. Moves are checked with chess.js (an illegal one does nothing); premoves
+ * only against the pieces' reach, since the opponent has not moved yet.
+ */
+import type { Color } from '../net/protocol';
+import {
+  isPromotion,
+  legalDestinations,
+  premoveDestinations,
+  tryMove,
+  type Destination,
+  type LocalMove,
+  type Premove,
+  type PromotionPiece,
+} from './chess';
+
+export interface BoardInput {
+  /** The square whose piece the user picked, or null. */
+  selected: string | null;
+  /** A promotion waiting for the user's choice of piece, or null. */
+  promotion: { from: string; to: string } | null;
+}
+
+export const BOARD_IDLE: BoardInput = { selected: null, promotion: null };
+
+/** The position and who may do what in it. */
+export interface BoardTurn {
+  fen: string;
+  movable: Color | null;
+  actor: Color | null;
+  /** The premove queued now, or null. */
+  premove: Premove | null;
+}
+
+/** The result of a gesture: what changes in the input, and what to pass on. */
+export interface BoardStep {
+  /** The fields of the input that change (the others stay as they are by then). */
+  input: Partial<BoardInput>;
+  /** A legal move to send. */
+  move?: LocalMove;
+  /** A premove to queue, or null to cancel the one queued; absent when unchanged. */
+  premove?: Premove | null;
+  /** For a drop: whether the piece stays on the square it was dropped on. */
+  accepted: boolean;
+}
+
+/** Whose pieces the user handles: the colour to move, else the one that may premove (if any). */
+export function boardActor(movable: Color | null, premoveColor: Color | null, premoves: boolean): Color | null {
+  return movable ?? (premoves ? premoveColor : null);
+}
+
+/** Where the selected piece may go: legal moves, or premove targets. */
+export function boardDestinations(turn: BoardTurn, selected: string | null): Destination[] {
+  if (!selected || !turn.actor) return [];
+  return turn.movable ? legalDestinations(turn.fen, selected) : premoveDestinations(turn.fen, selected, turn.actor);
+}
+
+/**
+ * A piece taken from `from` to `to` (a drop, or the second click). While premoving, the piece
+ * goes back to its square and the premove is queued (or the queued one cancelled when the
+ * target is out of reach); a promotion opens the chooser; a legal move is sent.
+ */
+export function boardAttempt(turn: BoardTurn, from: string, to: string): BoardStep {
+  const { fen, movable, actor } = turn;
+  if (!movable && actor && from !== to) {
+    const ok = premoveDestinations(fen, from, actor).some((d) => d.to === to);
+    return { input: { selected: null }, premove: ok ? { from, to } : null, accepted: false };
+  }
+  if (!movable || from === to) return { input: {}, accepted: false };
+  if (isPromotion(fen, from, to)) return { input: { promotion: { from, to } }, accepted: false };
+  const move = tryMove(fen, from, to);
+  if (!move) return { input: {}, accepted: false }; // snaps back
+  return { input: { selected: null }, move, accepted: true };
+}
+
+/**
+ * A click on a square: the second click of a move when the square is a destination of the
+ * selected piece; otherwise it selects an own piece (or unselects it), and cancels a premove.
+ * Clicks wait while the promotion chooser is open.
+ */
+export function boardClick(input: BoardInput, turn: BoardTurn, square: string): BoardStep {
+  if (input.promotion) return { input: {}, accepted: false };
+  if (input.selected && boardDestinations(turn, input.selected).some((d) => d.to === square)) {
+    return boardAttempt(turn, input.selected, square);
+  }
+  const own = turn.actor !== null && piecesOf(turn.fen)[square]?.startsWith(turn.actor) === true;
+  const selected = own && input.selected !== square ? square : null;
+  const step: BoardStep = { input: { selected }, accepted: false };
+  if (turn.premove) step.premove = null; // a click elsewhere cancels the premove
+  return step;
+}
+
+/** The piece chosen for the waiting promotion: the chooser closes; the move, when legal. */
+export function boardPromote(input: BoardInput, fen: string, piece: PromotionPiece): BoardStep {
+  if (!input.promotion) return { input: { promotion: null }, accepted: false };
+  const move = tryMove(fen, input.promotion.from, input.promotion.to, piece);
+  return move ? { input: { promotion: null }, move, accepted: false } : { input: { promotion: null }, accepted: false };
+}
+
+const PIECE_NAMES: Record<string, string> = {
+  p: 'pawn',
+  n: 'knight',
+  b: 'bishop',
+  r: 'rook',
+  q: 'queen',
+  k: 'king',
+};
+
+/** "e4" -> "white knight" for every occupied square. */
+export function piecesOf(fen: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const rows = fen.split(' ')[0].split('/');
+  rows.forEach((row, r) => {
+    let file = 0;
+    for (const ch of row) {
+      if (/\d/.test(ch)) {
+        file += Number(ch);
+        continue;
+      }
+      const square = `${'abcdefgh'[file]}${8 - r}`;
+      const color = ch === ch.toUpperCase() ? 'white' : 'black';
+      out[square] = `${color} ${PIECE_NAMES[ch.toLowerCase()] ?? 'piece'}`;
+      file++;
+    }
+  });
+  return out;
+}
