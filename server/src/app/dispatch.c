@@ -20,6 +20,7 @@
 #include "proto/proto.h"
 #include "util/log.h"
 #include "util/now.h"
+#include "util/vec.h"
 
 /* ---- players' connections ---- */
 
@@ -61,13 +62,8 @@ int dispatch_watch_add(struct conn *c, const char *id) {
     struct watch_list *w = strmap_get_or_add(&srv->watchers, id, sizeof *w,
                                              offsetof(struct watch_list, id), sizeof w->id, NULL);
     if (!w) return -PROTO_ERR_INTERNAL;
-    if (w->count == w->cap) {
-        int cap = w->cap ? w->cap * 2 : 4;
-        struct conn **grown = realloc(w->conns, sizeof *grown * (size_t)cap);
-        if (!grown) return -PROTO_ERR_INTERNAL;
-        w->conns = grown;
-        w->cap = cap;
-    }
+    if (vec_reserve((void **)&w->conns, &w->cap, (size_t)w->count + 1, sizeof *w->conns, 4) < 0)
+        return -PROTO_ERR_INTERNAL;
     w->conns[w->count++] = c;
     snprintf(c->watched[c->watch_count++], GAME_ID_LEN + 1, "%s", id);
     return 0;

@@ -71,7 +71,8 @@ struct loop_timer {
 struct watch_list {
     char id[GAME_ID_LEN + 1];
     struct conn **conns;
-    int count, cap;
+    int count;
+    size_t cap;
 };
 
 struct server {

@@ -10,6 +10,7 @@
 
 #include "core/errors.h"
 #include "util/str.h"
+#include "util/vec.h"
 
 static void clear_offers(struct game *game) {
     for (int i = 0; i < GAME_OFFER_COUNT; i++) game->offers[i] = -1;
@@ -101,13 +102,9 @@ static int map_chess_error(int rc) {
 }
 
 static int record_clock(struct game *game, int ply, int64_t remaining) {
-    if (ply > game->clock_capacity) {
-        int capacity = game->clock_capacity ? game->clock_capacity * 2 : 64;
-        int64_t *grown = realloc(game->clock_after, sizeof *grown * (size_t)capacity);
-        if (!grown) return -CORE_ERR_NO_MEMORY;
-        game->clock_after = grown;
-        game->clock_capacity = capacity;
-    }
+    if (vec_reserve((void **)&game->clock_after, &game->clock_capacity, (size_t)ply,
+                    sizeof *game->clock_after, 64) < 0)
+        return -CORE_ERR_NO_MEMORY;
     game->clock_after[ply - 1] = remaining;
     return 0;
 }

@@ -32,7 +32,7 @@ struct game {
     struct chess_game chess;
     struct gclock clock;
     int64_t *clock_after; /* clock_after[i]: mover's remaining ms after ply i+1 */
-    int clock_capacity;
+    size_t clock_capacity;
     bool ended;
     int offers[GAME_OFFER_COUNT]; /* colour of the pending offer's maker, or -1 */
     uint32_t version;             /* bumped by every event about this game */

@@ -25,7 +25,7 @@ struct player {
     struct heap_node purge; /* while away: when the world checks whether to forget it */
     struct game **games;    /* games in progress, in start order */
     int game_count;
-    int game_capacity;
+    size_t game_capacity;
     int open_seeks; /* seeks and challenges */
     struct ratelimit chat_limit;
     void *net_conns; /* owned by the network layer (its connections of this player); opaque here */

@@ -23,7 +23,7 @@ static int replay(struct game *g, const struct game_record *rec) {
     if (rec->count > 0) {
         g->clock_after = malloc(sizeof *g->clock_after * (size_t)rec->count);
         if (!g->clock_after) return -CORE_ERR_NO_MEMORY;
-        g->clock_capacity = rec->count;
+        g->clock_capacity = (size_t)rec->count;
     }
     for (int i = 0; i < rec->count; i++) {
         const struct game_restore_move *m = &rec->moves[i];

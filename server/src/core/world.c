@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "util/str.h"
+#include "util/vec.h"
 
 struct world {
     struct world_config cfg;
@@ -67,13 +68,9 @@ void core_events_free(struct core_events *events) {
  * skip filling it (the state change itself has happened and is visible on the next full state). */
 static struct core_event *push_event(struct core_events *out, enum core_event_type type,
                                      enum core_target target) {
-    if (out->count == out->capacity) {
-        int capacity = out->capacity ? out->capacity * 2 : 16;
-        struct core_event *items = realloc(out->items, sizeof *items * (size_t)capacity);
-        if (!items) return NULL;
-        out->items = items;
-        out->capacity = capacity;
-    }
+    if (vec_reserve((void **)&out->items, &out->capacity, (size_t)out->count + 1,
+                    sizeof *out->items, 16) < 0)
+        return NULL;
     struct core_event *ev = &out->items[out->count++];
     memset(ev, 0, sizeof *ev);
     ev->type = type;
@@ -347,13 +344,9 @@ void world_player_detach(struct world *world, struct player *player, int64_t now
 }
 
 static int player_add_game(struct player *p, struct game *g) {
-    if (p->game_count == p->game_capacity) {
-        int capacity = p->game_capacity ? p->game_capacity * 2 : 4;
-        struct game **games = realloc(p->games, sizeof *games * (size_t)capacity);
-        if (!games) return -CORE_ERR_NO_MEMORY;
-        p->games = games;
-        p->game_capacity = capacity;
-    }
+    if (vec_reserve((void **)&p->games, &p->game_capacity, (size_t)p->game_count + 1,
+                    sizeof *p->games, 4) < 0)
+        return -CORE_ERR_NO_MEMORY;
     p->games[p->game_count++] = g;
     return 0;
 }

@@ -135,7 +135,7 @@ struct core_event {
 struct core_events {
     struct core_event *items;
     int count;
-    int capacity;
+    size_t capacity;
     int reply;
 };
 

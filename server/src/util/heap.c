@@ -1,5 +1,6 @@
 /* Array-backed binary heap with back-indices for removal and key changes. */
 #include "util/heap.h"
+#include "util/vec.h"
 
 #include <stdlib.h>
 
@@ -48,13 +49,9 @@ int heap_set(struct heap *heap, struct heap_node *node, int64_t key) {
             sift_down(heap, node->index - 1);
         return 0;
     }
-    if (heap->count == heap->capacity) {
-        size_t capacity = heap->capacity ? heap->capacity * 2 : 64;
-        struct heap_node **nodes = realloc(heap->nodes, capacity * sizeof *nodes);
-        if (!nodes) return -1;
-        heap->nodes = nodes;
-        heap->capacity = capacity;
-    }
+    if (vec_reserve((void **)&heap->nodes, &heap->capacity, heap->count + 1, sizeof *heap->nodes,
+                    64) < 0)
+        return -1;
     node->key = key;
     place(heap, heap->count++, node);
     sift_up(heap, heap->count - 1);
