@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
 #include "net/bots.h"
 #include "net/internal.h"
 #include "net/persist.h"
 #include "net/reads.h"
 #include "proto/encode.h"
 #include "store/archive.h"
-#include "store/auth.h"
 #include "store/read.h"
 #include "util/ids.h"
 #include "util/log.h"

@@ -13,15 +13,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
+#include "app/password.h"
+#include "app/record.h"
 #include "core/restore.h"
 #include "net/accounts.h"
 #include "net/archive.h"
 #include "net/bots.h"
 #include "net/internal.h"
 #include "net/reads.h"
-#include "store/auth.h"
 #include "store/read.h"
-#include "store/record.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -37,7 +38,9 @@ struct held {
 struct persist {
     struct server *srv;
     struct store *store;
-    struct server_result wake_item; /* posted by the store's threads, at most once at a time */
+    struct passwords *passwords;    /* the password thread (app/password.h) */
+    struct server_result wake_item; /* posted by the store's and the password threads, at most
+                                       once at a time */
     pthread_mutex_t wake_lock;
     bool posted;   /* guarded by wake_lock */
     bool detached; /* guarded by wake_lock */
@@ -87,7 +90,13 @@ static void on_result(void *ctx, const struct store_result *r) {
     bots_on_result(p->bots, p->srv, r);
 }
 
+static void on_password(void *ctx, const struct password_result *r) {
+    struct persist *p = ctx;
+    accounts_on_password(p->srv, r);
+}
+
 static void poll_store(struct persist *p) {
+    password_poll(p->passwords, on_password, p);
     store_poll(p->store, on_result, p);
     flush(p, store_committed(p->store));
     if (store_failed(p->store) && !p->stop_logged) {
@@ -388,7 +397,8 @@ int persist_attach(struct server *srv, struct store *store) {
     world_stats(srv->world, &st);
     LOGI("persist", "restored %d game(s) in progress", st.games_live);
     server_arm_world_timer(srv);
-    if (store_start(store, wake_from_store, p) < 0) {
+    p->passwords = password_start(wake_from_store, p);
+    if (!p->passwords || store_start(store, wake_from_store, p) < 0) {
         LOGE("persist", "cannot start the store's threads");
         return -1;
     }
@@ -397,6 +407,10 @@ int persist_attach(struct server *srv, struct store *store) {
 
 struct store *persist_store(struct server *srv) {
     return srv->persist ? srv->persist->store : NULL;
+}
+
+struct passwords *persist_passwords(struct server *srv) {
+    return srv->persist ? srv->persist->passwords : NULL;
 }
 
 struct accounts *persist_accounts(struct server *srv) {
@@ -455,6 +469,7 @@ void persist_free(struct server *srv) {
             outmsg_release(e->msg);
     }
     free(p->held);
+    password_stop(p->passwords); /* before the requests it works for */
     accounts_free(p->accounts);
     bots_free(p->bots);
     reads_free(p->reads); /* after store_close(): no reader holds them any more */

@@ -76,8 +76,10 @@ void persist_player_created(struct server *srv, struct player *player);
  */
 int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer);
 
-/* The store, the account requests and the reads waiting on it (NULL without a database). */
+/* The store, the password thread, the account requests and the reads waiting on it (NULL
+ * without a database). */
 struct store *persist_store(struct server *srv);
+struct passwords *persist_passwords(struct server *srv);
 struct accounts *persist_accounts(struct server *srv);
 struct reads *persist_reads(struct server *srv);
 
