@@ -428,7 +428,7 @@ void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
     g->store_commits = st.commits;
     g->store_transactions_failed = st.transactions_failed;
     g->store_checkpoints = st.checkpoints;
-    g->store_wal_truncations = st.wal_truncations;
+    g->store_wal_truncations = st.log_truncations;
     g->store_readers = st.readers;
 }
 

@@ -60,7 +60,7 @@ struct store_backend {
     void (*stop)(struct store_db *db);
     /* Releases everything (after session_close and every reader's close). NULL is ignored. */
     void (*close)(struct store_db *db);
-    /* Fills the backend's counters of out (checkpoints, wal_truncations). Any thread. */
+    /* Fills the backend's counters of out (checkpoints, log_truncations). Any thread. */
     void (*stats)(struct store_db *db, struct store_stats *out);
 
     /* ---- the write session (the writer thread) ---- */

@@ -315,7 +315,7 @@ static void backend_stats(struct store_db *db, struct store_stats *out) {
     struct sqlite_db *d = sqlite_db_of(db);
     pthread_mutex_lock(&d->lock);
     out->checkpoints = d->checkpoints;
-    out->wal_truncations = d->wal_truncations;
+    out->log_truncations = d->wal_truncations;
     pthread_mutex_unlock(&d->lock);
 }
 

@@ -1,7 +1,7 @@
 /*
  * The store: everything that must outlive the server (players, tokens, ratings, games, moves,
- * chat), in the application's terms. What it is kept in is a backend's business (backend.h):
- * SQLite by default (sqlite.h); docs/persistence.md has the schema and the durability rules.
+ * chat), in the application's terms. What it is kept in is a backend's business (backend.h;
+ * the default is sqlite.h); docs/persistence.md has the schema and the durability rules.
  *
  * - Writes: the loop submits operations (store_submit: plain copied records, never pointers into
  *   the world), each numbered by a sequence number. The writer thread takes everything queued,
@@ -40,8 +40,8 @@
 
 enum store_status {
     STORE_OK = 0,
-    STORE_ERR_LOCATION,  /* where the data should be cannot be used (SQLite: the data directory is
-                            missing and cannot be created, not a directory, or not writable) */
+    STORE_ERR_LOCATION,  /* where the data should be cannot be used (missing and cannot be
+                            created, or not writable) */
     STORE_ERR_LOCKED,    /* another server uses this store */
     STORE_ERR_CORRUPT,   /* the stored data is damaged, or not a database at all */
     STORE_ERR_TOO_NEW,   /* the schema is newer than this binary knows */
@@ -61,16 +61,16 @@ const char *store_status_name(int status);
 
 /* The backends this binary has (each in its own files, backend.h). */
 enum store_backend_id {
-    STORE_BACKEND_SQLITE = 0, /* the default: one file in a data directory (sqlite.h) */
+    STORE_BACKEND_SQLITE = 0, /* the default (sqlite.h) */
 };
 
 struct store_config {
     enum store_backend_id backend;
-    /* Where the data is, in the backend's terms (SQLite: the data directory, which holds
-     * chess.db). Must outlive the store. */
+    /* Where the data is, in the backend's terms (sqlite.h: a directory). Must outlive the
+     * store. */
     const char *location;
-    /* The backend's own settings (SQLite: struct store_sqlite_options), or NULL for its
-     * defaults. Read by store_open() only. */
+    /* The backend's own settings (struct store_sqlite_options), or NULL for its defaults.
+     * Read by store_open() only. */
     const void *options;
     /* A node of a site (docs/scaling.md): several nodes share one store, each storing its id
      * with the games it starts and restoring only those, and each holding a lock of its own.
@@ -258,8 +258,8 @@ struct store_stats {
     int readers;                  /* reader threads */
     uint64_t commits;             /* transactions committed */
     uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
-    uint64_t checkpoints;         /* checkpoints run (SQLite: WAL frames copied into the file) */
-    uint64_t wal_truncations;     /* times the writer truncated its log past a hard bound */
+    uint64_t checkpoints;         /* checkpoints run by the backend */
+    uint64_t log_truncations;     /* times the writer truncated the backend's log past a bound */
 };
 
 /* Loop thread (takes the store's lock briefly). */

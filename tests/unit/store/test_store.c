@@ -610,7 +610,7 @@ static long query_long(sqlite3 *db, const char *sql) {
 static uint64_t wal_truncations(struct store *s) {
     struct store_stats st;
     store_get_stats(s, &st);
-    return st.wal_truncations;
+    return st.log_truncations;
 }
 
 /*
