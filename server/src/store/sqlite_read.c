@@ -99,14 +99,15 @@ void sqlite_reader_close(struct store_reader *reader) {
 int sqlite_reader_open(struct store_db *db, struct store_reader **out, char *err, size_t errlen) {
     struct sqlite_db *d = sqlite_db_of(db);
     *out = NULL;
+    int rc = -STORE_ERR_NO_MEMORY;
     struct sqlite_reader *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errlen, "out of memory");
-        return -STORE_ERR_NO_MEMORY;
+        goto fail;
     }
     r->base.backend = d->base.backend;
     r->db = d;
-    int rc = sqlite3_open_v2(d->path, &r->conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    rc = sqlite3_open_v2(d->path, &r->conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
     if (rc != SQLITE_OK) {
         snprintf(err, errlen, "cannot open a read connection: %s",
                  r->conn ? sqlite3_errmsg(r->conn) : sqlite3_errstr(rc));
@@ -118,7 +119,7 @@ int sqlite_reader_open(struct store_db *db, struct store_reader **out, char *err
     *out = &r->base;
     return 0;
 fail:
-    sqlite_reader_close(&r->base);
+    sqlite_reader_close(r ? &r->base : NULL);
     return rc;
 }
 
