@@ -20,6 +20,7 @@
 #include "app/persist.h"
 #include "app/server.h"
 #include "pubsub/bus.h"
+#include "store/sqlite.h"
 #include "store/store.h"
 #include "util/log.h"
 
@@ -292,6 +293,22 @@ static void raise_fd_limit(int connections) {
              (unsigned long long)rl.rlim_cur, connections);
 }
 
+/*
+ * The exit status when the store cannot be opened (docs/persistence.md): 3 where the data
+ * should be is unusable (the data directory), 4 another server uses it, 5 it is damaged, 6 its
+ * schema is newer than this binary, 7 a migration failed, 1 anything else.
+ */
+static int store_open_exit(int status) {
+    switch (status < 0 ? -status : status) {
+        case STORE_ERR_LOCATION: return 3;
+        case STORE_ERR_LOCKED: return 4;
+        case STORE_ERR_CORRUPT: return 5;
+        case STORE_ERR_TOO_NEW: return 6;
+        case STORE_ERR_MIGRATION: return 7;
+        default: return 1;
+    }
+}
+
 static struct server *running;
 
 static void on_signal(int sig) {
@@ -369,15 +386,17 @@ int main(int argc, char **argv) {
         (*redis_addr && *redis_password_file &&
          read_redis_password(redis_password, sizeof redis_password) < 0))
         return 2;
-    if (prepare_data_dir(data_dir) < 0) return store_exit_code(-STORE_ERR_DIR);
+    if (prepare_data_dir(data_dir) < 0) return store_open_exit(-STORE_ERR_LOCATION);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);
         return 2;
     }
     /* The database first: a bad one stops the start before the port is taken. */
-    struct store_config store_cfg = {.data_dir = data_dir,
+    struct store_sqlite_options sqlite_opt = {.sync_normal = strcmp(db_sync, "normal") == 0};
+    struct store_config store_cfg = {.backend = STORE_BACKEND_SQLITE,
+                                     .location = data_dir,
+                                     .options = &sqlite_opt,
                                      .node_id = *redis_addr ? node_id : NULL,
-                                     .sync_normal = strcmp(db_sync, "normal") == 0,
                                      .readers = db_readers,
                                      .read_delay_ms = db_read_delay_ms};
     int store_status;
@@ -386,7 +405,7 @@ int main(int argc, char **argv) {
     if (!store) {
         LOGE("main", "cannot use the database: %s", store_err);
         fprintf(stderr, "chess_server: %s (%s)\n", store_err, store_status_name(store_status));
-        return store_exit_code(store_status);
+        return store_open_exit(store_status);
     }
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);

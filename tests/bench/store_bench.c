@@ -26,6 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "store/sqlite.h"
 #include "store/store.h"
 
 static double now_s(void) {
@@ -118,7 +119,8 @@ static struct store *open_store(const char *dir, const char *name, bool per_op, 
     mkdir(sub, 0750);
     int status;
     char err[300];
-    struct store_config cfg = {.data_dir = sub, .per_op = per_op, .sync_normal = normal};
+    struct store_sqlite_options opt = {.sync_normal = normal};
+    struct store_config cfg = {.location = sub, .options = &opt, .per_op = per_op};
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     if (!s) {
         fprintf(stderr, "store_open: %s\n", err);

@@ -1,7 +1,7 @@
 /*
  * Register, login and logout as small state machines: each request waits in a list under a
- * cookie while the auth thread hashes or verifies and the writer commits, and moves on when
- * the store's result for that cookie comes back (accounts_on_result).
+ * cookie while the password thread hashes or verifies and the writer commits, and moves on when
+ * the result for that cookie comes back (accounts_on_password, accounts_on_result).
  *
  *   register: read account (taken?) -> hash password -> REGISTER write -> "registered"
  *   login:    read account -> verify (or hash, for an unknown name: same cost) -> TOKEN_ADD
@@ -15,12 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
 #include "app/internal.h"
+#include "app/password.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "core/ratelimit.h"
 #include "proto/encode.h"
-#include "store/auth.h"
 #include "store/read.h"
 #include "util/ids.h"
 #include "util/log.h"
@@ -34,7 +35,7 @@
 #define LOGIN_BURST_PER_ADDR   20
 #define LOGIN_EVERY_S_PER_ADDR 3.0
 #define LIMIT_TABLE_MAX        10000 /* entries per table before it is cleared */
-/* Requests waiting for the auth thread (Argon2id takes tens of milliseconds and 64 MiB each):
+/* Requests waiting for the password thread (Argon2id takes tens of milliseconds and 64 MiB each):
  * beyond this, more are refused rather than queued. */
 #define PENDING_MAX 64
 
@@ -232,7 +233,7 @@ static void register_found(struct account_read *r, struct conn *c, struct store 
     }
     str_copy(p->username, sizeof p->username, r->username);
     str_copy(p->name, sizeof p->name, r->name);
-    if (store_hash_password(store, r->password, p->cookie) < 0) {
+    if (password_hash(persist_passwords(c->srv), r->password, p->cookie) < 0) {
         remove_pending(a, p);
         conn_send_error(c, -PROTO_ERR_INTERNAL, id, NULL);
     }
@@ -247,11 +248,11 @@ static void login_found(struct account_read *r, struct server *srv, struct store
         rc = -1; /* gone: no reply */
     } else if (r->base.status == 0) {
         p->account = r->account;
-        rc = store_verify_password(store, r->password, r->hash, p->cookie);
+        rc = password_verify(persist_passwords(srv), r->password, r->hash, p->cookie);
     } else if (r->base.status == -STORE_ERR_NOT_FOUND) {
         /* No such account: spend what a verification costs, then refuse. */
         p->unknown_user = true;
-        rc = store_hash_password(store, r->password, p->cookie);
+        rc = password_hash(persist_passwords(srv), r->password, p->cookie);
     } else {
         reply_error(p, -PROTO_ERR_STORE_UNAVAILABLE);
         remove_pending(a, p);
@@ -306,8 +307,7 @@ static int start_register(struct conn *c, const struct proto_request *req, struc
     return find_account(c, PENDING_REGISTER, lower, req, 0);
 }
 
-static int start_login(struct conn *c, const struct proto_request *req, struct store *store,
-                       int64_t now) {
+static int start_login(struct conn *c, const struct proto_request *req, int64_t now) {
     const char *addr = c->addr;
     char lower[STORE_USERNAME_MAX + 1];
     bool valid = auth_username_check(req->username, lower) == 0;
@@ -330,7 +330,7 @@ static int start_login(struct conn *c, const struct proto_request *req, struct s
     }
     /* A malformed name cannot exist: spend what a verification costs, then refuse. */
     p->unknown_user = true;
-    rc = store_hash_password(store, req->password, p->cookie);
+    rc = password_hash(persist_passwords(c->srv), req->password, p->cookie);
     if (rc < 0) {
         remove_pending(a, p);
         return -PROTO_ERR_INTERNAL;
@@ -359,7 +359,7 @@ int accounts_handle(struct conn *c, const struct proto_request *req, int64_t now
     if (!store || !accounts_of(c->srv)) return -PROTO_ERR_STORE_UNAVAILABLE;
     switch (req->msg) {
         case PROTO_MSG_REGISTER: return start_register(c, req, store);
-        case PROTO_MSG_LOGIN: return start_login(c, req, store, now_ms);
+        case PROTO_MSG_LOGIN: return start_login(c, req, now_ms);
         case PROTO_MSG_LOGOUT: return start_logout(c, req, store);
         default: return -PROTO_ERR_UNKNOWN_TYPE;
     }
@@ -367,13 +367,14 @@ int accounts_handle(struct conn *c, const struct proto_request *req, int64_t now
 
 /* ---- results ---- */
 
-static void register_hashed(struct server *srv, struct pending *p, const struct store_result *r) {
+static void register_hashed(struct server *srv, struct pending *p,
+                            const struct password_result *r) {
     struct player *pl = p->player;
     struct store_op op = {.type = STORE_OP_REGISTER, .cookie = p->cookie, .want_result = true};
     str_copy(op.player_id, sizeof op.player_id, pl->id);
     str_copy(op.u.reg.name, sizeof op.u.reg.name, p->name);
     str_copy(op.u.reg.username, sizeof op.u.reg.username, p->username);
-    memcpy(op.u.reg.password_hash, r->text, sizeof op.u.reg.password_hash);
+    str_copy(op.u.reg.password_hash, sizeof op.u.reg.password_hash, r->hash);
     op.u.reg.at = now_wall_ms();
     if (pl->token[0]) {
         op.u.reg.has_token = true;
@@ -402,7 +403,7 @@ static void register_done(struct server *srv, struct pending *p, int status) {
     remove_pending(accounts_of(srv), p);
 }
 
-static void login_checked(struct server *srv, struct pending *p, const struct store_result *r) {
+static void login_checked(struct server *srv, struct pending *p, const struct password_result *r) {
     if (p->unknown_user || r->status < 0 || ids_random_text(p->token, PLAYER_TOKEN_LEN) < 0) {
         reply_error(p, -PROTO_ERR_LOGIN_FAILED);
         remove_pending(accounts_of(srv), p);
@@ -445,23 +446,20 @@ static void logout_done(struct server *srv, struct pending *p, int status) {
 }
 
 void accounts_on_result(struct server *srv, const struct store_result *r) {
-    struct accounts *a = accounts_of(srv);
-    struct pending *p = a ? a->pending : NULL;
-    while (p && p->cookie != r->cookie) p = p->next;
+    struct pending *p = find_pending(accounts_of(srv), r->cookie);
     if (!p) return;
     switch (p->kind) {
-        case PENDING_REGISTER:
-            if (r->kind == STORE_RESULT_HASH)
-                register_hashed(srv, p, r);
-            else
-                register_done(srv, p, r->status);
-            return;
-        case PENDING_LOGIN:
-            if (r->kind == STORE_RESULT_WRITE)
-                login_done(srv, p, r->status);
-            else
-                login_checked(srv, p, r);
-            return;
+        case PENDING_REGISTER: register_done(srv, p, r->status); return;
+        case PENDING_LOGIN: login_done(srv, p, r->status); return;
         case PENDING_LOGOUT: logout_done(srv, p, r->status); return;
     }
+}
+
+void accounts_on_password(struct server *srv, const struct password_result *r) {
+    struct pending *p = find_pending(accounts_of(srv), r->cookie);
+    if (!p) return;
+    if (p->kind == PENDING_REGISTER)
+        register_hashed(srv, p, r);
+    else if (p->kind == PENDING_LOGIN)
+        login_checked(srv, p, r);
 }

@@ -9,15 +9,16 @@
  * - logout: the player's current token stops working.
  *
  * Accounts are looked up on a reader thread (reads.h), passwords hashed and verified on the
- * store's auth thread (Argon2id); the reply comes when the result and, for writes, the commit
- * are back. Requests wait in a list keyed by a cookie;
- * a connection that closes meanwhile just gets no reply.
+ * password thread (app/password.h, Argon2id); the reply comes when the result and, for writes, the
+ * commit are back. Requests wait in a list keyed by a cookie; a connection that closes meanwhile
+ * just gets no reply.
  *
  * Loop thread.
  */
 #ifndef SERVER_APP_ACCOUNTS_H
 #define SERVER_APP_ACCOUNTS_H
 
+#include "app/password.h"
 #include "proto/proto.h"
 #include "store/store.h"
 
@@ -34,6 +35,9 @@ int accounts_handle(struct conn *c, const struct proto_request *req, int64_t now
 
 /* A result from the store for a pending request. */
 void accounts_on_result(struct server *srv, const struct store_result *result);
+
+/* A result from the password thread for a pending request. */
+void accounts_on_password(struct server *srv, const struct password_result *result);
 
 /* A connection closed: its pending requests will get no reply. */
 void accounts_conn_gone(struct server *srv, struct conn *c);

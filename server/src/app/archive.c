@@ -15,13 +15,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
 #include "app/bots.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "proto/encode.h"
 #include "store/archive.h"
-#include "store/auth.h"
 #include "store/read.h"
 #include "util/ids.h"
 #include "util/log.h"

@@ -8,10 +8,10 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app/auth.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "proto/encode.h"
-#include "store/auth.h"
 #include "util/ids.h"
 #include "util/log.h"
 #include "util/now.h"

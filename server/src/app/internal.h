@@ -19,6 +19,7 @@
 #include "net/net.h"
 #include "util/strmap.h"
 
+struct password_result;
 struct store_result;
 
 /* Serialises a message once into a block the transport sends (refs = 1). Returns NULL when
@@ -85,6 +86,8 @@ struct server {
     struct bots *bots;         /* bot account changes in progress (bots.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
+    /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */
+    void (*password_result)(struct server *srv, const struct password_result *result);
     struct core_events events;
     struct net *net;   /* the transport, which owns the loop */
     struct wake *wake; /* results from other threads (wake.h) */

@@ -13,13 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
 #include "app/internal.h"
+#include "app/password.h"
 #include "app/reads.h"
+#include "app/record.h"
 #include "app/wake.h"
 #include "core/restore.h"
-#include "store/auth.h"
 #include "store/read.h"
-#include "store/record.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/ring.h"
@@ -36,7 +37,9 @@ struct held {
 struct persist {
     struct server *srv;
     struct store *store;
-    struct server_result wake_item; /* posted by the store's threads, at most once at a time */
+    struct passwords *passwords;    /* the password thread (app/password.h) */
+    struct server_result wake_item; /* posted by the store's and the password threads, at most
+                                       once at a time */
     pthread_mutex_t wake_lock;
     bool posted;         /* guarded by wake_lock */
     bool detached;       /* guarded by wake_lock */
@@ -78,7 +81,13 @@ static void on_result(void *ctx, const struct store_result *r) {
     p->srv->store_result(p->srv, r); /* accounts' and bots' requests */
 }
 
+static void on_password(void *ctx, const struct password_result *r) {
+    struct persist *p = ctx;
+    p->srv->password_result(p->srv, r); /* the accounts' requests */
+}
+
 static void poll_store(struct persist *p) {
+    password_poll(p->passwords, on_password, p);
     store_poll(p->store, on_result, p);
     flush(p, store_committed(p->store));
     if (store_failed(p->store) && !p->stop_logged) {
@@ -233,7 +242,7 @@ static bool token_answer(struct net_read *rd, struct conn *c, struct api_call *c
     if (rd->status == 0) {
         /* Another connection with the same token may have brought the player back meanwhile.
          * Bot tokens are looked up every time (never mapped in the world), so revoking one
-         * takes effect at once (net/bots.h). */
+         * takes effect at once (app/bots.h). */
         pl = world_player_by_token(srv->world, t->token);
         if (!pl) pl = player_for(srv, &t->id, t->id.bot_token ? NULL : t->token);
         code = -PROTO_ERR_INTERNAL;
@@ -364,7 +373,8 @@ int persist_attach(struct server *srv, struct store *store) {
     world_stats(srv->world, &st);
     LOGI("persist", "restored %d game(s) in progress", st.games_live);
     server_arm_world_timer(srv);
-    if (store_start(store, wake_from_store, p) < 0) {
+    p->passwords = password_start(wake_from_store, p);
+    if (!p->passwords || store_start(store, wake_from_store, p) < 0) {
         LOGE("persist", "cannot start the store's threads");
         return -1;
     }
@@ -373,6 +383,10 @@ int persist_attach(struct server *srv, struct store *store) {
 
 struct store *persist_store(struct server *srv) {
     return srv->persist ? srv->persist->store : NULL;
+}
+
+struct passwords *persist_passwords(struct server *srv) {
+    return srv->persist ? srv->persist->passwords : NULL;
 }
 
 void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
@@ -386,7 +400,7 @@ void persist_fill_gauges(struct server *srv, struct metrics_gauges *g) {
     g->store_commits = st.commits;
     g->store_transactions_failed = st.transactions_failed;
     g->store_checkpoints = st.checkpoints;
-    g->store_wal_truncations = st.wal_truncations;
+    g->store_wal_truncations = st.log_truncations;
     g->store_readers = st.readers;
 }
 
@@ -414,7 +428,8 @@ void persist_free(struct server *srv) {
             net_msg_release(e->msg);
     }
     ring_free(&p->held);
-    reads_free(p->reads); /* after store_close(): no reader holds them any more */
+    password_stop(p->passwords); /* before the requests it works for */
+    reads_free(p->reads);        /* after store_close(): no reader holds them any more */
     pthread_mutex_destroy(&p->wake_lock);
     free(p);
     srv->persist = NULL;

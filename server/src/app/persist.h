@@ -76,8 +76,9 @@ void persist_player_created(struct server *srv, struct player *player);
  */
 int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer);
 
-/* The store and the reads waiting on it (NULL without a database). */
+/* The store, the password thread and the reads waiting on it (NULL without a database). */
 struct store *persist_store(struct server *srv);
+struct passwords *persist_passwords(struct server *srv);
 struct reads *persist_reads(struct server *srv);
 
 /* The store's queue lengths and counters for /metrics (nothing without a database). */

@@ -31,6 +31,10 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     bots_on_result(srv->bots, srv, r);
 }
 
+static void route_password_result(struct server *srv, const struct password_result *r) {
+    accounts_on_password(srv, r);
+}
+
 static int random_source(void *ctx, void *buf, unsigned n) {
     (void)ctx;
     return ids_random_bytes(buf, n);
@@ -156,6 +160,7 @@ struct server *server_create(const struct server_config *cfg) {
     srv->world_timer_at = GCLOCK_NEVER;
     srv->events.reply = -1;
     srv->store_result = route_store_result;
+    srv->password_result = route_password_result;
     if (metrics_init(&srv->metrics) < 0) goto fail;
     srv->accounts = accounts_create();
     srv->bots = bots_create();

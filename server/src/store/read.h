@@ -1,14 +1,15 @@
 /*
- * Reads: small indexed queries on read-only connections (a WAL reader never waits for the
+ * Reads: small queries by key on connections of their own (a reader never waits for the
  * writer): identities by token hash, accounts by username, games with their moves, a player's
- * games page by page, leaderboards, and the live games to restore at startup.
+ * games page by page, leaderboards, and the live games to restore at startup. The backend runs
+ * them (backend.h); these functions hand each to the reader's backend.
  *
- * A struct store_reader is one read-only connection with its statements; it has one owner
- * thread. While serving, reads run on the store's reader threads (store_read_submit): the loop
- * hands over a job, a reader runs it on its own connection, and the finished job comes back to
- * the loop through store_poll(), after the same coalesced wake-up as commits. The loop never
- * runs a query itself once the server serves; only startup (restoring games) uses the startup
- * reader, on the main thread.
+ * A struct store_reader is one connection of the backend's; it has one owner thread. While
+ * serving, reads run on the store's reader threads (store_read_submit): the loop hands over a
+ * job, a reader runs it on its own connection, and the finished job comes back to the loop
+ * through store_poll(), after the same coalesced wake-up as commits. The loop never runs a
+ * query itself once the server serves; only startup (restoring games) uses the startup reader,
+ * on the main thread.
  *
  * Reads see what is committed. Query functions return 0 or a negative enum store_status.
  */

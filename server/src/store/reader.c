@@ -1,11 +1,14 @@
 /*
- * The reader pool: a few threads (store_config.readers), each with its own read-only
- * connection, taking read jobs from one FIFO. A finished job goes on the done list and the loop
- * is woken as for a commit (store_push_result with no result: the same coalesced wake-up);
- * store_poll() hands the finished jobs back to the loop through their done callbacks.
+ * The reader pool, the same for every backend: a few threads (store_config.readers), each with
+ * its own connection of the backend's, taking read jobs from one FIFO. A finished job goes on the
+ * done list and the loop is woken as for a commit (store_push_result with no result: the same
+ * coalesced wake-up); store_poll() hands the finished jobs back to the loop through their done
+ * callbacks.
  *
  * Everything shared is guarded by the store's lock; a job belongs to the thread running it
  * between being taken from the queue and being put on the done list.
+ *
+ * Also the queries of read.h, each handed to the reader's backend.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,7 +39,7 @@ static void *reader_main(void *arg) {
             nanosleep(&ts, NULL);
         }
         job->started_us = now_mono_us();
-        job->run(&t->reader, job);
+        job->run(t->reader, job);
         job->finished_us = now_mono_us();
 
         pthread_mutex_lock(&s->lock);
@@ -63,7 +66,7 @@ int readers_start(struct store *s) {
         struct read_thread *t = &s->readers[i];
         char err[256];
         t->store = s;
-        int rc = reader_open(s, &t->reader, err, sizeof err);
+        int rc = s->backend->reader_open(s->db, &t->reader, err, sizeof err);
         if (rc < 0) {
             LOGE("store", "reader %d: %s", i, err);
             return rc;
@@ -79,7 +82,7 @@ void readers_stop(struct store *s) {
     for (int i = 0; i < s->reader_count; i++) {
         struct read_thread *t = &s->readers[i];
         if (t->running) pthread_join(t->thread, NULL);
-        reader_close(&t->reader);
+        s->backend->reader_close(t->reader);
     }
     free(s->readers);
     s->readers = NULL;
@@ -113,4 +116,65 @@ int store_read_submit(struct store *s, struct store_read_job *job) {
     }
     pthread_mutex_unlock(&s->lock);
     return rc;
+}
+
+/* ---- the queries (read.h) ---- */
+
+struct store_reader *store_startup_reader(struct store *s) {
+    return s->startup;
+}
+
+void store_game_free(struct store_game *g) {
+    free(g->moves);
+    g->moves = NULL;
+}
+
+int store_find_token(struct store_reader *r, const uint8_t hash[STORE_HASH_LEN],
+                     struct store_identity *out) {
+    return r->backend->find_token(r, hash, out);
+}
+
+int store_find_account(struct store_reader *r, const char *username, struct store_identity *out,
+                       char password_hash[STORE_PWHASH_MAX]) {
+    return r->backend->find_account(r, username, out, password_hash);
+}
+
+int store_find_player(struct store_reader *r, const char *player_id, struct store_identity *out) {
+    return r->backend->find_player(r, player_id, out);
+}
+
+int store_find_username(struct store_reader *r, const char *username, struct store_identity *out) {
+    return r->backend->find_username(r, username, out);
+}
+
+int store_read_game(struct store_reader *r, const char *id, struct store_game *out) {
+    return r->backend->read_game(r, id, out);
+}
+
+int store_player_games(struct store_reader *r, const char *player_id, int page, int per_page,
+                       struct store_game *out, int *count, bool *more) {
+    return r->backend->player_games(r, player_id, page, per_page, out, count, more);
+}
+
+int store_each_player_game(struct store_reader *r, const char *player_id,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return r->backend->each_player_game(r, player_id, after, limit, fn, ctx);
+}
+
+int store_load_live(struct store_reader *r,
+                    int (*fn)(void *ctx, const struct store_game *game,
+                              const struct store_identity players[2]),
+                    void *ctx) {
+    return r->backend->load_live(r, fn, ctx);
+}
+
+int store_owned_bots(struct store_reader *r, const char *owner_id, int max, struct store_bot *out,
+                     int *count) {
+    return r->backend->owned_bots(r, owner_id, max, out, count);
+}
+
+int store_leaderboard(struct store_reader *r, int category, int limit, struct store_leader *out,
+                      int *count) {
+    return r->backend->leaderboard(r, category, limit, out, count);
 }

@@ -1,24 +1,23 @@
 /*
- * The store: one SQLite database (data_dir/chess.db, WAL mode) holding players, tokens, ratings,
- * games, moves and chat. See docs/persistence.md for the schema and the durability rules.
+ * The store: everything that must outlive the server (players, tokens, ratings, games, moves,
+ * chat), in the application's terms. What it is kept in is a backend's business (backend.h;
+ * the default is sqlite.h); docs/persistence.md has the schema and the durability rules.
  *
- * Threads and connections:
- * - The writer thread owns the write connection. The loop submits write operations
- *   (store_submit, plain copied records, never pointers into the world); the writer takes
- *   everything queued, applies it in one transaction and commits (group commit: a burst of
- *   moves shares one sync), then reports "committed up to sequence number N" back.
- * - The auth thread hashes and verifies passwords (Argon2id is slow on purpose: never on the
- *   loop).
- * - Results come back through one locked queue; the store calls the configured wake function
- *   (from its threads) when the queue goes from empty to non-empty, and the loop drains it with
- *   store_poll(). Wake-ups coalesce: one poll may return many results.
- * - A small pool of reader threads, each with its own read-only connection, runs the reads the
- *   loop asks for while serving (read.h: store_read_submit); finished reads come back through
- *   the same queue and wake-up. In WAL mode a reader never waits for the writer.
+ * - Writes: the loop submits operations (store_submit: plain copied records, never pointers into
+ *   the world), each numbered by a sequence number. The writer thread takes everything queued,
+ *   applies it in one transaction and commits (group commit: a burst of moves shares one sync),
+ *   then reports "committed up to sequence number N" back. store_submitted() and
+ *   store_committed() tell the loop what is still waiting for the disk.
+ * - Reads (read.h): a small pool of reader threads, each with its own connection, runs the
+ *   reads the loop asks for while serving (store_read_submit).
+ * - Results (an operation's own status, a commit's figures, finished reads) come back through
+ *   one locked queue; the store calls the configured wake function (from its threads) when the
+ *   queue goes from empty to non-empty, and the loop drains it with store_poll(). Wake-ups
+ *   coalesce: one poll may return many results.
  *
- * Startup: store_open() checks the directory, locks it, opens or creates the database, checks
- * it, and applies pending migrations in one transaction (or fails without changing the file);
- * the caller then reads what it needs to restore (store_load_live) and calls store_start().
+ * Startup: store_open() opens the backend's storage (checking it, taking it for this server)
+ * and brings its schema up to date (or fails without changing anything); the caller then reads
+ * what it needs to restore (store_load_live) and calls store_start().
  *
  * Functions return 0 or a negative enum store_status unless said otherwise.
  */
@@ -31,70 +30,68 @@
 
 #include "core/rating.h"
 
-#define STORE_DB_NAME      "chess.db"
 #define STORE_ID_MAX       16 /* game, player and challenge ids */
 #define STORE_NAME_MAX     24 /* shown names (PLAYER_NAME_MAX) */
 #define STORE_USERNAME_MAX 20
-#define STORE_HASH_LEN     32  /* token hashes (BLAKE2b-256) */
-#define STORE_PWHASH_MAX   128 /* crypto_pwhash_STRBYTES */
+#define STORE_HASH_LEN     32  /* token hashes, as stored (app/auth.h makes them) */
+#define STORE_PWHASH_MAX   128 /* an account's encoded password hash (app/password.h makes it) */
 #define STORE_FEN_MAX      100
 #define STORE_TERM_MAX     32
 
 enum store_status {
     STORE_OK = 0,
-    STORE_ERR_DIR,          /* the data directory is missing, not a directory or not writable */
-    STORE_ERR_LOCKED,       /* another server uses this data directory */
-    STORE_ERR_CORRUPT,      /* the file is not a database, or fails the integrity check */
-    STORE_ERR_TOO_NEW,      /* the schema is newer than this binary knows */
-    STORE_ERR_MIGRATION,    /* a migration failed (everything was rolled back) */
-    STORE_ERR_IO,           /* any other SQLite or system failure */
-    STORE_ERR_NO_MEMORY,    /* an allocation failed */
-    STORE_ERR_NOT_FOUND,    /* reads: no such row */
-    STORE_ERR_CONFLICT,     /* writes: a unique name is taken (usernames) */
-    STORE_ERR_BAD_PASSWORD, /* password verification failed */
-    STORE_ERR_FAILED,       /* the writer gave up: the store accepts nothing more */
-    STORE_ERR_LIMIT,        /* writes: an account already has as many bots as it may */
-    STORE_ERR_BUSY,         /* reads: too many waiting for a reader */
+    STORE_ERR_LOCATION,  /* where the data should be cannot be used (missing and cannot be
+                            created, or not writable) */
+    STORE_ERR_LOCKED,    /* another server uses this store */
+    STORE_ERR_CORRUPT,   /* the stored data is damaged, or not a database at all */
+    STORE_ERR_TOO_NEW,   /* the schema is newer than this binary knows */
+    STORE_ERR_MIGRATION, /* a migration failed (everything was rolled back) */
+    STORE_ERR_IO,        /* any other failure of the database or the system */
+    STORE_ERR_NO_MEMORY, /* an allocation failed */
+    STORE_ERR_NOT_FOUND, /* reads: no such row */
+    STORE_ERR_CONFLICT,  /* writes: a unique name is taken (usernames) */
+    STORE_ERR_FAILED,    /* the writer gave up: the store accepts nothing more */
+    STORE_ERR_LIMIT,     /* writes: an account already has as many bots as it may */
+    STORE_ERR_BUSY,      /* reads: too many waiting for a reader */
     STORE_ERR_COUNT
 };
 
-/* "DIR", "CORRUPT", ... for logs and tests. */
+/* "LOCATION", "CORRUPT", ... for logs and tests. */
 const char *store_status_name(int status);
 
-/*
- * The process exit status main() uses when opening fails with this status: 3 (DIR), 4 (LOCKED),
- * 5 (CORRUPT), 6 (TOO_NEW), 7 (MIGRATION), 1 for anything else. Documented in
- * docs/persistence.md.
- */
-int store_exit_code(int status);
-
-/* The newest schema version this binary knows (the number of the last migration). */
-int store_schema_version(void);
+/* The backends this binary has (each in its own files, backend.h). */
+enum store_backend_id {
+    STORE_BACKEND_SQLITE = 0, /* the default (sqlite.h) */
+};
 
 struct store_config {
-    const char *data_dir;
-    /* A node of a site (docs/scaling.md): several nodes share the file, each with its own lock
-     * (chess.db.<node>.lock), storing its id with the games it starts and restoring only those.
-     * NULL or "": a single server, which holds chess.db.lock alone. Must outlive the store. */
+    enum store_backend_id backend;
+    /* Where the data is, in the backend's terms (sqlite.h: a directory). Must outlive the
+     * store. */
+    const char *location;
+    /* The backend's own settings (struct store_sqlite_options), or NULL for its defaults.
+     * Read by store_open() only. */
+    const void *options;
+    /* A node of a site (docs/scaling.md): several nodes share one store, each storing its id
+     * with the games it starts and restoring only those, and each holding a lock of its own.
+     * NULL or "": a single server, which holds the store alone. Must outlive the store. */
     const char *node_id;
-    bool sync_normal;     /* synchronous=NORMAL: survives process crashes, not power loss */
-    int max_batch;        /* most operations per transaction (0: 8192) */
-    bool per_op;          /* one transaction per operation (for the benchmark's reference) */
-    int retry_ms;         /* first pause before retrying a failed transaction, doubling for each of
-                             8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
-    int readers;          /* reader threads, each with its own read-only connection (0: 2) */
-    int read_delay_ms;    /* for tests: each read waits this long on its reader before it runs, so
-                             answers arrive late (0: none) */
-    int wal_limit_frames; /* the WAL's hard bound in pages: past it the writer itself truncates
-                             the WAL before its next transaction (0: 16000, about 64 MB) */
+    int max_batch;     /* most operations per transaction (0: 8192) */
+    bool per_op;       /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;      /* first pause before retrying a failed transaction, doubling for each of
+                          8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    int readers;       /* reader threads, each with its own connection (0: 2) */
+    int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
+                          answers arrive late (0: none) */
 };
 
 struct store;
 
 /*
- * Opens (creating when missing) data_dir/chess.db and brings its schema up to date. On failure
- * returns NULL with *status set and a one-line explanation in err (errlen bytes); the database
- * file is left as it was. Main thread, before any loop runs.
+ * Opens the configured backend's store (creating it when missing) and brings its schema up to
+ * date. On failure returns NULL with *status set (a negative enum store_status: LOCATION,
+ * LOCKED, CORRUPT, TOO_NEW, MIGRATION, IO, NO_MEMORY) and a one-line explanation in err (errlen
+ * bytes); the stored data is left as it was. Main thread, before any loop runs.
  */
 struct store *store_open(const struct store_config *cfg, int *status, char *err, size_t errlen);
 
@@ -102,13 +99,13 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
  * (e.g. lws_cancel_service). */
 typedef void (*store_wake_fn)(void *ctx);
 
-/* Starts the writer, auth, checkpoint and reader threads. Returns 0 or -STORE_ERR_IO /
- * -NO_MEMORY. */
+/* Starts the writer and reader threads (and the backend's own, if any). Returns 0 or
+ * -STORE_ERR_IO / -NO_MEMORY. */
 int store_start(struct store *store, store_wake_fn wake, void *wake_ctx);
 
 /*
  * Stops the threads after everything submitted has been committed (or the writer failed), and
- * closes the database. Results not polled are dropped. NULL is ignored.
+ * closes the store. Results not polled are dropped. NULL is ignored.
  */
 void store_close(struct store *store);
 
@@ -253,15 +250,16 @@ uint64_t store_committed(const struct store *store);
  * also delivers the results. Loop thread. */
 uint64_t store_committed_now(const struct store *store);
 
-/* Queue lengths and error counts, for metrics. */
+/* Queue lengths and error counts, for metrics. The last two are the backend's (0 where it has
+ * no such thing). */
 struct store_stats {
     uint64_t write_queue;         /* operations waiting for the writer */
     uint64_t read_queue;          /* read jobs waiting for a reader */
     int readers;                  /* reader threads */
     uint64_t commits;             /* transactions committed */
     uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
-    uint64_t checkpoints;         /* checkpoints run (WAL frames copied into the database) */
-    uint64_t wal_truncations;     /* times the writer truncated a WAL past its hard bound */
+    uint64_t checkpoints;         /* checkpoints run by the backend */
+    uint64_t log_truncations;     /* times the writer truncated the backend's log past a bound */
 };
 
 /* Loop thread (takes the store's lock briefly). */
@@ -274,16 +272,13 @@ bool store_failed(const struct store *store);
 
 enum store_result_kind {
     STORE_RESULT_WRITE,  /* an operation submitted with want_result */
-    STORE_RESULT_HASH,   /* store_hash_password */
-    STORE_RESULT_VERIFY, /* store_verify_password */
     STORE_RESULT_COMMIT, /* one transaction committed (for metrics; cookie 0) */
 };
 
 struct store_result {
     enum store_result_kind kind;
     uint64_t cookie;
-    int status;                  /* 0 or a negative enum store_status */
-    char text[STORE_PWHASH_MAX]; /* HASH: the encoded hash */
+    int status; /* 0 or a negative enum store_status */
     /* COMMIT: operations in the transaction, its time from BEGIN to the end of COMMIT, and
      * how long its oldest operation waited from store_submit() to the end of COMMIT. */
     int ops;
@@ -298,15 +293,5 @@ typedef void (*store_result_fn)(void *ctx, const struct store_result *result);
  * number of results and jobs. Loop thread.
  */
 int store_poll(struct store *store, store_result_fn fn, void *ctx);
-
-/* ---- passwords (loop thread submits, the auth thread works) ---- */
-
-/* Hashes a password with Argon2id; the result's text holds the encoded hash. Returns 0 or
- * -NO_MEMORY. */
-int store_hash_password(struct store *store, const char *password, uint64_t cookie);
-
-/* Verifies a password against an encoded hash; the result's status is 0 or -BAD_PASSWORD. */
-int store_verify_password(struct store *store, const char *password, const char *hash,
-                          uint64_t cookie);
 
 #endif

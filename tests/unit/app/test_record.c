@@ -8,10 +8,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/auth.h"
+#include "app/record.h"
 #include "check.h"
-#include "store/auth.h"
 #include "store/read.h"
-#include "store/record.h"
 #include "testrand.h"
 #include "tmpdir.h"
 
@@ -62,7 +62,7 @@ static void setup(void) {
     tmpdir_make(dir, sizeof dir);
     int status;
     char err[256];
-    struct store_config cfg = {.data_dir = dir};
+    struct store_config cfg = {.location = dir};
     store = store_open(&cfg, &status, err, sizeof err);
     if (!store || store_start(store, NULL, NULL) < 0) {
         printf("store: %s\n", err);

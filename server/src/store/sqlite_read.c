@@ -1,15 +1,14 @@
 /*
- * The read queries, prepared once on the read connection the first time one is needed. Every
+ * The SQLite backend's reads: read-only connections (in WAL mode a reader never waits for the
+ * writer) and the queries, prepared once on a connection the first time one is needed. Every
  * value is bound; every row is copied out into fixed-size fields (truncating nothing that the
  * writer could have stored, since the same limits applied there).
  */
-#include "store/read.h"
-
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "store/internal.h"
+#include "store/sqlite_internal.h"
 #include "util/log.h"
 
 #define GAME_COLUMNS                                                                               \
@@ -22,7 +21,7 @@
 
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 
-struct store_reads {
+struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots;
 };
@@ -58,18 +57,18 @@ static const char *const read_sql[] = {
     "LIMIT ?2",
 };
 
-#define READ_COUNT (sizeof(struct store_reads) / sizeof(sqlite3_stmt *))
+#define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
 _Static_assert(READ_COUNT == sizeof read_sql / sizeof read_sql[0], "one SQL text per read");
 
-static struct store_reads *reads(struct store_reader *r) {
+static struct sqlite_reads *reads(struct sqlite_reader *r) {
     if (r->rs) return r->rs;
-    struct store_reads *rs = calloc(1, sizeof *rs);
+    struct sqlite_reads *rs = calloc(1, sizeof *rs);
     if (!rs) return NULL;
     sqlite3_stmt **st = (sqlite3_stmt **)(void *)rs;
     for (size_t i = 0; i < READ_COUNT; i++) {
-        if (sqlite3_prepare_v3(r->db, read_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
+        if (sqlite3_prepare_v3(r->conn, read_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st[i], NULL) !=
             SQLITE_OK) {
-            LOGE("store", "cannot prepare read %zu: %s", i, sqlite3_errmsg(r->db));
+            LOGE("store", "cannot prepare read %zu: %s", i, sqlite3_errmsg(r->conn));
             for (size_t k = 0; k < i; k++) sqlite3_finalize(st[k]);
             free(rs);
             return NULL;
@@ -79,36 +78,49 @@ static struct store_reads *reads(struct store_reader *r) {
     return rs;
 }
 
-int reader_open(struct store *s, struct store_reader *r, char *err, size_t errlen) {
-    r->store = s;
-    int rc = sqlite3_open_v2(s->path, &r->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
-    if (rc != SQLITE_OK) {
-        snprintf(err, errlen, "cannot open a read connection: %s",
-                 r->db ? sqlite3_errmsg(r->db) : sqlite3_errstr(rc));
-        sqlite3_close(r->db);
-        r->db = NULL;
-        return -STORE_ERR_IO;
-    }
-    sqlite3_extended_result_codes(r->db, 1);
-    int st = store_configure_connection(r->db, true, err, errlen);
-    if (st < 0) reader_close(r);
-    return st;
+static struct sqlite_reader *reader_of(struct store_reader *reader) {
+    return (struct sqlite_reader *)(void *)reader;
 }
 
-struct store_reader *store_startup_reader(struct store *s) {
-    return &s->startup;
-}
-
-void reader_close(struct store_reader *r) {
+void sqlite_reader_close(struct store_reader *reader) {
+    struct sqlite_reader *r = reader_of(reader);
+    if (!r) return;
     if (r->rs) {
         sqlite3_stmt **st = (sqlite3_stmt **)(void *)r->rs;
         for (size_t i = 0; i < READ_COUNT; i++) sqlite3_finalize(st[i]);
         free(r->rs);
         r->rs = NULL;
     }
-    if (r->db && sqlite3_close(r->db) != SQLITE_OK)
+    if (r->conn && sqlite3_close(r->conn) != SQLITE_OK)
         LOGW("store", "a read connection did not close cleanly");
-    r->db = NULL;
+    free(r);
+}
+
+int sqlite_reader_open(struct store_db *db, struct store_reader **out, char *err, size_t errlen) {
+    struct sqlite_db *d = sqlite_db_of(db);
+    *out = NULL;
+    int rc = -STORE_ERR_NO_MEMORY;
+    struct sqlite_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        goto fail;
+    }
+    r->base.backend = d->base.backend;
+    r->db = d;
+    rc = sqlite3_open_v2(d->path, &r->conn, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL);
+    if (rc != SQLITE_OK) {
+        snprintf(err, errlen, "cannot open a read connection: %s",
+                 r->conn ? sqlite3_errmsg(r->conn) : sqlite3_errstr(rc));
+        rc = -STORE_ERR_IO;
+        goto fail;
+    }
+    sqlite3_extended_result_codes(r->conn, 1);
+    if ((rc = sqlite_configure_connection(r->conn, true, err, errlen)) < 0) goto fail;
+    *out = &r->base;
+    return 0;
+fail:
+    sqlite_reader_close(r ? &r->base : NULL);
+    return rc;
 }
 
 /* ---- row helpers ---- */
@@ -118,22 +130,23 @@ static void col_text(sqlite3_stmt *st, int i, char *out, size_t size) {
     snprintf(out, size, "%s", t ? (const char *)t : "");
 }
 
-static int read_error(struct store_reader *r, int rc) {
-    LOGE("store", "read failed: %s (%d)", sqlite3_errmsg(r->db), rc);
+static int read_error(struct sqlite_reader *r, int rc) {
+    LOGE("store", "read failed: %s (%d)", sqlite3_errmsg(r->conn), rc);
     return (rc & 0xff) == SQLITE_CORRUPT || (rc & 0xff) == SQLITE_NOTADB ? -STORE_ERR_CORRUPT
                                                                          : -STORE_ERR_IO;
 }
 
 /* Steps a statement expected to give one row or none: 0 (row), -NOT_FOUND, or an error. The
  * statement is left on the row: the caller reads it, then resets. */
-static int step_one(struct store_reader *r, sqlite3_stmt *st) {
+static int step_one(struct sqlite_reader *r, sqlite3_stmt *st) {
     int rc = sqlite3_step(st);
     if (rc == SQLITE_ROW) return 0;
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(r, rc);
 }
 
-static int load_ratings(struct store_reader *r, struct store_reads *rs, struct store_identity *id) {
+static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
+                        struct store_identity *id) {
     for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
     sqlite3_stmt *st = rs->ratings;
     sqlite3_bind_text(st, 1, id->player_id, -1, SQLITE_TRANSIENT);
@@ -149,7 +162,7 @@ static int load_ratings(struct store_reader *r, struct store_reads *rs, struct s
 }
 
 /* Reads PLAYER_COLUMNS (from column 0) and the player's ratings. The statement is reset. */
-static int read_identity(struct store_reader *r, struct store_reads *rs, sqlite3_stmt *st,
+static int read_identity(struct sqlite_reader *r, struct sqlite_reads *rs, sqlite3_stmt *st,
                          struct store_identity *out) {
     memset(out, 0, sizeof *out);
     col_text(st, 0, out->player_id, sizeof out->player_id);
@@ -160,9 +173,10 @@ static int read_identity(struct store_reader *r, struct store_reads *rs, sqlite3
     return load_ratings(r, rs, out);
 }
 
-int store_find_token(struct store_reader *r, const uint8_t hash[STORE_HASH_LEN],
-                     struct store_identity *out) {
-    struct store_reads *rs = reads(r);
+int sqlite_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                      struct store_identity *out) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->token;
     sqlite3_bind_blob(st, 1, hash, STORE_HASH_LEN, SQLITE_TRANSIENT);
@@ -186,9 +200,10 @@ int store_find_token(struct store_reader *r, const uint8_t hash[STORE_HASH_LEN],
     return 0;
 }
 
-int store_find_account(struct store_reader *r, const char *username, struct store_identity *out,
-                       char password_hash[STORE_PWHASH_MAX]) {
-    struct store_reads *rs = reads(r);
+int sqlite_find_account(struct store_reader *reader, const char *username,
+                        struct store_identity *out, char password_hash[STORE_PWHASH_MAX]) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->account;
     sqlite3_bind_text(st, 1, username, -1, SQLITE_TRANSIENT);
@@ -201,9 +216,9 @@ int store_find_account(struct store_reader *r, const char *username, struct stor
 }
 
 /* The identity a one-parameter player query finds by key. */
-static int find_identity(struct store_reader *r, bool by_username, const char *key,
+static int find_identity(struct sqlite_reader *r, bool by_username, const char *key,
                          struct store_identity *out) {
-    struct store_reads *rs = reads(r);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = by_username ? rs->by_username : rs->player;
     sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
@@ -214,18 +229,23 @@ static int find_identity(struct store_reader *r, bool by_username, const char *k
     return rc;
 }
 
-int store_find_player(struct store_reader *r, const char *player_id, struct store_identity *out) {
+int sqlite_find_player(struct store_reader *reader, const char *player_id,
+                       struct store_identity *out) {
+    struct sqlite_reader *r = reader_of(reader);
     return find_identity(r, false, player_id, out);
 }
 
-int store_find_username(struct store_reader *r, const char *username, struct store_identity *out) {
+int sqlite_find_username(struct store_reader *reader, const char *username,
+                         struct store_identity *out) {
+    struct sqlite_reader *r = reader_of(reader);
     return find_identity(r, true, username, out);
 }
 
-int store_owned_bots(struct store_reader *r, const char *owner_id, int max, struct store_bot *out,
-                     int *count) {
+int sqlite_owned_bots(struct store_reader *reader, const char *owner_id, int max,
+                      struct store_bot *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
     *count = 0;
-    struct store_reads *rs = reads(r);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->owned_bots;
     sqlite3_bind_text(st, 1, owner_id, -1, SQLITE_TRANSIENT);
@@ -243,11 +263,6 @@ int store_owned_bots(struct store_reader *r, const char *owner_id, int max, stru
 }
 
 /* ---- games ---- */
-
-void store_game_free(struct store_game *g) {
-    free(g->moves);
-    g->moves = NULL;
-}
 
 /* Reads GAME_COLUMNS from the current row. */
 static void read_game_row(sqlite3_stmt *st, struct store_game *g) {
@@ -302,7 +317,7 @@ static int push_move(struct store_game *g, int *cap, sqlite3_stmt *st) {
 
 /* Loads the moves of g (from the archive, or from live_moves while it is live). g->moves is
  * never NULL afterwards on success. */
-static int read_moves(struct store_reader *r, struct store_reads *rs, struct store_game *g) {
+static int read_moves(struct sqlite_reader *r, struct sqlite_reads *rs, struct store_game *g) {
     sqlite3_stmt *st = strcmp(g->status, "live") == 0 ? rs->live_moves : rs->moves;
     sqlite3_bind_text(st, 1, g->id, -1, SQLITE_TRANSIENT);
     int cap = 0, rc, result = 0;
@@ -321,8 +336,9 @@ static int read_moves(struct store_reader *r, struct store_reads *rs, struct sto
     return result;
 }
 
-int store_read_game(struct store_reader *r, const char *id, struct store_game *out) {
-    struct store_reads *rs = reads(r);
+int sqlite_read_game(struct store_reader *reader, const char *id, struct store_game *out) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->game;
     sqlite3_bind_text(st, 1, id, -1, SQLITE_TRANSIENT);
@@ -333,12 +349,13 @@ int store_read_game(struct store_reader *r, const char *id, struct store_game *o
     return read_moves(r, rs, out);
 }
 
-int store_player_games(struct store_reader *r, const char *player_id, int page, int per_page,
-                       struct store_game *out, int *count, bool *more) {
+int sqlite_player_games(struct store_reader *reader, const char *player_id, int page, int per_page,
+                        struct store_game *out, int *count, bool *more) {
+    struct sqlite_reader *r = reader_of(reader);
     *count = 0;
     *more = false;
     if (page < 1 || per_page < 1 || per_page > 100) return -STORE_ERR_NOT_FOUND;
-    struct store_reads *rs = reads(r);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->page;
     sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
@@ -357,7 +374,7 @@ int store_player_games(struct store_reader *r, const char *player_id, int page, 
 }
 
 /* Runs a statement listing games and calls fn with each game's moves loaded. */
-static int each_game(struct store_reader *r, struct store_reads *rs, sqlite3_stmt *st,
+static int each_game(struct sqlite_reader *r, struct sqlite_reads *rs, sqlite3_stmt *st,
                      int (*fn)(void *ctx, struct store_game *game), void *ctx) {
     int rc, stop = 0;
     while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -386,10 +403,11 @@ static int each_player_game(void *ctx, struct store_game *g) {
     return e->fn(e->ctx, g);
 }
 
-int store_each_player_game(struct store_reader *r, const char *player_id,
-                           const struct store_game_cursor *after, int limit,
-                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
-    struct store_reads *rs = reads(r);
+int sqlite_each_player_game(struct store_reader *reader, const char *player_id,
+                            const struct store_game_cursor *after, int limit,
+                            int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->each;
     sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
@@ -401,10 +419,10 @@ int store_each_player_game(struct store_reader *r, const char *player_id,
 }
 
 /* Reads the identities of a live game's players. */
-static int live_players(struct store_reader *r, const struct store_game *g,
+static int live_players(struct sqlite_reader *r, const struct store_game *g,
                         struct store_identity players[2]) {
     for (int c = 0; c < 2; c++) {
-        int rc = store_find_player(r, g->player_id[c], &players[c]);
+        int rc = find_identity(r, false, g->player_id[c], &players[c]);
         if (rc < 0) {
             LOGE("store", "game=%s: its %s player %s cannot be read (%s)", g->id,
                  c ? "black" : "white", g->player_id[c], store_status_name(rc));
@@ -423,16 +441,16 @@ static int live_move_game_cmp(sqlite3_stmt *moves, const char *game_id) {
  * Two ordered scans joined on the game id: the live games, and all of live_moves sorted by game
  * (one pass over the table instead of one scan per game).
  */
-int store_load_live(struct store_reader *r,
-                    int (*fn)(void *ctx, const struct store_game *game,
-                              const struct store_identity players[2]),
-                    void *ctx) {
-    struct store_reads *rs = reads(r);
+int sqlite_load_live(struct store_reader *reader,
+                     int (*fn)(void *ctx, const struct store_game *game,
+                               const struct store_identity players[2]),
+                     void *ctx) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *games = rs->live, *moves = rs->all_live_moves;
     /* Only this node's games: the nodes of a site share the file (docs/scaling.md). */
-    sqlite3_bind_text(games, 1, r->store->cfg.node_id ? r->store->cfg.node_id : "", -1,
-                      SQLITE_STATIC);
+    sqlite3_bind_text(games, 1, r->db->node_id, -1, SQLITE_STATIC);
     int grc = SQLITE_DONE, mrc = sqlite3_step(moves), result = 0;
     while (result == 0 && (grc = sqlite3_step(games)) == SQLITE_ROW) {
         struct store_game g;
@@ -457,12 +475,13 @@ int store_load_live(struct store_reader *r,
     return result;
 }
 
-int store_leaderboard(struct store_reader *r, int category, int limit, struct store_leader *out,
-                      int *count) {
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+                       struct store_leader *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
     *count = 0;
     const char *name = rating_category_name(category);
     if (!name || limit < 1 || limit > 100) return -STORE_ERR_NOT_FOUND;
-    struct store_reads *rs = reads(r);
+    struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
     sqlite3_stmt *st = rs->leaders;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);

@@ -9,10 +9,10 @@
  * Whether a game is rated is decided by the world when it starts (world_rated_pairing,
  * game->rated); the ratings at its start are kept here (game->rating[]).
  *
- * Loop thread.
+ * Loop thread. Part of the application: the store only sees the operations.
  */
-#ifndef SERVER_STORE_RECORD_H
-#define SERVER_STORE_RECORD_H
+#ifndef SERVER_APP_RECORD_H
+#define SERVER_APP_RECORD_H
 
 #include "core/world.h"
 #include "store/store.h"

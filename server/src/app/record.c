@@ -2,17 +2,18 @@
  * Events to operations: one op per fact (game, move, end, chat...), built into a small array
  * and submitted as one group.
  */
-#include "store/record.h"
+#include "app/record.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/auth.h"
 #include "chess/fen.h"
-#include "store/auth.h"
-#include "store/internal.h"
 #include "util/log.h"
+
+_Static_assert(AUTH_TOKEN_HASH_LEN == STORE_HASH_LEN, "the store keeps the tokens' hashes");
 
 /* The ops of one call: most calls record one or two (a move, a move and the game's end), so
  * they start in the buffer itself and only a longer list goes to the heap. */
@@ -146,7 +147,7 @@ static void record_end(struct op_buffer *b, const struct game *g) {
     struct rating after[2];
     if (rating_after_game(&white->ratings[category], &black->ratings[category], score, &after[0],
                           &after[1]) < 0) {
-        LOGE("store", "game=%s: ratings not updated (bad input)", g->id);
+        LOGE("record", "game=%s: ratings not updated (bad input)", g->id);
         return;
     }
     op->u.end.rated = true;

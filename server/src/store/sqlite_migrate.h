@@ -4,10 +4,11 @@
  * one transaction together with PRAGMA user_version, so a failure leaves the file exactly as it
  * was. A database whose user_version is above the newest known migration is refused.
  *
- * Called by store_open() on the main thread before any other connection exists.
+ * The SQLite backend's migrate (backend.h), on the main thread before any other connection
+ * exists. The files are SQLite's SQL (STRICT tables, PRAGMA user_version).
  */
-#ifndef SERVER_STORE_MIGRATE_H
-#define SERVER_STORE_MIGRATE_H
+#ifndef SERVER_STORE_SQLITE_MIGRATE_H
+#define SERVER_STORE_SQLITE_MIGRATE_H
 
 #include <sqlite3.h>
 #include <stddef.h>
@@ -28,7 +29,7 @@ extern const int store_migration_count;
  * -STORE_ERR_TOO_NEW, -STORE_ERR_CORRUPT (unreadable file) or -STORE_ERR_MIGRATION, with a
  * message in err.
  */
-int migrate_apply(sqlite3 *db, const struct store_migration *migrations, int count, int *applied,
-                  char *err, size_t errlen);
+int sqlite_migrate_apply(sqlite3 *db, const struct store_migration *migrations, int count,
+                         int *applied, char *err, size_t errlen);
 
 #endif

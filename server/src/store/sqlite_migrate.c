@@ -1,8 +1,8 @@
 /*
- * The migration runner. The transaction is BEGIN IMMEDIATE so the version read and the
- * upgrade cannot interleave with another writer; any failure rolls everything back.
+ * The SQLite backend's migration runner. The transaction is BEGIN IMMEDIATE so the version read and
+ * the upgrade cannot interleave with another writer; any failure rolls everything back.
  */
-#include "store/migrate.h"
+#include "store/sqlite_migrate.h"
 
 #include <stdio.h>
 
@@ -20,8 +20,8 @@ static int user_version(sqlite3 *db, int *version) {
     return rc;
 }
 
-int migrate_apply(sqlite3 *db, const struct store_migration *migrations, int count, int *applied,
-                  char *err, size_t errlen) {
+int sqlite_migrate_apply(sqlite3 *db, const struct store_migration *migrations, int count,
+                         int *applied, char *err, size_t errlen) {
     if (applied) *applied = 0;
     int rc = sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL);
     int version = 0;

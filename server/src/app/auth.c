@@ -1,9 +1,10 @@
 /*
  * Username and password rules, token hashes.
  */
-#include "store/auth.h"
+#include "app/auth.h"
 
 #include <sodium.h>
+#include <stdbool.h>
 #include <string.h>
 
 static int is_alpha(char c) {
@@ -14,9 +15,9 @@ static int is_digit(char c) {
     return c >= '0' && c <= '9';
 }
 
-int auth_username_check(const char *name, char lower[STORE_USERNAME_MAX + 1]) {
+int auth_username_check(const char *name, char lower[AUTH_USERNAME_MAX + 1]) {
     size_t len = name ? strlen(name) : 0;
-    if (len < AUTH_USERNAME_MIN || len > STORE_USERNAME_MAX) return -1;
+    if (len < AUTH_USERNAME_MIN || len > AUTH_USERNAME_MAX) return -1;
     if (!is_alpha(name[0]) || !(is_alpha(name[len - 1]) || is_digit(name[len - 1]))) return -1;
     for (size_t i = 0; i < len; i++) {
         char c = name[i];
@@ -35,6 +36,7 @@ int auth_password_check(const char *password) {
     return len >= AUTH_PASSWORD_MIN && len <= AUTH_PASSWORD_MAX ? 0 : -1;
 }
 
-void auth_token_hash(const char *token, uint8_t out[STORE_HASH_LEN]) {
-    crypto_generichash(out, STORE_HASH_LEN, (const unsigned char *)token, strlen(token), NULL, 0);
+void auth_token_hash(const char *token, uint8_t out[AUTH_TOKEN_HASH_LEN]) {
+    crypto_generichash(out, AUTH_TOKEN_HASH_LEN, (const unsigned char *)token, strlen(token), NULL,
+                       0);
 }

@@ -1,0 +1,119 @@
+/*
+ * What a database backend implements for the store. The store's generic part (store.c,
+ * writer.c, reader.c) owns the threads, the queues and the sequence numbers; a backend only
+ * talks to its database: it opens and checks it, migrates its schema, runs one transaction of
+ * operations at a time for the writer thread, and answers the read queries on connections of
+ * its own. SQLite's is in sqlite*.c (sqlite.h); another backend is another set of files
+ * defining a struct store_backend, and one line in store.c's backend_for().
+ *
+ * Threads: open, migrate, start and close run on the thread that opens and closes the store.
+ * The write session (session_open to session_close) is opened by store_start() before the
+ * writer thread exists and used by that thread alone afterwards. A reader belongs to one thread
+ * at a time (a reader thread, or the main thread for the startup reader).
+ *
+ * Functions return 0 or a negative enum store_status unless said otherwise. Optional ones
+ * (start, stop, stats, maintain) may be NULL.
+ */
+#ifndef SERVER_STORE_BACKEND_H
+#define SERVER_STORE_BACKEND_H
+
+#include <stddef.h>
+
+#include "store/read.h"
+#include "store/store.h"
+
+struct store_backend;
+
+/* The first member of a backend's database handle (the backend casts to its own type). */
+struct store_db {
+    const struct store_backend *backend;
+};
+
+/* The first member of a backend's read connection. */
+struct store_reader {
+    const struct store_backend *backend;
+};
+
+struct store_backend {
+    const char *name; /* "sqlite": for logs */
+
+    /* ---- lifetime ---- */
+
+    /*
+     * Opens (creating when missing) the store at cfg->location with cfg->options, and takes it
+     * for this server (or this node of a site, cfg->node_id). *out receives the handle. On
+     * failure returns LOCATION, LOCKED, CORRUPT, IO or NO_MEMORY with a message in err, leaves
+     * what is stored as it was and *out NULL. cfg and its options are read during open only;
+     * its strings (location, node_id) outlive the handle.
+     */
+    int (*open)(const struct store_config *cfg, struct store_db **out, char *err, size_t errlen);
+    /*
+     * Brings the schema up to date, all pending migrations at once or none. *applied receives
+     * how many ran and *version the schema version now. Returns 0, TOO_NEW, CORRUPT or MIGRATION
+     * (err filled).
+     */
+    int (*migrate)(struct store_db *db, int *applied, int *version, char *err, size_t errlen);
+    /* Starts the backend's own background work (SQLite: the checkpoint thread), after the
+     * write session is open. Returns 0 or IO. */
+    int (*start)(struct store_db *db);
+    /* Stops it, once the writer thread has ended; called whenever start was (even failed). */
+    void (*stop)(struct store_db *db);
+    /* Releases everything (after session_close and every reader's close). NULL is ignored. */
+    void (*close)(struct store_db *db);
+    /* Fills the backend's counters of out (checkpoints, log_truncations). Any thread. */
+    void (*stats)(struct store_db *db, struct store_stats *out);
+
+    /* ---- the write session (the writer thread) ---- */
+
+    /* Prepares what writing needs. Returns 0 or IO (session_close still follows). */
+    int (*session_open)(struct store_db *db);
+    /* Releases it; also after a failed or missing session_open. */
+    void (*session_close)(struct store_db *db);
+    /* Starts a transaction. Returns 0 or IO (logged). */
+    int (*begin)(struct store_db *db);
+    /*
+     * Applies one operation inside the transaction. Returns 0 with *op_status set (0, or the
+     * negative status of this operation alone, e.g. -CONFLICT: nothing of it is written and the
+     * transaction goes on), or a negative status when the whole transaction fails (logged).
+     */
+    int (*apply)(struct store_db *db, const struct store_op *op, int *op_status);
+    /* Commits: durable when it returns 0. Returns 0 or IO (logged); then rollback follows. */
+    int (*commit)(struct store_db *db);
+    /* Rolls back a failed transaction, leaving the session as it was after the last commit. */
+    void (*rollback)(struct store_db *db);
+    /* Between transactions (after each commit or failure): housekeeping the writer must do
+     * itself (SQLite: truncating a WAL past its hard bound). */
+    void (*maintain)(struct store_db *db);
+
+    /* ---- reads (read.h; each on the reader's own thread) ---- */
+
+    /* Opens a read connection: *out, or NULL with a status and err. */
+    int (*reader_open)(struct store_db *db, struct store_reader **out, char *err, size_t errlen);
+    /* Closes it. NULL is ignored. */
+    void (*reader_close)(struct store_reader *reader);
+    /* The queries, with the contracts of the functions of the same names in read.h. */
+    int (*find_token)(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                      struct store_identity *out);
+    int (*find_account)(struct store_reader *reader, const char *username,
+                        struct store_identity *out, char password_hash[STORE_PWHASH_MAX]);
+    int (*find_player)(struct store_reader *reader, const char *player_id,
+                       struct store_identity *out);
+    int (*find_username)(struct store_reader *reader, const char *username,
+                         struct store_identity *out);
+    int (*read_game)(struct store_reader *reader, const char *id, struct store_game *out);
+    int (*player_games)(struct store_reader *reader, const char *player_id, int page, int per_page,
+                        struct store_game *out, int *count, bool *more);
+    int (*each_player_game)(struct store_reader *reader, const char *player_id,
+                            const struct store_game_cursor *after, int limit,
+                            int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+    int (*load_live)(struct store_reader *reader,
+                     int (*fn)(void *ctx, const struct store_game *game,
+                               const struct store_identity players[2]),
+                     void *ctx);
+    int (*owned_bots)(struct store_reader *reader, const char *owner_id, int max,
+                      struct store_bot *out, int *count);
+    int (*leaderboard)(struct store_reader *reader, int category, int limit,
+                       struct store_leader *out, int *count);
+};
+
+#endif

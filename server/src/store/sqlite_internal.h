@@ -1,0 +1,115 @@
+/*
+ * What the SQLite backend's files share: its database handle, its read connections and the
+ * writer's statements. Not for use outside the sqlite*.c files (and the SQLite tests).
+ */
+#ifndef SERVER_STORE_SQLITE_INTERNAL_H
+#define SERVER_STORE_SQLITE_INTERNAL_H
+
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdbool.h>
+
+#include "store/backend.h"
+#include "store/sqlite.h"
+#include "util/strmap.h"
+
+/* How long a connection waits for another's lock (nodes of a site share the file) before
+ * SQLITE_BUSY. */
+#define SQLITE_STORE_BUSY_TIMEOUT_MS 5000
+
+/* The writer's prepared statements (writer thread only, after session_open). */
+struct writer_stmts {
+    sqlite3_stmt *begin, *commit, *rollback; /* prepared once: parsing them cost 8,000
+                                                instructions a transaction */
+    sqlite3_stmt *player, *token, *game, *move, *unlog, *set_clock, *archive, *game_end, *rating,
+        *chat, *reg, *revoke, *import_game, *import_move, *bot_count, *bot_player, *bot_token,
+        *bot_find, *bot_revoke;
+};
+
+/* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
+struct live_rows {
+    char id[STORE_ID_MAX + 1];
+    int64_t *rowid;
+    int count, cap;
+};
+
+/* The backend's handle (struct store_db first). */
+struct sqlite_db {
+    struct store_db base;
+    struct store_sqlite_options opt; /* with the defaults filled in */
+    const char *node_id;             /* "" for a single server; the config's string */
+    char path[4096];                 /* the database file */
+    int lock_fd;
+    sqlite3 *wdb;           /* the writer's connection (opened first: checks, migrations) */
+    struct writer_stmts ws; /* on wdb */
+    struct strmap live;     /* game id -> struct live_rows: the writer's, as committed */
+    int wal_frames;         /* the WAL's size in pages after the last commit (wal hook) */
+    int wal_bound;          /* truncate the WAL past this many pages (maintain) */
+
+    /* The checkpoint thread (sqlite.c), with its own connection. */
+    pthread_mutex_t lock;
+    pthread_cond_t checkpoint_cond;
+    bool lock_ready;
+    sqlite3 *cdb;
+    pthread_t checkpointer;
+    bool checkpointer_running;
+    /* Guarded by lock. */
+    bool stopping;
+    bool checkpoint_due; /* the WAL has grown past CHECKPOINT_FRAMES since the last checkpoint */
+    uint64_t checkpoints;
+    uint64_t wal_truncations;
+};
+
+/* A read-only connection and its statements, prepared on first use (sqlite_read.c). One owner
+ * thread. */
+struct sqlite_reader {
+    struct store_reader base;
+    struct sqlite_db *db;
+    sqlite3 *conn;
+    struct sqlite_reads *rs;
+};
+
+static inline struct sqlite_db *sqlite_db_of(struct store_db *db) {
+    return (struct sqlite_db *)(void *)db;
+}
+
+/* Sets a connection's pragmas (synchronous, foreign keys, busy timeout). Returns 0 or
+ * -STORE_ERR_IO (err filled). */
+int sqlite_configure_connection(sqlite3 *conn, bool sync_normal, char *err, size_t errlen);
+
+/* sqlite_write.c: the write session, begin/apply/commit/rollback, the WAL's hard bound. */
+int sqlite_session_open(struct store_db *db);
+void sqlite_session_close(struct store_db *db);
+int sqlite_begin(struct store_db *db);
+int sqlite_apply(struct store_db *db, const struct store_op *op, int *op_status);
+int sqlite_commit(struct store_db *db);
+void sqlite_rollback(struct store_db *db);
+void sqlite_maintain(struct store_db *db);
+
+/* sqlite_read.c: read connections and the queries (backend.h). */
+int sqlite_reader_open(struct store_db *db, struct store_reader **out, char *err, size_t errlen);
+void sqlite_reader_close(struct store_reader *reader);
+int sqlite_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                      struct store_identity *out);
+int sqlite_find_account(struct store_reader *reader, const char *username,
+                        struct store_identity *out, char password_hash[STORE_PWHASH_MAX]);
+int sqlite_find_player(struct store_reader *reader, const char *player_id,
+                       struct store_identity *out);
+int sqlite_find_username(struct store_reader *reader, const char *username,
+                         struct store_identity *out);
+int sqlite_read_game(struct store_reader *reader, const char *id, struct store_game *out);
+int sqlite_player_games(struct store_reader *reader, const char *player_id, int page, int per_page,
+                        struct store_game *out, int *count, bool *more);
+int sqlite_each_player_game(struct store_reader *reader, const char *player_id,
+                            const struct store_game_cursor *after, int limit,
+                            int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+int sqlite_load_live(struct store_reader *reader,
+                     int (*fn)(void *ctx, const struct store_game *game,
+                               const struct store_identity players[2]),
+                     void *ctx);
+int sqlite_owned_bots(struct store_reader *reader, const char *owner_id, int max,
+                      struct store_bot *out, int *count);
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+                       struct store_leader *out, int *count);
+
+#endif
