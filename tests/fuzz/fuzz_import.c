@@ -15,6 +15,7 @@
 
 #include "fuzz.h"
 #include "store/archive.h"
+#include "store/store.h"
 
 static bool is_utf8(const char *s, size_t len) {
     json_t *v = json_stringn(s, len);

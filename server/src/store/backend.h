@@ -20,7 +20,7 @@
 #include <stddef.h>
 
 #include "store/read.h"
-#include "store/store.h"
+#include "store/types.h"
 
 struct store_backend;
 

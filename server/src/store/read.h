@@ -16,7 +16,9 @@
 #ifndef SERVER_STORE_READ_H
 #define SERVER_STORE_READ_H
 
-#include "store/store.h"
+#include "store/types.h"
+
+struct store;
 
 struct store_reader;
 

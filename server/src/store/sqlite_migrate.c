@@ -6,7 +6,7 @@
 
 #include <stdio.h>
 
-#include "store/store.h"
+#include "store/types.h"
 
 static int user_version(sqlite3 *db, int *version) {
     sqlite3_stmt *st = NULL;

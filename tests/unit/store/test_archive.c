@@ -8,6 +8,7 @@
 
 #include "check.h"
 #include "store/archive.h"
+#include "store/store.h"
 
 static struct store_move_row moves[] = {
     {1, "e2e4", "e4", true, 300000, 0, 0},     {2, "e7e5", "e5", true, 300000, 0, 0},

@@ -1,0 +1,211 @@
+/*
+ * The store's types in the application's terms: limits, statuses, the configuration, write
+ * operations, figures and results. Shared by the interface (store.h, read.h) and the backends
+ * (backend.h), which must not depend on the interface's functions.
+ */
+#ifndef SERVER_STORE_TYPES_H
+#define SERVER_STORE_TYPES_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rating.h"
+
+#define STORE_ID_MAX       16 /* game, player and challenge ids */
+#define STORE_NAME_MAX     24 /* shown names (PLAYER_NAME_MAX) */
+#define STORE_USERNAME_MAX 20
+#define STORE_HASH_LEN     32  /* token hashes, as stored (app/auth.h makes them) */
+#define STORE_PWHASH_MAX   128 /* an account's encoded password hash (app/password.h makes it) */
+#define STORE_FEN_MAX      100
+#define STORE_TERM_MAX     32
+
+enum store_status {
+    STORE_OK = 0,
+    STORE_ERR_LOCATION,  /* where the data should be cannot be used (missing and cannot be
+                            created, or not writable) */
+    STORE_ERR_LOCKED,    /* another server uses this store */
+    STORE_ERR_CORRUPT,   /* the stored data is damaged, or not a database at all */
+    STORE_ERR_TOO_NEW,   /* the schema is newer than this binary knows */
+    STORE_ERR_MIGRATION, /* a migration failed (everything was rolled back) */
+    STORE_ERR_IO,        /* any other failure of the database or the system */
+    STORE_ERR_NO_MEMORY, /* an allocation failed */
+    STORE_ERR_NOT_FOUND, /* reads: no such row */
+    STORE_ERR_CONFLICT,  /* writes: a unique name is taken (usernames) */
+    STORE_ERR_FAILED,    /* the writer gave up: the store accepts nothing more */
+    STORE_ERR_LIMIT,     /* writes: an account already has as many bots as it may */
+    STORE_ERR_BUSY,      /* reads: too many waiting for a reader */
+    STORE_ERR_COUNT
+};
+
+/* "LOCATION", "CORRUPT", ... for logs and tests. */
+const char *store_status_name(int status);
+
+/* The backends this binary has (each in its own files, backend.h). */
+enum store_backend_id {
+    STORE_BACKEND_SQLITE = 0, /* the default (sqlite.h) */
+};
+
+struct store_config {
+    enum store_backend_id backend;
+    /* Where the data is, in the backend's terms (sqlite.h: a directory). Must outlive the
+     * store. */
+    const char *location;
+    /* The backend's own settings (struct store_sqlite_options), or NULL for its defaults.
+     * Read by store_open() only. */
+    const void *options;
+    /* A node of a site (docs/scaling.md): several nodes share one store, each storing its id
+     * with the games it starts and restoring only those, and each holding a lock of its own.
+     * NULL or "": a single server, which holds the store alone. Must outlive the store. */
+    const char *node_id;
+    int max_batch;     /* most operations per transaction (0: 8192) */
+    bool per_op;       /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;      /* first pause before retrying a failed transaction, doubling for each of
+                          8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    int readers;       /* reader threads, each with its own connection (0: 2) */
+    int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
+                          answers arrive late (0: none) */
+};
+
+enum store_op_type {
+    STORE_OP_PLAYER,       /* a guest's row and its session token (when not stored yet) */
+    STORE_OP_GAME_START,   /* a new game and its players' names */
+    STORE_OP_MOVE,         /* one move */
+    STORE_OP_TAKEBACK,     /* moves after `ply` removed; clocks as they are now */
+    STORE_OP_GAME_END,     /* result, reason, and for rated games both players' new ratings */
+    STORE_OP_CHAT,         /* one chat line */
+    STORE_OP_REGISTER,     /* a guest becomes an account (result: 0 or -CONFLICT) */
+    STORE_OP_TOKEN_ADD,    /* a session or bot token for a player */
+    STORE_OP_TOKEN_REVOKE, /* a token stops working */
+    STORE_OP_IMPORT,       /* a game read from PGN, to view it */
+    STORE_OP_BOT_CREATE,   /* a bot account owned by player_id, with its first token (result: 0,
+                              -CONFLICT for a taken username, -LIMIT beyond max_bots) */
+    STORE_OP_BOT_TOKEN,    /* another token for a bot player_id owns (result: 0, -NOT_FOUND) */
+    STORE_OP_BOT_REVOKE,   /* every token of a bot player_id owns stops working (0, -NOT_FOUND) */
+};
+
+enum store_token_kind { STORE_TOKEN_SESSION = 0, STORE_TOKEN_BOT = 1 };
+
+struct store_move_row {
+    int ply;
+    char uci[8];
+    char san[12];
+    bool timed;       /* clock_ms and spent_ms are meaningful */
+    int64_t clock_ms; /* the mover's time left after the move */
+    int64_t spent_ms; /* time charged for the move */
+    int64_t played_at;
+};
+
+struct store_op {
+    enum store_op_type type;
+    uint64_t seq;         /* set by store_submit() */
+    int64_t submitted_us; /* set by store_submit(): monotonic, for the commit latency */
+    bool group_next;  /* set by store_submit_group(): commits in the same transaction as the next */
+    uint64_t cookie;  /* returned in the result, when want_result */
+    bool want_result; /* report this operation's own status through store_poll() */
+    char game_id[STORE_ID_MAX + 1];
+    char player_id[STORE_ID_MAX + 1];
+    union {
+        struct {
+            char name[STORE_NAME_MAX + 1];
+            int64_t created_at;
+            bool has_token;
+            uint8_t token_hash[STORE_HASH_LEN];
+        } player;
+        struct {
+            char player_id[2][STORE_ID_MAX + 1]; /* white, black */
+            char name[2][STORE_NAME_MAX + 1];
+            bool unlimited;
+            int64_t initial_ms, increment_ms;
+            bool rated;
+            int rating[2];                       /* before the game, rated games */
+            char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */
+            int64_t created_at;
+        } start;
+        struct store_move_row move;
+        struct {
+            int ply; /* plies left */
+            bool timed;
+            int64_t clock_ms[2]; /* white, black: time left now */
+        } takeback;
+        struct {
+            char result[8]; /* "1-0", "0-1", "1/2-1/2", "*" */
+            char termination[STORE_TERM_MAX];
+            int ply_count;
+            int64_t ended_at;
+            bool rated;
+            int category;
+            char player_id[2][STORE_ID_MAX + 1];
+            struct rating after[2]; /* new ratings (rated games) */
+            int diff[2];            /* rounded rating changes */
+        } end;
+        struct {
+            int room; /* 0 players, 1 spectators */
+            char name[STORE_NAME_MAX + 1];
+            char *text; /* owned by the op (malloc'd) */
+            int64_t sent_at;
+        } chat;
+        struct {
+            char name[STORE_NAME_MAX + 1];         /* the shown name: the username as typed */
+            char username[STORE_USERNAME_MAX + 1]; /* lower-case */
+            char password_hash[STORE_PWHASH_MAX];
+            bool has_token; /* the guest's current session token, kept */
+            uint8_t token_hash[STORE_HASH_LEN];
+            int64_t at;
+        } reg;
+        struct {
+            uint8_t hash[STORE_HASH_LEN];
+            enum store_token_kind kind;
+            char label[32];
+            int64_t at;
+        } token;
+        struct {
+            char bot_id[STORE_ID_MAX + 1];         /* BOT_CREATE: the new bot's id */
+            char name[STORE_NAME_MAX + 1];         /* BOT_CREATE: the username as typed */
+            char username[STORE_USERNAME_MAX + 1]; /* lower-case */
+            uint8_t token_hash[STORE_HASH_LEN];    /* CREATE, TOKEN */
+            int max_bots;                          /* CREATE: bots an account may own */
+            int64_t at;
+        } bot;
+        struct {
+            char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
+            char result[8];
+            char initial_fen[STORE_FEN_MAX + 1];
+            char *pgn;                    /* owned (malloc'd) */
+            struct store_move_row *moves; /* owned (malloc'd), count entries */
+            int count;
+            int64_t at;
+        } import;
+    } u;
+};
+
+/* Queue lengths and error counts, for metrics. The last two are the backend's (0 where it has
+ * no such thing). */
+struct store_stats {
+    uint64_t write_queue;         /* operations waiting for the writer */
+    uint64_t read_queue;          /* read jobs waiting for a reader */
+    int readers;                  /* reader threads */
+    uint64_t commits;             /* transactions committed */
+    uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
+    uint64_t checkpoints;         /* checkpoints run by the backend */
+    uint64_t log_truncations;     /* times the writer truncated the backend's log past a bound */
+};
+
+enum store_result_kind {
+    STORE_RESULT_WRITE,  /* an operation submitted with want_result */
+    STORE_RESULT_COMMIT, /* one transaction committed (for metrics; cookie 0) */
+};
+
+struct store_result {
+    enum store_result_kind kind;
+    uint64_t cookie;
+    int status; /* 0 or a negative enum store_status */
+    /* COMMIT: operations in the transaction, its time from BEGIN to the end of COMMIT, and
+     * how long its oldest operation waited from store_submit() to the end of COMMIT. */
+    int ops;
+    int64_t commit_us, wait_us;
+};
+
+typedef void (*store_result_fn)(void *ctx, const struct store_result *result);
+
+#endif
