@@ -16,7 +16,7 @@ def read(path):
 
 
 doc = read("docs/protocol.md")
-types = re.findall(r'\{"([a-z_]+)", PROTO_MSG_[A-Z_]+', read("server/src/proto/proto.c"))
+types = re.findall(r'^PROTO_CLIENT\(\w+,\s*"([a-z_]+)"', read("server/src/proto/messages.def"), re.M)
 codes = re.findall(r"^\s*X\(([A-Z_]+),", read("server/src/core/errors.h") + read("server/src/proto/proto.h"),
                    re.M)
 missing = []

@@ -454,7 +454,7 @@ void dispatch_message(struct conn *c, const char *text, size_t len) {
         return;
     }
     if (rc == 0) {
-        if (req.msg <= PROTO_MSG_CORE_LAST) {
+        if (proto_core_command(req.msg) != PROTO_NO_CMD) {
             if (req.cmd.type == CORE_CMD_COMPUTER_PLAY && !engine_available(srv))
                 rc = -CORE_ERR_COMPUTER_UNAVAILABLE;
             else

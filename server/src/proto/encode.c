@@ -13,7 +13,6 @@
 #include "proto/proto.h"
 
 static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
-static const char *const color_words[] = {"white", "black", "random"};
 
 const char *proto_color_name(int color) {
     return color == CHESS_BLACK ? "black" : "white";
@@ -199,7 +198,7 @@ static json_t *encode_seek(const struct seek *s) {
     put(obj, "id", json_string_nocheck(s->id));
     put(obj, "player", encode_player(s->owner));
     put(obj, "time", encode_time(&s->tc));
-    put(obj, "color", json_string_nocheck(color_words[s->color]));
+    put(obj, "color", json_string_nocheck(proto_word(PROTO_FIELD_COLOR, (int)s->color)));
     put(obj, "created", json_integer(s->created_wall_ms));
     if (s->casual) put(obj, "casual", json_true());
     if (s->target) {
@@ -309,7 +308,8 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
                 put(msg, "reason", json_string_nocheck(removals[ev->removal]));
                 if (ev->removal == CHALLENGE_REMOVED_DECLINED)
                     put(msg, "decline_reason",
-                        json_string_nocheck(proto_decline_names[ev->decline_reason]));
+                        json_string_nocheck(
+                            proto_word(PROTO_FIELD_REASON, (int)ev->decline_reason)));
             }
             return msg;
     }
