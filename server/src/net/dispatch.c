@@ -282,9 +282,11 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         const struct core_event *ev = &events->items[i];
         log_event(ev);
         size_t len = 0;
-        unsigned char *text = proto_dump_event(ev, now, OUTMSG_FRONT, &len);
+        json_t *msg = NULL; /* for other nodes: the same encoding as the text */
+        unsigned char *text = proto_encode_event_once(ev, now, OUTMSG_FRONT, &len,
+                                                      cluster_enabled(srv) ? &msg : NULL);
         struct delivery d = {.requester = requester, .plain = outmsg_adopt(text, len)};
-        if (!d.plain) continue;
+        if (!d.plain) continue; /* nothing encoded: msg is NULL too */
         if (i == events->reply && requester) {
             /* The requester always gets the reply, with its id when it sent one. */
             if (id) d.with_id = outmsg_with_id(d.plain, id);
@@ -297,10 +299,9 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
             /* Other nodes get the event without the requester's id: their clients did not ask,
              * and one of them may be waiting for a reply with the same id (ids are each
              * connection's own). A forwarded request's node adds its client's id itself. */
-            json_t *msg = proto_encode_event(ev, now);
             cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
-            json_decref(msg);
         }
+        json_decref(msg);
         route(srv, ev, &d);
         outmsg_release(d.plain);
         outmsg_release(d.with_id);
