@@ -34,14 +34,13 @@ const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
 #include "proto/messages.def"
 };
 
+/* A server message's keys: an array that ends with an empty key, and how many come before it. */
+#define KEYS(...)      ((const struct proto_key[]){__VA_ARGS__{NULL, NULL, false}})
+#define KEY_COUNT(...) ((int)(sizeof KEYS(__VA_ARGS__) / sizeof(struct proto_key)) - 1)
+
 const struct proto_server_spec proto_server_messages[PROTO_OUT_COUNT] = {
 #define PROTO_SERVER(name, type_, keys_)                                                           \
-    [PROTO_OUT_##                                                                                  \
-        name] = {.type = type_,                                                                    \
-                 .keys = (const struct proto_key[]){keys_{NULL, NULL, false}},                     \
-                 .key_count = (int)(sizeof((const struct proto_key[]){keys_{NULL, NULL, false}}) / \
-                                    sizeof(struct proto_key)) -                                    \
-                              1},
+    [PROTO_OUT_##name] = {.type = type_, .keys = KEYS(keys_), .key_count = KEY_COUNT(keys_)},
 #include "proto/messages.def"
 };
 
