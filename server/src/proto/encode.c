@@ -1,7 +1,8 @@
 /*
- * JSON encoding of the server's messages. The hot path (a move sent to both players and every
- * spectator) builds one object per event; the network layer serialises it once and shares the
- * bytes among all recipients.
+ * JSON encoding of the server's messages, with the keys server/src/proto/messages.def declares
+ * (server_test_messages checks them). Each event is encoded once (proto_encode_event_once) and
+ * the network layer shares the bytes among all its recipients; a move, sent to both players and
+ * every spectator after every move, is written as text directly by its one encoder, text_move().
  */
 #include "proto/encode.h"
 
