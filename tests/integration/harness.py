@@ -40,6 +40,36 @@ except ImportError:
 
 TIMEOUT = 5.0
 
+# The server's messages as server/src/proto/messages.def declares them (`proto_schema --json`,
+# built next to the server binary), by type; None when the program is not there. Every message a
+# Client receives is checked against it: this covers the messages net/ builds itself too.
+SERVER_MESSAGES = None
+
+
+def load_declarations(server_binary):
+    """Reads the declared server messages from the proto_schema program beside the binary."""
+    global SERVER_MESSAGES
+    path = os.path.join(os.path.dirname(os.path.abspath(server_binary)), "proto_schema")
+    if os.path.exists(path):
+        schema = json.loads(subprocess.check_output([path, "--json"]))
+        SERVER_MESSAGES = {m["type"]: m for m in schema["server"]}
+
+
+def check_declared(msg):
+    """Fails when a message from the server is not what its declaration says: an undeclared
+    type or key, or a missing key the type always has."""
+    if SERVER_MESSAGES is None:
+        return
+    spec = SERVER_MESSAGES.get(msg.get("type")) if isinstance(msg, dict) else None
+    if spec is None:
+        raise AssertionError("the server sent a message of no declared type: %s" % msg)
+    declared = {k["key"] for k in spec["keys"]} | {"type", "id"}
+    extra = sorted(set(msg) - declared)
+    missing = [k["key"] for k in spec["keys"] if k["required"] and k["key"] not in msg]
+    if extra or missing:
+        raise AssertionError("%s differs from server/src/proto/messages.def (undeclared keys %s, "
+                             "missing keys %s): %s" % (msg["type"], extra, missing, msg))
+
 
 def free_port():
     with socket.socket() as s:
@@ -171,7 +201,9 @@ class Client:
 
     async def _read(self, timeout):
         raw = await asyncio.wait_for(self.ws.recv(), timeout)
-        return json.loads(raw)
+        msg = json.loads(raw)
+        check_declared(msg)
+        return msg
 
     async def recv(self, pred, timeout=TIMEOUT, what="a message"):
         """Returns (and removes) the first message, received or waiting, that pred accepts."""
@@ -344,6 +376,7 @@ def run_test_functions(namespace, run_one):
     parser.add_argument("--server", required=True)
     parser.add_argument("-k", default="", help="run only tests whose name contains this")
     opts = parser.parse_args()
+    load_declarations(opts.server)
     tests = [(n, f) for n, f in namespace.items()
              if n.startswith("test_") and inspect.iscoroutinefunction(f) and opts.k in n]
     failed = []

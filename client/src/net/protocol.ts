@@ -1,17 +1,29 @@
 /*
  * Protocol v1 between the browser and the server, as TypeScript types: every message a client
  * may send and every message the server sends, over one WebSocket at /ws carrying JSON text
- * frames. The server's message table (server/src/proto/proto.c) and encoder (encode.c) are the
- * source of truth; docs/protocol.md describes the same messages for people.
+ * frames. The messages themselves (ClientMessage, ServerMessage, the words a client sends, the
+ * error codes) are generated from the server's declaration, server/src/proto/messages.def, into
+ * messages.gen.ts and re-exported here; this file keeps by hand the shapes inside them (players,
+ * games, seeks, ...), which the declaration names. docs/protocol.md describes the same messages
+ * for people.
  *
  * A request may carry an "id" (number or string); the reply (a result event or an error)
  * echoes it. Events about a game carry the game id and "v", the game's version after the event.
  */
+import type {
+  ChallengeRemovedMessage,
+  ChatRoom,
+  ColorChoice,
+  RatingCategory,
+  ServerMessage as DeclaredServerMessage,
+  WelcomeMessage,
+} from './messages.gen';
+
+export type * from './messages.gen';
 
 export const PROTOCOL_VERSION = 1;
 
 export type Color = 'white' | 'black';
-export type ColorChoice = Color | 'random';
 
 /** "unlimited" or minutes (may be fractional, e.g. 0.25) plus increment seconds. */
 export type TimeControl = 'unlimited' | { minutes: number; increment: number };
@@ -52,8 +64,6 @@ export type Termination =
   | 'timeout_vs_insufficient'
   | 'aborted'
   | 'abandoned';
-
-export type ChatRoom = 'players' | 'spectators';
 
 export interface ChatLine {
   room: ChatRoom;
@@ -141,13 +151,10 @@ export interface OwnedBot extends PlayerRef {
   tokens: number;
 }
 
-/** Why a challenge went away; a declined one also says why (docs/protocol.md). */
+/** Why a challenge went away; a declined one also says why (DeclineReason). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
-export type DeclineReason = 'generic' | 'later' | 'time_control' | 'rated' | 'casual' | 'too_many_games';
 
 // ---- accounts and the archive (servers with a database) ----
-
-export type RatingCategory = 'bullet' | 'blitz' | 'rapid' | 'classical';
 
 export interface Rating {
   rating: number;
@@ -195,6 +202,15 @@ export interface ArchivedGame {
   clocks?: (number | null)[];
 }
 
+/** A player's rating in a rated game's category, before and after the game (game_end). */
+export interface RatingChange {
+  before: number;
+  after: number;
+  diff: number;
+}
+
+export type RatingChanges = Partial<Record<Color, RatingChange>>;
+
 export interface LeaderboardRow {
   rank: number;
   id: string;
@@ -205,140 +221,18 @@ export interface LeaderboardRow {
   games: number;
 }
 
-// ---- client to server ----
-
-type GameCommand<T extends string> = { type: T; game: string };
-
-export type ClientMessage =
-  | { type: 'hello'; protocol: number; token?: string; name?: string }
-  | { type: 'ping' }
-  | { type: 'lobby_subscribe' }
-  | { type: 'lobby_unsubscribe' }
-  | { type: 'live_games'; limit?: number }
-  | { type: 'watch'; game: string }
-  | { type: 'unwatch'; game: string }
-  | { type: 'seek_create'; time: TimeControl; color?: ColorChoice; rated?: boolean }
-  | { type: 'seek_cancel'; seek: string }
-  | { type: 'seek_accept'; seek: string }
-  | { type: 'challenge_create'; time: TimeControl; color?: ColorChoice; player?: string; rated?: boolean }
-  | { type: 'challenge_decline'; challenge: string; reason?: DeclineReason }
-  | { type: 'challenge_cancel'; challenge: string }
-  | { type: 'challenge_accept'; challenge: string }
-  | { type: 'challenge_get'; challenge: string }
-  | { type: 'computer_play'; level: number; time: TimeControl; color?: ColorChoice }
-  | { type: 'move'; game: string; move: string; ply?: number }
-  | GameCommand<'resign'>
-  | GameCommand<'abort'>
-  | GameCommand<'draw_offer'>
-  | GameCommand<'draw_accept'>
-  | GameCommand<'draw_decline'>
-  | GameCommand<'draw_claim'>
-  | GameCommand<'takeback_propose'>
-  | GameCommand<'takeback_accept'>
-  | GameCommand<'takeback_decline'>
-  | GameCommand<'rematch_offer'>
-  | GameCommand<'rematch_accept'>
-  | GameCommand<'rematch_decline'>
-  | { type: 'abandon_claim'; game: string; result: 'win' | 'draw' }
-  | { type: 'chat'; game: string; text: string; room?: ChatRoom }
-  | { type: 'register'; username: string; password: string }
-  | { type: 'login'; username: string; password: string }
-  | { type: 'logout' }
-  | { type: 'player_get'; player?: string; username?: string }
-  | { type: 'games_list'; player: string; page?: number; limit?: number }
-  | { type: 'game_record'; game: string }
-  | { type: 'leaderboard'; category: RatingCategory; limit?: number }
-  | { type: 'bot_create'; username: string }
-  | { type: 'bot_token_create'; username: string }
-  | { type: 'bot_token_revoke'; username: string }
-  | { type: 'bots_list' }
-  | {
-      type: 'analyse';
-      fen?: string;
-      game?: string;
-      ply?: number;
-      moves?: string[];
-      depth?: number;
-      movetime?: number;
-      multipv?: number;
-    }
-  | { type: 'analysis_stop'; analysis?: number };
-
 export type RequestId = number | string;
 
-// ---- server to client ----
-
-interface GameEvent<T extends string> {
-  type: T;
-  game: string;
-  v: number;
-}
-
-export type ServerMessage = (
-  | { type: 'welcome'; protocol: number; player: PlayerRef; token: string; games: GameFull[] }
-  | { type: 'pong' }
-  | { type: 'ok' }
-  | { type: 'error'; code: string; message: string; field?: string }
-  | { type: 'seeks'; seeks: Seek[] }
-  | { type: 'seek_added'; seek: Seek }
-  | { type: 'seek_removed'; seek: string }
-  | { type: 'challenge_created'; challenge: Seek }
-  | { type: 'challenge_removed'; challenge: string; reason?: ChallengeRemoval; decline_reason?: DeclineReason }
-  | { type: 'challenge_received'; challenge: Seek }
-  | { type: 'bot_created'; bot: PlayerRef; token: string }
-  | { type: 'bot_token'; username: string; token: string }
-  | { type: 'bot_token_revoked'; username: string }
-  | { type: 'bots'; bots: OwnedBot[] }
-  | { type: 'challenge'; challenge: Seek }
-  | { type: 'live_games'; games: GameSummary[] }
-  | { type: 'game'; game: GameFull }
-  | { type: 'game_started'; game: GameFull }
-  | (GameEvent<'move'> & {
-      ply: number;
-      uci: string;
-      san: string;
-      fen: string;
-      turn: Color;
-      clock: Clocks | null;
-    })
-  | (GameEvent<'game_end'> & {
-      result: GameResult;
-      reason: Termination;
-      winner: Color | null;
-      clock: Clocks | null;
-    })
-  | (GameEvent<'offer'> & { kind: OfferKind; by: Color })
-  | (GameEvent<'offer_declined'> & { kind: OfferKind; by: Color })
-  | (GameEvent<'takeback'> & {
-      undone: number;
-      ply: number;
-      fen: string;
-      turn: Color;
-      clock: Clocks | null;
-    })
-  | (GameEvent<'presence'> & { color: Color; connected: boolean; claim_after_ms?: number })
-  | (GameEvent<'chat'> & ChatLine)
-  | (GameEvent<'rematch'> & { next: string })
-  // The computer's search in a game against it (no "v": not part of the game's history).
-  | { type: 'computer_thinking'; game: string; ply: number; thinking: boolean }
-  | ({ type: 'computer_analysis'; game: string; ply: number } & SearchLine)
-  // Free analysis (analyse): its start, one line per completed depth, and its end.
-  | { type: 'analysis_started'; analysis: number; fen: string; movetime: number; multipv: number }
-  | ({ type: 'analysis'; analysis: number } & SearchLine)
-  | {
-      type: 'analysis_done';
-      analysis: number;
-      reason: 'limit' | 'stopped' | string;
-      best?: { uci: string; san: string } | null;
-    }
-  | { type: 'registered'; player: PlayerRef }
-  | { type: 'session'; token: string; player: PlayerRef }
-  | { type: 'logged_out' }
-  | { type: 'player'; player: Profile }
-  | { type: 'games'; player: string; page: number; limit: number; more: boolean; games: ArchivedGame[] }
-  | { type: 'game_record'; game: ArchivedGame }
-  | { type: 'leaderboard'; category: RatingCategory; players: LeaderboardRow[] }
-) & { id?: RequestId };
+/**
+ * The server's messages as this client reads them (this name takes precedence over the generated
+ * ServerMessage re-exported above): the declared ones with two differences. A browser is never a
+ * bot, so its welcome always carries a token. challenge_removed always has a reason, but some of
+ * the client's tests build it without one.
+ */
+export type ServerMessage =
+  | Exclude<DeclaredServerMessage, { type: 'welcome' | 'challenge_removed' }>
+  | (WelcomeMessage & { token: string })
+  | (Omit<ChallengeRemovedMessage, 'reason'> & Partial<Pick<ChallengeRemovedMessage, 'reason'>>);
 
 export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMessage, { type: T }>;
 

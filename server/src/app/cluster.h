@@ -61,7 +61,7 @@ struct cluster_site_stats {
 void cluster_site_stats(struct server *srv, struct cluster_site_stats *out);
 
 /*
- * A client's core command (req->msg <= PROTO_MSG_CORE_LAST) or watch whose game, seek or
+ * A client's core command (see proto_core_command()) or watch whose game, seek or
  * challenge is not on this node. Returns 1 when it was taken over (the answer comes later, or an
  * error was sent), 0 when the caller should handle it locally (no cluster, or the target is
  * here or unknown to the site), never an error. A direct challenge to a player not connected

@@ -276,9 +276,11 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         const struct core_event *ev = &events->items[i];
         log_event(ev);
         size_t len = 0;
-        unsigned char *text = proto_dump_event(ev, now, NET_MSG_FRONT, &len);
+        json_t *msg = NULL; /* for other nodes: the same encoding as the text */
+        unsigned char *text = proto_encode_event_once(ev, now, NET_MSG_FRONT, &len,
+                                                      cluster_enabled(srv) ? &msg : NULL);
         struct delivery d = {.requester = requester, .plain = net_msg_adopt(text, len)};
-        if (!d.plain) continue;
+        if (!d.plain) continue; /* nothing encoded: msg is NULL too */
         if (i == events->reply && requester) {
             /* The requester always gets the reply, with its id when it sent one. */
             if (id) d.with_id = outmsg_with_id(d.plain, id);
@@ -291,10 +293,9 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
             /* Other nodes get the event without the requester's id: their clients did not ask,
              * and one of them may be waiting for a reply with the same id (ids are each
              * connection's own). A forwarded request's node adds its client's id itself. */
-            json_t *msg = proto_encode_event(ev, now);
             cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
-            json_decref(msg);
         }
+        json_decref(msg);
         struct recipients to = game_recipients(ev->game, ev->target);
         to.player = ev->player;
         deliver_to(srv, &d, &to);
@@ -464,7 +465,7 @@ void dispatch_message(struct conn *c, const char *text, size_t len, unsigned fla
         return;
     }
     if (rc == 0) {
-        if (req.msg <= PROTO_MSG_CORE_LAST) {
+        if (proto_core_command(req.msg) != PROTO_NO_CMD) {
             if (req.cmd.type == CORE_CMD_COMPUTER_PLAY && !engine_available(srv))
                 rc = -CORE_ERR_COMPUTER_UNAVAILABLE;
             else

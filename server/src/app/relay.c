@@ -322,7 +322,7 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
         return locate_invited(cl, c, req, text, len, located);
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
-    if (!watch && !challenge_get && req->msg > PROTO_MSG_CORE_LAST) return 0;
+    if (!watch && !challenge_get && proto_core_command(req->msg) == PROTO_NO_CMD) return 0;
     const char *target = watch ? req->game : req->cmd.target;
     if (!target || world_game(c->srv->world, target) || world_seek(c->srv->world, target)) return 0;
     bool is_seek = challenge_get || (!watch && targets_seek(req->msg));
@@ -490,7 +490,7 @@ static void owner_command(struct cluster *cl, const json_t *msg) {
     if (!from || !json_is_string(req_text)) return;
     struct proto_request req;
     int rc = proto_decode(json_string_value(req_text), json_string_length(req_text), &req);
-    if (rc == 0 && req.msg > PROTO_MSG_CORE_LAST) rc = -PROTO_ERR_UNKNOWN_TYPE;
+    if (rc == 0 && proto_core_command(req.msg) == PROTO_NO_CMD) rc = -PROTO_ERR_UNKNOWN_TYPE;
     struct player *pl = rc == 0 ? remote_player(cl, json_object_get(msg, "pl"), from) : NULL;
     if (rc == 0 && !pl) rc = -PROTO_ERR_INTERNAL;
     if (rc == 0) {

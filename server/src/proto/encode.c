@@ -1,7 +1,8 @@
 /*
- * JSON encoding of the server's messages. The hot path (a move sent to both players and every
- * spectator) builds one object per event; the network layer serialises it once and shares the
- * bytes among all recipients.
+ * JSON encoding of the server's messages, with the keys server/src/proto/messages.def declares
+ * (server_test_messages checks them). Each event is encoded once (proto_encode_event_once) and
+ * the network layer shares the bytes among all its recipients; a move, sent to both players and
+ * every spectator after every move, is written as text directly by its one encoder, text_move().
  */
 #include "proto/encode.h"
 
@@ -13,7 +14,6 @@
 #include "proto/proto.h"
 
 static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
-static const char *const color_words[] = {"white", "black", "random"};
 
 const char *proto_color_name(int color) {
     return color == CHESS_BLACK ? "black" : "white";
@@ -199,7 +199,7 @@ static json_t *encode_seek(const struct seek *s) {
     put(obj, "id", json_string_nocheck(s->id));
     put(obj, "player", encode_player(s->owner));
     put(obj, "time", encode_time(&s->tc));
-    put(obj, "color", json_string_nocheck(color_words[s->color]));
+    put(obj, "color", json_string_nocheck(proto_word(PROTO_FIELD_COLOR, (int)s->color)));
     put(obj, "created", json_integer(s->created_wall_ms));
     if (s->casual) put(obj, "casual", json_true());
     if (s->target) {
@@ -230,22 +230,15 @@ static json_t *encode_rating_change(const struct game *g) {
     return obj;
 }
 
-json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
+/* The message of an event as an object; NULL for a move, which is written as text only
+ * (text_move(), below). */
+static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
     const struct game *g = ev->game;
     json_t *msg = NULL;
     switch (ev->type) {
         case CORE_EV_GAME_STARTED:
             return proto_encode_game_message("game_started", g, now_ms, PROTO_VIEWER_PLAYER);
-        case CORE_EV_MOVE: {
-            /* Written as text for the network (proto_dump_event); parsed back for callers
-             * that want the object, so the two can never disagree. */
-            size_t len;
-            unsigned char *text = proto_dump_event(ev, now_ms, 0, &len);
-            if (!text) return NULL;
-            msg = json_loadb((const char *)text, len, 0, NULL);
-            free(text);
-            return msg;
-        }
+        case CORE_EV_MOVE: return NULL;
         case CORE_EV_GAME_ENDED:
             if ((msg = game_message("game_end", ev))) {
                 put_result(msg, g);
@@ -309,11 +302,21 @@ json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
                 put(msg, "reason", json_string_nocheck(removals[ev->removal]));
                 if (ev->removal == CHALLENGE_REMOVED_DECLINED)
                     put(msg, "decline_reason",
-                        json_string_nocheck(proto_decline_names[ev->decline_reason]));
+                        json_string_nocheck(
+                            proto_word(PROTO_FIELD_REASON, (int)ev->decline_reason)));
             }
             return msg;
     }
     return NULL;
+}
+
+json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms) {
+    if (ev->type != CORE_EV_MOVE) return event_object(ev, now_ms);
+    size_t len;
+    json_t *msg;
+    unsigned char *text = proto_encode_event_once(ev, now_ms, 0, &len, &msg);
+    free(text);
+    return msg;
 }
 
 json_t *proto_encode_welcome(const struct player *p, int64_t now_ms) {
@@ -599,19 +602,36 @@ static void text_move(struct text *t, const struct core_event *ev) {
     TEXT_LIT(t, "}");
 }
 
+unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_ms, size_t front,
+                                       size_t *len, json_t **msg) {
+    json_t *obj = NULL;
+    unsigned char *block = NULL;
+    if (msg) *msg = NULL;
+    if (ev->type == CORE_EV_MOVE) {
+        /* The one encoder of a move: its text, and the object read back from it. */
+        struct text t;
+        if (!text_begin(&t, front, 256)) return NULL;
+        text_move(&t, ev);
+        if (!(block = text_end(&t, front, len))) return NULL;
+        if (msg && !(obj = json_loadb((const char *)block + front, *len, 0, NULL))) goto fail;
+    } else {
+        if (!(obj = event_object(ev, now_ms))) return NULL;
+        if (!(block = proto_dump(obj, front, len))) goto fail;
+    }
+    if (msg)
+        *msg = obj;
+    else
+        json_decref(obj);
+    return block;
+fail:
+    free(block);
+    json_decref(obj);
+    return NULL;
+}
+
 unsigned char *proto_dump_event(const struct core_event *ev, int64_t now_ms, size_t front,
                                 size_t *len) {
-    if (ev->type != CORE_EV_MOVE) {
-        json_t *msg = proto_encode_event(ev, now_ms);
-        if (!msg) return NULL;
-        unsigned char *block = proto_dump(msg, front, len);
-        json_decref(msg);
-        return block;
-    }
-    struct text t;
-    if (!text_begin(&t, front, 256)) return NULL;
-    text_move(&t, ev);
-    return text_end(&t, front, len);
+    return proto_encode_event_once(ev, now_ms, front, len, NULL);
 }
 
 unsigned char *proto_dump_with_id(const unsigned char *text, size_t len, const json_t *id,

@@ -19,7 +19,8 @@
 /* Who looks at a game decides which chat room its full state carries. */
 enum proto_viewer { PROTO_VIEWER_PLAYER, PROTO_VIEWER_SPECTATOR };
 
-/* The message for a core event ("move", "game_end", "offer", ...). */
+/* The message for a core event ("move", "game_end", "offer", ...) as an object (a move's is
+ * read back from its text: proto_encode_event_once()). */
 json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms);
 
 /* The full state of a game (the object, not a message). */
@@ -61,10 +62,17 @@ int proto_set_id(json_t *msg, const json_t *id);
 unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len);
 
 /*
- * Serialises the message for a core event as proto_dump() does (a malloc'd block, `front` bytes
- * free, then the text; NULL when memory runs out). The same text as proto_encode_event() gives,
- * written directly for moves.
+ * Encodes the message for a core event once for all its recipients: returns its text as
+ * proto_dump() does (a malloc'd block, `front` bytes free, then *len bytes of text) and, when
+ * msg is not NULL, sets *msg to a new reference to the same message as an object (for other
+ * nodes). A move, the message sent most, is written as text directly and its object read back
+ * from that text: one encoder, so the two cannot differ. Returns NULL (with *msg NULL) when
+ * memory runs out.
  */
+unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_ms, size_t front,
+                                       size_t *len, json_t **msg);
+
+/* proto_encode_event_once() without the object. */
 unsigned char *proto_dump_event(const struct core_event *ev, int64_t now_ms, size_t front,
                                 size_t *len);
 

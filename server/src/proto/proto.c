@@ -1,7 +1,8 @@
 /*
- * The message table and the decoder. Each message lists the fields it takes; one function per
- * field kind checks and converts it, so every message gets the same validation and the same
- * error for the same mistake. Unknown fields are ignored (newer clients may send more).
+ * The message tables, built from messages.def, and the decoder. Each message lists the fields
+ * it takes; each field kind has one check with the limits the declaration gives it, so every
+ * message gets the same validation and the same error for the same mistake. Unknown fields are
+ * ignored (newer clients may send more).
  */
 #include "proto/proto.h"
 
@@ -9,121 +10,83 @@
 #include <stddef.h>
 #include <string.h>
 
-enum {
-    PROTO_F_GAME = 1u << 0,      /* "game": id */
-    PROTO_F_SEEK = 1u << 1,      /* "seek": id */
-    PROTO_F_CHALLENGE = 1u << 2, /* "challenge": id */
-    PROTO_F_MOVE = 1u << 3,      /* "move": UCI or SAN */
-    PROTO_F_PLY = 1u << 4,       /* "ply": plies played before this move */
-    PROTO_F_TIME = 1u << 5,      /* "time": {"minutes", "increment"} or "unlimited" */
-    PROTO_F_COLOR = 1u << 6,     /* "color": white, black, random */
-    PROTO_F_LEVEL = 1u << 7,     /* "level": 1..8 */
-    PROTO_F_ROOM = 1u << 8,      /* "room": players, spectators */
-    PROTO_F_TEXT = 1u << 9,      /* "text": chat */
-    PROTO_F_RESULT = 1u << 10,   /* "result": win, draw */
-    PROTO_F_TOKEN = 1u << 11,    /* "token" */
-    PROTO_F_NAME = 1u << 12,     /* "name" */
-    PROTO_F_PROTOCOL = 1u << 13, /* "protocol": 1 */
-    PROTO_F_LIMIT = 1u << 14,    /* "limit": 1..100 */
-    PROTO_F_USERNAME = 1u << 15, /* "username": 1..64 bytes (the handler checks the rules) */
-    PROTO_F_PASSWORD = 1u << 16, /* "password": 1..256 bytes (the handler checks the rules) */
-    PROTO_F_PLAYER = 1u << 17,   /* "player": id */
-    PROTO_F_PAGE = 1u << 18,     /* "page": 1..100000 */
-    PROTO_F_CATEGORY = 1u << 19, /* "category": bullet, blitz, rapid, classical */
-    PROTO_F_PGN = 1u << 20,      /* "pgn": PGN text */
-    PROTO_F_FEN = 1u << 21,      /* "fen": a position */
-    PROTO_F_MOVES = 1u << 22,    /* "moves": up to 600 moves (UCI or SAN) */
-    PROTO_F_DEPTH = 1u << 23,    /* "depth": 1..60 */
-    PROTO_F_MOVETIME = 1u << 24, /* "movetime": ms, 10..3600000 */
-    PROTO_F_MULTIPV = 1u << 25,  /* "multipv": 1..5 */
-    PROTO_F_ANALYSIS = 1u << 26, /* "analysis": an analysis id */
-    PROTO_F_RATED = 1u << 27,    /* "rated": false asks for a casual game */
-    PROTO_F_REASON = 1u << 28,   /* "reason": why a challenge is declined */
-    PROTO_F_LAST = PROTO_F_REASON
+/* ---- the tables ---- */
+
+const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT] = {
+#define PROTO_FIELD(kind, key_, check_, min_, max_, words_, ts_)                                   \
+    [PROTO_FIELD_##kind] = {                                                                       \
+        .key = key_, .check = check_, .min = min_, .max = max_, .words = words_, .ts = ts_},
+#include "proto/messages.def"
 };
 
-#define GAME_ONLY PROTO_F_GAME, PROTO_F_GAME
-
-/* Messages up to PROTO_MSG_CORE_LAST are core commands in the same order. */
-_Static_assert((int)PROTO_MSG_CHAT == (int)CORE_CMD_CHAT, "proto and core command order");
-_Static_assert((int)PROTO_MSG_CHALLENGE_DECLINE == (int)CORE_CMD_CHALLENGE_DECLINE,
-               "proto and core command order");
-_Static_assert((int)PROTO_MSG_CORE_LAST + 1 == (int)CORE_CMD_COUNT, "every core command");
+_Static_assert(PROTO_FIELD_COUNT <= 32, "a message's fields are bits of an unsigned");
 
 const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
-    [PROTO_MSG_SEEK_CREATE] = {"seek_create", PROTO_MSG_SEEK_CREATE, 1,
-                               PROTO_F_TIME | PROTO_F_COLOR | PROTO_F_RATED, PROTO_F_TIME},
-    [PROTO_MSG_SEEK_CANCEL] = {"seek_cancel", PROTO_MSG_SEEK_CANCEL, 1, PROTO_F_SEEK, PROTO_F_SEEK},
-    [PROTO_MSG_SEEK_ACCEPT] = {"seek_accept", PROTO_MSG_SEEK_ACCEPT, 1, PROTO_F_SEEK, PROTO_F_SEEK},
-    [PROTO_MSG_CHALLENGE_CREATE] = {"challenge_create", PROTO_MSG_CHALLENGE_CREATE, 1,
-                                    PROTO_F_TIME | PROTO_F_COLOR | PROTO_F_RATED | PROTO_F_PLAYER,
-                                    PROTO_F_TIME},
-    [PROTO_MSG_CHALLENGE_CANCEL] = {"challenge_cancel", PROTO_MSG_CHALLENGE_CANCEL, 1,
-                                    PROTO_F_CHALLENGE, PROTO_F_CHALLENGE},
-    [PROTO_MSG_CHALLENGE_ACCEPT] = {"challenge_accept", PROTO_MSG_CHALLENGE_ACCEPT, 1,
-                                    PROTO_F_CHALLENGE, PROTO_F_CHALLENGE},
-    [PROTO_MSG_COMPUTER_PLAY] = {"computer_play", PROTO_MSG_COMPUTER_PLAY, 1,
-                                 PROTO_F_LEVEL | PROTO_F_TIME | PROTO_F_COLOR,
-                                 PROTO_F_LEVEL | PROTO_F_TIME},
-    [PROTO_MSG_MOVE] = {"move", PROTO_MSG_MOVE, 1, PROTO_F_GAME | PROTO_F_MOVE | PROTO_F_PLY,
-                        PROTO_F_GAME | PROTO_F_MOVE},
-    [PROTO_MSG_RESIGN] = {"resign", PROTO_MSG_RESIGN, 1, GAME_ONLY},
-    [PROTO_MSG_ABORT] = {"abort", PROTO_MSG_ABORT, 1, GAME_ONLY},
-    [PROTO_MSG_DRAW_OFFER] = {"draw_offer", PROTO_MSG_DRAW_OFFER, 1, GAME_ONLY},
-    [PROTO_MSG_DRAW_ACCEPT] = {"draw_accept", PROTO_MSG_DRAW_ACCEPT, 1, GAME_ONLY},
-    [PROTO_MSG_DRAW_DECLINE] = {"draw_decline", PROTO_MSG_DRAW_DECLINE, 1, GAME_ONLY},
-    [PROTO_MSG_DRAW_CLAIM] = {"draw_claim", PROTO_MSG_DRAW_CLAIM, 1, GAME_ONLY},
-    [PROTO_MSG_TAKEBACK_PROPOSE] = {"takeback_propose", PROTO_MSG_TAKEBACK_PROPOSE, 1, GAME_ONLY},
-    [PROTO_MSG_TAKEBACK_ACCEPT] = {"takeback_accept", PROTO_MSG_TAKEBACK_ACCEPT, 1, GAME_ONLY},
-    [PROTO_MSG_TAKEBACK_DECLINE] = {"takeback_decline", PROTO_MSG_TAKEBACK_DECLINE, 1, GAME_ONLY},
-    [PROTO_MSG_REMATCH_OFFER] = {"rematch_offer", PROTO_MSG_REMATCH_OFFER, 1, GAME_ONLY},
-    [PROTO_MSG_REMATCH_ACCEPT] = {"rematch_accept", PROTO_MSG_REMATCH_ACCEPT, 1, GAME_ONLY},
-    [PROTO_MSG_REMATCH_DECLINE] = {"rematch_decline", PROTO_MSG_REMATCH_DECLINE, 1, GAME_ONLY},
-    [PROTO_MSG_ABANDON_CLAIM] = {"abandon_claim", PROTO_MSG_ABANDON_CLAIM, 1,
-                                 PROTO_F_GAME | PROTO_F_RESULT, PROTO_F_GAME | PROTO_F_RESULT},
-    [PROTO_MSG_CHAT] = {"chat", PROTO_MSG_CHAT, 1, PROTO_F_GAME | PROTO_F_TEXT | PROTO_F_ROOM,
-                        PROTO_F_GAME | PROTO_F_TEXT},
-    [PROTO_MSG_CHALLENGE_DECLINE] = {"challenge_decline", PROTO_MSG_CHALLENGE_DECLINE, 1,
-                                     PROTO_F_CHALLENGE | PROTO_F_REASON, PROTO_F_CHALLENGE},
-    [PROTO_MSG_HELLO] = {"hello", PROTO_MSG_HELLO, 0,
-                         PROTO_F_PROTOCOL | PROTO_F_TOKEN | PROTO_F_NAME, PROTO_F_PROTOCOL},
-    [PROTO_MSG_PING] = {"ping", PROTO_MSG_PING, 0, 0, 0},
-    [PROTO_MSG_LOBBY_SUBSCRIBE] = {"lobby_subscribe", PROTO_MSG_LOBBY_SUBSCRIBE, 1, 0, 0},
-    [PROTO_MSG_LOBBY_UNSUBSCRIBE] = {"lobby_unsubscribe", PROTO_MSG_LOBBY_UNSUBSCRIBE, 1, 0, 0},
-    [PROTO_MSG_CHALLENGE_GET] = {"challenge_get", PROTO_MSG_CHALLENGE_GET, 1, PROTO_F_CHALLENGE,
-                                 PROTO_F_CHALLENGE},
-    [PROTO_MSG_LIVE_GAMES] = {"live_games", PROTO_MSG_LIVE_GAMES, 1, PROTO_F_LIMIT, 0},
-    [PROTO_MSG_WATCH] = {"watch", PROTO_MSG_WATCH, 1, GAME_ONLY},
-    [PROTO_MSG_UNWATCH] = {"unwatch", PROTO_MSG_UNWATCH, 1, GAME_ONLY},
-    [PROTO_MSG_REGISTER] = {"register", PROTO_MSG_REGISTER, 1, PROTO_F_USERNAME | PROTO_F_PASSWORD,
-                            PROTO_F_USERNAME | PROTO_F_PASSWORD},
-    [PROTO_MSG_LOGIN] = {"login", PROTO_MSG_LOGIN, 0, PROTO_F_USERNAME | PROTO_F_PASSWORD,
-                         PROTO_F_USERNAME | PROTO_F_PASSWORD},
-    [PROTO_MSG_LOGOUT] = {"logout", PROTO_MSG_LOGOUT, 1, 0, 0},
-    [PROTO_MSG_PLAYER_GET] = {"player_get", PROTO_MSG_PLAYER_GET, 1,
-                              PROTO_F_PLAYER | PROTO_F_USERNAME, 0},
-    [PROTO_MSG_GAMES_LIST] = {"games_list", PROTO_MSG_GAMES_LIST, 1,
-                              PROTO_F_PLAYER | PROTO_F_PAGE | PROTO_F_LIMIT, PROTO_F_PLAYER},
-    [PROTO_MSG_GAME_RECORD] = {"game_record", PROTO_MSG_GAME_RECORD, 1, GAME_ONLY},
-    [PROTO_MSG_LEADERBOARD] = {"leaderboard", PROTO_MSG_LEADERBOARD, 1,
-                               PROTO_F_CATEGORY | PROTO_F_LIMIT, PROTO_F_CATEGORY},
-    [PROTO_MSG_PGN_IMPORT] = {"pgn_import", PROTO_MSG_PGN_IMPORT, 1, PROTO_F_PGN, PROTO_F_PGN},
-    [PROTO_MSG_BOT_CREATE] = {"bot_create", PROTO_MSG_BOT_CREATE, 1, PROTO_F_USERNAME,
-                              PROTO_F_USERNAME},
-    [PROTO_MSG_BOT_TOKEN_CREATE] = {"bot_token_create", PROTO_MSG_BOT_TOKEN_CREATE, 1,
-                                    PROTO_F_USERNAME, PROTO_F_USERNAME},
-    [PROTO_MSG_BOT_TOKEN_REVOKE] = {"bot_token_revoke", PROTO_MSG_BOT_TOKEN_REVOKE, 1,
-                                    PROTO_F_USERNAME, PROTO_F_USERNAME},
-    [PROTO_MSG_BOTS_LIST] = {"bots_list", PROTO_MSG_BOTS_LIST, 1, 0, 0},
-    [PROTO_MSG_ANALYSE] = {"analyse", PROTO_MSG_ANALYSE, 1,
-                           PROTO_F_FEN | PROTO_F_GAME | PROTO_F_PLY | PROTO_F_MOVES |
-                               PROTO_F_DEPTH | PROTO_F_MOVETIME | PROTO_F_MULTIPV,
-                           0},
-    [PROTO_MSG_ANALYSIS_STOP] = {"analysis_stop", PROTO_MSG_ANALYSIS_STOP, 1, PROTO_F_ANALYSIS, 0},
+#define PROTO_CLIENT(name, type_, who, core_, handler_, store, list)                               \
+    [PROTO_MSG_##name] = {.type = type_,                                                           \
+                          .msg = PROTO_MSG_##name,                                                 \
+                          .needs_hello = (who) == PROTO_AFTER_HELLO,                               \
+                          .fields = PROTO_FIELDS_TAKEN(list),                                      \
+                          .required = PROTO_FIELDS_REQUIRED(list),                                 \
+                          .core = core_,                                                           \
+                          .handler = #handler_,                                                    \
+                          .writes = (store) == PROTO_WRITES},
+#include "proto/messages.def"
 };
 
-const char *const proto_decline_names[CHALLENGE_DECLINE_COUNT] = {
-    "generic", "later", "time_control", "rated", "casual", "too_many_games"};
+/* A server message's keys: an array that ends with an empty key, and how many come before it. */
+#define KEYS(...)      ((const struct proto_key[]){__VA_ARGS__{NULL, NULL, false}})
+#define KEY_COUNT(...) ((int)(sizeof KEYS(__VA_ARGS__) / sizeof(struct proto_key)) - 1)
+
+const struct proto_server_spec proto_server_messages[PROTO_OUT_COUNT] = {
+#define PROTO_SERVER(name, type_, keys_)                                                           \
+    [PROTO_OUT_##name] = {.type = type_, .keys = KEYS(keys_), .key_count = KEY_COUNT(keys_)},
+#include "proto/messages.def"
+};
+
+int proto_core_command(enum proto_msg msg) {
+    if ((int)msg < 0 || msg >= PROTO_MSG_COUNT) return PROTO_NO_CMD;
+    return proto_messages[msg].core;
+}
+
+const char *proto_word(enum proto_field kind, int value) {
+    if ((int)kind < 0 || kind >= PROTO_FIELD_COUNT) return "";
+    const struct proto_words *w = &proto_fields[kind].words;
+    return value >= 0 && value < w->count ? w->words[value] : "";
+}
+
+const struct proto_server_spec *proto_server_find(const char *type) {
+    for (int i = 0; type && i < PROTO_OUT_COUNT; i++) {
+        if (strcmp(proto_server_messages[i].type, type) == 0) return &proto_server_messages[i];
+    }
+    return NULL;
+}
+
+int proto_server_check(const json_t *msg, const char **key) {
+    *key = "type";
+    const struct proto_server_spec *spec =
+        proto_server_find(json_string_value(json_object_get(msg, "type")));
+    if (!spec) return -1;
+    const char *k;
+    const json_t *value;
+    json_object_foreach((json_t *)msg, k, value) {
+        bool declared = strcmp(k, "type") == 0 || strcmp(k, "id") == 0;
+        for (int i = 0; !declared && i < spec->key_count; i++)
+            declared = strcmp(spec->keys[i].key, k) == 0;
+        if (!declared) {
+            *key = k;
+            return -2;
+        }
+    }
+    for (int i = 0; i < spec->key_count; i++) {
+        if (spec->keys[i].required && !json_object_get(msg, spec->keys[i].key)) {
+            *key = spec->keys[i].key;
+            return -3;
+        }
+    }
+    *key = NULL;
+    return 0;
+}
 
 /* ---- errors ---- */
 
@@ -168,7 +131,7 @@ const char *proto_error_message(int code) {
     return text ? text : proto_texts[PROTO_ERR_INTERNAL - PROTO_ERR_FIRST];
 }
 
-/* ---- field decoders: each returns 0, or -PROTO_ERR_BAD_FIELD with req->field set ---- */
+/* ---- fields: each kind is checked the same way in every message ---- */
 
 static int bad_field(struct proto_request *req, const char *field) {
     req->field = field;
@@ -217,191 +180,150 @@ static struct field field_get(const struct proto_request *req, const char *name)
     return f;
 }
 
-/* A string field of 1..max bytes; with ids_only, letters and digits only. */
-static int get_string(struct proto_request *req, const struct field *v, const char *field,
-                      size_t max, bool ids_only, const char **out) {
-    if (v->kind != FIELD_STRING) return bad_field(req, field);
-    size_t len = v->len;
-    const char *s = v->string;
-    if (len == 0 || len > max || strlen(s) != len) return bad_field(req, field);
-    for (size_t i = 0; ids_only && i < len; i++) {
-        char c = s[i];
-        if (!((c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')))
-            return bad_field(req, field);
-    }
-    *out = s;
-    return 0;
+/* A field's value once checked; the kind's check says which member holds it. */
+union value {
+    const char *string;     /* ID, TEXT, NAME */
+    json_int_t number;      /* INT */
+    int word;               /* WORD: the index of the word */
+    bool flag;              /* BOOL */
+    struct time_control tc; /* TIME */
+    const json_t *list;     /* MOVES: borrowed from the message */
+};
+
+static bool is_alnum(char c) {
+    return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-static int get_int(struct proto_request *req, const struct field *v, const char *field,
-                   long long min, long long max, int *out) {
-    if (v->kind != FIELD_INT) return bad_field(req, field);
-    json_int_t n = v->number;
-    if (n < min || n > max) return bad_field(req, field);
-    *out = (int)n;
-    return 0;
-}
-
-/* An id the server handed out from a 64-bit counter: 1 to 2^53 - 1, the integers JSON
- * readers keep exactly. */
-static int get_id(struct proto_request *req, const struct field *v, const char *field,
-                  int64_t *out) {
-    if (v->kind != FIELD_INT || v->number < 1 || v->number > PROTO_MAX_EXACT_INT)
-        return bad_field(req, field);
-    *out = (int64_t)v->number;
-    return 0;
-}
-
-/* One of the given words; *out receives its index. */
-static int get_word(struct proto_request *req, const struct field *v, const char *field,
-                    const char *const *words, int count, int *out) {
-    if (v->kind != FIELD_STRING) return bad_field(req, field);
-    for (int i = 0; i < count; i++) {
-        if (strcmp(v->string, words[i]) == 0) {
-            *out = i;
-            return 0;
-        }
-    }
-    return bad_field(req, field);
-}
-
-static int get_time(struct proto_request *req, const struct field *f, struct time_control *tc) {
-    if (f->kind == FIELD_STRING && strcmp(f->string, "unlimited") == 0) {
+/* "unlimited", or {"minutes": M (a number), "increment": S (whole seconds)}. */
+static int check_time(const struct proto_field_spec *f, const struct field *v,
+                      struct time_control *tc) {
+    if (v->kind == FIELD_STRING && strcmp(v->string, "unlimited") == 0) {
         *tc = (struct time_control){.unlimited = true};
         return 0;
     }
-    const json_t *v = f->json; /* an object is never read flat */
-    if (!json_is_object(v)) return bad_field(req, "time");
-    const json_t *minutes = json_object_get(v, "minutes");
-    const json_t *increment = json_object_get(v, "increment");
-    if (!json_is_number(minutes) || !json_is_integer(increment)) return bad_field(req, "time");
+    const json_t *obj = v->json; /* an object is never read flat */
+    if (!json_is_object(obj)) return -1;
+    const json_t *minutes = json_object_get(obj, "minutes");
+    const json_t *increment = json_object_get(obj, "increment");
+    if (!json_is_number(minutes) || !json_is_integer(increment)) return -1;
     double initial_ms = json_number_value(minutes) * 60000.0;
     json_int_t inc = json_integer_value(increment); /* seconds: compared before scaling */
-    if (!isfinite(initial_ms) || initial_ms < (double)TC_MIN_INITIAL_MS ||
-        initial_ms > (double)TC_MAX_INITIAL_MS || inc < 0 || inc > TC_MAX_INCREMENT_MS / 1000)
-        return bad_field(req, "time");
+    if (!isfinite(initial_ms) || initial_ms < (double)f->min || initial_ms > (double)f->max ||
+        inc < 0 || inc > TC_MAX_INCREMENT_MS / 1000)
+        return -1;
     *tc = (struct time_control){.initial_ms = (int64_t)llround(initial_ms),
                                 .increment_ms = (int64_t)inc * 1000};
     return 0;
 }
 
-/* An array of at most 600 move strings of 1..16 bytes (their meaning is checked later). */
-static int get_moves(struct proto_request *req, const struct field *f, const char *field) {
-    const json_t *v = f->json; /* an array is never read flat */
-    if (!json_is_array(v) || json_array_size(v) > 600) return bad_field(req, field);
-    for (size_t i = 0; i < json_array_size(v); i++) {
-        const json_t *m = json_array_get(v, i);
-        if (!json_is_string(m) || json_string_length(m) == 0 || json_string_length(m) > 16)
-            return bad_field(req, field);
+/* Checks a field the message has against its kind. Returns 0 with *out set, or -1. */
+static int check_value(const struct proto_field_spec *f, const struct field *v, union value *out) {
+    switch (f->check) {
+        case PROTO_CHECK_ID:
+        case PROTO_CHECK_TEXT:
+        case PROTO_CHECK_NAME: {
+            if (v->kind != FIELD_STRING) return -1;
+            size_t len = v->len;
+            const char *s = v->string;
+            if (len < (size_t)f->min || len > (size_t)f->max || strlen(s) != len) return -1;
+            for (size_t i = 0; f->check != PROTO_CHECK_TEXT && i < len; i++) {
+                bool name_char = f->check == PROTO_CHECK_NAME && (s[i] == '_' || s[i] == '-');
+                if (!is_alnum(s[i]) && !name_char) return -1;
+            }
+            out->string = s;
+            return 0;
+        }
+        case PROTO_CHECK_INT:
+            if (v->kind != FIELD_INT || v->number < f->min || v->number > f->max) return -1;
+            out->number = v->number;
+            return 0;
+        case PROTO_CHECK_WORD:
+            if (v->kind != FIELD_STRING) return -1;
+            for (int i = 0; i < f->words.count; i++) {
+                if (strcmp(v->string, f->words.words[i]) == 0) {
+                    out->word = i;
+                    return 0;
+                }
+            }
+            return -1;
+        case PROTO_CHECK_TIME: return check_time(f, v, &out->tc);
+        case PROTO_CHECK_MOVES: {
+            /* Their meaning is checked later, against a position. */
+            const json_t *list = v->json; /* an array is never read flat */
+            if (!json_is_array(list) || json_array_size(list) > (size_t)f->max) return -1;
+            for (size_t i = 0; i < json_array_size(list); i++) {
+                const json_t *m = json_array_get(list, i);
+                if (!json_is_string(m) || json_string_length(m) == 0 || json_string_length(m) > 16)
+                    return -1;
+            }
+            out->list = list;
+            return 0;
+        }
+        case PROTO_CHECK_BOOL:
+            if (!json_is_boolean(v->json)) return -1; /* never read flat */
+            out->flag = json_is_true(v->json);
+            return 0;
     }
-    req->moves = v;
-    return 0;
+    return -1;
 }
 
-static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
-    static const char *const colors[] = {"white", "black", "random"};
-    static const char *const rooms[] = {"players", "spectators"};
-    static const char *const results[] = {"draw", "win"};
-    static const char *const categories[] = {"bullet", "blitz", "rapid", "classical"};
+/* Puts a checked value where the handlers and the core read it. */
+static void store_value(struct proto_request *req, enum proto_field kind, const union value *x) {
     struct core_cmd *cmd = &req->cmd;
-    int rc = 0, word;
-    for (unsigned bit = 1; bit <= PROTO_F_LAST && rc == 0; bit <<= 1) {
+    switch (kind) {
+        case PROTO_FIELD_GAME: req->game = cmd->target = x->string; break;
+        case PROTO_FIELD_SEEK:
+        case PROTO_FIELD_CHALLENGE: cmd->target = x->string; break;
+        case PROTO_FIELD_MOVE:
+        case PROTO_FIELD_TEXT: cmd->text = x->string; break;
+        case PROTO_FIELD_PLY: cmd->expected_ply = (int)x->number; break;
+        case PROTO_FIELD_TIME: cmd->tc = x->tc; break;
+        case PROTO_FIELD_COLOR: cmd->color = (enum color_choice)x->word; break;
+        case PROTO_FIELD_LEVEL: cmd->level = (int)x->number; break;
+        case PROTO_FIELD_ROOM: cmd->room = (enum chat_room)x->word; break;
+        case PROTO_FIELD_RESULT: cmd->claim_win = x->word == 1; break; /* "draw", "win" */
+        case PROTO_FIELD_TOKEN: req->token = x->string; break;
+        case PROTO_FIELD_NAME: req->name = x->string; break;
+        case PROTO_FIELD_PROTOCOL: req->protocol = (int)x->number; break;
+        case PROTO_FIELD_LIMIT: req->limit = (int)x->number; break;
+        case PROTO_FIELD_USERNAME: req->username = x->string; break;
+        case PROTO_FIELD_PASSWORD: req->password = x->string; break;
+        case PROTO_FIELD_PLAYER: req->player = cmd->opponent = x->string; break;
+        case PROTO_FIELD_PAGE: req->page = (int)x->number; break;
+        case PROTO_FIELD_CATEGORY: req->category = x->word; break;
+        case PROTO_FIELD_PGN: req->pgn = x->string; break;
+        case PROTO_FIELD_FEN: req->fen = x->string; break;
+        case PROTO_FIELD_MOVES: req->moves = x->list; break;
+        case PROTO_FIELD_DEPTH: req->depth = (int)x->number; break;
+        case PROTO_FIELD_MOVETIME: req->movetime_ms = (int)x->number; break;
+        case PROTO_FIELD_MULTIPV: req->multipv = (int)x->number; break;
+        case PROTO_FIELD_ANALYSIS: req->analysis = (int64_t)x->number; break;
+        case PROTO_FIELD_RATED:
+            cmd->casual = !x->flag;
+            cmd->rated_required = x->flag;
+            break;
+        case PROTO_FIELD_REASON: cmd->decline_reason = (enum challenge_decline)x->word; break;
+        case PROTO_FIELD_COUNT: break;
+    }
+}
+
+/* The message's fields, in the order of the kinds: the first one missing or bad is named. */
+static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
+    for (int kind = 0; kind < PROTO_FIELD_COUNT; kind++) {
+        unsigned bit = 1u << kind;
         if (!(spec->fields & bit)) continue;
-        static const char *const names[] = {
-            "game",     "seek",     "challenge", "move",     "ply",      "time",
-            "color",    "level",    "room",      "text",     "result",   "token",
-            "name",     "protocol", "limit",     "username", "password", "player",
-            "page",     "category", "pgn",       "fen",      "moves",    "depth",
-            "movetime", "multipv",  "analysis",  "rated",    "reason"};
-        const char *name = names[__builtin_ctz(bit)];
-        /* Looked up once: the decoders below take it. */
-        const struct field v = field_get(req, name);
+        const struct proto_field_spec *f = &proto_fields[kind];
+        /* Looked up once: the checks take it. */
+        const struct field v = field_get(req, f->key);
         if (v.kind == FIELD_ABSENT) {
-            if (spec->required & bit) rc = bad_field(req, name);
+            if (spec->required & bit) return bad_field(req, f->key);
             continue;
         }
-        switch (bit) {
-            case PROTO_F_GAME:
-                rc = get_string(req, &v, name, 16, true, &req->game);
-                cmd->target = req->game;
-                break;
-            case PROTO_F_SEEK:
-            case PROTO_F_CHALLENGE: rc = get_string(req, &v, name, 16, true, &cmd->target); break;
-            case PROTO_F_MOVE: rc = get_string(req, &v, name, 16, false, &cmd->text); break;
-            case PROTO_F_TEXT:
-                rc = get_string(req, &v, name, CHAT_MAX_BYTES * 2, false, &cmd->text);
-                break;
-            case PROTO_F_TOKEN: rc = get_string(req, &v, name, 64, true, &req->token); break;
-            case PROTO_F_PLY:
-                rc = get_int(req, &v, name, 0, CHESS_GAME_MAX_PLIES, &cmd->expected_ply);
-                break;
-            case PROTO_F_LEVEL: rc = get_int(req, &v, name, 1, 8, &cmd->level); break;
-            case PROTO_F_LIMIT: rc = get_int(req, &v, name, 1, 100, &req->limit); break;
-            case PROTO_F_PROTOCOL: rc = get_int(req, &v, name, 0, 1000000, &req->protocol); break;
-            case PROTO_F_USERNAME: rc = get_string(req, &v, name, 64, false, &req->username); break;
-            case PROTO_F_PASSWORD:
-                rc = get_string(req, &v, name, 256, false, &req->password);
-                break;
-            case PROTO_F_PLAYER:
-                rc = get_string(req, &v, name, 16, true, &req->player);
-                cmd->opponent = req->player;
-                break;
-            case PROTO_F_RATED: {
-                const json_t *rated = v.json; /* never read flat */
-                if (!json_is_boolean(rated)) rc = bad_field(req, name);
-                cmd->casual = json_is_false(rated);
-                cmd->rated_required = json_is_true(rated);
-                break;
-            }
-            case PROTO_F_REASON:
-                if ((rc = get_word(req, &v, name, proto_decline_names, CHALLENGE_DECLINE_COUNT,
-                                   &word)) == 0)
-                    cmd->decline_reason = (enum challenge_decline)word;
-                break;
-            case PROTO_F_PAGE: rc = get_int(req, &v, name, 1, 100000, &req->page); break;
-            case PROTO_F_PGN: rc = get_string(req, &v, name, 1 << 20, false, &req->pgn); break;
-            case PROTO_F_FEN: rc = get_string(req, &v, name, 100, false, &req->fen); break;
-            case PROTO_F_MOVES: rc = get_moves(req, &v, name); break;
-            case PROTO_F_DEPTH: rc = get_int(req, &v, name, 1, 60, &req->depth); break;
-            case PROTO_F_MOVETIME:
-                rc = get_int(req, &v, name, 10, 3600000, &req->movetime_ms);
-                break;
-            case PROTO_F_MULTIPV: rc = get_int(req, &v, name, 1, 5, &req->multipv); break;
-            case PROTO_F_ANALYSIS: rc = get_id(req, &v, name, &req->analysis); break;
-            case PROTO_F_CATEGORY:
-                if ((rc = get_word(req, &v, name, categories, RATING_CATEGORY_COUNT, &word)) == 0)
-                    req->category = word;
-                break;
-            case PROTO_F_TIME: rc = get_time(req, &v, &cmd->tc); break;
-            case PROTO_F_COLOR:
-                if ((rc = get_word(req, &v, name, colors, 3, &word)) == 0)
-                    cmd->color = (enum color_choice)word;
-                break;
-            case PROTO_F_ROOM:
-                if ((rc = get_word(req, &v, name, rooms, 2, &word)) == 0)
-                    cmd->room = (enum chat_room)word;
-                break;
-            case PROTO_F_RESULT:
-                if ((rc = get_word(req, &v, name, results, 2, &word)) == 0)
-                    cmd->claim_win = word == 1;
-                break;
-            case PROTO_F_NAME: {
-                const char *s;
-                if ((rc = get_string(req, &v, name, 20, false, &s)) < 0) break;
-                size_t len = strlen(s);
-                for (size_t i = 0; i < len && rc == 0; i++) {
-                    char c = s[i];
-                    bool ok = (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') ||
-                              (c >= 'A' && c <= 'Z') || c == '_' || c == '-';
-                    if (!ok) rc = bad_field(req, name);
-                }
-                if (rc == 0 && len < 2) rc = bad_field(req, name);
-                if (rc == 0) req->name = s;
-                break;
-            }
-        }
+        union value x;
+        if (check_value(f, &v, &x) < 0) return bad_field(req, f->key);
+        store_value(req, (enum proto_field)kind, &x);
     }
-    return rc;
+    return 0;
 }
 
 /* ---- decoding ---- */
@@ -550,7 +472,7 @@ static int decode_message(struct proto_request *req) {
     if (!spec) return -PROTO_ERR_UNKNOWN_TYPE;
     req->msg = spec->msg;
     req->spec = spec;
-    if (spec->msg <= PROTO_MSG_CORE_LAST) req->cmd.type = (enum core_cmd_type)spec->msg;
+    if (spec->core != PROTO_NO_CMD) req->cmd.type = (enum core_cmd_type)spec->core;
     return decode_fields(req, spec);
 }
 

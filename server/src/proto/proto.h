@@ -1,13 +1,14 @@
 /*
- * Protocol v1: the table of every client message (its type, who may send it, its fields and
- * what it becomes), decoding a text frame into a struct proto_request, the stable error codes,
- * and encoding the server's messages (proto/encode.h). docs/protocol.md describes the same
- * messages for people; keep both in step.
+ * Protocol v1: the table of every message (proto/messages.def declares them: a client message's
+ * type, who may send it, its fields, the core command it becomes, its handler and whether it
+ * writes; a server message's type and keys), decoding a text frame into a struct proto_request,
+ * the stable error codes, and encoding the server's messages (proto/encode.h). docs/protocol.md
+ * describes the same messages for people; ctest checks it names them all.
  *
  * Decoding never trusts the client: every field is checked for presence, type and range, and
  * a failure names the field. Nothing here touches sockets or the loop.
  *
- * Loop thread (the functions are reentrant; the table is constant).
+ * Loop thread (the functions are reentrant; the tables are constant).
  */
 #ifndef SERVER_PROTO_PROTO_H
 #define SERVER_PROTO_PROTO_H
@@ -77,60 +78,86 @@ const char *proto_error_name(int code);
 /* A readable message for the code; never NULL. */
 const char *proto_error_message(int code);
 
-/* Messages a client may send. Those up to PROTO_MSG_CORE_LAST map one to one onto core commands
- * (same order as enum core_cmd_type); the rest are about the connection itself. */
+/* ---- the declaration (messages.def) made into C ---- */
+
+/* How a field is checked (messages.def gives each kind its limits). */
+enum proto_check {
+    PROTO_CHECK_ID,    /* a string of min..max bytes, letters and digits only */
+    PROTO_CHECK_TEXT,  /* a string of min..max bytes (no NUL) */
+    PROTO_CHECK_NAME,  /* a string of min..max letters, digits, _ or - */
+    PROTO_CHECK_INT,   /* an integer from min to max */
+    PROTO_CHECK_WORD,  /* one of the kind's words */
+    PROTO_CHECK_TIME,  /* a time control: "unlimited", or minutes (min..max ms) and increment */
+    PROTO_CHECK_MOVES, /* an array of at most max strings of 1..16 bytes */
+    PROTO_CHECK_BOOL,  /* true or false */
+};
+
+/* The words a word field takes; a field's value is the index of its word. */
+struct proto_words {
+    const char *const *words;
+    int count;
+};
+
+#define PROTO_WORDS(...)                                                                           \
+    {                                                                                              \
+        (const char *const[]){__VA_ARGS__},                                                        \
+            (int)(sizeof((const char *const[]){__VA_ARGS__}) / sizeof(const char *))               \
+    }
+#define PROTO_NO_WORDS                                                                             \
+    { NULL, 0 }
+
+/* The field kinds, in the order the decoder checks them: PROTO_FIELD_GAME, ... */
+enum proto_field {
+#define PROTO_FIELD(kind, ...) PROTO_FIELD_##kind,
+#include "proto/messages.def"
+    PROTO_FIELD_COUNT
+};
+
+/* A field kind as a bit, for a message's set of fields: PROTO_F_GAME, ... */
+enum {
+#define PROTO_FIELD(kind, ...) PROTO_F_##kind = 1u << PROTO_FIELD_##kind,
+#include "proto/messages.def"
+};
+
+/* One field kind: its key, check, limits and TypeScript type. */
+struct proto_field_spec {
+    const char *key;
+    enum proto_check check;
+    long long min, max;
+    struct proto_words words;
+    const char *ts;
+};
+
+/* Indexed by enum proto_field. */
+extern const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT];
+
+/* A client message's field list in messages.def, PROTO_REQ(GAME) PROTO_OPT(PLY), is one 64-bit
+ * constant: the bits of the fields it takes, and above them the bits of those it requires. */
+#define PROTO_BITS(taken, required) ((uint64_t)(required) << 32 | (uint64_t)(taken))
+#define PROTO_REQ(kind)             | PROTO_BITS(PROTO_F_##kind, PROTO_F_##kind)
+#define PROTO_OPT(kind)             | PROTO_BITS(PROTO_F_##kind, 0u)
+#define PROTO_FIELDS_TAKEN(list)    ((unsigned)((PROTO_BITS(0u, 0u) list) & 0xffffffffu))
+#define PROTO_FIELDS_REQUIRED(list) ((unsigned)((PROTO_BITS(0u, 0u) list) >> 32))
+
+/* Who may send a message. */
+enum proto_access { PROTO_ANYTIME, PROTO_AFTER_HELLO };
+
+/* Whether a message's own effect may be written to the store (its reply waits for the commit). */
+enum proto_store { PROTO_NO_WRITE, PROTO_WRITES };
+
+/* A message that is no core command. */
+#define PROTO_NO_CMD (-1)
+
+/* Messages a client may send: PROTO_MSG_MOVE, ... */
 enum proto_msg {
-    PROTO_MSG_SEEK_CREATE,
-    PROTO_MSG_SEEK_CANCEL,
-    PROTO_MSG_SEEK_ACCEPT,
-    PROTO_MSG_CHALLENGE_CREATE,
-    PROTO_MSG_CHALLENGE_CANCEL,
-    PROTO_MSG_CHALLENGE_ACCEPT,
-    PROTO_MSG_COMPUTER_PLAY,
-    PROTO_MSG_MOVE,
-    PROTO_MSG_RESIGN,
-    PROTO_MSG_ABORT,
-    PROTO_MSG_DRAW_OFFER,
-    PROTO_MSG_DRAW_ACCEPT,
-    PROTO_MSG_DRAW_DECLINE,
-    PROTO_MSG_DRAW_CLAIM,
-    PROTO_MSG_TAKEBACK_PROPOSE,
-    PROTO_MSG_TAKEBACK_ACCEPT,
-    PROTO_MSG_TAKEBACK_DECLINE,
-    PROTO_MSG_REMATCH_OFFER,
-    PROTO_MSG_REMATCH_ACCEPT,
-    PROTO_MSG_REMATCH_DECLINE,
-    PROTO_MSG_ABANDON_CLAIM,
-    PROTO_MSG_CHAT,
-    PROTO_MSG_CHALLENGE_DECLINE,
-    PROTO_MSG_CORE_LAST = PROTO_MSG_CHALLENGE_DECLINE,
-    PROTO_MSG_HELLO,
-    PROTO_MSG_PING,
-    PROTO_MSG_LOBBY_SUBSCRIBE,
-    PROTO_MSG_LOBBY_UNSUBSCRIBE,
-    PROTO_MSG_CHALLENGE_GET,
-    PROTO_MSG_LIVE_GAMES,
-    PROTO_MSG_WATCH,
-    PROTO_MSG_UNWATCH,
-    /* Accounts and the archive (docs/persistence.md; handled in net/accounts.c, archive.c). */
-    PROTO_MSG_REGISTER,
-    PROTO_MSG_LOGIN,
-    PROTO_MSG_LOGOUT,
-    PROTO_MSG_PLAYER_GET,
-    PROTO_MSG_GAMES_LIST,
-    PROTO_MSG_GAME_RECORD,
-    PROTO_MSG_LEADERBOARD,
-    PROTO_MSG_PGN_IMPORT,
-    /* Bot accounts and their tokens (net/bots.c). */
-    PROTO_MSG_BOT_CREATE,
-    PROTO_MSG_BOT_TOKEN_CREATE,
-    PROTO_MSG_BOT_TOKEN_REVOKE,
-    PROTO_MSG_BOTS_LIST,
-    /* The engine (net/engine.c). */
-    PROTO_MSG_ANALYSE,
-    PROTO_MSG_ANALYSIS_STOP,
+#define PROTO_CLIENT(name, ...) PROTO_MSG_##name,
+#include "proto/messages.def"
     PROTO_MSG_COUNT
 };
+
+/* The core command a message becomes (enum core_cmd_type), or PROTO_NO_CMD for messages the
+ * application handles itself (and for values out of range). */
+int proto_core_command(enum proto_msg msg);
 
 struct proto_message_spec;
 
@@ -159,7 +186,7 @@ struct proto_request {
     const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
     const json_t *id;                      /* borrowed from root (or owned_id); NULL when absent */
     enum proto_msg msg;
-    struct core_cmd cmd;  /* for messages up to PROTO_MSG_CORE_LAST */
+    struct core_cmd cmd;  /* for core commands (proto_core_command()) */
     const char *game;     /* watch, unwatch; also cmd.target */
     const char *token;    /* hello: optional */
     const char *name;     /* hello: optional guest name */
@@ -183,20 +210,63 @@ struct proto_request {
     struct proto_flat flat_fields;
 };
 
-/* One row of the message table. */
+/* One row of the message table: a client message. */
 struct proto_message_spec {
     const char *type;
     enum proto_msg msg;
-    int needs_hello; /* 1: only after hello (everything but hello and ping) */
-    unsigned fields; /* PROTO_F_* bits: the fields this message takes */
-    unsigned required;
+    int needs_hello;     /* 1: only after hello (PROTO_AFTER_HELLO) */
+    unsigned fields;     /* PROTO_F_* bits: the fields this message takes */
+    unsigned required;   /* ... and those it must have */
+    int core;            /* enum core_cmd_type, or PROTO_NO_CMD */
+    const char *handler; /* the name of the application's handler */
+    bool writes;         /* PROTO_WRITES */
 };
-
-/* The words for enum challenge_decline ("generic", "later", ...). */
-extern const char *const proto_decline_names[CHALLENGE_DECLINE_COUNT];
 
 /* The table, indexed by enum proto_msg. */
 extern const struct proto_message_spec proto_messages[PROTO_MSG_COUNT];
+
+/* The word of a word field's value ("generic" for PROTO_FIELD_REASON and 0), or "" when out of
+ * range. */
+const char *proto_word(enum proto_field kind, int value);
+
+/* ---- server messages ---- */
+
+/* A top-level key of a server message. */
+struct proto_key {
+    const char *key;
+    const char *ts; /* its TypeScript type */
+    bool required;  /* always present */
+};
+
+#define PROTO_KEY(key, ts)     {#key, ts, true},
+#define PROTO_KEY_OPT(key, ts) {#key, ts, false},
+
+/* Messages the server sends: PROTO_OUT_MOVE, ... */
+enum proto_out {
+#define PROTO_SERVER(name, ...) PROTO_OUT_##name,
+#include "proto/messages.def"
+    PROTO_OUT_COUNT
+};
+
+struct proto_server_spec {
+    const char *type;
+    const struct proto_key *keys; /* besides "type" and "id" */
+    int key_count;
+};
+
+/* Indexed by enum proto_out. */
+extern const struct proto_server_spec proto_server_messages[PROTO_OUT_COUNT];
+
+/* The server message of this type, or NULL. */
+const struct proto_server_spec *proto_server_find(const char *type);
+
+/*
+ * Checks a server message's top-level keys against its declaration. Returns 0; or -1 when it
+ * has no declared string "type", -2 when it has a key its type does not declare (besides "type"
+ * and "id"), -3 when a key its type always has is missing, with *key naming that key (borrowed
+ * from msg or the table). For tests.
+ */
+int proto_server_check(const json_t *msg, const char **key);
 
 /*
  * Decodes one text frame. Returns 0 with *req filled (call proto_request_clear), or a negative

@@ -150,11 +150,89 @@ static void test_table_and_names(void) {
     for (int i = 0; i < PROTO_MSG_COUNT; i++) {
         CHECK(proto_messages[i].type != NULL);
         CHECK_EQ_INT(proto_messages[i].msg, i);
+        CHECK(proto_messages[i].handler && proto_messages[i].handler[0]);
+        CHECK((proto_messages[i].required & ~proto_messages[i].fields) == 0);
+        for (int j = 0; j < i; j++) CHECK(strcmp(proto_messages[i].type, proto_messages[j].type));
+        /* Only these may come before hello. */
+        bool anytime = i == PROTO_MSG_HELLO || i == PROTO_MSG_PING || i == PROTO_MSG_LOGIN;
+        CHECK_EQ_INT(proto_messages[i].needs_hello, !anytime);
     }
     CHECK_EQ_STR(proto_error_name(-CORE_ERR_ILLEGAL_MOVE), "ILLEGAL_MOVE");
     CHECK_EQ_STR(proto_error_name(-PROTO_ERR_RATE_LIMITED), "RATE_LIMITED");
     CHECK_EQ_STR(proto_error_name(12345), "INTERNAL");
     CHECK(strlen(proto_error_message(-PROTO_ERR_BAD_JSON)) > 0);
+}
+
+/* The columns of the declaration: core commands, the words of word fields, server messages. */
+static void test_table_columns(void) {
+    int seen[CORE_CMD_COUNT] = {0};
+    for (int i = 0; i < PROTO_MSG_COUNT; i++) {
+        int core = proto_core_command((enum proto_msg)i);
+        if (core == PROTO_NO_CMD) continue;
+        CHECK(core >= 0 && core < CORE_CMD_COUNT);
+        if (core >= 0 && core < CORE_CMD_COUNT) seen[core]++;
+    }
+    for (int c = 0; c < CORE_CMD_COUNT; c++) CHECK_EQ_INT(seen[c], 1);
+    CHECK_EQ_INT(proto_core_command(PROTO_MSG_MOVE), CORE_CMD_MOVE);
+    CHECK_EQ_INT(proto_core_command(PROTO_MSG_TAKEBACK_PROPOSE), CORE_CMD_TAKEBACK_OFFER);
+    CHECK_EQ_INT(proto_core_command(PROTO_MSG_CHALLENGE_DECLINE), CORE_CMD_CHALLENGE_DECLINE);
+    CHECK_EQ_INT(proto_core_command(PROTO_MSG_HELLO), PROTO_NO_CMD);
+    CHECK_EQ_INT(proto_core_command(PROTO_MSG_COUNT), PROTO_NO_CMD);
+    CHECK(proto_messages[PROTO_MSG_MOVE].writes && !proto_messages[PROTO_MSG_PING].writes);
+    CHECK_EQ_STR(proto_messages[PROTO_MSG_HELLO].handler, "handle_hello");
+
+    /* Word fields give the index into a core enum. */
+    CHECK_EQ_INT(proto_fields[PROTO_FIELD_REASON].words.count, CHALLENGE_DECLINE_COUNT);
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_REASON, CHALLENGE_DECLINE_TOO_MANY_GAMES),
+                 "too_many_games");
+    CHECK_EQ_INT(proto_fields[PROTO_FIELD_CATEGORY].words.count, RATING_CATEGORY_COUNT);
+    for (int c = 0; c < RATING_CATEGORY_COUNT; c++)
+        CHECK_EQ_STR(proto_word(PROTO_FIELD_CATEGORY, c), rating_category_name(c));
+    CHECK_EQ_INT(proto_fields[PROTO_FIELD_COLOR].words.count, 3);
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_COLOR, COLOR_CHOICE_WHITE), "white");
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_COLOR, COLOR_CHOICE_RANDOM), "random");
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_ROOM, CHAT_ROOM_SPECTATORS), "spectators");
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_RESULT, 1), "win");
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_COLOR, 3), "");
+    CHECK_EQ_STR(proto_word(PROTO_FIELD_GAME, 0), "");
+    for (int k = 0; k < PROTO_FIELD_COUNT; k++) {
+        const struct proto_field_spec *f = &proto_fields[k];
+        CHECK(f->key && f->ts && f->min <= f->max);
+        CHECK_EQ_INT(f->check == PROTO_CHECK_WORD, f->words.count > 0);
+    }
+
+    /* Server messages: each type once, each key once, never "type" or "id". */
+    for (int i = 0; i < PROTO_OUT_COUNT; i++) {
+        const struct proto_server_spec *m = &proto_server_messages[i];
+        CHECK(proto_server_find(m->type) == m);
+        for (int k = 0; k < m->key_count; k++) {
+            CHECK(strcmp(m->keys[k].key, "type") && strcmp(m->keys[k].key, "id"));
+            for (int j = 0; j < k; j++) CHECK(strcmp(m->keys[k].key, m->keys[j].key));
+        }
+    }
+    CHECK(proto_server_find("fly") == NULL);
+    CHECK_EQ_INT(proto_server_messages[PROTO_OUT_PONG].key_count, 0);
+    CHECK_EQ_INT(proto_server_messages[PROTO_OUT_MOVE].key_count, 9);
+}
+
+/* proto_server_check() tells an undeclared key from a missing one. */
+static void test_server_check(void) {
+    const char *key;
+    json_t *msg =
+        json_pack("{s:s,s:s,s:i,s:s,s:s,s:s,s:s,s:n,s:i}", "type", "move", "game", "ab", "v", 3,
+                  "uci", "e2e4", "san", "e4", "fen", "x", "turn", "black", "clock", "id", 7);
+    CHECK_EQ_INT(proto_server_check(msg, &key), -3); /* no ply */
+    CHECK_EQ_STR(key, "ply");
+    json_object_set_new(msg, "ply", json_integer(1));
+    CHECK_EQ_INT(proto_server_check(msg, &key), 0);
+    json_object_set_new(msg, "legal_moves", json_array()); /* optional */
+    CHECK_EQ_INT(proto_server_check(msg, &key), 0);
+    json_object_set_new(msg, "colour", json_string("white"));
+    CHECK_EQ_INT(proto_server_check(msg, &key), -2);
+    CHECK_EQ_STR(key, "colour");
+    json_object_set_new(msg, "type", json_string("fly"));
+    CHECK_EQ_INT(proto_server_check(msg, &key), -1);
+    json_decref(msg);
 }
 
 /* ---- the flat reader against jansson ---- */
@@ -251,6 +329,8 @@ int main(void) {
     RUN(test_decode_commands);
     RUN(test_rated_field);
     RUN(test_table_and_names);
+    RUN(test_table_columns);
+    RUN(test_server_check);
     RUN(test_flat_reader_agrees);
     return check_finish();
 }

@@ -1,0 +1,869 @@
+// Generated from server/src/proto/messages.def by server/tools/proto_schema.c: do not edit.
+// Regenerate with: cmake --build --preset release --target update_messages_ts
+//
+// Protocol v1 (docs/protocol.md): every message a client sends (ClientMessage) and every
+// message the server sends (ServerMessage). The shapes inside them are kept by hand in
+// protocol.ts, which re-exports these types.
+import type {
+  ArchivedGame,
+  ChallengeRemoval,
+  Clocks,
+  Color,
+  EngineScore,
+  GameFull,
+  GameResult,
+  GameSummary,
+  LeaderboardRow,
+  OfferKind,
+  OwnedBot,
+  PlayerRef,
+  Profile,
+  RatingChanges,
+  RequestId,
+  Seek,
+  Termination,
+  TimeControl,
+} from './protocol';
+
+// ---- words a client sends ----
+
+/** "color" */
+export type ColorChoice = 'white' | 'black' | 'random';
+
+/** "room" */
+export type ChatRoom = 'players' | 'spectators';
+
+/** "result" */
+export type ClaimResult = 'draw' | 'win';
+
+/** "category" */
+export type RatingCategory = 'bullet' | 'blitz' | 'rapid' | 'classical';
+
+/** "reason" */
+export type DeclineReason =
+  | 'generic'
+  | 'later'
+  | 'time_control'
+  | 'rated'
+  | 'casual'
+  | 'too_many_games';
+
+/** The stable codes of "error" messages (docs/protocol.md#errors). */
+export type ErrorCode =
+  | 'GAME_NOT_FOUND'
+  | 'SEEK_NOT_FOUND'
+  | 'CHALLENGE_NOT_FOUND'
+  | 'NOT_A_PLAYER'
+  | 'NOT_YOUR_TURN'
+  | 'MOVE_SYNTAX'
+  | 'ILLEGAL_MOVE'
+  | 'AMBIGUOUS_MOVE'
+  | 'STALE_PLY'
+  | 'GAME_OVER'
+  | 'GAME_NOT_OVER'
+  | 'NO_DRAW_TO_CLAIM'
+  | 'NO_OFFER'
+  | 'OFFER_PENDING'
+  | 'NOTHING_TO_TAKE_BACK'
+  | 'TOO_LATE_TO_ABORT'
+  | 'OWN_SEEK'
+  | 'OWN_CHALLENGE'
+  | 'TOO_MANY_SEEKS'
+  | 'TOO_MANY_GAMES'
+  | 'COMPUTER_UNAVAILABLE'
+  | 'CHAT_INVALID'
+  | 'CHAT_NOT_ALLOWED'
+  | 'CHAT_RATE_LIMITED'
+  | 'OPPONENT_CONNECTED'
+  | 'CLAIM_TOO_EARLY'
+  | 'NOT_OWNER'
+  | 'REMATCH_DONE'
+  | 'NOT_INVITED'
+  | 'PLAYER_OFFLINE'
+  | 'RATED_UNAVAILABLE'
+  | 'NO_MEMORY'
+  | 'BAD_JSON'
+  | 'BAD_MESSAGE'
+  | 'MESSAGE_TOO_LARGE'
+  | 'BINARY_NOT_SUPPORTED'
+  | 'UNKNOWN_TYPE'
+  | 'BAD_FIELD'
+  | 'HELLO_REQUIRED'
+  | 'ALREADY_IDENTIFIED'
+  | 'UNSUPPORTED_PROTOCOL'
+  | 'BAD_TOKEN'
+  | 'RATE_LIMITED'
+  | 'TOO_MANY_WATCHED'
+  | 'USERNAME_INVALID'
+  | 'PASSWORD_INVALID'
+  | 'USERNAME_TAKEN'
+  | 'ALREADY_REGISTERED'
+  | 'LOGIN_FAILED'
+  | 'LOGIN_RATE_LIMITED'
+  | 'PLAYER_NOT_FOUND'
+  | 'PGN_INVALID'
+  | 'STORE_UNAVAILABLE'
+  | 'ANALYSIS_UNAVAILABLE'
+  | 'ANALYSIS_LIMIT'
+  | 'ANALYSIS_NOT_FOUND'
+  | 'FEN_INVALID'
+  | 'ACCOUNT_REQUIRED'
+  | 'BOT_NOT_FOUND'
+  | 'TOO_MANY_BOTS'
+  | 'OWNER_UNREACHABLE'
+  | 'INTERNAL';
+
+// ---- client to server ----
+
+export interface SeekCreateRequest {
+  type: 'seek_create';
+  /** minutes from 0.25 to 180, increment 0 to 180 s */
+  time: TimeControl;
+  color?: ColorChoice;
+  rated?: boolean;
+  id?: RequestId;
+}
+
+export interface SeekCancelRequest {
+  type: 'seek_cancel';
+  /** 1-16 letters and digits */
+  seek: string;
+  id?: RequestId;
+}
+
+export interface SeekAcceptRequest {
+  type: 'seek_accept';
+  /** 1-16 letters and digits */
+  seek: string;
+  id?: RequestId;
+}
+
+export interface ChallengeCreateRequest {
+  type: 'challenge_create';
+  /** minutes from 0.25 to 180, increment 0 to 180 s */
+  time: TimeControl;
+  color?: ColorChoice;
+  /** 1-16 letters and digits */
+  player?: string;
+  rated?: boolean;
+  id?: RequestId;
+}
+
+export interface ChallengeCancelRequest {
+  type: 'challenge_cancel';
+  /** 1-16 letters and digits */
+  challenge: string;
+  id?: RequestId;
+}
+
+export interface ChallengeAcceptRequest {
+  type: 'challenge_accept';
+  /** 1-16 letters and digits */
+  challenge: string;
+  id?: RequestId;
+}
+
+export interface ComputerPlayRequest {
+  type: 'computer_play';
+  /** minutes from 0.25 to 180, increment 0 to 180 s */
+  time: TimeControl;
+  color?: ColorChoice;
+  /** 1 to 8 */
+  level: number;
+  id?: RequestId;
+}
+
+export interface MoveRequest {
+  type: 'move';
+  /** 1-16 letters and digits */
+  game: string;
+  /** 1-16 bytes */
+  move: string;
+  /** 0 to 12000 */
+  ply?: number;
+  id?: RequestId;
+}
+
+export interface ResignRequest {
+  type: 'resign';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface AbortRequest {
+  type: 'abort';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface DrawOfferRequest {
+  type: 'draw_offer';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface DrawAcceptRequest {
+  type: 'draw_accept';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface DrawDeclineRequest {
+  type: 'draw_decline';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface DrawClaimRequest {
+  type: 'draw_claim';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface TakebackProposeRequest {
+  type: 'takeback_propose';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface TakebackAcceptRequest {
+  type: 'takeback_accept';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface TakebackDeclineRequest {
+  type: 'takeback_decline';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface RematchOfferRequest {
+  type: 'rematch_offer';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface RematchAcceptRequest {
+  type: 'rematch_accept';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface RematchDeclineRequest {
+  type: 'rematch_decline';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface AbandonClaimRequest {
+  type: 'abandon_claim';
+  /** 1-16 letters and digits */
+  game: string;
+  result: ClaimResult;
+  id?: RequestId;
+}
+
+export interface ChatRequest {
+  type: 'chat';
+  /** 1-16 letters and digits */
+  game: string;
+  room?: ChatRoom;
+  /** 1-1120 bytes */
+  text: string;
+  id?: RequestId;
+}
+
+export interface ChallengeDeclineRequest {
+  type: 'challenge_decline';
+  /** 1-16 letters and digits */
+  challenge: string;
+  reason?: DeclineReason;
+  id?: RequestId;
+}
+
+/** May be sent before hello. */
+export interface HelloRequest {
+  type: 'hello';
+  /** 1-64 letters and digits */
+  token?: string;
+  /** 2-20 letters, digits, _ or - */
+  name?: string;
+  /** 0 to 1000000 */
+  protocol: number;
+  id?: RequestId;
+}
+
+/** May be sent before hello. */
+export interface PingRequest {
+  type: 'ping';
+  id?: RequestId;
+}
+
+export interface LobbySubscribeRequest {
+  type: 'lobby_subscribe';
+  id?: RequestId;
+}
+
+export interface LobbyUnsubscribeRequest {
+  type: 'lobby_unsubscribe';
+  id?: RequestId;
+}
+
+export interface ChallengeGetRequest {
+  type: 'challenge_get';
+  /** 1-16 letters and digits */
+  challenge: string;
+  id?: RequestId;
+}
+
+export interface LiveGamesRequest {
+  type: 'live_games';
+  /** 1 to 100 */
+  limit?: number;
+  id?: RequestId;
+}
+
+export interface WatchRequest {
+  type: 'watch';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface UnwatchRequest {
+  type: 'unwatch';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface RegisterRequest {
+  type: 'register';
+  /** 1-64 bytes */
+  username: string;
+  /** 1-256 bytes */
+  password: string;
+  id?: RequestId;
+}
+
+/** May be sent before hello. */
+export interface LoginRequest {
+  type: 'login';
+  /** 1-64 bytes */
+  username: string;
+  /** 1-256 bytes */
+  password: string;
+  id?: RequestId;
+}
+
+export interface LogoutRequest {
+  type: 'logout';
+  id?: RequestId;
+}
+
+export interface PlayerGetRequest {
+  type: 'player_get';
+  /** 1-64 bytes */
+  username?: string;
+  /** 1-16 letters and digits */
+  player?: string;
+  id?: RequestId;
+}
+
+export interface GamesListRequest {
+  type: 'games_list';
+  /** 1 to 100 */
+  limit?: number;
+  /** 1-16 letters and digits */
+  player: string;
+  /** 1 to 100000 */
+  page?: number;
+  id?: RequestId;
+}
+
+export interface GameRecordRequest {
+  type: 'game_record';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface LeaderboardRequest {
+  type: 'leaderboard';
+  /** 1 to 100 */
+  limit?: number;
+  category: RatingCategory;
+  id?: RequestId;
+}
+
+export interface PgnImportRequest {
+  type: 'pgn_import';
+  /** 1-1048576 bytes */
+  pgn: string;
+  id?: RequestId;
+}
+
+export interface BotCreateRequest {
+  type: 'bot_create';
+  /** 1-64 bytes */
+  username: string;
+  id?: RequestId;
+}
+
+export interface BotTokenCreateRequest {
+  type: 'bot_token_create';
+  /** 1-64 bytes */
+  username: string;
+  id?: RequestId;
+}
+
+export interface BotTokenRevokeRequest {
+  type: 'bot_token_revoke';
+  /** 1-64 bytes */
+  username: string;
+  id?: RequestId;
+}
+
+export interface BotsListRequest {
+  type: 'bots_list';
+  id?: RequestId;
+}
+
+export interface AnalyseRequest {
+  type: 'analyse';
+  /** 1-16 letters and digits */
+  game?: string;
+  /** 0 to 12000 */
+  ply?: number;
+  /** 1-100 bytes */
+  fen?: string;
+  /** at most 600 moves, UCI or SAN */
+  moves?: string[];
+  /** 1 to 60 */
+  depth?: number;
+  /** 10 to 3600000 */
+  movetime?: number;
+  /** 1 to 5 */
+  multipv?: number;
+  id?: RequestId;
+}
+
+export interface AnalysisStopRequest {
+  type: 'analysis_stop';
+  /** 1 to 9007199254740991 */
+  analysis?: number;
+  id?: RequestId;
+}
+
+export type ClientMessage =
+  | SeekCreateRequest
+  | SeekCancelRequest
+  | SeekAcceptRequest
+  | ChallengeCreateRequest
+  | ChallengeCancelRequest
+  | ChallengeAcceptRequest
+  | ComputerPlayRequest
+  | MoveRequest
+  | ResignRequest
+  | AbortRequest
+  | DrawOfferRequest
+  | DrawAcceptRequest
+  | DrawDeclineRequest
+  | DrawClaimRequest
+  | TakebackProposeRequest
+  | TakebackAcceptRequest
+  | TakebackDeclineRequest
+  | RematchOfferRequest
+  | RematchAcceptRequest
+  | RematchDeclineRequest
+  | AbandonClaimRequest
+  | ChatRequest
+  | ChallengeDeclineRequest
+  | HelloRequest
+  | PingRequest
+  | LobbySubscribeRequest
+  | LobbyUnsubscribeRequest
+  | ChallengeGetRequest
+  | LiveGamesRequest
+  | WatchRequest
+  | UnwatchRequest
+  | RegisterRequest
+  | LoginRequest
+  | LogoutRequest
+  | PlayerGetRequest
+  | GamesListRequest
+  | GameRecordRequest
+  | LeaderboardRequest
+  | PgnImportRequest
+  | BotCreateRequest
+  | BotTokenCreateRequest
+  | BotTokenRevokeRequest
+  | BotsListRequest
+  | AnalyseRequest
+  | AnalysisStopRequest;
+
+// ---- server to client ----
+
+export interface WelcomeMessage {
+  type: 'welcome';
+  protocol: number;
+  player: PlayerRef;
+  token?: string;
+  games: GameFull[];
+  id?: RequestId;
+}
+
+export interface PongMessage {
+  type: 'pong';
+  id?: RequestId;
+}
+
+export interface OkMessage {
+  type: 'ok';
+  id?: RequestId;
+}
+
+export interface ErrorMessage {
+  type: 'error';
+  code: ErrorCode;
+  message: string;
+  field?: string;
+  id?: RequestId;
+}
+
+export interface SeeksMessage {
+  type: 'seeks';
+  seeks: Seek[];
+  id?: RequestId;
+}
+
+export interface SeekAddedMessage {
+  type: 'seek_added';
+  seek: Seek;
+  id?: RequestId;
+}
+
+export interface SeekRemovedMessage {
+  type: 'seek_removed';
+  seek: string;
+  id?: RequestId;
+}
+
+export interface ChallengeCreatedMessage {
+  type: 'challenge_created';
+  challenge: Seek;
+  id?: RequestId;
+}
+
+export interface ChallengeReceivedMessage {
+  type: 'challenge_received';
+  challenge: Seek;
+  id?: RequestId;
+}
+
+export interface ChallengeMessage {
+  type: 'challenge';
+  challenge: Seek;
+  id?: RequestId;
+}
+
+export interface ChallengeRemovedMessage {
+  type: 'challenge_removed';
+  challenge: string;
+  reason: ChallengeRemoval;
+  decline_reason?: DeclineReason;
+  id?: RequestId;
+}
+
+export interface LiveGamesMessage {
+  type: 'live_games';
+  games: GameSummary[];
+  id?: RequestId;
+}
+
+export interface GameMessage {
+  type: 'game';
+  game: GameFull;
+  id?: RequestId;
+}
+
+export interface GameStartedMessage {
+  type: 'game_started';
+  game: GameFull;
+  id?: RequestId;
+}
+
+export interface MoveMessage {
+  type: 'move';
+  game: string;
+  v: number;
+  ply: number;
+  uci: string;
+  san: string;
+  fen: string;
+  turn: Color;
+  clock: Clocks | null;
+  legal_moves?: string[];
+  id?: RequestId;
+}
+
+export interface GameEndMessage {
+  type: 'game_end';
+  game: string;
+  v: number;
+  result: GameResult;
+  reason: Termination;
+  winner: Color | null;
+  clock: Clocks | null;
+  ratings?: RatingChanges;
+  id?: RequestId;
+}
+
+export interface OfferMessage {
+  type: 'offer';
+  game: string;
+  v: number;
+  kind: OfferKind;
+  by: Color;
+  id?: RequestId;
+}
+
+export interface OfferDeclinedMessage {
+  type: 'offer_declined';
+  game: string;
+  v: number;
+  kind: OfferKind;
+  by: Color;
+  id?: RequestId;
+}
+
+export interface TakebackMessage {
+  type: 'takeback';
+  game: string;
+  v: number;
+  undone: number;
+  ply: number;
+  fen: string;
+  turn: Color;
+  clock: Clocks | null;
+  legal_moves?: string[];
+  id?: RequestId;
+}
+
+export interface PresenceMessage {
+  type: 'presence';
+  game: string;
+  v: number;
+  color: Color;
+  connected: boolean;
+  claim_after_ms?: number;
+  id?: RequestId;
+}
+
+export interface ChatMessage {
+  type: 'chat';
+  game: string;
+  v: number;
+  room: ChatRoom;
+  from: PlayerRef;
+  text: string;
+  time: number;
+  id?: RequestId;
+}
+
+export interface RematchMessage {
+  type: 'rematch';
+  game: string;
+  v: number;
+  next: string;
+  id?: RequestId;
+}
+
+export interface ComputerThinkingMessage {
+  type: 'computer_thinking';
+  game: string;
+  ply: number;
+  thinking: boolean;
+  id?: RequestId;
+}
+
+export interface ComputerAnalysisMessage {
+  type: 'computer_analysis';
+  game: string;
+  ply: number;
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: EngineScore;
+  bound?: 'lower' | 'upper';
+  nodes: number;
+  nps: number;
+  time_ms: number;
+  pv: string[];
+  id?: RequestId;
+}
+
+export interface AnalysisStartedMessage {
+  type: 'analysis_started';
+  analysis: number;
+  fen: string;
+  movetime: number;
+  multipv: number;
+  id?: RequestId;
+}
+
+export interface AnalysisMessage {
+  type: 'analysis';
+  analysis: number;
+  depth: number;
+  seldepth: number;
+  multipv: number;
+  score: EngineScore;
+  bound?: 'lower' | 'upper';
+  nodes: number;
+  nps: number;
+  time_ms: number;
+  pv: string[];
+  id?: RequestId;
+}
+
+export interface AnalysisDoneMessage {
+  type: 'analysis_done';
+  analysis: number;
+  reason: 'limit' | 'stopped';
+  best?: { uci: string; san: string };
+  id?: RequestId;
+}
+
+export interface RegisteredMessage {
+  type: 'registered';
+  player: PlayerRef;
+  id?: RequestId;
+}
+
+export interface SessionMessage {
+  type: 'session';
+  token: string;
+  player: PlayerRef;
+  id?: RequestId;
+}
+
+export interface LoggedOutMessage {
+  type: 'logged_out';
+  id?: RequestId;
+}
+
+export interface BotCreatedMessage {
+  type: 'bot_created';
+  bot: PlayerRef;
+  token: string;
+  id?: RequestId;
+}
+
+export interface BotTokenMessage {
+  type: 'bot_token';
+  username: string;
+  token: string;
+  id?: RequestId;
+}
+
+export interface BotTokenRevokedMessage {
+  type: 'bot_token_revoked';
+  username: string;
+  id?: RequestId;
+}
+
+export interface BotsMessage {
+  type: 'bots';
+  bots: OwnedBot[];
+  id?: RequestId;
+}
+
+export interface PlayerMessage {
+  type: 'player';
+  player: Profile;
+  id?: RequestId;
+}
+
+export interface GamesMessage {
+  type: 'games';
+  player: string;
+  page: number;
+  limit: number;
+  more: boolean;
+  games: ArchivedGame[];
+  id?: RequestId;
+}
+
+export interface GameRecordMessage {
+  type: 'game_record';
+  game: ArchivedGame;
+  id?: RequestId;
+}
+
+export interface LeaderboardMessage {
+  type: 'leaderboard';
+  category: RatingCategory;
+  players: LeaderboardRow[];
+  id?: RequestId;
+}
+
+export interface ImportedMessage {
+  type: 'imported';
+  game: string;
+  id?: RequestId;
+}
+
+export type ServerMessage =
+  | WelcomeMessage
+  | PongMessage
+  | OkMessage
+  | ErrorMessage
+  | SeeksMessage
+  | SeekAddedMessage
+  | SeekRemovedMessage
+  | ChallengeCreatedMessage
+  | ChallengeReceivedMessage
+  | ChallengeMessage
+  | ChallengeRemovedMessage
+  | LiveGamesMessage
+  | GameMessage
+  | GameStartedMessage
+  | MoveMessage
+  | GameEndMessage
+  | OfferMessage
+  | OfferDeclinedMessage
+  | TakebackMessage
+  | PresenceMessage
+  | ChatMessage
+  | RematchMessage
+  | ComputerThinkingMessage
+  | ComputerAnalysisMessage
+  | AnalysisStartedMessage
+  | AnalysisMessage
+  | AnalysisDoneMessage
+  | RegisteredMessage
+  | SessionMessage
+  | LoggedOutMessage
+  | BotCreatedMessage
+  | BotTokenMessage
+  | BotTokenRevokedMessage
+  | BotsMessage
+  | PlayerMessage
+  | GamesMessage
+  | GameRecordMessage
+  | LeaderboardMessage
+  | ImportedMessage;
