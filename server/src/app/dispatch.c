@@ -375,70 +375,116 @@ void dispatch_bearer_hello(struct conn *c, const char *token) {
     conn_close(c, NET_CLOSE_POLICY_VIOLATION, "bad token");
 }
 
-/* The messages that need the database: accounts, bots and the archive. */
-static int store_message(struct conn *c, const struct proto_request *req, int64_t now) {
-    if (!c->srv->persist) return -PROTO_ERR_STORE_UNAVAILABLE;
-    switch (req->msg) {
-        case PROTO_MSG_REGISTER:
-        case PROTO_MSG_LOGIN:
-        case PROTO_MSG_LOGOUT: return accounts_handle(c, req, now);
-        case PROTO_MSG_BOT_CREATE:
-        case PROTO_MSG_BOT_TOKEN_CREATE:
-        case PROTO_MSG_BOT_TOKEN_REVOKE: return bots_handle(c->srv->bots, c, req);
-        default: return archive_handle(c, req, now);
-    }
+/* ---- the handlers: one per client message, named in proto/messages.def ---- */
+
+/* A core command: the world applies it; the events (the reply among them) go out. */
+static int handle_command(struct conn *c, const struct proto_request *req, int64_t now) {
+    struct server *srv = c->srv;
+    int rc = world_apply(srv->world, c->player, &req->cmd, now, &srv->events);
+    if (rc == 0 && srv->events.reply < 0) reply(c, proto_encode_simple("ok"), req->id);
+    dispatch_events(srv, &srv->events, c, rc == 0 ? req->id : NULL);
+    return rc;
 }
 
-static int handle_connection_message(struct conn *c, const struct proto_request *req, int64_t now) {
-    struct server *srv = c->srv;
-    switch (req->msg) {
-        case PROTO_MSG_HELLO: return handle_hello(c, req, now);
-        case PROTO_MSG_PING: {
-            json_t *pong = proto_encode_simple("pong");
-            if (!pong) return -PROTO_ERR_INTERNAL;
-            proto_set_id(pong, req->id);
-            conn_send_plain(c, pong); /* announces nothing: no wait for other writes */
-            return 0;
-        }
-        case PROTO_MSG_LOBBY_SUBSCRIBE: {
-            lobby_set(c, true);
-            json_t *seeks = proto_encode_seeks(srv->world);
-            cluster_add_remote_seeks(srv, seeks);
-            reply(c, seeks, req->id);
-            return 0;
-        }
-        case PROTO_MSG_LOBBY_UNSUBSCRIBE:
-            lobby_set(c, false);
-            reply(c, proto_encode_simple("ok"), req->id);
-            return 0;
-        case PROTO_MSG_CHALLENGE_GET: {
-            const struct seek *s = world_seek(srv->world, req->cmd.target);
-            if (!s || !s->is_challenge) return -CORE_ERR_CHALLENGE_NOT_FOUND;
-            reply(c, proto_encode_challenge(s), req->id);
-            return 0;
-        }
-        case PROTO_MSG_LIVE_GAMES:
-            reply(c, cluster_live_games(srv, req->limit, now), req->id);
-            return 0;
-        case PROTO_MSG_WATCH: {
-            const struct game *g = world_game(srv->world, req->game);
-            if (!g) return -CORE_ERR_GAME_NOT_FOUND;
-            int rc = dispatch_watch_add(c, g->id);
-            if (rc < 0) return rc;
-            enum proto_viewer viewer =
-                game_color_of(g, c->player) >= 0 ? PROTO_VIEWER_PLAYER : PROTO_VIEWER_SPECTATOR;
-            reply(c, proto_encode_game_message("game", g, now, viewer), req->id);
-            return 0;
-        }
-        case PROTO_MSG_UNWATCH:
-            watch_remove(c, req->game);
-            reply(c, proto_encode_simple("ok"), req->id);
-            return 0;
-        case PROTO_MSG_ANALYSE: return engine_analyse(c, req);
-        case PROTO_MSG_ANALYSIS_STOP: return engine_analysis_stop(c, req);
-        default: return store_message(c, req, now); /* accounts, bots and the archive */
-    }
+static int handle_computer_play(struct conn *c, const struct proto_request *req, int64_t now) {
+    if (!engine_available(c->srv)) return -CORE_ERR_COMPUTER_UNAVAILABLE;
+    return handle_command(c, req, now);
 }
+
+static int handle_ping(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    json_t *pong = proto_encode_simple("pong");
+    if (!pong) return -PROTO_ERR_INTERNAL;
+    proto_set_id(pong, req->id);
+    conn_send_plain(c, pong); /* announces nothing: no wait for other writes */
+    return 0;
+}
+
+static int handle_lobby_subscribe(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    lobby_set(c, true);
+    json_t *seeks = proto_encode_seeks(c->srv->world);
+    cluster_add_remote_seeks(c->srv, seeks);
+    reply(c, seeks, req->id);
+    return 0;
+}
+
+static int handle_lobby_unsubscribe(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    lobby_set(c, false);
+    reply(c, proto_encode_simple("ok"), req->id);
+    return 0;
+}
+
+static int handle_challenge_get(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    const struct seek *s = world_seek(c->srv->world, req->cmd.target);
+    if (!s || !s->is_challenge) return -CORE_ERR_CHALLENGE_NOT_FOUND;
+    reply(c, proto_encode_challenge(s), req->id);
+    return 0;
+}
+
+static int handle_live_games(struct conn *c, const struct proto_request *req, int64_t now) {
+    reply(c, cluster_live_games(c->srv, req->limit, now), req->id);
+    return 0;
+}
+
+static int handle_watch(struct conn *c, const struct proto_request *req, int64_t now) {
+    const struct game *g = world_game(c->srv->world, req->game);
+    if (!g) return -CORE_ERR_GAME_NOT_FOUND;
+    int rc = dispatch_watch_add(c, g->id);
+    if (rc < 0) return rc;
+    enum proto_viewer viewer =
+        game_color_of(g, c->player) >= 0 ? PROTO_VIEWER_PLAYER : PROTO_VIEWER_SPECTATOR;
+    reply(c, proto_encode_game_message("game", g, now, viewer), req->id);
+    return 0;
+}
+
+static int handle_unwatch(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    watch_remove(c, req->game);
+    reply(c, proto_encode_simple("ok"), req->id);
+    return 0;
+}
+
+static int handle_analyse(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    return engine_analyse(c, req);
+}
+
+static int handle_analysis_stop(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    return engine_analysis_stop(c, req);
+}
+
+/* Accounts, bots and the archive need the database. */
+#define STORE_HANDLER(name, call)                                                                  \
+    static int name(struct conn *c, const struct proto_request *req, int64_t now) {                \
+        (void)now;                                                                                 \
+        if (!c->srv->persist) return -PROTO_ERR_STORE_UNAVAILABLE;                                 \
+        return call;                                                                               \
+    }
+STORE_HANDLER(handle_register, accounts_handle(c, req, now))
+STORE_HANDLER(handle_login, accounts_handle(c, req, now))
+STORE_HANDLER(handle_logout, accounts_handle(c, req, now))
+STORE_HANDLER(handle_bot_create, bots_handle(c->srv->bots, c, req))
+STORE_HANDLER(handle_bot_token_create, bots_handle(c->srv->bots, c, req))
+STORE_HANDLER(handle_bot_token_revoke, bots_handle(c->srv->bots, c, req))
+STORE_HANDLER(handle_player_get, archive_handle(c, req, now))
+STORE_HANDLER(handle_games_list, archive_handle(c, req, now))
+STORE_HANDLER(handle_game_record, archive_handle(c, req, now))
+STORE_HANDLER(handle_leaderboard, archive_handle(c, req, now))
+STORE_HANDLER(handle_pgn_import, archive_handle(c, req, now))
+STORE_HANDLER(handle_bots_list, archive_handle(c, req, now))
+#undef STORE_HANDLER
+
+/* The handler table, from the declaration's handler column: adding a message is its row in
+ * proto/messages.def and its handler here (or in the module the handler calls). */
+typedef int (*message_handler)(struct conn *c, const struct proto_request *req, int64_t now);
+static const message_handler handlers[PROTO_MSG_COUNT] = {
+#define PROTO_CLIENT(name, type, who, core, handler, store, fields) [PROTO_MSG_##name] = handler,
+#include "proto/messages.def"
+};
 
 void dispatch_refuse(struct conn *c, int code, const char *text, size_t len) {
     /* Decoded only for its id, which decoding keeps even when the message is bad (the outcome
@@ -464,18 +510,7 @@ void dispatch_message(struct conn *c, const char *text, size_t len, unsigned fla
         metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
         return;
     }
-    if (rc == 0) {
-        if (proto_core_command(req.msg) != PROTO_NO_CMD) {
-            if (req.cmd.type == CORE_CMD_COMPUTER_PLAY && !engine_available(srv))
-                rc = -CORE_ERR_COMPUTER_UNAVAILABLE;
-            else
-                rc = world_apply(srv->world, c->player, &req.cmd, now, &srv->events);
-            if (rc == 0 && srv->events.reply < 0) reply(c, proto_encode_simple("ok"), req.id);
-            dispatch_events(srv, &srv->events, c, rc == 0 ? req.id : NULL);
-        } else {
-            rc = handle_connection_message(c, &req, now);
-        }
-    }
+    if (rc == 0) rc = handlers[req.msg](c, &req, now);
     if (rc < 0) conn_send_error(c, rc, req.id, rc == -PROTO_ERR_BAD_FIELD ? req.field : NULL);
     proto_request_clear(&req);
     metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
