@@ -181,7 +181,7 @@ static void reply_error(struct pending *p, int code) {
  * for the answer.
  */
 struct account_read {
-    struct net_read base; /* first */
+    struct db_read base; /* first */
     enum pending_kind kind;
     uint64_t cookie;                       /* login: its pending request */
     char username[STORE_USERNAME_MAX + 1]; /* lower case */
@@ -191,12 +191,12 @@ struct account_read {
     char hash[STORE_PWHASH_MAX];
 };
 
-static void account_run(struct store_reader *reader, struct net_read *rd) {
+static void account_run(struct store_reader *reader, struct db_read *rd) {
     struct account_read *r = (struct account_read *)(void *)rd;
     rd->status = store_find_account(reader, r->username, &r->account, r->hash);
 }
 
-static void account_release(struct net_read *rd) {
+static void account_release(struct db_read *rd) {
     struct account_read *r = (struct account_read *)(void *)rd;
     if (r->password) {
         sodium_memzero(r->password, strlen(r->password));
@@ -264,7 +264,7 @@ static void login_found(struct account_read *r, struct server *srv, struct store
     }
 }
 
-static bool account_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
+static bool account_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
     (void)call;
     struct account_read *r = (struct account_read *)(void *)rd;
     struct store *store = persist_store(rd->srv);

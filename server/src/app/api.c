@@ -48,7 +48,7 @@ int api_more(void *user, struct net_http *req) {
     struct api_call *call = user;
     (void)req;
     if (call->reading) return 0; /* the next batch is already being read */
-    struct net_read *next = call->stream;
+    struct db_read *next = call->stream;
     call->stream = NULL;
     if (next && reads_resubmit_http(call, next) == 0) return 0; /* net_http_stream_more follows */
     reads_discard(next);

@@ -146,7 +146,7 @@ enum archive_kind {
 enum archive_format { FORMAT_JSON, FORMAT_PGN, FORMAT_FEN };
 
 struct archive_read {
-    struct net_read base; /* first */
+    struct db_read base; /* first */
     enum archive_kind kind;
     enum archive_format format;
     /* What is asked. */
@@ -176,7 +176,7 @@ struct archive_read {
     int free_candidate; /* import: index of a free id, or -1 */
 };
 
-static void archive_release(struct net_read *rd) {
+static void archive_release(struct db_read *rd) {
     struct archive_read *a = (struct archive_read *)(void *)rd;
     store_game_free(&a->game);
     free(a->games);
@@ -255,7 +255,7 @@ static void run_game(struct store_reader *r, struct archive_read *a) {
     }
 }
 
-static void archive_run(struct store_reader *r, struct net_read *rd) {
+static void archive_run(struct store_reader *r, struct db_read *rd) {
     struct archive_read *a = (struct archive_read *)(void *)rd;
     switch (a->kind) {
         case ARCHIVE_PLAYER: run_player(r, a); return;
@@ -480,7 +480,7 @@ static void answer_http(struct server *srv, struct archive_read *a, struct api_c
     if (rc < 0) net_http_abort(req);
 }
 
-static bool archive_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
+static bool archive_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
     struct archive_read *a = (struct archive_read *)(void *)rd;
     if (c) answer_ws(rd->srv, a, c);
     if (call && a->kind == ARCHIVE_EXPORT) return answer_export(a, call);

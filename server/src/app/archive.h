@@ -10,7 +10,7 @@
  *   /api/players/<id>                 profile          /api/users/<username>   profile
  *   /api/players/<id>/games?page=&limit=               games, newest first
  *   /api/players/<id>/games.pgn       the player's ended games, oldest first, streamed
- *   /api/games/<id>, /api/games/<id>.pgn               games no longer in memory (http.c serves
+ *   /api/games/<id>, /api/games/<id>.pgn               games no longer in memory (api.c serves
  *                                                      the ones that are)
  *   /api/games/<id>/fen/<ply>         the position after ply plies
  *   /api/leaderboard/<category>?limit=

@@ -1,5 +1,5 @@
 /*
- * Several nodes, one site (docs/scaling.md): the network layer's side of the Redis bus
+ * Several nodes, one site (docs/scaling.md): the application's side of the Redis bus
  * (pubsub/bus.h). Without --redis none of this runs and the server behaves as a single node.
  *
  * - Every node announces itself on the site channel every second with its counts (connections,

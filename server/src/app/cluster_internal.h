@@ -1,6 +1,6 @@
 /*
- * What net/cluster.c (the site: the bus, the other nodes, the lobby, the counts) and
- * net/relay.c (games across nodes: commands forwarded to owners, owners' events delivered,
+ * What app/cluster.c (the site: the bus, the other nodes, the lobby, the counts) and
+ * app/relay.c (games across nodes: commands forwarded to owners, owners' events delivered,
  * resynchronisation) share. Not for use outside those two files. Loop thread only.
  */
 #ifndef SERVER_APP_CLUSTER_INTERNAL_H

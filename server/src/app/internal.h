@@ -233,7 +233,7 @@ struct api_call {
     struct net_http *req;    /* NULL once the request is over */
     bool reading;            /* waiting for a database read */
     char read_key[24];       /* the read's id in decimal, while reading */
-    struct net_read *stream; /* streaming: the request for the next batch, while idle */
+    struct db_read *stream; /* streaming: the request for the next batch, while idle */
 };
 
 /* The call for req, created on first use. NULL when memory runs out. */

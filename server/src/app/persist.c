@@ -219,19 +219,19 @@ static struct player *player_for(struct server *srv, const struct store_identity
 
 /* A hello with a token the world does not know: its player is read from the database. */
 struct token_read {
-    struct net_read base; /* first */
+    struct db_read base; /* first */
     uint8_t hash[STORE_HASH_LEN];
     char token[PLAYER_TOKEN_LEN + 1];
     bool bearer; /* from the upgrade request: a failure closes the connection */
     struct store_identity id;
 };
 
-static void token_run(struct store_reader *reader, struct net_read *rd) {
+static void token_run(struct store_reader *reader, struct db_read *rd) {
     struct token_read *t = (struct token_read *)(void *)rd;
     rd->status = store_find_token(reader, t->hash, &t->id);
 }
 
-static bool token_answer(struct net_read *rd, struct conn *c, struct api_call *call) {
+static bool token_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
     (void)call;
     struct token_read *t = (struct token_read *)(void *)rd;
     if (!c) return false; /* the connection closed meanwhile */

@@ -1,12 +1,13 @@
 /*
- * The network layer's side of persistence (docs/persistence.md): nothing about a change reaches
- * a client before the change is committed.
+ * The application's side of persistence, the commit gate (docs/persistence.md): nothing about a
+ * change reaches a client before the change is committed.
  *
  * - Every batch of world events is recorded (store_record_events) before it is delivered.
- * - While writes are waiting for the disk, every outbound WebSocket message (events, replies,
- *   errors) is held in one FIFO with the sequence number of the last write submitted before it,
- *   and released, in order, once the store reports that number committed. When nothing is
- *   waiting, messages go straight out. A connection's close frame waits for its held messages.
+ * - While writes are waiting for the disk, every outbound WebSocket message (events, replies)
+ *   is held in one FIFO with the sequence number of the last write submitted before it, and
+ *   released, in order, once the store reports that number committed. When nothing is waiting,
+ *   messages go straight out; so do pongs and errors on a connection with nothing held
+ *   (conn_send_plain). A connection's close waits for its held messages.
  * - Commit reports arrive from the store's threads through server_post() (a coalesced wake-up);
  *   the loop never waits for the disk.
  * - At attach, the games that were in progress are restored into the world.
@@ -88,7 +89,7 @@ void persist_fill_gauges(struct server *srv, struct metrics_gauges *g);
 /* Stops wake-ups from the store (the loop is ending). */
 void persist_detach(struct server *srv);
 
-/* Frees what the network layer kept (held messages, pending requests). */
+/* Frees what the application kept (held messages, pending requests). */
 void persist_free(struct server *srv);
 
 #endif

@@ -15,7 +15,7 @@
 #include "util/log.h"
 
 struct reads {
-    struct net_read *outstanding;
+    struct db_read *outstanding;
     struct strmap conns; /* conn->read_key -> struct conn, while it waits */
     struct strmap calls; /* call->read_key -> struct api_call, while it waits */
     uint64_t next_http_id;
@@ -25,13 +25,13 @@ struct reads *reads_create(void) {
     return calloc(1, sizeof(struct reads));
 }
 
-static void read_free(struct net_read *rd) {
+static void read_free(struct db_read *rd) {
     if (rd->release) rd->release(rd);
     json_decref(rd->req_id);
     free(rd);
 }
 
-static void unlink_read(struct reads *r, struct net_read *rd) {
+static void unlink_read(struct reads *r, struct db_read *rd) {
     if (rd->prev)
         rd->prev->next = rd->next;
     else if (r->outstanding == rd)
@@ -43,7 +43,7 @@ static void unlink_read(struct reads *r, struct net_read *rd) {
 void reads_free(struct reads *r) {
     if (!r) return;
     while (r->outstanding) {
-        struct net_read *rd = r->outstanding;
+        struct db_read *rd = r->outstanding;
         unlink_read(r, rd);
         read_free(rd);
     }
@@ -58,7 +58,7 @@ static struct reads *reads_of(struct server *srv) {
 
 /* The store's done callback (loop thread, inside store_poll). */
 static void on_done(struct store_read_job *job) {
-    struct net_read *rd = (struct net_read *)(void *)job;
+    struct db_read *rd = (struct db_read *)(void *)job;
     struct server *srv = rd->srv;
     struct reads *r = reads_of(srv);
     unlink_read(r, rd);
@@ -84,11 +84,11 @@ static void on_done(struct store_read_job *job) {
 
 /* The store's run callback (a reader thread). */
 static void run_job(struct store_reader *reader, struct store_read_job *job) {
-    struct net_read *rd = (struct net_read *)(void *)job;
+    struct db_read *rd = (struct db_read *)(void *)job;
     rd->run(reader, rd);
 }
 
-static int submit(struct reads *r, struct net_read *rd) {
+static int submit(struct reads *r, struct db_read *rd) {
     struct store *store = persist_store(rd->srv);
     rd->job.run = run_job;
     rd->job.done = on_done;
@@ -102,7 +102,7 @@ static int submit(struct reads *r, struct net_read *rd) {
     return 0;
 }
 
-int reads_submit_conn(struct conn *c, struct net_read *rd) {
+int reads_submit_conn(struct conn *c, struct db_read *rd) {
     struct reads *r = reads_of(c->srv);
     rd->srv = c->srv;
     rd->conn_id = c->id;
@@ -122,7 +122,7 @@ int reads_submit_conn(struct conn *c, struct net_read *rd) {
     return 0;
 }
 
-int reads_submit_http(struct server *srv, struct net_http *req, struct net_read *rd) {
+int reads_submit_http(struct server *srv, struct net_http *req, struct db_read *rd) {
     struct reads *r = reads_of(srv);
     struct api_call *call = r ? api_call_of(srv, req) : NULL;
     if (!call) {
@@ -142,7 +142,7 @@ int reads_submit_http(struct server *srv, struct net_http *req, struct net_read 
     return 0;
 }
 
-int reads_resubmit_http(struct api_call *call, struct net_read *rd) {
+int reads_resubmit_http(struct api_call *call, struct db_read *rd) {
     struct reads *r = reads_of(rd->srv);
     int rc = r ? submit(r, rd) : -PROTO_ERR_STORE_UNAVAILABLE;
     if (rc < 0) return rc;
@@ -152,7 +152,7 @@ int reads_resubmit_http(struct api_call *call, struct net_read *rd) {
     return 0;
 }
 
-void reads_discard(struct net_read *rd) {
+void reads_discard(struct db_read *rd) {
     if (rd) read_free(rd);
 }
 

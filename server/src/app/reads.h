@@ -1,6 +1,6 @@
 /*
- * Database reads for the network layer, off the loop (docs/persistence.md): a request embeds
- * struct net_read, runs on one of the store's reader threads, and its answer comes back to the
+ * Database reads for the application, off the loop (docs/persistence.md): a request embeds
+ * struct db_read, runs on one of the store's reader threads, and its answer comes back to the
  * loop through the store's wake-up (persist.c polls the store, which hands back finished jobs).
  *
  * Who asked is remembered by id, never by pointer: a WebSocket connection by its id, an HTTP
@@ -30,7 +30,7 @@ struct api_call;
 struct net_http;
 struct reads;
 
-struct net_read {
+struct db_read {
     struct store_read_job job; /* first: the store's view */
     struct server *srv;
     uint64_t conn_id; /* the WebSocket connection that asked, or 0 */
@@ -39,16 +39,16 @@ struct net_read {
     int status;       /* set by run: 0 or a negative enum store_status */
     /* Reader thread: the queries. Sets status and the embedding request's results; touches
      * nothing of the loop's. */
-    void (*run)(struct store_reader *reader, struct net_read *rd);
+    void (*run)(struct store_reader *reader, struct db_read *rd);
     /*
      * Loop thread: the answer, with the connection (c) or HTTP call that asked, or both
      * NULL when it went away (then only clean up). Returns true when it handed rd on (submitted
      * it again, or kept it), false to have it released and freed.
      */
-    bool (*answer)(struct net_read *rd, struct conn *c, struct api_call *call);
+    bool (*answer)(struct db_read *rd, struct conn *c, struct api_call *call);
     /* Frees what the embedding request owns (may be NULL); rd itself is freed after it. */
-    void (*release)(struct net_read *rd);
-    struct net_read *prev, *next; /* outstanding requests, for freeing at shutdown */
+    void (*release)(struct db_read *rd);
+    struct db_read *prev, *next; /* outstanding requests, for freeing at shutdown */
 };
 
 /* The registry of outstanding reads. NULL when memory runs out. */
@@ -63,19 +63,19 @@ void reads_free(struct reads *reads);
  * -PROTO_ERR_STORE_UNAVAILABLE without a database, when the readers stopped or their queue is
  * full.
  */
-int reads_submit_conn(struct conn *c, struct net_read *rd);
+int reads_submit_conn(struct conn *c, struct db_read *rd);
 
 /* Submits rd for an HTTP request (its call gets an id and waits). Returns 0 or an error as
  * above. */
-int reads_submit_http(struct server *srv, struct net_http *req, struct net_read *rd);
+int reads_submit_http(struct server *srv, struct net_http *req, struct db_read *rd);
 
 /* Submits rd again for the same HTTP request (the next batch of a long answer), which waits
  * again. rd must not be outstanding (its answer kept it). Returns 0, or an error code (rd stays
  * the caller's, who discards it). */
-int reads_resubmit_http(struct api_call *call, struct net_read *rd);
+int reads_resubmit_http(struct api_call *call, struct db_read *rd);
 
 /* Releases and frees a request that is not outstanding (kept by its answer). NULL is ignored. */
-void reads_discard(struct net_read *rd);
+void reads_discard(struct db_read *rd);
 
 /* A connection or HTTP request closed: its answer, when it comes, is dropped. */
 void reads_conn_gone(struct conn *c);

@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "util/buf.h"
+
 /* Microseconds: 20 ms is the move delay the load benchmark aims under, so it is a bound. */
 static const double latency_bounds[METRICS_HIST_BUCKETS - 1] = {
     5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000, 50000, 100000, 250000, 1000000};
@@ -79,69 +81,36 @@ void metrics_family_add(struct metrics_family *f, const char *label, uint64_t n)
     f->values[f->count++] = n;
 }
 
-/* A growing text buffer; on allocation failure it stops growing and marks itself failed. */
-struct text {
-    char *data;
-    size_t len, cap;
-    int failed;
-};
-
-static void emit(struct text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void emit(struct text *t, const char *fmt, ...) {
-    if (t->failed) return;
-    for (;;) {
-        va_list ap;
-        va_start(ap, fmt);
-        int n = vsnprintf(t->data + t->len, t->cap - t->len, fmt, ap);
-        va_end(ap);
-        if (n < 0) {
-            t->failed = 1;
-            return;
-        }
-        if ((size_t)n < t->cap - t->len) {
-            t->len += (size_t)n;
-            return;
-        }
-        size_t cap = t->cap * 2 + (size_t)n;
-        char *grown = realloc(t->data, cap);
-        if (!grown) {
-            t->failed = 1;
-            return;
-        }
-        t->data = grown;
-        t->cap = cap;
-    }
-}
-
-static void emit_metric(struct text *t, const char *name, const char *type, const char *help,
+static void emit_metric(struct buf *t, const char *name, const char *type, const char *help,
                         double value) {
-    emit(t, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
+    buf_printf(t, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
 }
 
-static void emit_family(struct text *t, const char *name, const char *label, const char *help,
+static void emit_family(struct buf *t, const char *name, const char *label, const char *help,
                         const struct metrics_family *f) {
-    emit(t, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
+    buf_printf(t, "# HELP %s %s\n# TYPE %s counter\n", name, help, name);
     for (int i = 0; i < f->count; i++)
-        emit(t, "%s{%s=\"%s\"} %llu\n", name, label, f->labels[i],
-             (unsigned long long)f->values[i]);
+        buf_printf(t, "%s{%s=\"%s\"} %llu\n", name, label, f->labels[i],
+                   (unsigned long long)f->values[i]);
 }
 
-static void emit_hist(struct text *t, const char *name, const char *help,
+static void emit_hist(struct buf *t, const char *name, const char *help,
                       const struct metrics_hist *h) {
-    emit(t, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
+    buf_printf(t, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     uint64_t cumulative = 0;
     for (int i = 0; i < METRICS_HIST_BUCKETS; i++) {
         cumulative += h->counts[i];
         if (i < METRICS_HIST_BUCKETS - 1)
-            emit(t, "%s_bucket{le=\"%.15g\"} %llu\n", name, h->bounds[i],
-                 (unsigned long long)cumulative);
+            buf_printf(t, "%s_bucket{le=\"%.15g\"} %llu\n", name, h->bounds[i],
+                       (unsigned long long)cumulative);
         else
-            emit(t, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cumulative);
+            buf_printf(t, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cumulative);
     }
-    emit(t, "%s_sum %.17g\n%s_count %llu\n", name, h->sum, name, (unsigned long long)h->count);
+    buf_printf(t, "%s_sum %.17g\n%s_count %llu\n", name, h->sum, name,
+               (unsigned long long)h->count);
 }
 
-static void emit_engine(struct text *t, const struct metrics_gauges *g) {
+static void emit_engine(struct buf *t, const struct metrics_gauges *g) {
     emit_metric(t, "chess_engine_workers", "gauge", "Engine worker threads.", g->engine_workers);
     emit_metric(t, "chess_engine_busy_workers", "gauge", "Engine workers searching now.",
                 g->engine_busy_slots);
@@ -172,7 +141,7 @@ static void emit_engine(struct text *t, const struct metrics_gauges *g) {
                 (double)g->engine_evictions);
 }
 
-static void emit_store(struct text *t, const struct metrics *m, const struct metrics_gauges *g) {
+static void emit_store(struct buf *t, const struct metrics *m, const struct metrics_gauges *g) {
     if (!g->store) return;
     emit_metric(t, "chess_store_write_queue_length", "gauge",
                 "Write operations waiting for the writer thread.", (double)g->store_write_queue);
@@ -213,9 +182,8 @@ static void emit_store(struct text *t, const struct metrics *m, const struct met
 }
 
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
-    struct text t = {.cap = 8192};
-    t.data = malloc(t.cap);
-    if (!t.data) return NULL;
+    struct buf t;
+    if (!buf_init(&t, 0, 8192)) return NULL;
     t.data[0] = '\0';
     emit_metric(&t, "chess_connections", "gauge", "Open WebSocket connections.", g->connections);
     emit_metric(&t, "chess_connections_total", "counter", "WebSocket connections accepted.",
@@ -235,10 +203,10 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_players", "gauge", "Known players (guests included).", g->players);
     emit_metric(&t, "chess_players_online", "gauge", "Players with at least one connection.",
                 g->players_online);
-    emit(&t,
-         "# HELP chess_games Games in memory by state.\n# TYPE chess_games gauge\n"
-         "chess_games{state=\"playing\"} %d\nchess_games{state=\"ended\"} %d\n",
-         g->games_live, g->games_ended_kept);
+    buf_printf(&t,
+               "# HELP chess_games Games in memory by state.\n# TYPE chess_games gauge\n"
+               "chess_games{state=\"playing\"} %d\nchess_games{state=\"ended\"} %d\n",
+               g->games_live, g->games_ended_kept);
     emit_metric(&t, "chess_seeks", "gauge", "Open seeks in the lobby.", g->seeks);
     emit_metric(&t, "chess_challenges", "gauge", "Open challenges by link.", g->challenges);
     emit_metric(&t, "chess_games_started_total", "counter", "Games started.",
@@ -282,10 +250,5 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
         emit_metric(&t, "chess_site_games_live", "gauge", "Games in progress, whole site.",
                     g->site_games_live);
     }
-    if (t.failed) {
-        free(t.data);
-        return NULL;
-    }
-    *len = t.len;
-    return t.data;
+    return (char *)buf_finish(&t, 0, len);
 }

@@ -12,6 +12,7 @@
 
 #include "chess/fen.h"
 #include "proto/proto.h"
+#include "util/buf.h"
 
 static const char *const offer_names[GAME_OFFER_COUNT] = {"draw", "takeback", "rematch"};
 
@@ -388,89 +389,37 @@ int proto_set_id(json_t *msg, const json_t *id) {
 }
 
 /* A growing buffer for json_dump_callback(). */
-struct dump_buf {
-    unsigned char *data;
-    size_t len; /* including the free front */
-    size_t cap;
-    int failed;
-};
-
 static int dump_chunk(const char *chunk, size_t size, void *data) {
-    struct dump_buf *b = data;
-    if (b->len + size > b->cap) {
-        size_t cap = b->cap * 2;
-        while (cap < b->len + size) cap *= 2;
-        unsigned char *grown = realloc(b->data, cap);
-        if (!grown) {
-            b->failed = 1;
-            return -1;
-        }
-        b->data = grown;
-        b->cap = cap;
-    }
-    memcpy(b->data + b->len, chunk, size);
-    b->len += size;
-    return 0;
+    struct buf *b = data;
+    buf_put(b, chunk, size);
+    return b->failed ? -1 : 0;
 }
 
 unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
-    struct dump_buf b = {.cap = front + 256, .len = front};
-    b.data = malloc(b.cap);
-    if (!b.data) return NULL;
-    if (json_dump_callback(msg, dump_chunk, &b, JSON_COMPACT) < 0 || b.failed) {
-        free(b.data);
-        return NULL;
-    }
-    *len = b.len - front;
-    return b.data;
+    struct buf b;
+    if (!buf_init(&b, front, 256)) return NULL;
+    if (json_dump_callback(msg, dump_chunk, &b, JSON_COMPACT) < 0) b.failed = true;
+    return buf_finish(&b, front, len);
 }
 
 /* ---- JSON text written directly, for the messages sent most ---- */
 
 /*
- * A growing block with `front` free bytes, then JSON text. A move is sent after every move of
- * every game: building it as jansson objects and dumping them cost several times more than
- * everything else the loop does for a move, so it is written here byte by byte.
+ * A growing block with `front` free bytes, then JSON text (util/buf.h). A move is sent after
+ * every move of every game: building it as jansson objects and dumping them cost several times
+ * more than everything else the loop does for a move, so it is written here byte by byte.
  */
-struct text {
-    unsigned char *data;
-    size_t len; /* including the free front */
-    size_t cap;
-    bool failed;
-};
-
-static bool text_reserve(struct text *t, size_t more) {
-    if (t->failed) return false;
-    if (t->len + more <= t->cap) return true;
-    size_t cap = t->cap * 2;
-    while (cap < t->len + more) cap *= 2;
-    unsigned char *grown = realloc(t->data, cap);
-    if (!grown) {
-        t->failed = true;
-        return false;
-    }
-    t->data = grown;
-    t->cap = cap;
-    return true;
-}
-
-static void text_put(struct text *t, const char *s, size_t n) {
-    if (!text_reserve(t, n)) return;
-    memcpy(t->data + t->len, s, n);
-    t->len += n;
-}
-
-#define TEXT_LIT(t, s) text_put((t), (s), sizeof(s) - 1)
+#define TEXT_LIT(t, s) buf_put((t), (s), sizeof(s) - 1)
 
 /* A JSON string: quotes, backslashes and control bytes escaped as jansson does; other bytes
  * (UTF-8 already checked where it came from) as they are. */
-static void text_string(struct text *t, const char *s, size_t n) {
+static void text_string(struct buf *t, const char *s, size_t n) {
     size_t plain = 0;
     while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\')
         plain++;
     /* Room for the worst case only when something needs escaping: reserving six bytes a byte
      * for every string outgrew the first block of each move event. */
-    if (!text_reserve(t, plain == n ? n + 2 : n * 6 + 2)) return;
+    if (!buf_reserve(t, plain == n ? n + 2 : n * 6 + 2)) return;
     unsigned char *out = t->data + t->len;
     *out++ = '"';
     memcpy(out, s, plain);
@@ -503,11 +452,11 @@ static void text_string(struct text *t, const char *s, size_t n) {
     t->len = (size_t)(out - t->data);
 }
 
-static void text_cstring(struct text *t, const char *s) {
+static void text_cstring(struct buf *t, const char *s) {
     text_string(t, s, strlen(s));
 }
 
-static void text_int(struct text *t, int64_t v) {
+static void text_int(struct buf *t, int64_t v) {
     /* Two digits at a time from the end of a scratch buffer: four of these per move event. */
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                 "31323334353637383940414243444546474849505152535455565758596061"
@@ -529,12 +478,12 @@ static void text_int(struct text *t, int64_t v) {
         *--p = (char)('0' + u);
     }
     if (v < 0) *--p = '-';
-    text_put(t, p, (size_t)(end - p));
+    buf_put(t, p, (size_t)(end - p));
 }
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
-static void text_fen(struct text *t, const struct chess_position *pos) {
-    if (!text_reserve(t, CHESS_FEN_MAX + 2)) return;
+static void text_fen(struct buf *t, const struct chess_position *pos) {
+    if (!buf_reserve(t, CHESS_FEN_MAX + 2)) return;
     t->data[t->len++] = '"';
     int n = chess_fen_write(pos, CHESS_FEN_XFEN, (char *)t->data + t->len, CHESS_FEN_MAX);
     if (n < 0) {
@@ -545,25 +494,9 @@ static void text_fen(struct text *t, const struct chess_position *pos) {
     t->data[t->len++] = '"';
 }
 
-static bool text_begin(struct text *t, size_t front, size_t hint) {
-    *t = (struct text){.cap = front + hint, .len = front};
-    t->data = malloc(t->cap);
-    return t->data != NULL;
-}
-
-/* The block, or NULL (freed) when memory ran out. */
-static unsigned char *text_end(struct text *t, size_t front, size_t *len) {
-    if (t->failed) {
-        free(t->data);
-        return NULL;
-    }
-    *len = t->len - front;
-    return t->data;
-}
-
 /* {"type":"move","game","v","ply","uci","san","fen","turn","clock":{"white","black"}|null,
  *  "legal_moves" when a bot is to move} */
-static void text_move(struct text *t, const struct core_event *ev) {
+static void text_move(struct buf *t, const struct core_event *ev) {
     const struct game *g = ev->game;
     TEXT_LIT(t, "{\"type\":\"move\",\"game\":");
     text_cstring(t, g->id);
@@ -609,10 +542,10 @@ unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_
     if (msg) *msg = NULL;
     if (ev->type == CORE_EV_MOVE) {
         /* The one encoder of a move: its text, and the object read back from it. */
-        struct text t;
-        if (!text_begin(&t, front, 256)) return NULL;
+        struct buf t;
+        if (!buf_init(&t, front, 256)) return NULL;
         text_move(&t, ev);
-        if (!(block = text_end(&t, front, len))) return NULL;
+        if (!(block = buf_finish(&t, front, len))) return NULL;
         if (msg && !(obj = json_loadb((const char *)block + front, *len, 0, NULL))) goto fail;
     } else {
         if (!(obj = event_object(ev, now_ms))) return NULL;
@@ -637,9 +570,9 @@ unsigned char *proto_dump_event(const struct core_event *ev, int64_t now_ms, siz
 unsigned char *proto_dump_with_id(const unsigned char *text, size_t len, const json_t *id,
                                   size_t front, size_t *out_len) {
     if (len < 2 || text[0] != '{' || text[len - 1] != '}') return NULL;
-    struct text t;
-    if (!text_begin(&t, front, len + 96)) return NULL;
-    text_put(&t, (const char *)text, len - 1);
+    struct buf t;
+    if (!buf_init(&t, front, len + 96)) return NULL;
+    buf_put(&t, (const char *)text, len - 1);
     if (len > 2) TEXT_LIT(&t, ",");
     TEXT_LIT(&t, "\"id\":");
     if (json_is_integer(id))
@@ -649,7 +582,7 @@ unsigned char *proto_dump_with_id(const unsigned char *text, size_t len, const j
     else
         t.failed = true; /* proto_decode accepts only these two */
     TEXT_LIT(&t, "}");
-    return text_end(&t, front, out_len);
+    return buf_finish(&t, front, out_len);
 }
 
 /* ---- the computer and analysis (net/engine.c) ---- */

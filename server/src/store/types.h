@@ -65,6 +65,8 @@ struct store_config {
     int readers;       /* reader threads, each with its own connection (0: 2) */
     int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
                           answers arrive late (0: none) */
+    int commit_delay_ms; /* for tests: each transaction waits this long before its commit, so
+                            commits arrive late (0: none) */
 };
 
 enum store_op_type {

@@ -39,6 +39,7 @@ static int apply_chunk(struct store *s, const struct store_op *ops, size_t count
                 LOGW("store", "op %d for game=%s player=%s not stored: %s", (int)ops[i].type,
                      ops[i].game_id, ops[i].player_id, store_status_name(status[i]));
         }
+        if (rc == 0 && s->cfg.commit_delay_ms > 0) pause_ms(s->cfg.commit_delay_ms);
         if (rc == 0 && (rc = be->commit(s->db)) == 0) return 0;
         LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
              RETRY_ATTEMPTS, store_status_name(rc));

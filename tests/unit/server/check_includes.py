@@ -19,7 +19,7 @@ ALLOWED = {
     "util": set(),
     "core": {"util"},
     "proto": {"core", "util"},
-    "metrics": set(),
+    "metrics": {"util"},
     "pool": {"util"},
     "store": {"core", "util"},
     "pubsub": {"util"},
