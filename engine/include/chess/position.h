@@ -64,7 +64,6 @@ int chess_position_king_square(const struct chess_position *pos, int color);
 chess_bitboard chess_position_attackers(const struct chess_position *pos, int square,
                                         chess_bitboard occupied);
 
-
 static inline bool chess_position_is_capture(const struct chess_position *pos, chess_move move) {
     return chess_move_kind(move) != CHESS_MOVE_CASTLING &&
            (pos->board[chess_move_to(move)] != CHESS_NO_PIECE ||
