@@ -230,9 +230,9 @@ void api_closed(void *call);
  * transport's request (net_http_set_user) until the request is over. */
 struct api_call {
     struct server *srv;
-    struct net_http *req;    /* NULL once the request is over */
-    bool reading;            /* waiting for a database read */
-    char read_key[24];       /* the read's id in decimal, while reading */
+    struct net_http *req;   /* NULL once the request is over */
+    bool reading;           /* waiting for a database read */
+    char read_key[24];      /* the read's id in decimal, while reading */
     struct db_read *stream; /* streaming: the request for the next batch, while idle */
 };
 

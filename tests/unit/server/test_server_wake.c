@@ -9,8 +9,8 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
-#include "check.h"
 #include "app/server.h"
+#include "check.h"
 #include "util/log.h"
 
 enum { RESULTS = 5000 };
