@@ -15,11 +15,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "app/cluster.h"
 #include "app/engine.h"
 #include "app/persist.h"
 #include "app/server.h"
 #include "pubsub/bus.h"
+#include "site/cluster.h"
 #include "store/sqlite.h"
 #include "store/store.h"
 #include "util/log.h"

@@ -11,11 +11,11 @@
 #include <string.h>
 
 #include "app/archive.h"
-#include "app/cluster.h"
 #include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "core/pgn.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -93,7 +93,7 @@ static int serve_health(struct server *srv, struct net_http *req) {
                              "players_online", st.players_online);
     /* Cut off from Redis, a node still serves its own games: "degraded", but 200, so a load
      * balancer keeps sending it the clients whose games it holds (docs/scaling.md). */
-    if (body && cluster_health(srv, body) && !srv->stopping)
+    if (body && site_health(srv, body) && !srv->stopping)
         json_object_set_new(body, "status", json_string("degraded"));
     return api_send_json(req, srv->stopping ? 503 : 200, body);
 }
@@ -131,9 +131,9 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
     };
     engine_fill_gauges(srv, &g);
     persist_fill_gauges(srv, &g);
-    if (cluster_enabled(srv)) {
-        struct cluster_site_stats site;
-        cluster_site_stats(srv, &site);
+    if (site_enabled(srv)) {
+        struct site_stats site;
+        site_stats(srv, &site);
         g.cluster = true;
         g.cluster_redis_up = site.bus_up;
         g.site_nodes = site.nodes;

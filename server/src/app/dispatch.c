@@ -11,11 +11,11 @@
 #include "app/accounts.h"
 #include "app/archive.h"
 #include "app/bots.h"
-#include "app/cluster.h"
 #include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -112,7 +112,7 @@ static void lobby_set(struct conn *c, bool on) {
 void dispatch_conn_gone(struct conn *c) {
     struct server *srv = c->srv;
     engine_conn_gone(srv, c);
-    cluster_conn_gone(c);
+    site_conn_gone(c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
     lobby_set(c, false);
     if (c->player) {
@@ -121,7 +121,7 @@ void dispatch_conn_gone(struct conn *c) {
         c->player = NULL;
         world_player_detach(srv->world, p, now_mono_ms(), &srv->events);
         dispatch_events(srv, &srv->events, NULL, NULL);
-        if (!p->net_conns) cluster_player_gone(srv, p);
+        if (!p->net_conns) site_player_gone(srv, p);
     }
 }
 
@@ -231,7 +231,7 @@ void dispatch_deliver_remote(struct server *srv, const struct remote_delivery *r
 
 void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, bool players,
                       bool spectators) {
-    cluster_publish_to_game(srv, g, msg, players, spectators);
+    site_publish_to_game(srv, g, msg, players, spectators);
     struct net_msg *m = msg ? outmsg_create(msg) : NULL;
     json_decref(msg);
     if (!m || (!players && !spectators)) {
@@ -277,8 +277,8 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         log_event(ev);
         size_t len = 0;
         json_t *msg = NULL; /* for other nodes: the same encoding as the text */
-        unsigned char *text = proto_encode_event_once(ev, now, NET_MSG_FRONT, &len,
-                                                      cluster_enabled(srv) ? &msg : NULL);
+        unsigned char *text =
+            proto_encode_event_once(ev, now, NET_MSG_FRONT, &len, site_enabled(srv) ? &msg : NULL);
         struct delivery d = {.requester = requester, .plain = net_msg_adopt(text, len)};
         if (!d.plain) continue; /* nothing encoded: msg is NULL too */
         if (i == events->reply && requester) {
@@ -289,11 +289,11 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
                 d.plain->refs++;
             }
         }
-        if (cluster_enabled(srv)) {
+        if (site_enabled(srv)) {
             /* Other nodes get the event without the requester's id: their clients did not ask,
              * and one of them may be waiting for a reply with the same id (ids are each
              * connection's own). A forwarded request's node adds its client's id itself. */
-            cluster_publish_event(srv, ev, msg, i == events->reply); /* after commit */
+            site_publish_event(srv, ev, msg, i == events->reply); /* after commit */
         }
         json_decref(msg);
         struct recipients to = game_recipients(ev->game, ev->target);
@@ -333,7 +333,7 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     world_player_attach(srv->world, p, now, &srv->events);
     reply(c, proto_encode_welcome(p, now), id);
     dispatch_events(srv, &srv->events, NULL, NULL);
-    if (token) cluster_player_hello(srv, p); /* its games on other nodes follow the welcome */
+    if (token) site_player_hello(srv, p); /* its games on other nodes follow the welcome */
 }
 
 /* Identifies the connection: as the player a token names, or as a new guest (name may be
@@ -404,7 +404,7 @@ static int handle_lobby_subscribe(struct conn *c, const struct proto_request *re
     (void)now;
     lobby_set(c, true);
     json_t *seeks = proto_encode_seeks(c->srv->world);
-    cluster_add_remote_seeks(c->srv, seeks);
+    site_add_remote_seeks(c->srv, seeks);
     reply(c, seeks, req->id);
     return 0;
 }
@@ -425,7 +425,7 @@ static int handle_challenge_get(struct conn *c, const struct proto_request *req,
 }
 
 static int handle_live_games(struct conn *c, const struct proto_request *req, int64_t now) {
-    reply(c, cluster_live_games(c->srv, req->limit, now), req->id);
+    reply(c, site_live_games(c->srv, req->limit, now), req->id);
     return 0;
 }
 
@@ -504,8 +504,8 @@ void dispatch_message(struct conn *c, const char *text, size_t len, unsigned fla
     const char *type = req.spec ? req.spec->type : "invalid";
     metrics_family_add(&srv->metrics.messages_in, type, 1);
     if (rc == 0 && req.spec->needs_hello && !c->player) rc = -PROTO_ERR_HELLO_REQUIRED;
-    /* About a game, seek or challenge of another node: its owner applies it (cluster.c). */
-    if (rc == 0 && cluster_forward(c, &req, text, len, flags & DISPATCH_LOCATED)) {
+    /* About a game, seek or challenge of another node: its owner applies it (site.h). */
+    if (rc == 0 && site_forward(c, &req, text, len, flags & DISPATCH_LOCATED)) {
         proto_request_clear(&req);
         metrics_hist_observe(&srv->metrics.handle_us, (double)(now_mono_us() - start_us));
         return;

@@ -20,6 +20,7 @@
 #include "util/strmap.h"
 
 struct password_result;
+struct site_ops;
 struct store_result;
 
 /* Serialises a message once into a block the transport sends (refs = 1). Returns NULL when
@@ -79,11 +80,12 @@ struct watch_list {
 struct server {
     struct server_config cfg;
     struct world *world;
-    struct persist *persist;   /* the store's side (persist.c); NULL without a database */
-    struct engine *engine;     /* the computer's side (engine.c); NULL before engine_attach */
-    struct cluster *cluster;   /* the site bus (cluster.c); NULL without --redis */
-    struct accounts *accounts; /* register, login, logout in progress (accounts.c) */
-    struct bots *bots;         /* bot account changes in progress (bots.c) */
+    struct persist *persist; /* the store's side (persist.c); NULL without a database */
+    struct engine *engine;   /* the computer's side (engine.c); NULL before engine_attach */
+    struct cluster *cluster; /* the site's state (site/), opaque here; NULL without --redis */
+    const struct site_ops *site_ops; /* the site's functions (site.h); NULL without --redis */
+    struct accounts *accounts;       /* register, login, logout in progress (accounts.c) */
+    struct bots *bots;               /* bot account changes in progress (bots.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */
@@ -148,8 +150,8 @@ void conn_wait(struct conn *c);
 void conn_resume(struct conn *c);
 
 /* The message in hand is to run again, here, before the queued ones (a located direct
- * challenge, relay.c): dispatch gets it with DISPATCH_LOCATED. Call before conn_resume(). Returns
- * 0, or -1 when memory runs out (the message is refused). */
+ * challenge, site/relay.c): dispatch gets it with DISPATCH_LOCATED. Call before conn_resume().
+ * Returns 0, or -1 when memory runs out (the message is refused). */
 int conn_retry_located(struct conn *c, const char *text, size_t len);
 
 /* Most messages queued behind one waiting for an answer; beyond that they are refused with
@@ -166,7 +168,7 @@ void conn_free_closed(struct server *srv);
 
 /* Handles one complete client text message (text is NUL-terminated at len), from the
  * connection's inbound queue (client.c) only. flags: DISPATCH_LOCATED for a direct challenge
- * whose invited player the site was asked about already (relay.c). */
+ * whose invited player the site was asked about already (site/relay.c). */
 #define DISPATCH_LOCATED 1u
 void dispatch_message(struct conn *c, const char *text, size_t len, unsigned flags);
 
@@ -194,7 +196,7 @@ void dispatch_to_game(struct server *srv, const struct game *g, json_t *msg, boo
  * BAD_TOKEN and the connection is closed (1008). */
 void dispatch_bearer_hello(struct conn *c, const char *token);
 
-/* An event of a game or lobby owned by another node (cluster.c), addressed by ids. */
+/* An event of a game or lobby owned by another node (site/), addressed by ids. */
 struct remote_delivery {
     enum core_target kind;
     const char *game;          /* the game's id (spectators), or NULL */

@@ -17,11 +17,11 @@
 
 #include "app/accounts.h"
 #include "app/bots.h"
-#include "app/cluster.h"
 #include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/server.h"
+#include "app/site.h"
 #include "util/ids.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -107,7 +107,7 @@ static void finish(struct server *srv) {
     srv->finished = true;
     persist_detach(srv); /* no wake-ups from the store once the loop is going away */
     engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
-    cluster_detach(srv); /* the Redis links' handles close with the loop */
+    site_detach(srv);    /* the Redis links' handles close with the loop */
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     wake_drain(srv->wake);
     timer_close(&srv->world_timer);
@@ -136,7 +136,7 @@ static void house_timer_fired(struct server *srv) {
     conn_free_closed(srv);
     if (!srv->stopping) net_keepalive(srv->net, now);
     sample_moves(srv, now);
-    cluster_tick(srv, now);
+    site_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -236,7 +236,7 @@ void server_destroy(struct server *srv) {
     persist_free(srv);
     accounts_free(srv->accounts);
     bots_free(srv->bots);
-    cluster_free(srv);
+    site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */
     wake_free(srv->wake);

@@ -25,6 +25,7 @@ ALLOWED = {
     "pubsub": {"util"},
     "net": {"util"},
     "app": {"core", "proto", "metrics", "pool", "store", "pubsub", "net", "util"},
+    "site": {"app", "core", "proto", "metrics", "pubsub", "net", "util"},
 }
 
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.M)

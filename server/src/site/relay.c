@@ -28,10 +28,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/cluster.h"
-#include "app/cluster_internal.h"
 #include "app/internal.h"
 #include "proto/encode.h"
+#include "site/cluster.h"
+#include "site/internal.h"
 #include "util/log.h"
 #include "util/now.h"
 

@@ -1,16 +1,18 @@
 /*
- * What app/cluster.c (the site: the bus, the other nodes, the lobby, the counts) and
- * app/relay.c (games across nodes: commands forwarded to owners, owners' events delivered,
+ * What site/cluster.c (the site: the bus, the other nodes, the lobby, the counts) and
+ * site/relay.c (games across nodes: commands forwarded to owners, owners' events delivered,
  * resynchronisation) share. Not for use outside those two files. Loop thread only.
  */
-#ifndef SERVER_APP_CLUSTER_INTERNAL_H
-#define SERVER_APP_CLUSTER_INTERNAL_H
+#ifndef SERVER_SITE_INTERNAL_H
+#define SERVER_SITE_INTERNAL_H
 
 #include <jansson.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "app/site.h"
 #include "core/types.h"
+#include "proto/proto.h"
 #include "pubsub/bus.h"
 #include "util/strmap.h"
 
@@ -87,5 +89,61 @@ void relay_tick(struct cluster *cl, int64_t now);
 
 /* Frees pending requests and remote players' records. */
 void relay_free(struct cluster *cl);
+
+/* ---- the site's functions, plugged into the application (app/site.h) ---- */
+
+/* Housekeeping (every 100 ms): the node's announcement, request deadlines. */
+void cluster_tick(struct server *srv, int64_t now_ms);
+
+/* Adds the site's state to /healthz's body; returns true when the node is degraded (the bus is
+ * down: it serves its own games only). */
+bool cluster_health(struct server *srv, json_t *body);
+
+/* Site-wide figures for /metrics (this node's own when alone). */
+void cluster_site_stats(struct server *srv, struct site_stats *out);
+
+/*
+ * A client's core command (see proto_core_command()) or watch whose game, seek or
+ * challenge is not on this node. Returns 1 when it was taken over (the answer comes later, or an
+ * error was sent), 0 when the caller should handle it locally (no cluster, or the target is
+ * here or unknown to the site), never an error. A direct challenge to a player not connected
+ * here makes the connection wait (conn_wait) while the site is asked where the player is; then
+ * the message runs again (located: the site was asked already).
+ */
+int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                    bool located);
+
+/* dispatch_events: one encoded event (msg borrowed) is about to be delivered locally; the owner
+ * publishes it (after the commit) for the other nodes. */
+void cluster_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
+                           bool is_reply);
+
+/* dispatch_to_game: a message about a game that is not an event (the computer thinking, its
+ * analysis lines) goes to the other nodes' players and spectators of it too (msg borrowed). */
+void cluster_publish_to_game(struct server *srv, const struct game *g, const json_t *msg,
+                             bool players, bool spectators);
+
+/* lobby_subscribe's reply: adds the other nodes' seeks to the list (msg borrowed). */
+void cluster_add_remote_seeks(struct server *srv, json_t *seeks_msg);
+
+/* A player said hello here: the nodes holding its games send their state, which is pushed to
+ * the player's connections here as "game" messages after the welcome. */
+void cluster_player_hello(struct server *srv, const struct player *p);
+
+/* live_games's reply: this node's games and the newest of every other node (from their
+ * announcements, at most a second old), newest first. NULL when memory runs out. */
+json_t *cluster_live_games(struct server *srv, int limit, int64_t now_ms);
+
+/* A connection closes: its pending forwarded requests are forgotten. */
+void cluster_conn_gone(struct conn *c);
+
+/* A player's last connection on this node closed: the owners of its games are told. */
+void cluster_player_gone(struct server *srv, const struct player *p);
+
+/* Leaves the site: closes the Redis links (inside the loop, at shutdown). */
+void cluster_detach(struct server *srv);
+
+/* Frees what is left (after the loop ended). */
+void cluster_free(struct server *srv);
 
 #endif

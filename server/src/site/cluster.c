@@ -10,16 +10,16 @@
  *                  lobby? {n}        "send me your open seeks"
  *   node channel:  seeks  {n, s}     the answer: the node's open seeks
  */
-#include "app/cluster.h"
+#include "site/cluster.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "app/cluster_internal.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "proto/encode.h"
 #include "pubsub/bus.h"
+#include "site/internal.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -39,10 +39,6 @@ struct peer {
 
 struct cluster *cluster_of(const struct server *srv) {
     return srv->cluster;
-}
-
-bool cluster_enabled(const struct server *srv) {
-    return srv->cluster != NULL;
 }
 
 /* ---- publishing ---- */
@@ -300,6 +296,22 @@ static void on_state(void *ctx, bool up) {
 
 /* ---- lifecycle, housekeeping, figures ---- */
 
+static const struct site_ops cluster_ops = {
+    .forward = cluster_forward,
+    .publish_event = cluster_publish_event,
+    .publish_to_game = cluster_publish_to_game,
+    .add_remote_seeks = cluster_add_remote_seeks,
+    .live_games = cluster_live_games,
+    .player_hello = cluster_player_hello,
+    .player_gone = cluster_player_gone,
+    .conn_gone = cluster_conn_gone,
+    .tick = cluster_tick,
+    .health = cluster_health,
+    .stats = cluster_site_stats,
+    .detach = cluster_detach,
+    .release = cluster_free,
+};
+
 int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     struct cluster *cl = calloc(1, sizeof *cl);
     if (!cl) return -1;
@@ -307,6 +319,7 @@ int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     snprintf(cl->node, sizeof cl->node, "%s", cfg->node_id);
     cl->incarnation = now_wall_ms();
     srv->cluster = cl;
+    site_attach(srv, &cluster_ops); /* from here on the application frees it (site_release) */
     struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id, cfg->redis_password};
     struct bus_events be = {.state = on_state, .message = on_message};
     cl->bus = bus_create(net_loop(srv->net), &bc, &be, cl);
@@ -357,10 +370,10 @@ void cluster_tick(struct server *srv, int64_t now) {
                            NULL, NULL);
 }
 
-void cluster_site_stats(struct server *srv, struct cluster_site_stats *out) {
+void cluster_site_stats(struct server *srv, struct site_stats *out) {
     struct world_stats st;
     world_stats(srv->world, &st);
-    *out = (struct cluster_site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+    *out = (struct site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
     struct cluster *cl = cluster_of(srv);
     if (!cl) return;
     out->bus_up = bus_up(cl->bus);
@@ -380,7 +393,7 @@ void cluster_site_stats(struct server *srv, struct cluster_site_stats *out) {
 bool cluster_health(struct server *srv, json_t *body) {
     struct cluster *cl = cluster_of(srv);
     if (!cl) return false;
-    struct cluster_site_stats s;
+    struct site_stats s;
     cluster_site_stats(srv, &s);
     json_object_set_new(body, "node", json_string(cl->node));
     json_object_set_new(body, "redis", json_string(s.bus_up ? "up" : "down"));

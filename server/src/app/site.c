@@ -1,0 +1,78 @@
+/*
+ * The wrappers of site.h: the attached site's function, or what a single node does.
+ */
+#include "app/site.h"
+
+#include "app/internal.h"
+#include "proto/encode.h"
+
+void site_attach(struct server *srv, const struct site_ops *ops) {
+    srv->site_ops = ops;
+}
+
+bool site_enabled(const struct server *srv) {
+    return srv->site_ops != NULL;
+}
+
+int site_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                 bool located) {
+    const struct site_ops *ops = c->srv->site_ops;
+    return ops ? ops->forward(c, req, text, len, located) : 0;
+}
+
+void site_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
+                        bool is_reply) {
+    if (srv->site_ops) srv->site_ops->publish_event(srv, ev, msg, is_reply);
+}
+
+void site_publish_to_game(struct server *srv, const struct game *g, const json_t *msg, bool players,
+                          bool spectators) {
+    if (srv->site_ops) srv->site_ops->publish_to_game(srv, g, msg, players, spectators);
+}
+
+void site_add_remote_seeks(struct server *srv, json_t *seeks_msg) {
+    if (srv->site_ops) srv->site_ops->add_remote_seeks(srv, seeks_msg);
+}
+
+json_t *site_live_games(struct server *srv, int limit, int64_t now_ms) {
+    if (srv->site_ops) return srv->site_ops->live_games(srv, limit, now_ms);
+    return proto_encode_live_games(srv->world, limit, now_ms);
+}
+
+void site_player_hello(struct server *srv, const struct player *p) {
+    if (srv->site_ops) srv->site_ops->player_hello(srv, p);
+}
+
+void site_player_gone(struct server *srv, const struct player *p) {
+    if (srv->site_ops) srv->site_ops->player_gone(srv, p);
+}
+
+void site_conn_gone(struct conn *c) {
+    if (c->srv->site_ops) c->srv->site_ops->conn_gone(c);
+}
+
+void site_tick(struct server *srv, int64_t now_ms) {
+    if (srv->site_ops) srv->site_ops->tick(srv, now_ms);
+}
+
+bool site_health(struct server *srv, json_t *body) {
+    return srv->site_ops ? srv->site_ops->health(srv, body) : false;
+}
+
+void site_stats(struct server *srv, struct site_stats *out) {
+    if (srv->site_ops) {
+        srv->site_ops->stats(srv, out);
+        return;
+    }
+    struct world_stats st;
+    world_stats(srv->world, &st);
+    *out = (struct site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+}
+
+void site_detach(struct server *srv) {
+    if (srv->site_ops) srv->site_ops->detach(srv);
+}
+
+void site_release(struct server *srv) {
+    if (srv->site_ops) srv->site_ops->release(srv);
+}

@@ -1,0 +1,108 @@
+/*
+ * The site of several nodes, as the application sees it (docs/scaling.md). The site's code
+ * (site/: the Redis bus, other nodes' games and lobby, forwarded commands) sits on top of the
+ * application and plugs in through this table of functions when the node joins a site
+ * (--redis); the application calls the site_*() wrappers, which do what a single node does
+ * when no site is attached. So the application never includes the site's headers.
+ *
+ * Loop thread only.
+ */
+#ifndef SERVER_APP_SITE_H
+#define SERVER_APP_SITE_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "proto/proto.h"
+
+struct server;
+struct conn;
+struct core_event;
+struct game;
+struct player;
+
+/* Site-wide figures for /metrics (this node's own when alone). */
+struct site_stats {
+    int nodes; /* nodes heard from in the last 5 s, this one included */
+    int connections;
+    int players_online;
+    int games_live;
+    bool bus_up;
+};
+
+/* What a site does; each function is documented at its wrapper below. */
+struct site_ops {
+    int (*forward)(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                   bool located);
+    void (*publish_event)(struct server *srv, const struct core_event *ev, const json_t *msg,
+                          bool is_reply);
+    void (*publish_to_game)(struct server *srv, const struct game *g, const json_t *msg,
+                            bool players, bool spectators);
+    void (*add_remote_seeks)(struct server *srv, json_t *seeks_msg);
+    json_t *(*live_games)(struct server *srv, int limit, int64_t now_ms);
+    void (*player_hello)(struct server *srv, const struct player *p);
+    void (*player_gone)(struct server *srv, const struct player *p);
+    void (*conn_gone)(struct conn *c);
+    void (*tick)(struct server *srv, int64_t now_ms);
+    bool (*health)(struct server *srv, json_t *body);
+    void (*stats)(struct server *srv, struct site_stats *out);
+    void (*detach)(struct server *srv);
+    void (*release)(struct server *srv);
+};
+
+/* Plugs a site in (site/cluster.c, when the node joins one); ops must outlive the server. */
+void site_attach(struct server *srv, const struct site_ops *ops);
+
+bool site_enabled(const struct server *srv);
+
+/*
+ * A client's command or watch whose game, seek or challenge is not on this node. Returns 1 when
+ * the site took it over (the answer comes later, or an error was sent), 0 when the caller should
+ * handle it here. A direct challenge to a player not connected here makes the connection wait
+ * while the site is asked where the player is; then the message runs again (located).
+ */
+int site_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
+                 bool located);
+
+/* An event (msg borrowed) is about to be delivered here: the site publishes it for the other
+ * nodes after its commit. */
+void site_publish_event(struct server *srv, const struct core_event *ev, const json_t *msg,
+                        bool is_reply);
+
+/* A message about a game that is not an event (the computer thinking) for the other nodes'
+ * players and spectators of it too (msg borrowed). */
+void site_publish_to_game(struct server *srv, const struct game *g, const json_t *msg, bool players,
+                          bool spectators);
+
+/* lobby_subscribe's reply: adds the other nodes' seeks (msg borrowed). */
+void site_add_remote_seeks(struct server *srv, json_t *seeks_msg);
+
+/* live_games's reply: this node's games and the newest of the others, newest first. NULL when
+ * memory runs out. */
+json_t *site_live_games(struct server *srv, int limit, int64_t now_ms);
+
+/* A player said hello here: the nodes holding its games send their state after the welcome. */
+void site_player_hello(struct server *srv, const struct player *p);
+
+/* A player's last connection on this node closed: the owners of its games are told. */
+void site_player_gone(struct server *srv, const struct player *p);
+
+/* A connection closes: its pending forwarded requests are forgotten. */
+void site_conn_gone(struct conn *c);
+
+/* Housekeeping (every 100 ms). */
+void site_tick(struct server *srv, int64_t now_ms);
+
+/* Adds the site's state to /healthz's body; true when the node is degraded (cut off). */
+bool site_health(struct server *srv, json_t *body);
+
+/* Site-wide figures (this node's own when alone). */
+void site_stats(struct server *srv, struct site_stats *out);
+
+/* Leaves the site (inside the loop, at shutdown), then frees what is left (after the loop). */
+void site_detach(struct server *srv);
+void site_release(struct server *srv);
+
+#endif
