@@ -4,7 +4,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 
-int vec_reserve(void **items, size_t *cap, size_t need, size_t elem, size_t first) {
+int vec_grow(void **items, size_t *cap, size_t need, size_t elem, size_t first) {
     if (need <= *cap) return 0;
     size_t room = *cap ? *cap : (first ? first : 1);
     while (room < need) {
