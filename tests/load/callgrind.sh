@@ -105,7 +105,7 @@ for run in range(1, runs + 1):
         if path.endswith("-01"):
             ir["loop"] = n
             moves = calls(text, "game_move")
-        if re.search(r"^c?fn=\(\d+\) writer_main$", text, re.M):
+        if re.search(r"^c?fn=\(\d+\) (?:store_)?writer_main$", text, re.M):
             ir["writer"] = n
             commits = calls(text, "on_wal_commit")
     rows.append((moves, commits, ir))

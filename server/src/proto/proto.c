@@ -226,9 +226,13 @@ static int check_value(const struct proto_field_spec *f, const struct field *v, 
             size_t len = v->len;
             const char *s = v->string;
             if (len < (size_t)f->min || len > (size_t)f->max || strlen(s) != len) return -1;
-            for (size_t i = 0; f->check != PROTO_CHECK_TEXT && i < len; i++) {
-                bool name_char = f->check == PROTO_CHECK_NAME && (s[i] == '_' || s[i] == '-');
-                if (!is_alnum(s[i]) && !name_char) return -1;
+            /* One loop per kind: ids are on every move, so the per-byte test stays short. */
+            if (f->check == PROTO_CHECK_ID) {
+                for (size_t i = 0; i < len; i++)
+                    if (!is_alnum(s[i])) return -1;
+            } else if (f->check == PROTO_CHECK_NAME) {
+                for (size_t i = 0; i < len; i++)
+                    if (!is_alnum(s[i]) && s[i] != '_' && s[i] != '-') return -1;
             }
             out->string = s;
             return 0;

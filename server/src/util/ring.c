@@ -11,10 +11,6 @@ void ring_init(struct ring *r, size_t elem) {
     *r = (struct ring){.elem = elem};
 }
 
-void *ring_at(const struct ring *r, size_t i) {
-    return r->items + ((r->head + i) % r->cap) * r->elem;
-}
-
 static int grow(struct ring *r, size_t first, size_t max) {
     size_t cap = r->cap ? r->cap * 2 : first;
     if (max && r->cap >= max) return -1;
@@ -33,14 +29,6 @@ int ring_push(struct ring *r, const void *item, size_t first, size_t max) {
     if (r->count == r->cap && grow(r, first ? first : 8, max) < 0) return -1;
     memcpy(r->items + ((r->head + r->count) % r->cap) * r->elem, item, r->elem);
     r->count++;
-    return 0;
-}
-
-int ring_pop(struct ring *r, void *out) {
-    if (r->count == 0) return -1;
-    if (out) memcpy(out, ring_at(r, 0), r->elem);
-    r->head = (r->head + 1) % r->cap;
-    r->count--;
     return 0;
 }
 
