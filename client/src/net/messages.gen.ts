@@ -76,6 +76,7 @@ export type ErrorCode =
   | 'CHAT_RATE_LIMITED'
   | 'OPPONENT_CONNECTED'
   | 'CLAIM_TOO_EARLY'
+  | 'CLAIM_NO_CLOCK'
   | 'NOT_OWNER'
   | 'REMATCH_DONE'
   | 'NOT_INVITED'

@@ -35,6 +35,7 @@
     X(CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds")                             \
     X(OPPONENT_CONNECTED, "your opponent is connected")                                            \
     X(CLAIM_TOO_EARLY, "your opponent has not been away long enough to claim")                     \
+    X(CLAIM_NO_CLOCK, "a game without a clock cannot be claimed as abandoned")                     \
     X(NOT_OWNER, "only its creator may cancel it")                                                 \
     X(REMATCH_DONE, "a rematch of this game has already started")                                  \
     X(NOT_INVITED, "this challenge is for another player")                                         \

@@ -308,6 +308,9 @@ static void seek_expiry_set(struct world *world, struct player *owner, int64_t w
     }
 }
 
+/* claim_after_ms: when the opponent may claim the game, for games with a clock; a game without
+ * one waits for its players however long they are away (as lichess's correspondence games do),
+ * so its events say -1. */
 static void presence_events(struct player *player, bool connected, int64_t claim_after_ms,
                             struct core_events *out) {
     for (int i = 0; i < player->game_count; i++) {
@@ -317,7 +320,7 @@ static void presence_events(struct player *player, bool connected, int64_t claim
         ev->player = player;
         ev->color = game_color_of(g, player);
         ev->connected = connected;
-        ev->claim_after_ms = claim_after_ms;
+        ev->claim_after_ms = g->tc.unlimited ? -1 : claim_after_ms;
     }
 }
 
@@ -757,6 +760,7 @@ static int apply_decline(struct game *g, int color, enum game_offer kind, struct
 static int apply_abandon_claim(struct world *world, struct game *g, int color, bool win,
                                int64_t now_ms, struct core_events *out) {
     if (g->ended) return -CORE_ERR_GAME_OVER;
+    if (g->tc.unlimited) return -CORE_ERR_CLAIM_NO_CLOCK;
     const struct player *opponent = g->players[!color];
     if (opponent->online > 0) return -CORE_ERR_OPPONENT_CONNECTED;
     if (now_ms - opponent->offline_since_ms < world->cfg.abandon_ms)

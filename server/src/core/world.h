@@ -121,7 +121,8 @@ struct core_event {
     enum game_offer offer;
     int undone;             /* TAKEBACK: plies taken back */
     bool connected;         /* PRESENCE */
-    int64_t claim_after_ms; /* PRESENCE when away: ms until the opponent may claim */
+    int64_t claim_after_ms; /* PRESENCE when away: ms until the opponent may claim; -1: never
+                               (a game without a clock) */
     enum chat_room room;    /* CHAT */
     const struct chat_line *chat;
     struct game_move_info move;

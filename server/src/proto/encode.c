@@ -268,7 +268,8 @@ static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
             if ((msg = game_message("presence", ev))) {
                 put(msg, "color", json_string_nocheck(proto_color_name(ev->color)));
                 put(msg, "connected", json_boolean(ev->connected));
-                if (!ev->connected) put(msg, "claim_after_ms", json_integer(ev->claim_after_ms));
+                if (!ev->connected && ev->claim_after_ms >= 0)
+                    put(msg, "claim_after_ms", json_integer(ev->claim_after_ms));
             }
             return msg;
         case CORE_EV_CHAT:

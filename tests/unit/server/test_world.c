@@ -339,6 +339,28 @@ out:
     world_destroy(w);
 }
 
+/* A game without a clock waits for its players: no claim, however long one is away. */
+static void test_unlimited_game_is_never_abandoned(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    world_player_attach(w, a, 0, &ev);
+    world_player_attach(w, b, 0, &ev);
+    struct game *g = start(w, a, b, (struct time_control){.unlimited = true}, 0);
+    if (!g) goto out;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", 0), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, g->id, "e5", 0), 0);
+    world_player_detach(w, b, 1000, &ev);
+    const struct core_event *pr = find_event(CORE_EV_PRESENCE);
+    CHECK(pr && !pr->connected && pr->claim_after_ms == -1);
+    struct core_cmd claim = {.type = CORE_CMD_ABANDON_CLAIM, .target = g->id, .claim_win = true};
+    CHECK_EQ_INT(world_apply(w, a, &claim, 1000 + 24 * 3600 * 1000LL, &ev),
+                 -CORE_ERR_CLAIM_NO_CLOCK);
+    CHECK(!g->ended);
+out:
+    world_destroy(w);
+}
+
 static void test_chat(void) {
     struct world *w = make_world();
     struct player *a = world_player_create(w, "A", 0);
@@ -592,6 +614,7 @@ int main(void) {
     RUN(test_late_move_sees_flag_first);
     RUN(test_offers_takeback_rematch);
     RUN(test_presence_and_abandon);
+    RUN(test_unlimited_game_is_never_abandoned);
     RUN(test_chat);
     RUN(test_first_move_abort_and_retention);
     RUN(test_guest_purge);

@@ -89,6 +89,11 @@ describe('applyGameEvent', () => {
     expect(g.black).toMatchObject({ connected: true, claimAt: null });
   });
 
+  it('offers no claim when the server gives no claim time (a game without a clock)', () => {
+    const g = applyGameEvent(base, { type: 'presence', game: 'g1', v: 2, color: 'black', connected: false }, 1000);
+    expect(g.black).toMatchObject({ connected: false, claimAt: null });
+  });
+
   it('keeps the recent chat and the rematch link', () => {
     let g = base;
     for (let i = 0; i < 120; i++) {

@@ -293,7 +293,8 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
       const seat: Seat = {
         ...game[ev.color],
         connected: ev.connected,
-        claimAt: ev.connected ? null : now + (ev.claim_after_ms ?? 0),
+        // No claim_after_ms: a game without a clock, which waits for its players.
+        claimAt: ev.connected || ev.claim_after_ms === undefined ? null : now + ev.claim_after_ms,
       };
       return { ...game, v: ev.v, [ev.color]: seat };
     }
