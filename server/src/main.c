@@ -157,6 +157,7 @@ static void usage(FILE *out) {
         fprintf(out, "  %-22s %-27s %s (%s)\n", flag, o->env, o->help, value);
     }
     fprintf(out, "  %-22s %-27s %s\n", "--help", "", "this text");
+    fprintf(out, "  %-22s %-27s %s\n", "--version", "", "the version, then exit");
     fprintf(
         out,
         "\nValues in parentheses are the ones in effect (defaults, or from the environment).\n");
@@ -197,6 +198,10 @@ static int parse(int argc, char **argv) {
         const char *arg = argv[i];
         if (strcmp(arg, "--help") == 0 || strcmp(arg, "-h") == 0) {
             usage(stdout);
+            exit(0);
+        }
+        if (strcmp(arg, "--version") == 0) {
+            printf("chess_server %s\n", CHESS_VERSION);
             exit(0);
         }
         if (strncmp(arg, "--", 2) != 0) goto unknown;

@@ -3,8 +3,11 @@ HTTP beside the WebSocket on the same port: /healthz, /metrics (Prometheus text)
 JSON and as PGN (live and finished), 404s, and the web client's files with the index.html
 fallback for client routes.
 """
+import json
 import re
+import subprocess
 import tempfile
+import time
 
 from harness import *
 
@@ -29,6 +32,10 @@ async def test_healthz(srv):
     health = json.loads(body)
     assert status == 200 and health["status"] == "ok" and health["connections"] == 1
     assert headers["content-type"].startswith("application/json")
+    # The version is the binary's own (--version).
+    out = subprocess.run([srv.binary, "--version"], capture_output=True, text=True, timeout=10)
+    assert out.returncode == 0 and out.stdout.startswith("chess_server "), out
+    assert health["version"] == out.stdout.split()[1], (health, out.stdout)
 
 
 async def test_metrics(srv):
@@ -48,6 +55,15 @@ async def test_metrics(srv):
     assert int(values['chess_message_handle_microseconds_bucket{le="+Inf"}']) >= 6
     assert "# TYPE chess_message_handle_microseconds histogram" in text
     assert "chess_moves_per_second" in values
+    # Prometheus's conventions: the build as a label, the process's standard figures.
+    version = json.loads(srv.http("/healthz")[2])["version"]
+    assert values['chess_build_info{version="%s"}' % version] == "1"
+    assert float(values["process_cpu_seconds_total"]) > 0
+    assert float(values["process_resident_memory_bytes"]) > 1e6
+    fds = int(float(values["process_open_fds"]))
+    assert 5 < fds < int(float(values["process_max_fds"])), fds
+    start = float(values["process_start_time_seconds"])
+    assert time.time() - 600 < start <= time.time(), start
 
 
 async def test_game_json_and_pgn(srv):

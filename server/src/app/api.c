@@ -7,8 +7,12 @@
  * An answer that needs the database comes later (reads.h): the request's state is a struct
  * api_call attached to the transport's request, freed when the transport says it is over.
  */
+#include <dirent.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <unistd.h>
 
 #include "app/archive.h"
 #include "app/engine.h"
@@ -88,9 +92,10 @@ static int serve_game(struct server *srv, struct net_http *req, const char *rest
 static int serve_health(struct server *srv, struct net_http *req) {
     struct world_stats st;
     world_stats(srv->world, &st);
-    json_t *body = json_pack("{s:s,s:i,s:i,s:i}", "status", srv->stopping ? "shutting_down" : "ok",
-                             "connections", srv->conn_count, "games", st.games_live,
-                             "players_online", st.players_online);
+    json_t *body =
+        json_pack("{s:s,s:s,s:i,s:i,s:i}", "status", srv->stopping ? "shutting_down" : "ok",
+                  "version", CHESS_VERSION, "connections", srv->conn_count, "games", st.games_live,
+                  "players_online", st.players_online);
     /* Cut off from Redis, a node still serves its own games: "degraded", but 200, so a load
      * balancer keeps sending it the clients whose games it holds (docs/scaling.md). */
     if (body && site_health(srv, body) && !srv->stopping)
@@ -113,6 +118,33 @@ static void take_net_stats(struct server *srv) {
     m->bytes_out_total = ns.bytes_out_total;
 }
 
+/* The process's own figures (Linux: /proc/self), each -1 when it cannot be read. */
+static void read_process(const struct server *srv, struct metrics_gauges *g) {
+    struct rusage ru;
+    g->process_cpu_seconds = getrusage(RUSAGE_SELF, &ru) == 0
+                                 ? (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec / 1e6 +
+                                       (double)ru.ru_stime.tv_sec + ru.ru_stime.tv_usec / 1e6
+                                 : -1;
+    g->process_resident_bytes = -1;
+    FILE *statm = fopen("/proc/self/statm", "r");
+    long pages_total, pages_resident;
+    if (statm && fscanf(statm, "%ld %ld", &pages_total, &pages_resident) == 2)
+        g->process_resident_bytes = (double)pages_resident * (double)sysconf(_SC_PAGESIZE);
+    if (statm) fclose(statm);
+    g->process_open_fds = -1;
+    DIR *fds = opendir("/proc/self/fd");
+    if (fds) {
+        long n = 0;
+        for (struct dirent *e; (e = readdir(fds));)
+            if (e->d_name[0] != '.') n++;
+        g->process_open_fds = (double)(n - 1); /* not the one reading the directory */
+        closedir(fds);
+    }
+    struct rlimit rl;
+    g->process_max_fds = getrlimit(RLIMIT_NOFILE, &rl) == 0 ? (double)rl.rlim_cur : -1;
+    g->process_start_seconds = (double)srv->started_wall_ms / 1000.0;
+}
+
 static int serve_metrics(struct server *srv, struct net_http *req) {
     struct world_stats st;
     world_stats(srv->world, &st);
@@ -128,7 +160,9 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
         .games_started_total = st.games_started_total,
         .games_ended_total = st.games_ended_total,
         .guests_forgotten_total = st.guests_forgotten_total,
+        .version = CHESS_VERSION,
     };
+    read_process(srv, &g);
     engine_fill_gauges(srv, &g);
     persist_fill_gauges(srv, &g);
     if (site_enabled(srv)) {

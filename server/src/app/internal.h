@@ -94,7 +94,8 @@ struct server {
     struct net *net;   /* the transport, which owns the loop */
     struct wake *wake; /* results from other threads (wake.h) */
     struct metrics metrics;
-    struct conn *conns; /* every open connection */
+    int64_t started_wall_ms; /* when the server started (process_start_time_seconds) */
+    struct conn *conns;      /* every open connection */
     int conn_count;
     struct conn *lobby;     /* lobby subscribers */
     struct strmap watchers; /* game id -> struct watch_list */

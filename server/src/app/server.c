@@ -168,6 +168,7 @@ struct server *server_create(const struct server_config *cfg) {
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
+    srv->started_wall_ms = now_wall_ms();
 
     struct net_config net_cfg = {
         .listen_addr = cfg->listen_addr,

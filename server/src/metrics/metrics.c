@@ -110,6 +110,26 @@ static void emit_hist(struct buf *t, const char *name, const char *help,
                (unsigned long long)h->count);
 }
 
+/* Prometheus's standard process metrics; a figure that could not be read is left out. */
+static void emit_process(struct buf *t, const struct metrics_gauges *g) {
+    if (g->process_cpu_seconds >= 0)
+        emit_metric(t, "process_cpu_seconds_total", "counter",
+                    "Total user and system CPU time spent in seconds.", g->process_cpu_seconds);
+    if (g->process_resident_bytes >= 0)
+        emit_metric(t, "process_resident_memory_bytes", "gauge", "Resident memory size in bytes.",
+                    g->process_resident_bytes);
+    if (g->process_open_fds >= 0)
+        emit_metric(t, "process_open_fds", "gauge", "Number of open file descriptors.",
+                    g->process_open_fds);
+    if (g->process_max_fds >= 0)
+        emit_metric(t, "process_max_fds", "gauge", "Maximum number of open file descriptors.",
+                    g->process_max_fds);
+    if (g->process_start_seconds >= 0)
+        emit_metric(t, "process_start_time_seconds", "gauge",
+                    "Start time of the process since unix epoch in seconds.",
+                    g->process_start_seconds);
+}
+
 static void emit_engine(struct buf *t, const struct metrics_gauges *g) {
     emit_metric(t, "chess_engine_workers", "gauge", "Engine worker threads.", g->engine_workers);
     emit_metric(t, "chess_engine_busy_workers", "gauge", "Engine workers searching now.",
@@ -185,6 +205,12 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     struct buf t;
     if (!buf_init(&t, 0, 8192)) return NULL;
     t.data[0] = '\0';
+    if (g->version)
+        buf_printf(&t,
+                   "# HELP chess_build_info The server's version (a label; the value is always "
+                   "1).\n# TYPE chess_build_info gauge\nchess_build_info{version=\"%s\"} 1\n",
+                   g->version);
+    emit_process(&t, g);
     emit_metric(&t, "chess_connections", "gauge", "Open WebSocket connections.", g->connections);
     emit_metric(&t, "chess_connections_total", "counter", "WebSocket connections accepted.",
                 (double)m->connections_total);

@@ -68,6 +68,13 @@ void metrics_family_add(struct metrics_family *f, const char *label, uint64_t n)
 
 /* Gauges owned by others, sampled when rendering. */
 struct metrics_gauges {
+    const char *version; /* chess_build_info's label (NULL: not rendered) */
+    /* The process, by Prometheus's conventions for process_* metrics (negative: unknown). */
+    double process_cpu_seconds;    /* user and system CPU time */
+    double process_resident_bytes; /* resident memory */
+    double process_open_fds;       /* open file descriptors */
+    double process_max_fds;        /* their limit */
+    double process_start_seconds;  /* start time, seconds since the epoch */
     int connections;
     int players;
     int players_online;

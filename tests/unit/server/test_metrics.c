@@ -45,6 +45,34 @@ static void test_render(void) {
     metrics_free(&m);
 }
 
+static void test_build_and_process(void) {
+    struct metrics m;
+    CHECK_EQ_INT(metrics_init(&m), 0);
+    struct metrics_gauges g = {.version = "1.2.3",
+                               .process_cpu_seconds = 1.5,
+                               .process_resident_bytes = 4096,
+                               .process_open_fds = -1, /* could not be read: left out */
+                               .process_max_fds = 1024,
+                               .process_start_seconds = 1700000000};
+    size_t len;
+    char *text = metrics_render(&m, &g, &len);
+    CHECK(text != NULL);
+    if (text) {
+        CHECK(strstr(text,
+                     "# TYPE chess_build_info gauge\nchess_build_info{version=\"1.2.3\"} 1\n") !=
+              NULL);
+        CHECK(strstr(text,
+                     "# TYPE process_cpu_seconds_total counter\nprocess_cpu_seconds_total 1.5\n") !=
+              NULL);
+        CHECK(strstr(text, "\nprocess_resident_memory_bytes 4096\n") != NULL);
+        CHECK(strstr(text, "process_open_fds") == NULL);
+        CHECK(strstr(text, "\nprocess_max_fds 1024\n") != NULL);
+        CHECK(strstr(text, "\nprocess_start_time_seconds 1700000000\n") != NULL);
+        free(text);
+    }
+    metrics_free(&m);
+}
+
 static void test_store(void) {
     struct metrics m;
     CHECK_EQ_INT(metrics_init(&m), 0);
@@ -87,5 +115,6 @@ static void test_store(void) {
 int main(void) {
     RUN(test_render);
     RUN(test_store);
+    RUN(test_build_and_process);
     return check_finish();
 }
