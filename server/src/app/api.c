@@ -40,7 +40,9 @@ static int send_error(struct net_http *req, unsigned status, int code) {
 /* ---- requests answered later ---- */
 
 struct api_call *api_call_of(struct server *srv, struct net_http *req) {
-    struct api_call *call = calloc(1, sizeof *call);
+    struct api_call *call = net_http_user(req);
+    if (call) return call;
+    call = calloc(1, sizeof *call);
     if (!call) return NULL;
     call->srv = srv;
     call->req = req;

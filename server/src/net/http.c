@@ -159,6 +159,10 @@ void net_http_abort(struct net_http *req) {
     lws_set_timeout(req->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
 }
 
+void *net_http_user(const struct net_http *req) {
+    return req->user;
+}
+
 void net_http_set_user(struct net_http *req, void *user) {
     req->user = user;
 }

@@ -181,6 +181,9 @@ uint64_t net_conn_id(const struct net_conn *c);
 /* Attaches the application's state to a request; http_closed(user) is called when it ends. */
 void net_http_set_user(struct net_http *req, void *user);
 
+/* What net_http_set_user attached, or NULL. */
+void *net_http_user(const struct net_http *req);
+
 /* Starts a response with a body (malloc'd, taken over; NULL with len 0 for none). type: a
  * static string. The headers go out on the next writable callback, so this may be called later
  * than the http callback (when a database read answers). Returns 0 or -1. */
