@@ -60,13 +60,10 @@ bool site_health(struct server *srv, json_t *body) {
 }
 
 void site_stats(struct server *srv, struct site_stats *out) {
-    if (srv->site_ops) {
-        srv->site_ops->stats(srv, out);
-        return;
-    }
     struct world_stats st;
     world_stats(srv->world, &st);
     *out = (struct site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+    if (srv->site_ops) srv->site_ops->add_stats(srv, out);
 }
 
 void site_detach(struct server *srv) {

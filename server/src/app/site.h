@@ -47,7 +47,7 @@ struct site_ops {
     void (*conn_gone)(struct conn *c);
     void (*tick)(struct server *srv, int64_t now_ms);
     bool (*health)(struct server *srv, json_t *body);
-    void (*stats)(struct server *srv, struct site_stats *out);
+    void (*add_stats)(struct server *srv, struct site_stats *out); /* the other nodes' */
     void (*detach)(struct server *srv);
     void (*release)(struct server *srv);
 };

@@ -307,7 +307,7 @@ static const struct site_ops cluster_ops = {
     .conn_gone = cluster_conn_gone,
     .tick = cluster_tick,
     .health = cluster_health,
-    .stats = cluster_site_stats,
+    .add_stats = cluster_add_site_stats,
     .detach = cluster_detach,
     .release = cluster_free,
 };
@@ -370,10 +370,7 @@ void cluster_tick(struct server *srv, int64_t now) {
                            NULL, NULL);
 }
 
-void cluster_site_stats(struct server *srv, struct site_stats *out) {
-    struct world_stats st;
-    world_stats(srv->world, &st);
-    *out = (struct site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+void cluster_add_site_stats(struct server *srv, struct site_stats *out) {
     struct cluster *cl = cluster_of(srv);
     if (!cl) return;
     out->bus_up = bus_up(cl->bus);
@@ -394,7 +391,7 @@ bool cluster_health(struct server *srv, json_t *body) {
     struct cluster *cl = cluster_of(srv);
     if (!cl) return false;
     struct site_stats s;
-    cluster_site_stats(srv, &s);
+    site_stats(srv, &s);
     json_object_set_new(body, "node", json_string(cl->node));
     json_object_set_new(body, "redis", json_string(s.bus_up ? "up" : "down"));
     json_object_set_new(body, "site",

@@ -99,8 +99,8 @@ void cluster_tick(struct server *srv, int64_t now_ms);
  * down: it serves its own games only). */
 bool cluster_health(struct server *srv, json_t *body);
 
-/* Site-wide figures for /metrics (this node's own when alone). */
-void cluster_site_stats(struct server *srv, struct site_stats *out);
+/* Adds the other nodes' figures (from their announcements) to this node's in out. */
+void cluster_add_site_stats(struct server *srv, struct site_stats *out);
 
 /*
  * A client's core command (see proto_core_command()) or watch whose game, seek or
