@@ -162,25 +162,25 @@ void conn_enqueue(struct conn *c, struct net_msg *m) {
     net_send(c->net, m);
 }
 
-void conn_send_json(struct conn *c, json_t *msg) {
+/* Serialises msg (consumed) and sends it; plain: it announces no write (conn_send_plain). */
+static void send_json(struct conn *c, json_t *msg, bool plain) {
     if (!msg) return;
     struct net_msg *m = outmsg_create(msg);
     json_decref(msg);
     if (!m) return;
-    conn_send(c, m);
-    net_msg_release(m);
-}
-
-void conn_send_plain(struct conn *c, json_t *msg) {
-    if (!msg) return;
-    struct net_msg *m = outmsg_create(msg);
-    json_decref(msg);
-    if (!m) return;
-    if (c->held == 0)
+    if (plain && c->held == 0)
         conn_enqueue(c, m);
     else
         conn_send(c, m);
     net_msg_release(m);
+}
+
+void conn_send_json(struct conn *c, json_t *msg) {
+    send_json(c, msg, false);
+}
+
+void conn_send_plain(struct conn *c, json_t *msg) {
+    send_json(c, msg, true);
 }
 
 void conn_send_error(struct conn *c, int code, const json_t *id, const char *field) {
