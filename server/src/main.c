@@ -24,7 +24,7 @@
 #include "store/store.h"
 #include "util/log.h"
 
-enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL };
+enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOG_FORMAT };
 
 struct option_spec {
     const char *name; /* without the leading dashes */
@@ -44,6 +44,7 @@ static const char *node_id = "";
 static const char *redis_password_file = "";
 static const char *trusted_proxies = "";
 static enum log_level level = LOG_INFO;
+static enum log_format log_style = LOG_FORMAT_TEXT;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
     grace, lag, max_finished, max_seeks, max_games, bots_rated, bot_rate, bot_burst;
 static int64_t first_move_ms, abandon_ms, seek_grace_ms, guest_purge_ms;
@@ -62,6 +63,8 @@ static const struct option_spec options[] = {
     {"static-dir", "CHESS_STATIC_DIR", OPT_STRING, &cfg.static_dir, 0, 0,
      "web client files; client routes fall back to its index.html"},
     {"log-level", "CHESS_LOG_LEVEL", OPT_LEVEL, &level, 0, 0, "debug, info, warn or error"},
+    {"log-format", "CHESS_LOG_FORMAT", OPT_LOG_FORMAT, &log_style, 0, 0,
+     "text, or json: one JSON object per line (ts, level, module, msg)"},
     {"max-connections", "CHESS_MAX_CONNECTIONS", OPT_INT, &max_connections, 1, 1000000,
      "WebSocket connections at once"},
     {"max-message", "CHESS_MAX_MESSAGE", OPT_INT, &max_message, 256, 1 << 20,
@@ -153,6 +156,9 @@ static void usage(FILE *out) {
             case OPT_LEVEL:
                 snprintf(value, sizeof value, "%s", levels[*(enum log_level *)o->target]);
                 break;
+            case OPT_LOG_FORMAT:
+                snprintf(value, sizeof value, "%s", log_format_name(*(enum log_format *)o->target));
+                break;
         }
         fprintf(out, "  %-22s %-27s %s (%s)\n", flag, o->env, o->help, value);
     }
@@ -171,6 +177,9 @@ static int set_option(const struct option_spec *o, const char *value, const char
         case OPT_STRING: *(const char **)o->target = value; return 0;
         case OPT_LEVEL:
             if (log_parse_level(value, (enum log_level *)o->target) == 0) return 0;
+            break;
+        case OPT_LOG_FORMAT:
+            if (log_parse_format(value, (enum log_format *)o->target) == 0) return 0;
             break;
         case OPT_INT:
         case OPT_SECONDS:
@@ -362,6 +371,7 @@ int main(int argc, char **argv) {
     engine_cfg.table_bytes = (size_t)engine_table_mb << 20;
     engine_cfg.analysis_max_ms = analysis_seconds * 1000;
     log_set_level(level);
+    log_set_format(log_style);
     cfg.listen_addr = listen_addr;
     cfg.port = port;
     cfg.max_connections = max_connections;
