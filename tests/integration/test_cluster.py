@@ -6,6 +6,7 @@ player on the other node; Redis stopped and started again mid-game (the owner ke
 the other node's move is refused with OWNER_UNREACHABLE, both resynchronise); the site's counts.
 """
 import os
+import re
 import signal
 import subprocess
 
@@ -137,14 +138,76 @@ async def test_challenge_link_computer_game_and_metrics_across_nodes(site):
     computer_move = await watcher.recv(lambda m: m.get("type") == "move" and m["ply"] == 2,
                                        timeout=15, what="the computer's move")
     assert computer_move["game"] == gid
-    # /metrics adds up the site (node a's game, from its announcements: within a second).
-    def metrics():
-        status, _, body = b.http("/metrics")
-        assert status == 200
-        return body.decode()
-    await wait_for(lambda: "chess_site_games_live 1" in metrics(), what="the site's game count")
-    text = metrics()
-    assert "chess_redis_up 1" in text and "chess_site_nodes 2" in text, text
+    # Node b counts node a's game in the site's figures (from a's announcements: within a
+    # second); /metrics has them on node a alone (the lowest id, see the next test).
+    await wait_for(lambda: b.health()[1]["site"]["games"] == 1, what="the site's game count")
+    await wait_for(lambda: samples(a).get("chess_site_games_live") == 1, what="a reporting it")
+    assert samples(a)["chess_redis_up"] == 1 and samples(a)["chess_site_nodes"] == 2
+
+
+def samples(node):
+    """One node's /metrics as {sample: value}."""
+    status, _, body = node.http("/metrics")
+    assert status == 200
+    return {k: float(v) for k, v in re.findall(r"^(\S+) (\S+)$", body.decode(), re.M)}
+
+
+async def test_metrics_add_up_over_nodes_and_the_site_comes_from_one(site):
+    # Alone, node b reports the site; node a (the lower id) takes over when it joins, and the
+    # two never report at once.
+    b = site.node("b")
+    await site.wait_joined(1)
+    await wait_for(lambda: samples(b).get("chess_site_reporter") == 1, what="b reporting alone")
+    a = site.node("a")
+    both, deadline = 0, time.time() + 4
+    while time.time() < deadline:
+        both += samples(a).get("chess_site_reporter") == samples(b).get("chess_site_reporter") == 1
+        await asyncio.sleep(0.05)
+    assert both == 0, "both nodes reported the site %d times" % both
+    await site.wait_joined(2)
+    # Alice on node a, Bob and Carol on node b; Bob plays Alice's game, which node a holds (and
+    # where Bob is attached as a remote player: he must not count there too).
+    alice, bob, carol = await a.player("Alice"), await b.player("Bob"), await b.player("Carol")
+    sid = (await alice.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                           "color": "white"}))["seek"]["id"]
+    gid = (await bob.ok({"type": "seek_accept", "seek": sid}))["game"]["id"]
+    await alice.move(gid, "e4")
+    await bob.move(gid, "e5")
+    truth = {"connections": 3, "players_online": 3, "games": 1}
+
+    def reported():
+        ma, mb = samples(a), samples(b)
+        return (ma.get("chess_site_reporter"), mb.get("chess_site_reporter"),
+                ma.get("chess_site_players_online"), ma.get("chess_site_games_live"))
+    await wait_for(lambda: reported() == (1, 0, 3, 1), timeout=10, what="a reporting the site")
+    ma, mb = samples(a), samples(b)
+
+    def total(name):
+        return ma.get(name, 0) + mb.get(name, 0)
+    # Each node's own figures: summed over the nodes, the site's.
+    assert total("chess_connections") == truth["connections"]
+    assert total("chess_players_online") == truth["players_online"], \
+        (ma["chess_players_online"], mb["chess_players_online"])
+    assert total('chess_games{state="playing"}') == truth["games"]
+    assert total("chess_games_started_total") == 1 and total("chess_moves_total") == 2
+    assert total('chess_messages_in_total{type="move"}') == 2
+    # The site's figures: on node a only.
+    assert (ma["chess_site_nodes"], ma["chess_site_connections"],
+            ma["chess_site_players_online"], ma["chess_site_games_live"]) == (2, 3, 3, 1), ma
+    assert [k for k in mb if k.startswith("chess_site_")] == ["chess_site_reporter"], mb
+    assert ma["chess_redis_up"] == mb["chess_redis_up"] == 1
+    # /healthz keeps the site's figures on every node (node b's from node a's announcements,
+    # which may be a second behind).
+    for node in (a, b):
+        await wait_for(lambda: node.health()[1]["site"] == {"nodes": 2, **truth},
+                       what="the site's figures in %s's /healthz" % node.node_id)
+    # Node a stops: node b reports the site once a is lost (5 s without an announcement).
+    assert a.stop() == 0
+    await wait_for(lambda: samples(b).get("chess_site_reporter") == 1, timeout=15,
+                   what="b taking over")
+    mb = samples(b)
+    assert (mb["chess_site_nodes"], mb["chess_site_connections"],
+            mb["chess_site_players_online"]) == (1, 2, 2), mb
 
 
 async def test_ratings_follow_players_across_nodes(site):

@@ -52,9 +52,24 @@ async def test_metrics(srv):
     assert values['chess_games{state="playing"}'] == "1"
     assert values['chess_messages_in_total{type="move"}'] == "4"
     assert values['chess_errors_total{code="NOT_YOUR_TURN"}'] == "1"
-    assert int(values['chess_message_handle_microseconds_bucket{le="+Inf"}']) >= 6
-    assert "# TYPE chess_message_handle_microseconds histogram" in text
-    assert "chess_moves_per_second" in values
+    # Durations in seconds: bounds, sum (each message took well under a second).
+    assert "# TYPE chess_message_handle_seconds histogram" in text
+    handled = int(values['chess_message_handle_seconds_count'])
+    assert handled >= 6 and int(values['chess_message_handle_seconds_bucket{le="+Inf"}']) == handled
+    assert int(values['chess_message_handle_seconds_bucket{le="1"}']) == handled
+    assert 0 < float(values["chess_message_handle_seconds_sum"]) < handled
+    assert 'chess_message_handle_seconds_bucket{le="0.001"}' in values
+    # Counters, not rates: every counter is named *_total, and only counters are; no rates.
+    types = dict(re.findall(r"^# TYPE (\S+) (\S+)$", text, re.M))
+    helps = set(re.findall(r"^# HELP (\S+) .+$", text, re.M))
+    assert set(types) == helps and len(types) > 50, (set(types) ^ helps)
+    for name, kind in types.items():
+        assert (kind == "counter") == name.endswith("_total"), (name, kind)
+        assert kind in ("counter", "gauge", "histogram"), (name, kind)
+        assert not re.search(r"microseconds|milliseconds|per_second", name), name
+    for sample in values:
+        family = re.sub(r"(_bucket|_sum|_count)?(\{.*)?$", "", sample)
+        assert family in types or re.sub(r"\{.*$", "", sample) in types, sample
     # Prometheus's conventions: the build as a label, the process's standard figures.
     version = json.loads(srv.http("/healthz")[2])["version"]
     assert values['chess_build_info{version="%s"}' % version] == "1"

@@ -125,12 +125,12 @@ async def test_requesters_gone_before_the_answer(data):
     # The hellos' reads are answered (and dropped) and nothing waits for a reader: a
     # game_record sent on, wrongly, after its connection's hello would be queued by now.
     def reads_settled():
-        done = metric(srv, "chess_store_read_microseconds_count") or 0
+        done = metric(srv, "chess_store_read_seconds_count") or 0
         return done >= 5 and metric(srv, "chess_store_read_queue_length") == 0
     await wait_for(reads_settled, timeout=15, what="the hellos' reads answered")
     # 5 hellos (the game_record behind each was dropped with its connection) and the HTTP reads
     # (lws may drop a request whose client has already hung up before reading it).
-    assert 5 <= metric(srv, "chess_store_read_microseconds_count") <= 8
+    assert 5 <= metric(srv, "chess_store_read_seconds_count") <= 8
     # The server goes on: the same token and requests work.
     back = await srv.player(token=token)
     assert back.player["id"] == pid
@@ -200,11 +200,11 @@ async def test_store_metrics(data):
     assert metric(srv, "chess_store_commits_total") >= 1
     assert metric(srv, "chess_store_commit_batch_ops_count") >= 1
     assert metric(srv, "chess_store_commit_batch_ops_sum") >= 5  # 2 guests, start, 2 moves, end
-    assert metric(srv, "chess_store_commit_microseconds_count") >= 1
-    assert metric(srv, "chess_store_write_wait_microseconds_count") >= 1
-    assert metric(srv, "chess_store_held_message_microseconds_count") >= 1
-    assert metric(srv, "chess_store_read_microseconds_count") >= 1
-    assert metric(srv, "chess_store_read_wait_microseconds_count") >= 1
+    assert metric(srv, "chess_store_commit_seconds_count") >= 1
+    assert metric(srv, "chess_store_write_wait_seconds_count") >= 1
+    assert metric(srv, "chess_store_held_message_seconds_count") >= 1
+    assert metric(srv, "chess_store_read_seconds_count") >= 1
+    assert metric(srv, "chess_store_read_wait_seconds_count") >= 1
     assert metric(srv, "chess_store_transactions_failed_total") == 0
     assert metric(srv, "chess_store_read_errors_total") == 0
     assert metric(srv, 'chess_store_commit_batch_ops_bucket{le="+Inf"}') >= 1

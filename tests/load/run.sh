@@ -131,9 +131,9 @@ def bound(name, q):
     b = [(le, c - a.get(le, 0)) for le, c in b]
     if not b or b[-1][1] <= 0: return "n/a"
     le = next(le for le, c in b if c >= q * b[-1][1])
-    return "over 1000" if le == "+Inf" else "%g" % (float(le) / 1000)
-held = "chess_store_held_message_microseconds"
-commit = "chess_store_commit_microseconds"
+    return "over 1000" if le == "+Inf" else "%g" % (float(le) * 1000)
+held = "chess_store_held_message_seconds"
+commit = "chess_store_commit_seconds"
 print("server side (paced phase; histogram bounds, ms): messages held for their commit"
       " p50 <= %s, p99 <= %s; commits p50 <= %s, p99 <= %s"
       % (bound(held, .5), bound(held, .99), bound(commit, .5), bound(commit, .99)))

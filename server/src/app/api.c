@@ -153,7 +153,7 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
     struct metrics_gauges g = {
         .connections = srv->conn_count,
         .players = st.players,
-        .players_online = st.players_online,
+        .players_online = srv->players_here,
         .games_live = st.games_live,
         .games_ended_kept = st.games_ended_kept,
         .seeks = st.seeks,
@@ -172,6 +172,7 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
         site_stats(srv, &site);
         g.cluster = true;
         g.cluster_redis_up = site.bus_up;
+        g.site_reporter = site.reporter;
         g.site_nodes = site.nodes;
         g.site_connections = site.connections;
         g.site_players_online = site.players_online;

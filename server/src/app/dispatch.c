@@ -27,6 +27,7 @@
 static void player_link(struct conn *c, struct player *p) {
     c->player = p;
     struct conn *head = p->net_conns;
+    if (!head) c->srv->players_here++;
     c->player_next = head;
     if (head) head->player_prev = c;
     p->net_conns = c;
@@ -40,6 +41,7 @@ static void player_unlink(struct conn *c) {
         p->net_conns = c->player_next;
     if (c->player_next) c->player_next->player_prev = c->player_prev;
     c->player_prev = c->player_next = NULL;
+    if (!p->net_conns) c->srv->players_here--;
 }
 
 /* ---- watching ---- */

@@ -97,6 +97,7 @@ struct server {
     int64_t started_wall_ms; /* when the server started (process_start_time_seconds) */
     struct conn *conns;      /* every open connection */
     int conn_count;
+    int players_here;       /* players with at least one of those connections */
     struct conn *lobby;     /* lobby subscribers */
     struct strmap watchers; /* game id -> struct watch_list */
     struct conn *to_free;
@@ -107,9 +108,6 @@ struct server {
     bool stopping;
     int64_t stop_deadline_ms;
     bool finished;
-    int64_t moves_sample[11]; /* moves_total once a second, for moves per second */
-    int moves_sample_at;
-    int64_t last_sample_ms;
 };
 
 /* ---- client.c ---- */

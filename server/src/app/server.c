@@ -117,25 +117,11 @@ static void finish(struct server *srv) {
     net_shutdown(srv->net);
 }
 
-static void sample_moves(struct server *srv, int64_t now) {
-    if (now - srv->last_sample_ms < 1000) return;
-    srv->last_sample_ms = now;
-    struct world_stats st;
-    world_stats(srv->world, &st);
-    int n = (int)(sizeof srv->moves_sample / sizeof srv->moves_sample[0]);
-    srv->moves_sample[srv->moves_sample_at % n] = (int64_t)st.moves_total;
-    int have = srv->moves_sample_at < n - 1 ? srv->moves_sample_at : n - 1;
-    int64_t oldest = srv->moves_sample[(srv->moves_sample_at - have + n) % n];
-    srv->metrics.moves_per_second = have ? (double)((int64_t)st.moves_total - oldest) / have : 0;
-    srv->moves_sample_at++;
-}
-
 static void house_timer_fired(struct server *srv) {
     int64_t now = now_mono_ms();
     net_free_closed(srv->net);
     conn_free_closed(srv);
     if (!srv->stopping) net_keepalive(srv->net, now);
-    sample_moves(srv, now);
     site_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {

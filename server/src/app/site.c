@@ -59,10 +59,20 @@ bool site_health(struct server *srv, json_t *body) {
     return srv->site_ops ? srv->site_ops->health(srv, body) : false;
 }
 
-void site_stats(struct server *srv, struct site_stats *out) {
+void site_node_stats(const struct server *srv, struct site_stats *out) {
     struct world_stats st;
     world_stats(srv->world, &st);
-    *out = (struct site_stats){1, srv->conn_count, st.players_online, st.games_live, false};
+    /* Not the world's players_online: that counts, too, the players of this node's games who
+     * are connected through other nodes (site/relay.c attaches them here). */
+    *out = (struct site_stats){.nodes = 1,
+                               .connections = srv->conn_count,
+                               .players_online = srv->players_here,
+                               .games_live = st.games_live,
+                               .reporter = true};
+}
+
+void site_stats(struct server *srv, struct site_stats *out) {
+    site_node_stats(srv, out);
     if (srv->site_ops) srv->site_ops->add_stats(srv, out);
 }
 

@@ -23,13 +23,14 @@ struct core_event;
 struct game;
 struct player;
 
-/* Site-wide figures for /metrics (this node's own when alone). */
+/* Figures of a node or of the site, for /healthz and /metrics (docs/scaling.md). */
 struct site_stats {
-    int nodes; /* nodes heard from in the last 5 s, this one included */
-    int connections;
-    int players_online;
-    int games_live;
+    int nodes;          /* nodes heard from in the last 5 s, this one included */
+    int connections;    /* WebSocket connections */
+    int players_online; /* players with a connection to the node (to each node, for the site) */
+    int games_live;     /* games in progress held by the node(s) */
     bool bus_up;
+    bool reporter; /* this node is the one that exports the site's figures in /metrics */
 };
 
 /* What a site does; each function is documented at its wrapper below. */
@@ -47,7 +48,7 @@ struct site_ops {
     void (*conn_gone)(struct conn *c);
     void (*tick)(struct server *srv, int64_t now_ms);
     bool (*health)(struct server *srv, json_t *body);
-    void (*add_stats)(struct server *srv, struct site_stats *out); /* the other nodes' */
+    void (*add_stats)(struct server *srv, struct site_stats *out); /* others', reporter */
     void (*detach)(struct server *srv);
     void (*release)(struct server *srv);
 };
@@ -98,7 +99,12 @@ void site_tick(struct server *srv, int64_t now_ms);
 /* Adds the site's state to /healthz's body; true when the node is degraded (cut off). */
 bool site_health(struct server *srv, json_t *body);
 
-/* Site-wide figures (this node's own when alone). */
+/* This node's own figures: its connections, the players connected to it (a player of one of
+ * its games who is connected through another node counts there), the games it holds. */
+void site_node_stats(const struct server *srv, struct site_stats *out);
+
+/* Site-wide figures: this node's own plus the other nodes' from their announcements, and
+ * whether this node reports them in /metrics. Alone: this node's own, reporting. */
 void site_stats(struct server *srv, struct site_stats *out);
 
 /* Leaves the site (inside the loop, at shutdown), then frees what is left (after the loop). */

@@ -11,7 +11,8 @@
 
 #include "util/buf.h"
 
-/* Microseconds: 20 ms is the move delay the load benchmark aims under, so it is a bound. */
+/* Microseconds (rendered in seconds, 5e-6 to 1): 20 ms is the move delay the load benchmark
+ * aims under, so it is a bound. */
 static const double latency_bounds[METRICS_HIST_BUCKETS - 1] = {
     5, 10, 25, 50, 100, 250, 500, 1000, 2500, 5000, 10000, 20000, 50000, 100000, 250000, 1000000};
 static const double ops_bounds[METRICS_HIST_BUCKETS - 1] = {
@@ -35,17 +36,22 @@ static int family_init(struct metrics_family *f, int size) {
     return f->labels && f->values ? 0 : -1;
 }
 
+static void hist_init(struct metrics_hist *h, const double *bounds, double scale) {
+    h->bounds = bounds;
+    h->scale = scale;
+}
+
 int metrics_init(struct metrics *m) {
     *m = (struct metrics){0};
-    m->handle_us.bounds = latency_bounds;
-    m->timer_lag_us.bounds = latency_bounds;
-    m->message_bytes.bounds = size_bounds;
-    m->store_batch_ops.bounds = ops_bounds;
-    m->store_commit_us.bounds = latency_bounds;
-    m->store_write_wait_us.bounds = latency_bounds;
-    m->store_held_us.bounds = latency_bounds;
-    m->store_read_wait_us.bounds = latency_bounds;
-    m->store_read_us.bounds = latency_bounds;
+    hist_init(&m->handle_us, latency_bounds, 1e-6);
+    hist_init(&m->timer_lag_us, latency_bounds, 1e-6);
+    hist_init(&m->message_bytes, size_bounds, 1);
+    hist_init(&m->store_batch_ops, ops_bounds, 1);
+    hist_init(&m->store_commit_us, latency_bounds, 1e-6);
+    hist_init(&m->store_write_wait_us, latency_bounds, 1e-6);
+    hist_init(&m->store_held_us, latency_bounds, 1e-6);
+    hist_init(&m->store_read_wait_us, latency_bounds, 1e-6);
+    hist_init(&m->store_read_us, latency_bounds, 1e-6);
     if (family_init(&m->messages_in, 64) < 0 || family_init(&m->errors, 64) < 0) {
         metrics_free(m);
         return -1;
@@ -81,9 +87,32 @@ void metrics_family_add(struct metrics_family *f, const char *label, uint64_t n)
     f->values[f->count++] = n;
 }
 
+/* v as a plain decimal ("0.000005", "1048576", "1796615909.854"): 15 significant digits at
+ * most (what a double holds), 9 decimals at most (nanoseconds); very large values in exponent
+ * form. Returns out. */
+static const char *decimal(double v, char *out, size_t cap) {
+    double size = v < 0 ? -v : v;
+    if (size >= 1e15) {
+        snprintf(out, cap, "%.17g", v);
+        return out;
+    }
+    int digits = 1;
+    for (double x = size; x >= 10; x /= 10) digits++;
+    int n = snprintf(out, cap, "%.*f", 15 - digits < 9 ? 15 - digits : 9, v);
+    if (n <= 0 || (size_t)n >= cap) return out;
+    if (strchr(out, '.')) {
+        while (out[n - 1] == '0') n--;
+        if (out[n - 1] == '.') n--;
+        out[n] = '\0';
+    }
+    return strcmp(out, "-0") == 0 ? strcpy(out, "0") : out;
+}
+
 static void emit_metric(struct buf *t, const char *name, const char *type, const char *help,
                         double value) {
-    buf_printf(t, "# HELP %s %s\n# TYPE %s %s\n%s %.17g\n", name, help, name, type, name, value);
+    char num[64];
+    buf_printf(t, "# HELP %s %s\n# TYPE %s %s\n%s %s\n", name, help, name, type, name,
+               decimal(value, num, sizeof num));
 }
 
 static void emit_family(struct buf *t, const char *name, const char *label, const char *help,
@@ -98,16 +127,18 @@ static void emit_hist(struct buf *t, const char *name, const char *help,
                       const struct metrics_hist *h) {
     buf_printf(t, "# HELP %s %s\n# TYPE %s histogram\n", name, help, name);
     uint64_t cumulative = 0;
+    char num[64];
     for (int i = 0; i < METRICS_HIST_BUCKETS; i++) {
         cumulative += h->counts[i];
         if (i < METRICS_HIST_BUCKETS - 1)
-            buf_printf(t, "%s_bucket{le=\"%.15g\"} %llu\n", name, h->bounds[i],
+            buf_printf(t, "%s_bucket{le=\"%s\"} %llu\n", name,
+                       decimal(h->bounds[i] * h->scale, num, sizeof num),
                        (unsigned long long)cumulative);
         else
             buf_printf(t, "%s_bucket{le=\"+Inf\"} %llu\n", name, (unsigned long long)cumulative);
     }
-    buf_printf(t, "%s_sum %.17g\n%s_count %llu\n", name, h->sum, name,
-               (unsigned long long)h->count);
+    buf_printf(t, "%s_sum %s\n%s_count %llu\n", name, decimal(h->sum * h->scale, num, sizeof num),
+               name, (unsigned long long)h->count);
 }
 
 /* Prometheus's standard process metrics; a figure that could not be read is left out. */
@@ -178,20 +209,20 @@ static void emit_store(struct buf *t, const struct metrics *m, const struct metr
                 (double)g->store_wal_truncations);
     emit_hist(t, "chess_store_commit_batch_ops", "Write operations per committed transaction.",
               &m->store_batch_ops);
-    emit_hist(t, "chess_store_commit_microseconds",
+    emit_hist(t, "chess_store_commit_seconds",
               "Time of one transaction, from BEGIN to the end of COMMIT.", &m->store_commit_us);
-    emit_hist(t, "chess_store_write_wait_microseconds",
+    emit_hist(t, "chess_store_write_wait_seconds",
               "Time from queueing a transaction's oldest operation to its commit.",
               &m->store_write_wait_us);
-    emit_hist(t, "chess_store_held_message_microseconds",
+    emit_hist(t, "chess_store_held_message_seconds",
               "Time an outbound message waited for the commit of what it announces.",
               &m->store_held_us);
     emit_metric(t, "chess_store_readers", "gauge", "Reader threads.", g->store_readers);
     emit_metric(t, "chess_store_read_queue_length", "gauge", "Reads waiting for a reader thread.",
                 (double)g->store_read_queue);
-    emit_hist(t, "chess_store_read_wait_microseconds", "Time a read waited for a reader thread.",
+    emit_hist(t, "chess_store_read_wait_seconds", "Time a read waited for a reader thread.",
               &m->store_read_wait_us);
-    emit_hist(t, "chess_store_read_microseconds",
+    emit_hist(t, "chess_store_read_seconds",
               "Time from asking for a read to its answer being ready.", &m->store_read_us);
     emit_metric(t, "chess_store_read_errors_total", "counter",
                 "Reads that failed (a database error, not a missing row).",
@@ -199,6 +230,27 @@ static void emit_store(struct buf *t, const struct metrics *m, const struct metr
     emit_metric(t, "chess_store_reads_refused_total", "counter",
                 "Reads refused because the readers' queue was full or they had stopped.",
                 (double)m->store_read_refused);
+}
+
+/* Every node of a site says whether it is connected and whether it reports the site; the site's
+ * own figures come from the reporting node only (one at a time), so that no sum over the nodes
+ * counts a figure twice. */
+static void emit_site(struct buf *t, const struct metrics_gauges *g) {
+    emit_metric(t, "chess_redis_up", "gauge",
+                "1 while this node is connected to the site's Redis (docs/scaling.md).",
+                g->cluster_redis_up);
+    emit_metric(t, "chess_site_reporter", "gauge",
+                "1 on the one node that exports the site's figures (chess_site_*).",
+                g->site_reporter);
+    if (!g->site_reporter) return;
+    emit_metric(t, "chess_site_nodes", "gauge", "Nodes of the site heard from in the last 5 s.",
+                g->site_nodes);
+    emit_metric(t, "chess_site_connections", "gauge", "WebSocket connections, whole site.",
+                g->site_connections);
+    emit_metric(t, "chess_site_players_online", "gauge", "Players online, whole site.",
+                g->site_players_online);
+    emit_metric(t, "chess_site_games_live", "gauge", "Games in progress, whole site.",
+                g->site_games_live);
 }
 
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
@@ -226,9 +278,10 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_connections_closed_abuse_total", "counter",
                 "Connections closed for repeated abuse (floods, oversized messages).",
                 (double)m->connections_closed_abuse);
-    emit_metric(&t, "chess_players", "gauge", "Known players (guests included).", g->players);
-    emit_metric(&t, "chess_players_online", "gauge", "Players with at least one connection.",
-                g->players_online);
+    emit_metric(&t, "chess_players", "gauge", "Players in this node's memory (guests included).",
+                g->players);
+    emit_metric(&t, "chess_players_online", "gauge",
+                "Players with at least one connection to this node.", g->players_online);
     buf_printf(&t,
                "# HELP chess_games Games in memory by state.\n# TYPE chess_games gauge\n"
                "chess_games{state=\"playing\"} %d\nchess_games{state=\"ended\"} %d\n",
@@ -244,8 +297,6 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
                 "Guests dropped from memory after --guest-purge-seconds away.",
                 (double)g->guests_forgotten_total);
     emit_engine(&t, g);
-    emit_metric(&t, "chess_moves_per_second", "gauge", "Moves per second over the last 10 s.",
-                m->moves_per_second);
     emit_metric(&t, "chess_http_requests_total", "counter", "HTTP requests served.",
                 (double)m->http_requests_total);
     emit_metric(&t, "chess_messages_out_total", "counter", "WebSocket messages queued to clients.",
@@ -257,24 +308,12 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_family(&t, "chess_messages_in_total", "type", "Client messages received by type.",
                 &m->messages_in);
     emit_family(&t, "chess_errors_total", "code", "Errors sent to clients by code.", &m->errors);
-    emit_hist(&t, "chess_message_handle_microseconds",
+    emit_hist(&t, "chess_message_handle_seconds",
               "Time from a complete client message to its replies being queued.", &m->handle_us);
     emit_hist(&t, "chess_message_bytes", "Size of client messages.", &m->message_bytes);
-    emit_hist(&t, "chess_timer_lag_microseconds",
+    emit_hist(&t, "chess_timer_lag_seconds",
               "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
     emit_store(&t, m, g);
-    if (g->cluster) {
-        emit_metric(&t, "chess_redis_up", "gauge",
-                    "1 while this node is connected to the site's Redis (docs/scaling.md).",
-                    g->cluster_redis_up);
-        emit_metric(&t, "chess_site_nodes", "gauge",
-                    "Nodes of the site heard from in the last 5 s.", g->site_nodes);
-        emit_metric(&t, "chess_site_connections", "gauge", "WebSocket connections, whole site.",
-                    g->site_connections);
-        emit_metric(&t, "chess_site_players_online", "gauge", "Players online, whole site.",
-                    g->site_players_online);
-        emit_metric(&t, "chess_site_games_live", "gauge", "Games in progress, whole site.",
-                    g->site_games_live);
-    }
+    if (g->cluster) emit_site(&t, g);
     return (char *)buf_finish(&t, 0, len);
 }

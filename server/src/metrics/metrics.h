@@ -1,7 +1,9 @@
 /*
- * Counters and histograms for /metrics, rendered in the Prometheus text format (version 0.0.4).
- * The network layer counts (messages by type, errors by code, bytes, latencies) and adds the
- * world's gauges when rendering. Nothing here knows sockets.
+ * Counters and histograms for /metrics, rendered in the Prometheus text format (version 0.0.4)
+ * by Prometheus's conventions: counters end in _total and only grow (rates are Prometheus's
+ * rate()), durations are in seconds (_seconds), sizes in bytes. The application counts
+ * (messages by type, errors by code, bytes, latencies) and adds the world's gauges when
+ * rendering. Nothing here knows sockets.
  *
  * Loop thread only (later issues' threads report through the loop, not here directly).
  */
@@ -14,9 +16,12 @@
 
 #define METRICS_HIST_BUCKETS 17
 
-/* A cumulative histogram with fixed upper bounds (microseconds or bytes). */
+/* A cumulative histogram with fixed upper bounds. Values are observed in the histogram's own
+ * unit (microseconds for durations, which are whole numbers where they are measured) and
+ * rendered times scale (1e-6: seconds), bounds and sum alike. */
 struct metrics_hist {
     const double *bounds; /* METRICS_HIST_BUCKETS - 1 finite bounds, then +Inf */
+    double scale;         /* rendering unit per observed unit */
     uint64_t counts[METRICS_HIST_BUCKETS];
     double sum;
     uint64_t count;
@@ -47,7 +52,6 @@ struct metrics {
     struct metrics_hist handle_us;     /* time to handle one client message */
     struct metrics_hist message_bytes; /* size of client messages */
     struct metrics_hist timer_lag_us;  /* lateness of the game timer */
-    double moves_per_second;           /* over the last 10 s, set by the caller */
     /* The store (docs/persistence.md), from the figures its threads report to the loop. */
     struct metrics_hist store_batch_ops;     /* operations per committed transaction */
     struct metrics_hist store_commit_us;     /* BEGIN to the end of COMMIT */
@@ -77,7 +81,7 @@ struct metrics_gauges {
     double process_start_seconds;  /* start time, seconds since the epoch */
     int connections;
     int players;
-    int players_online;
+    int players_online; /* players with a connection to this node */
     int games_live;
     int games_ended_kept;
     int seeks;
@@ -98,9 +102,12 @@ struct metrics_gauges {
     uint64_t store_write_queue, store_read_queue, store_commits, store_transactions_failed;
     uint64_t store_checkpoints, store_wal_truncations;
     int store_readers;
-    /* The site (docs/scaling.md; cluster false without --redis). */
+    /* The site (docs/scaling.md; cluster false without --redis). The site's figures are
+     * rendered only when site_reporter: by one node of the site at a time, so that summing
+     * any metric over the nodes counts nothing twice. */
     bool cluster;
     bool cluster_redis_up;
+    bool site_reporter;
     int site_nodes, site_connections, site_players_online, site_games_live;
 };
 

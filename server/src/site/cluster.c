@@ -6,7 +6,8 @@
  *
  * Messages (JSON objects with a type "t"; relay.c has the games'):
  *   site channel:  node   {n, i, u, c, p, g, l} every second: incarnation (start time), times on
- *                         the bus, connections, players online, live games, newest live games
+ *                         the bus, connections, players connected to it, live games, newest
+ *                         live games
  *                  lobby? {n}        "send me your open seeks"
  *   node channel:  seeks  {n, s}     the answer: the node's open seeks
  */
@@ -23,9 +24,10 @@
 #include "util/log.h"
 #include "util/now.h"
 
-#define PEER_ALIVE_MS   5000
-#define ANNOUNCE_MS     1000
-#define ANNOUNCED_GAMES 20 /* newest live games in each announcement, for live_games */
+#define PEER_ALIVE_MS    5000
+#define ANNOUNCE_MS      1000
+#define ANNOUNCED_GAMES  20 /* newest live games in each announcement, for live_games */
+#define REPORT_SETTLE_MS (2 * ANNOUNCE_MS) /* on the bus before reporting the site's figures */
 
 struct peer {
     char id[BUS_NODE_ID_MAX + 1];
@@ -280,6 +282,7 @@ static void publish_directory(struct cluster *cl) {
 static void on_state(void *ctx, bool up) {
     struct cluster *cl = ctx;
     if (!up) return;
+    cl->up_since_ms = now_mono_ms();
     cl->epoch++;
     publish_directory(cl);
     cl->next_announce_ms = 0;
@@ -354,8 +357,8 @@ void cluster_tick(struct server *srv, int64_t now) {
         relay_detach_players_via(cl, peer->id);
         forget_seeks_of(cl, peer->id, NULL);
     }
-    struct world_stats st;
-    world_stats(srv->world, &st);
+    struct site_stats own;
+    site_node_stats(srv, &own);
     json_t *live = json_array();
     int n = 0;
     for (const struct game *g = world_live_first(srv->world); g && live && n < ANNOUNCED_GAMES;
@@ -365,16 +368,23 @@ void cluster_tick(struct server *srv, int64_t now) {
     cluster_publish_direct(cl, NULL,
                            json_pack("{s:s,s:s,s:I,s:I,s:i,s:i,s:i,s:o*}", "t", "node", "n",
                                      cl->node, "i", (json_int_t)cl->incarnation, "u",
-                                     (json_int_t)cl->epoch, "c", srv->conn_count, "p",
-                                     st.players_online, "g", st.games_live, "l", live),
+                                     (json_int_t)cl->epoch, "c", own.connections, "p",
+                                     own.players_online, "g", own.games_live, "l", live),
                            NULL, NULL);
 }
 
+/* The reporting node (docs/scaling.md) is the one with the lowest id among the nodes heard from
+ * in the last PEER_ALIVE_MS, on the bus for REPORT_SETTLE_MS at least (time to hear every
+ * node's announcement): one at a time while the site is whole, and a node cut off from Redis
+ * never reports. A joining node with a lower id takes over without an overlap (the reporter
+ * stops on its first announcement, it starts a second later); when the reporter goes, the next
+ * takes over once it is lost (PEER_ALIVE_MS). */
 void cluster_add_site_stats(struct server *srv, struct site_stats *out) {
     struct cluster *cl = cluster_of(srv);
     if (!cl) return;
-    out->bus_up = bus_up(cl->bus);
     int64_t now = now_mono_ms();
+    out->bus_up = bus_up(cl->bus);
+    out->reporter = out->bus_up && now - cl->up_since_ms >= REPORT_SETTLE_MS;
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
@@ -384,6 +394,7 @@ void cluster_add_site_stats(struct server *srv, struct site_stats *out) {
         out->connections += p->connections;
         out->players_online += p->players_online;
         out->games_live += p->games_live;
+        if (strcmp(p->id, cl->node) < 0) out->reporter = false;
     }
 }
 

@@ -2,8 +2,9 @@
  * Several nodes, one site (docs/scaling.md): the site's side of the Redis bus
  * (pubsub/bus.h). Without --redis none of this runs and the server behaves as a single node.
  *
- * - Every node announces itself on the site channel every second with its counts (connections,
- *   players online, live games); /healthz and /metrics add up the nodes heard from recently.
+ * - Every node announces itself on the site channel every second with its own counts
+ *   (connections, players connected to it, live games); /healthz adds up the nodes heard from
+ *   recently, and one node at a time (the lowest id heard from) exports that sum in /metrics.
  * - Each game, seek and challenge is owned by the node that created it; its id is written to
  *   the directory in Redis ("chess:game:<id>", "chess:seek:<id>" -> node id).
  * - A client's command about a game, seek or challenge this node does not have is forwarded to

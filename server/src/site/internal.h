@@ -51,6 +51,7 @@ struct cluster {
     bool answered;
     bool ever_up;
     int64_t epoch; /* how many times the bus came up: peers resync our games when it changes */
+    int64_t up_since_ms; /* when the bus last came up (monotonic) */
 };
 
 /* ---- cluster.c ---- */
@@ -99,7 +100,8 @@ void cluster_tick(struct server *srv, int64_t now_ms);
  * down: it serves its own games only). */
 bool cluster_health(struct server *srv, json_t *body);
 
-/* Adds the other nodes' figures (from their announcements) to this node's in out. */
+/* Adds the other nodes' figures (from their announcements) to this node's in out, and says
+ * whether this node is the one that reports the site's figures in /metrics. */
 void cluster_add_site_stats(struct server *srv, struct site_stats *out);
 
 /*
