@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "app/backup.h"
 #include "app/engine.h"
 #include "app/persist.h"
 #include "app/server.h"
@@ -24,7 +25,9 @@
 #include "store/store.h"
 #include "util/log.h"
 
-enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOG_FORMAT };
+/* OPT_SECONDS and OPT_DURATION fill an int64_t in ms; min and max are in seconds. A duration is
+ * seconds, or a number with s, m, h or d. */
+enum opt_kind { OPT_STRING, OPT_INT, OPT_SECONDS, OPT_LEVEL, OPT_LOG_FORMAT, OPT_DURATION };
 
 struct option_spec {
     const char *name; /* without the leading dashes */
@@ -51,6 +54,10 @@ static int64_t first_move_ms, abandon_ms, seek_grace_ms, guest_purge_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds;
 static int db_readers = 2, db_read_delay_ms, db_commit_delay_ms;
+static const char *backup_dir = "";
+static int64_t backup_interval_ms = 6 * 3600 * 1000;
+static int backup_keep = 8;
+static const char *restore_file; /* --restore: a command, not a setting (no variable) */
 
 static const struct option_spec options[] = {
     {"listen", "CHESS_LISTEN", OPT_STRING, &listen_addr, 0, 0,
@@ -133,9 +140,51 @@ static const struct option_spec options[] = {
      "a file holding the Redis password (AUTH); empty: no password"},
     {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
      "this node's name in the site, stable across restarts (empty: host name and port)"},
+    {"backup-dir", "CHESS_BACKUP_DIR", OPT_STRING, &backup_dir, 0, 0,
+     "directory for online backups of the database, created if missing (empty: no backups)"},
+    {"backup-interval", "CHESS_BACKUP_INTERVAL", OPT_DURATION, &backup_interval_ms, 1, 31 * 86400,
+     "time between backups: seconds, or a number with s, m, h or d"},
+    {"backup-keep", "CHESS_BACKUP_KEEP", OPT_INT, &backup_keep, 1, 100000,
+     "backups kept in the backup directory (older ones are deleted)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
+
+/* A duration as --help shows it: in the largest unit that divides it (6h, 90s). */
+static void format_duration(int64_t ms, char *out, size_t len) {
+    static const struct {
+        long long seconds;
+        char unit;
+    } units[] = {{86400, 'd'}, {3600, 'h'}, {60, 'm'}};
+    long long s = (long long)(ms / 1000);
+    for (size_t i = 0; i < sizeof units / sizeof units[0]; i++) {
+        if (s > 0 && s % units[i].seconds == 0) {
+            snprintf(out, len, "%lld%c", s / units[i].seconds, units[i].unit);
+            return;
+        }
+    }
+    snprintf(out, len, "%llds", s);
+}
+
+/* Reads a duration (seconds, or a number with s, m, h or d) within [min, max] seconds into
+ * *ms. Returns 0 or -1. */
+static int parse_duration(const char *value, long long min, long long max, int64_t *ms) {
+    char *end;
+    errno = 0;
+    long long n = strtoll(value, &end, 10), unit = 1;
+    if (errno || end == value || n < 0) return -1;
+    if (*end && !end[1]) {
+        const char *units = "smhd";
+        static const long long seconds[] = {1, 60, 3600, 86400};
+        const char *at = strchr(units, *end);
+        if (!at) return -1;
+        unit = seconds[at - units];
+        end++;
+    }
+    if (*end || n > max / unit || n * unit < min || n * unit > max) return -1;
+    *ms = n * unit * 1000;
+    return 0;
+}
 
 static void usage(FILE *out) {
     fprintf(out, "Usage: chess_server [options]\n\n"
@@ -159,11 +208,14 @@ static void usage(FILE *out) {
             case OPT_LOG_FORMAT:
                 snprintf(value, sizeof value, "%s", log_format_name(*(enum log_format *)o->target));
                 break;
+            case OPT_DURATION: format_duration(*(int64_t *)o->target, value, sizeof value); break;
         }
         fprintf(out, "  %-22s %-27s %s (%s)\n", flag, o->env, o->help, value);
     }
     fprintf(out, "  %-22s %-27s %s\n", "--help", "", "this text");
     fprintf(out, "  %-22s %-27s %s\n", "--version", "", "the version, then exit");
+    fprintf(out, "  %-22s %-27s %s\n", "--restore FILE", "",
+            "install a backup as the database of --data-dir, which must hold none, then exit");
     fprintf(
         out,
         "\nValues in parentheses are the ones in effect (defaults, or from the environment).\n");
@@ -180,6 +232,9 @@ static int set_option(const struct option_spec *o, const char *value, const char
             break;
         case OPT_LOG_FORMAT:
             if (log_parse_format(value, (enum log_format *)o->target) == 0) return 0;
+            break;
+        case OPT_DURATION:
+            if (parse_duration(value, o->min, o->max, (int64_t *)o->target) == 0) return 0;
             break;
         case OPT_INT:
         case OPT_SECONDS:
@@ -220,13 +275,17 @@ static int parse(int argc, char **argv) {
         while (k < OPTION_COUNT && !(strlen(options[k].name) == name_len &&
                                      strncmp(options[k].name, arg + 2, name_len) == 0))
             k++;
-        if (k == OPTION_COUNT) goto unknown;
+        bool restore = name_len == 7 && strncmp(arg + 2, "restore", 7) == 0;
+        if (k == OPTION_COUNT && !restore) goto unknown;
         const char *value = eq ? eq + 1 : (i + 1 < argc ? argv[++i] : NULL);
-        if (!value) {
+        if (!value || (restore && !*value)) {
             fprintf(stderr, "chess_server: %s needs a value; see --help\n", arg);
             return -1;
         }
-        if (set_option(&options[k], value, "command line") < 0) return -1;
+        if (restore)
+            restore_file = value;
+        else if (set_option(&options[k], value, "command line") < 0)
+            return -1;
     }
     return 0;
 unknown:
@@ -310,9 +369,11 @@ static void raise_fd_limit(int connections) {
 }
 
 /*
- * The exit status when the store cannot be opened (docs/persistence.md): 3 where the data
- * should be is unusable (the data directory), 4 another server uses it, 5 it is damaged, 6 its
- * schema is newer than this binary, 7 a migration failed, 1 anything else.
+ * The exit status when the store cannot be opened or restored into (docs/persistence.md,
+ * docs/self-hosting.md): 3 where the data should be is unusable (the data directory), 4 another
+ * server uses it, 5 it (or the backup to restore) is damaged, 6 its schema is newer than this
+ * binary, 7 a migration failed, 9 a restore found a database there already, 10 the backup to
+ * restore cannot be read, 1 anything else.
  */
 static int store_open_exit(int status) {
     switch (status < 0 ? -status : status) {
@@ -321,8 +382,27 @@ static int store_open_exit(int status) {
         case STORE_ERR_CORRUPT: return 5;
         case STORE_ERR_TOO_NEW: return 6;
         case STORE_ERR_MIGRATION: return 7;
+        case STORE_ERR_EXISTS: return 9;
+        case STORE_ERR_NOT_FOUND: return 10;
         default: return 1;
     }
+}
+
+/* --restore FILE: installs a backup as --data-dir's database, and says so. Returns the exit
+ * status. */
+static int run_restore(void) {
+    struct store_config rcfg = {.backend = STORE_BACKEND_SQLITE, .location = data_dir};
+    char err[1024];
+    int version;
+    int rc = store_restore(&rcfg, restore_file, &version, err, sizeof err);
+    if (rc < 0) {
+        fprintf(stderr, "chess_server: restore failed: %s (%s)\n", err, store_status_name(rc));
+        return store_open_exit(rc);
+    }
+    printf("chess_server: restored %s into %s/%s (schema version %d); a server started on %s "
+           "applies any newer migrations\n",
+           restore_file, data_dir, STORE_SQLITE_DB_NAME, version, data_dir);
+    return 0;
 }
 
 static struct server *running;
@@ -403,6 +483,7 @@ int main(int argc, char **argv) {
         (*redis_addr && *redis_password_file &&
          read_redis_password(redis_password, sizeof redis_password) < 0))
         return 2;
+    if (restore_file) return run_restore();
     if (prepare_data_dir(data_dir) < 0) return store_open_exit(-STORE_ERR_LOCATION);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);
@@ -425,6 +506,14 @@ int main(int argc, char **argv) {
         fprintf(stderr, "chess_server: %s (%s)\n", store_err, store_status_name(store_status));
         return store_open_exit(store_status);
     }
+    int64_t newest_backup_ms = 0;
+    if (*backup_dir && store_backup_setup(store, backup_dir, backup_keep, &newest_backup_ms,
+                                          store_err, sizeof store_err) < 0) {
+        fprintf(stderr, "chess_server: bad value \"%s\" for backup-dir: %s\n", backup_dir,
+                store_err);
+        store_close(store);
+        return 2;
+    }
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
     struct server *srv = server_create(&cfg);
@@ -438,6 +527,7 @@ int main(int argc, char **argv) {
         store_close(store);
         return 1;
     }
+    if (*backup_dir) backup_attach(srv, backup_interval_ms, newest_backup_ms);
     running = srv;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

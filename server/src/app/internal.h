@@ -101,9 +101,11 @@ struct server {
     struct conn *lobby;     /* lobby subscribers */
     struct strmap watchers; /* game id -> struct watch_list */
     struct conn *to_free;
-    struct loop_timer world_timer; /* the world's next deadline */
-    int64_t world_timer_at;        /* when it is set for (ms), or GCLOCK_NEVER */
-    struct loop_timer house_timer; /* housekeeping every 100 ms */
+    struct loop_timer world_timer;  /* the world's next deadline */
+    int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */
+    struct loop_timer house_timer;  /* housekeeping every 100 ms */
+    struct loop_timer backup_timer; /* the next online backup (backup.c; armed when on) */
+    int64_t backup_interval_ms;     /* 0: no backups */
     volatile sig_atomic_t stop_requested;
     bool stopping;
     int64_t stop_deadline_ms;
@@ -218,6 +220,9 @@ void dispatch_conn_gone(struct conn *c);
 
 /* Re-arms the world timer after anything that may have moved its deadline. */
 void server_arm_world_timer(struct server *srv);
+
+/* (Re)arms the backup timer to fire once after delay_ms (backup.c). */
+void server_arm_backup_timer(struct server *srv, int64_t delay_ms);
 
 /* ---- api.c ---- */
 

@@ -2,11 +2,12 @@
  * The application server: wires the transport (net/net.h) to the application's callbacks, and
  * runs the timers, the wake-ups from other threads and the shutdown sequence.
  *
- * Two uv timers: one for the world's next deadline (flags, first-move aborts, seek expiry) and
+ * Three uv timers: one for the world's next deadline (flags, first-move aborts, seek expiry),
  * one for housekeeping every 100 ms (freeing closed connections, moves per second, noticing a
- * stop request). lws's own timers are not used: on a foreign libuv loop they are only re-armed
- * after lws's own callbacks, so one set from a uv callback could sleep forever. Other threads
- * hand results to the loop through wake.h.
+ * stop request), and one for the next online backup when backups are on (backup.h). lws's own
+ * timers are not used: on a foreign libuv loop they are only re-armed after lws's own callbacks, so
+ * one set from a uv callback could sleep forever. Other threads hand results to the loop through
+ * wake.h.
  *
  * Shutdown: stop accepting, send every connection a GOING_AWAY close frame after what is
  * queued for it, wait until they are gone (or shutdown_grace_ms), then close the application's
@@ -16,6 +17,7 @@
 #include <string.h>
 
 #include "app/accounts.h"
+#include "app/backup.h"
 #include "app/bots.h"
 #include "app/engine.h"
 #include "app/internal.h"
@@ -27,6 +29,10 @@
 #include "util/now.h"
 
 static void route_store_result(struct server *srv, const struct store_result *r) {
+    if (r->kind == STORE_RESULT_BACKUP) {
+        backup_on_result(srv, r);
+        return;
+    }
     accounts_on_result(srv, r);
     bots_on_result(srv->bots, srv, r);
 }
@@ -94,6 +100,10 @@ void server_arm_world_timer(struct server *srv) {
         timer_start(&srv->world_timer, next * 1000 - now_mono_us());
 }
 
+void server_arm_backup_timer(struct server *srv, int64_t delay_ms) {
+    timer_start(&srv->backup_timer, delay_ms * 1000);
+}
+
 static void begin_shutdown(struct server *srv) {
     srv->stopping = true;
     net_stop_accepting(srv->net);
@@ -112,6 +122,7 @@ static void finish(struct server *srv) {
     wake_drain(srv->wake);
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
+    timer_close(&srv->backup_timer);
     /* The transport is shut down inside the loop; server_run() finishes the job. */
     wake_close(srv->wake);
     net_shutdown(srv->net);
@@ -182,7 +193,8 @@ struct server *server_create(const struct server_config *cfg) {
     srv->wake = wake_create(net_loop(srv->net), srv);
     if (!srv->wake) goto fail;
     if (timer_init(srv, &srv->world_timer, world_timer_fired) < 0 ||
-        timer_init(srv, &srv->house_timer, house_timer_fired) < 0)
+        timer_init(srv, &srv->house_timer, house_timer_fired) < 0 ||
+        timer_init(srv, &srv->backup_timer, backup_due) < 0)
         goto fail;
     timer_start(&srv->house_timer, 100000);
     LOGI("server", "listening on %s:%d, static files from %s",
@@ -207,6 +219,7 @@ void server_destroy(struct server *srv) {
     if (!srv) return;
     timer_close(&srv->world_timer);
     timer_close(&srv->house_timer);
+    timer_close(&srv->backup_timer);
     wake_close(srv->wake);
     net_destroy(srv->net); /* runs the loop until the handles closed above are done */
     srv->net = NULL;

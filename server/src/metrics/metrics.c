@@ -253,6 +253,28 @@ static void emit_site(struct buf *t, const struct metrics_gauges *g) {
                 g->site_games_live);
 }
 
+/* Seconds: a backup of a small database takes milliseconds, one of gigabytes minutes. */
+static const double backup_bounds[METRICS_HIST_BUCKETS - 1] = {
+    0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800};
+
+void metrics_backup_init(struct metrics_backup *b, int64_t last_success_ms) {
+    *b = (struct metrics_backup){.enabled = true, .last_success_ms = last_success_ms};
+    b->duration_s.bounds = backup_bounds;
+    b->duration_s.scale = 1; /* observed in seconds */
+}
+
+static void emit_backup(struct buf *t, const struct metrics_backup *b) {
+    if (!b->enabled) return;
+    emit_metric(t, "chess_backup_last_success_timestamp_seconds", "gauge",
+                "When the newest backup was taken (Unix time; 0: none yet).",
+                (double)b->last_success_ms / 1000.0);
+    emit_metric(t, "chess_backup_successes_total", "counter", "Backups written.",
+                (double)b->successes);
+    emit_metric(t, "chess_backup_failures_total", "counter",
+                "Backups that failed (logged; the server goes on).", (double)b->failures);
+    emit_hist(t, "chess_backup_duration_seconds", "Time to write one backup.", &b->duration_s);
+}
+
 char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, size_t *len) {
     struct buf t;
     if (!buf_init(&t, 0, 8192)) return NULL;
@@ -314,6 +336,7 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_hist(&t, "chess_timer_lag_seconds",
               "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
     emit_store(&t, m, g);
+    emit_backup(&t, &m->backup);
     if (g->cluster) emit_site(&t, g);
     return (char *)buf_finish(&t, 0, len);
 }

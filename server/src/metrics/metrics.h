@@ -37,6 +37,17 @@ struct metrics_family {
     int size;
 };
 
+/* Online backups (app/backup.c, docs/self-hosting.md); rendered once enabled. */
+struct metrics_backup {
+    bool enabled;
+    uint64_t successes, failures;
+    int64_t last_success_ms;        /* the newest backup's instant (Unix ms); 0: none */
+    struct metrics_hist duration_s; /* one backup, in seconds */
+};
+
+/* Enables the backup metrics, with the instant of the newest backup already there (0: none). */
+void metrics_backup_init(struct metrics_backup *b, int64_t last_success_ms);
+
 struct metrics {
     uint64_t connections_total;
     uint64_t connections_rejected;
@@ -61,6 +72,7 @@ struct metrics {
     struct metrics_hist store_read_us;       /* a read: queued to finished */
     uint64_t store_read_errors;              /* reads that failed (not "not found") */
     uint64_t store_read_refused;             /* reads refused: queue full or readers stopped */
+    struct metrics_backup backup;
 };
 
 /* Sets up empty metrics. Returns 0 or -1 when memory runs out. */

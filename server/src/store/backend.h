@@ -9,14 +9,16 @@
  * Threads: open, migrate, start and close run on the thread that opens and closes the store.
  * The write session (session_open to session_close) is opened by store_start() before the
  * writer thread exists and used by that thread alone afterwards. A reader belongs to one thread
- * at a time (a reader thread, or the main thread for the startup reader).
+ * at a time (a reader thread, or the main thread for the startup reader). backup runs on the
+ * store's backup thread beside the writer and the readers; restore needs no open store.
  *
  * Functions return 0 or a negative enum store_status unless said otherwise. Optional ones
- * (start, stop, stats, maintain) may be NULL.
+ * (start, stop, stats, maintain, backup, restore) may be NULL.
  */
 #ifndef SERVER_STORE_BACKEND_H
 #define SERVER_STORE_BACKEND_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "store/read.h"
@@ -84,6 +86,23 @@ struct store_backend {
     /* Between transactions (after each commit or failure): housekeeping the writer must do
      * itself (SQLite: truncating a WAL past its hard bound). */
     void (*maintain)(struct store_db *db);
+
+    /* ---- backups and restores (store.h; optional: NULL where the backend cannot) ---- */
+
+    /* A backup file's name ends with this (".db"). */
+    const char *backup_suffix;
+    /*
+     * Writes a copy of the whole store, as committed at one instant, into a new file at path
+     * while writes go on (the writer is never held up), and closes it; the store syncs and
+     * renames it. Polls cancelled(ctx) as it goes and stops with FAILED when it says so. On
+     * the store's backup thread, with connections of its own. Returns 0, FAILED or IO (err
+     * filled); a failure may leave a partial file at path, which the store deletes.
+     */
+    int (*backup)(struct store_db *db, const char *path, bool (*cancelled)(void *ctx), void *ctx,
+                  char *err, size_t errlen);
+    /* store_restore() for this backend, with its contract. */
+    int (*restore)(const struct store_config *cfg, const char *source, int *version, char *err,
+                   size_t errlen);
 
     /* ---- reads (read.h; each on the reader's own thread) ---- */
 

@@ -68,6 +68,18 @@ struct store {
     /* The reader pool (reader.c): started by store_start, stopped by store_close. */
     struct read_thread *readers;
     int reader_count;
+
+    /* Backups (backup.c): set up by store_backup_setup (main thread), the thread started by
+     * store_start and stopped by store_close. */
+    const char *backup_dir; /* NULL: no backups */
+    int backup_keep;
+    pthread_cond_t backup_cond;
+    pthread_t backup_thread;
+    bool backup_running;
+    atomic_bool backup_cancel; /* set by store_close: a backup under way stops */
+    /* Guarded by lock. */
+    bool backup_wanted; /* asked for, not started yet */
+    bool backup_busy;   /* asked for, not reported yet */
 };
 
 /* store.c: grows an array to hold need items. Returns 0 or -1 (out of memory). */
@@ -81,6 +93,11 @@ void store_wake(struct store *store, bool needed);
 
 /* writer.c: the writer thread's body (arg: the store). */
 void *store_writer_main(void *arg);
+
+/* backup.c: starts the backup thread when backups are set up (0 or -STORE_ERR_IO); stops it,
+ * cancelling a backup under way (store_close, after setting stopping and backup_cancel). */
+int backups_start(struct store *store);
+void backups_stop(struct store *store);
 
 /* reader.c: starts cfg.readers threads, each with its own connection; stops them. */
 int readers_start(struct store *store);

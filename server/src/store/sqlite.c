@@ -47,7 +47,7 @@ int sqlite_configure_connection(sqlite3 *conn, bool sync_normal, char *err, size
     return 0;
 }
 
-static int check_dir(const char *dir, char *err, size_t errlen) {
+int sqlite_check_dir(const char *dir, char *err, size_t errlen) {
     struct stat st;
     if (stat(dir, &st) != 0 && (errno != ENOENT || mkdir(dir, 0750) != 0)) {
         snprintf(err, errlen, "data directory %s cannot be created: %s", dir, strerror(errno));
@@ -67,34 +67,48 @@ static int check_dir(const char *dir, char *err, size_t errlen) {
 /* One server per data directory: a POSIX lock on data_dir/chess.db.lock, held while open; the
  * nodes of a site share the directory with one lock each (chess.db.<node>.lock), so the same
  * node cannot run twice. */
-static int take_lock(struct sqlite_db *d, char *err, size_t errlen) {
-    char path[sizeof d->path + 48];
-    if (d->node_id[0])
-        snprintf(path, sizeof path, "%s.%.32s.lock", d->path, d->node_id);
+int sqlite_take_lock(const char *db_path, const char *node_id, int *fd, char *err, size_t errlen) {
+    char path[4096 + 48];
+    if (node_id[0])
+        snprintf(path, sizeof path, "%s.%.32s.lock", db_path, node_id);
     else
-        snprintf(path, sizeof path, "%s.lock", d->path);
-    d->lock_fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
-    if (d->lock_fd < 0) {
+        snprintf(path, sizeof path, "%s.lock", db_path);
+    *fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0640);
+    if (*fd < 0) {
         snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
         return -STORE_ERR_LOCATION;
     }
     struct flock fl = {.l_type = F_WRLCK, .l_whence = SEEK_SET};
-    if (fcntl(d->lock_fd, F_SETLK, &fl) != 0) {
-        snprintf(err, errlen, "%s is in use by another server (lock %s: %s)", d->path, path,
+    if (fcntl(*fd, F_SETLK, &fl) != 0) {
+        snprintf(err, errlen, "%s is in use by another server (lock %s: %s)", db_path, path,
                  strerror(errno));
         return -STORE_ERR_LOCKED;
     }
     return 0;
 }
 
-/* Maps an error from opening or checking the file. */
-static int open_error(sqlite3 *conn, int rc, const char *what, char *err, size_t errlen) {
+int sqlite_open_error(sqlite3 *conn, int rc, const char *what, char *err, size_t errlen) {
     int primary = rc & 0xff;
     snprintf(err, errlen, "%s: %s", what, conn ? sqlite3_errmsg(conn) : sqlite3_errstr(rc));
     if (primary == SQLITE_NOTADB || primary == SQLITE_CORRUPT) return -STORE_ERR_CORRUPT;
     if (primary == SQLITE_CANTOPEN || primary == SQLITE_READONLY || primary == SQLITE_PERM)
         return -STORE_ERR_LOCATION;
     return -STORE_ERR_IO;
+}
+
+int sqlite_verify(sqlite3 *conn, const char *check_sql, char *err, size_t errlen) {
+    sqlite3_stmt *st = NULL;
+    int rc = sqlite3_prepare_v2(conn, check_sql, -1, &st, NULL);
+    if (rc == SQLITE_OK) rc = sqlite3_step(st);
+    if (rc != SQLITE_ROW) {
+        rc = sqlite_open_error(conn, rc, "integrity check failed", err, errlen);
+    } else {
+        const char *verdict = (const char *)sqlite3_column_text(st, 0);
+        rc = verdict && strcmp(verdict, "ok") == 0 ? 0 : -STORE_ERR_CORRUPT;
+        if (rc < 0) snprintf(err, errlen, "integrity check failed: %s", verdict ? verdict : "?");
+    }
+    sqlite3_finalize(st);
+    return rc;
 }
 
 /* Switches the file to WAL mode, leaving the statement on its result row. Nodes of a site that
@@ -120,7 +134,7 @@ static int check_database(struct sqlite_db *d, char *err, size_t errlen) {
     sqlite3_stmt *st = NULL;
     int rc = switch_to_wal(d->wdb, &st);
     if (rc != SQLITE_ROW) {
-        rc = open_error(d->wdb, rc, "cannot read the database", err, errlen);
+        rc = sqlite_open_error(d->wdb, rc, "cannot read the database", err, errlen);
         sqlite3_finalize(st);
         return rc;
     }
@@ -134,21 +148,7 @@ static int check_database(struct sqlite_db *d, char *err, size_t errlen) {
     rc = sqlite_configure_connection(d->wdb, d->opt.sync_normal, err, errlen);
     if (rc < 0) return rc;
     /* quick_check reads every page once: a damaged file stops the start here, not mid-game. */
-    rc = sqlite3_prepare_v2(d->wdb, "PRAGMA quick_check(1)", -1, &st, NULL);
-    if (rc == SQLITE_OK) rc = sqlite3_step(st);
-    if (rc != SQLITE_ROW) {
-        rc = open_error(d->wdb, rc, "integrity check failed", err, errlen);
-        sqlite3_finalize(st);
-        return rc;
-    }
-    const char *verdict = (const char *)sqlite3_column_text(st, 0);
-    if (!verdict || strcmp(verdict, "ok") != 0) {
-        snprintf(err, errlen, "integrity check failed: %s", verdict ? verdict : "?");
-        sqlite3_finalize(st);
-        return -STORE_ERR_CORRUPT;
-    }
-    sqlite3_finalize(st);
-    return 0;
+    return sqlite_verify(d->wdb, "PRAGMA quick_check(1)", err, errlen);
 }
 
 static void backend_close(struct store_db *db) {
@@ -184,14 +184,14 @@ static int backend_open(const struct store_config *cfg, struct store_db **out, c
     }
     d->lock_ready = true;
     const char *dir = cfg->location ? cfg->location : "";
-    if ((rc = check_dir(dir, err, errlen)) < 0) goto fail;
+    if ((rc = sqlite_check_dir(dir, err, errlen)) < 0) goto fail;
     if ((size_t)snprintf(d->path, sizeof d->path, "%s/%s", dir, STORE_SQLITE_DB_NAME) >=
         sizeof d->path) {
         snprintf(err, errlen, "data directory path too long");
         rc = -STORE_ERR_LOCATION;
         goto fail;
     }
-    if ((rc = take_lock(d, err, errlen)) < 0) goto fail;
+    if ((rc = sqlite_take_lock(d->path, d->node_id, &d->lock_fd, err, errlen)) < 0) goto fail;
     static pthread_once_t sqlite_once = PTHREAD_ONCE_INIT;
     if (pthread_once(&sqlite_once, configure_sqlite) != 0) {
         snprintf(err, errlen, "cannot configure SQLite");
@@ -201,7 +201,7 @@ static int backend_open(const struct store_config *cfg, struct store_db **out, c
     int orc = sqlite3_open_v2(
         d->path, &d->wdb, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX, NULL);
     if (orc != SQLITE_OK) {
-        rc = open_error(d->wdb, orc, "cannot open the database", err, errlen);
+        rc = sqlite_open_error(d->wdb, orc, "cannot open the database", err, errlen);
         goto fail;
     }
     sqlite3_extended_result_codes(d->wdb, 1);
@@ -334,6 +334,9 @@ const struct store_backend store_sqlite_backend = {
     .commit = sqlite_commit,
     .rollback = sqlite_rollback,
     .maintain = sqlite_maintain,
+    .backup_suffix = ".db",
+    .backup = sqlite_backup,
+    .restore = sqlite_restore,
     .reader_open = sqlite_reader_open,
     .reader_close = sqlite_reader_close,
     .find_token = sqlite_find_token,

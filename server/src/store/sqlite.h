@@ -7,7 +7,8 @@
  * their figures.
  *
  * Files: sqlite.c (opening, checks, the checkpoint thread), sqlite_write.c (the writer's
- * statements), sqlite_read.c (the queries), sqlite_migrate.c (the files of migrations/, embedded).
+ * statements), sqlite_read.c (the queries), sqlite_migrate.c (the files of migrations/, embedded),
+ * sqlite_backup.c (online backups with VACUUM INTO, and restoring one into a data directory).
  */
 #ifndef SERVER_STORE_SQLITE_H
 #define SERVER_STORE_SQLITE_H

@@ -77,6 +77,23 @@ static inline struct sqlite_db *sqlite_db_of(struct store_db *db) {
  * -STORE_ERR_IO (err filled). */
 int sqlite_configure_connection(sqlite3 *conn, bool sync_normal, char *err, size_t errlen);
 
+/* sqlite.c: the data directory's checks (exists or can be created, a directory, writable:
+ * 0 or -LOCATION), its lock for db_path (one per node; *fd receives it, to be closed by the
+ * caller even on failure: 0, -LOCATION or -LOCKED), and the status of an error from opening or
+ * checking a file (CORRUPT, LOCATION or IO; err receives what: the message). */
+int sqlite_check_dir(const char *dir, char *err, size_t errlen);
+int sqlite_take_lock(const char *db_path, const char *node_id, int *fd, char *err, size_t errlen);
+int sqlite_open_error(sqlite3 *conn, int rc, const char *what, char *err, size_t errlen);
+/* Runs an integrity check (check_sql: "PRAGMA quick_check(1)" or "PRAGMA integrity_check(1)").
+ * Returns 0, -CORRUPT or another status of sqlite_open_error, with err filled. */
+int sqlite_verify(sqlite3 *conn, const char *check_sql, char *err, size_t errlen);
+
+/* sqlite_backup.c: backups (VACUUM INTO) and restores (backend.h). */
+int sqlite_backup(struct store_db *db, const char *path, bool (*cancelled)(void *ctx), void *ctx,
+                  char *err, size_t errlen);
+int sqlite_restore(const struct store_config *cfg, const char *source, int *version, char *err,
+                   size_t errlen);
+
 /* sqlite_write.c: the write session, begin/apply/commit/rollback, the WAL's hard bound. */
 int sqlite_session_open(struct store_db *db);
 void sqlite_session_close(struct store_db *db);

@@ -28,6 +28,8 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_FAILED] = "FAILED",
     [STORE_ERR_LIMIT] = "LIMIT",
     [STORE_ERR_BUSY] = "BUSY",
+    [STORE_ERR_EXISTS] = "EXISTS",
+    [STORE_ERR_UNSUPPORTED] = "UNSUPPORTED",
 };
 
 const char *store_status_name(int status) {
@@ -41,6 +43,20 @@ static const struct store_backend *backend_for(enum store_backend_id id) {
         case STORE_BACKEND_SQLITE: return &store_sqlite_backend;
     }
     return NULL;
+}
+
+/* ---- restoring (no store open) ---- */
+
+int store_restore(const struct store_config *cfg, const char *source, int *version, char *err,
+                  size_t errlen) {
+    const struct store_backend *be = backend_for(cfg->backend);
+    *version = 0;
+    if (!be || !be->restore) {
+        snprintf(err, errlen, "the %s store cannot restore a backup file: use its own tools",
+                 be ? be->name : "configured");
+        return -STORE_ERR_UNSUPPORTED;
+    }
+    return be->restore(cfg, source, version, err, errlen);
 }
 
 /* ---- opening ---- */
@@ -128,7 +144,7 @@ int store_start(struct store *s, store_wake_fn wake_fn, void *wake_ctx) {
     }
     if (pthread_create(&s->writer, NULL, store_writer_main, s) != 0) return -STORE_ERR_IO;
     s->writer_running = true;
-    return 0;
+    return backups_start(s);
 }
 
 void store_close(struct store *s) {
@@ -140,6 +156,8 @@ void store_close(struct store *s) {
         pthread_cond_broadcast(&s->reader_cond);
         pthread_mutex_unlock(&s->lock);
     }
+    atomic_store(&s->backup_cancel, true);
+    backups_stop(s); /* a backup under way is abandoned */
     /* Reads in progress finish; queued and unpolled jobs are dropped (their owner frees them). */
     readers_stop(s);
     /* The writer first: it commits what is queued before it stops. */

@@ -89,6 +89,47 @@ void store_get_stats(struct store *store, struct store_stats *out);
 /* True once the writer gave up after repeated failures: nothing more will be committed. */
 bool store_failed(const struct store *store);
 
+/* ---- backups and restores (docs/self-hosting.md) ---- */
+
+/*
+ * Online backups are taken on a thread of the store's while writes go on. Each is a file
+ * dir/chess-YYYYMMDDTHHMMSS.mmmZ<suffix> (".db" for SQLite) named by the UTC instant it copies:
+ * everything committed before that instant is in it. It is written under a temporary name (the
+ * same + ".partial"), synced, made readable by its owner and group only, and renamed when
+ * complete, so a file with a final name is always whole; then only the newest `keep` stay.
+ */
+
+/*
+ * Sets backups up: creates dir when missing (one level), checks that a file can be created in
+ * it, deletes the partial files a stopped backup left there, and gives the time of the newest
+ * backup in it (*newest_ms: Unix ms, 0 when none). keep >= 1; dir must outlive the store.
+ * Main thread, after store_open() and before store_start(). Returns 0, -STORE_ERR_UNSUPPORTED
+ * (the backend cannot back itself up while running) or -STORE_ERR_LOCATION, with err filled.
+ */
+int store_backup_setup(struct store *store, const char *dir, int keep, int64_t *newest_ms,
+                       char *err, size_t errlen);
+
+/*
+ * Asks for a backup now. The backup thread logs its outcome and reports it through
+ * store_poll() as a STORE_RESULT_BACKUP. Returns 0, -STORE_ERR_BUSY (the last one has not
+ * ended: nothing more is asked) or -STORE_ERR_FAILED (backups are not set up, or the store is
+ * closing). Loop thread. A backup under way when the store closes is abandoned (its partial
+ * file deleted).
+ */
+int store_backup_request(struct store *store);
+
+/*
+ * Installs a backup file as the store at cfg->location, with no server running on it (the
+ * offline `chess_server --restore`). The file is checked first (intact, a store of this kind,
+ * a schema version this binary knows: *version receives it; a server opening the store later
+ * brings an older one up to date), and the location must hold no store yet: nothing there is
+ * ever overwritten. Returns 0, or with err filled: -STORE_ERR_NOT_FOUND (the file cannot be
+ * read), -CORRUPT (damaged, or not a store), -TOO_NEW, -LOCATION, -LOCKED (a server uses the
+ * location), -EXISTS (it holds a store), -UNSUPPORTED or -IO. Main thread, no store open.
+ */
+int store_restore(const struct store_config *cfg, const char *source, int *version, char *err,
+                  size_t errlen);
+
 /* ---- results (loop thread) ---- */
 
 /*

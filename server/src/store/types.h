@@ -22,19 +22,21 @@
 
 enum store_status {
     STORE_OK = 0,
-    STORE_ERR_LOCATION,  /* where the data should be cannot be used (missing and cannot be
-                            created, or not writable) */
-    STORE_ERR_LOCKED,    /* another server uses this store */
-    STORE_ERR_CORRUPT,   /* the stored data is damaged, or not a database at all */
-    STORE_ERR_TOO_NEW,   /* the schema is newer than this binary knows */
-    STORE_ERR_MIGRATION, /* a migration failed (everything was rolled back) */
-    STORE_ERR_IO,        /* any other failure of the database or the system */
-    STORE_ERR_NO_MEMORY, /* an allocation failed */
-    STORE_ERR_NOT_FOUND, /* reads: no such row */
-    STORE_ERR_CONFLICT,  /* writes: a unique name is taken (usernames) */
-    STORE_ERR_FAILED,    /* the writer gave up: the store accepts nothing more */
-    STORE_ERR_LIMIT,     /* writes: an account already has as many bots as it may */
-    STORE_ERR_BUSY,      /* reads: too many waiting for a reader */
+    STORE_ERR_LOCATION,    /* where the data should be cannot be used (missing and cannot be
+                              created, or not writable) */
+    STORE_ERR_LOCKED,      /* another server uses this store */
+    STORE_ERR_CORRUPT,     /* the stored data is damaged, or not a database at all */
+    STORE_ERR_TOO_NEW,     /* the schema is newer than this binary knows */
+    STORE_ERR_MIGRATION,   /* a migration failed (everything was rolled back) */
+    STORE_ERR_IO,          /* any other failure of the database or the system */
+    STORE_ERR_NO_MEMORY,   /* an allocation failed */
+    STORE_ERR_NOT_FOUND,   /* reads: no such row; restore: the backup file cannot be read */
+    STORE_ERR_CONFLICT,    /* writes: a unique name is taken (usernames) */
+    STORE_ERR_FAILED,      /* the writer gave up: the store accepts nothing more */
+    STORE_ERR_LIMIT,       /* writes: an account already has as many bots as it may */
+    STORE_ERR_BUSY,        /* reads: too many waiting for a reader; backups: one is under way */
+    STORE_ERR_EXISTS,      /* restore: the location already holds a store */
+    STORE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. back itself up while running) */
     STORE_ERR_COUNT
 };
 
@@ -196,6 +198,7 @@ struct store_stats {
 enum store_result_kind {
     STORE_RESULT_WRITE,  /* an operation submitted with want_result */
     STORE_RESULT_COMMIT, /* one transaction committed (for metrics; cookie 0) */
+    STORE_RESULT_BACKUP, /* a backup asked for with store_backup_request() ended (cookie 0) */
 };
 
 struct store_result {
@@ -206,6 +209,9 @@ struct store_result {
      * how long its oldest operation waited from store_submit() to the end of COMMIT. */
     int ops;
     int64_t commit_us, wait_us;
+    /* BACKUP: the instant it copies (Unix ms, the time in its file name: everything committed
+     * before it is in the file), and how long it took. */
+    int64_t backup_at_ms, backup_us;
 };
 
 typedef void (*store_result_fn)(void *ctx, const struct store_result *result);
