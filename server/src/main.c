@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "app/engine.h"
+#include "app/moderation.h"
 #include "app/persist.h"
 #include "app/server.h"
 #include "pubsub/bus.h"
@@ -130,6 +131,8 @@ static const struct option_spec options[] = {
      "a file holding the Redis password (AUTH); empty: no password"},
     {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
      "this node's name in the site, stable across restarts (empty: host name and port)"},
+    {"admin", "CHESS_ADMIN", OPT_STRING, &cfg.admins, 0, 0,
+     "usernames of the moderators, comma-separated (empty: the first account registered)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -385,6 +388,12 @@ int main(int argc, char **argv) {
     cfg.world.max_seeks_per_player = max_seeks;
     cfg.world.max_games_per_player = max_games;
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
+
+    char admin_err[128];
+    if (cfg.admins && moderation_check_admins(cfg.admins, admin_err, sizeof admin_err) < 0) {
+        fprintf(stderr, "chess_server: bad value for admin: %s\n", admin_err);
+        return 2;
+    }
 
     char redis_host[256], default_node_id[BUS_NODE_ID_MAX + 1], redis_password[512] = "";
     int redis_port = 0;

@@ -8,6 +8,7 @@ void server_config_defaults(struct server_config *cfg) {
         .listen_addr = NULL,
         .port = 8080,
         .static_dir = "client/dist",
+        .admins = "",
         .max_message = 16384,
         .max_connections = 20000,
         .out_queue_max = 1024,

@@ -27,6 +27,8 @@ struct server_config {
     int idle_timeout_s;    /* idle time (no pong or data) before the connection is dropped */
     int shutdown_grace_ms; /* how long shutdown waits for clients to take their close frames */
     struct netaddr_list trusted_proxies; /* whose X-Forwarded-For names the client */
+    const char
+        *admins; /* usernames of the admins, comma-separated; NULL or "": the first account */
     struct world_config world;
 };
 

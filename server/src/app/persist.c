@@ -15,6 +15,7 @@
 
 #include "app/auth.h"
 #include "app/internal.h"
+#include "app/moderation.h"
 #include "app/password.h"
 #include "app/reads.h"
 #include "app/record.h"
@@ -197,11 +198,12 @@ void persist_player_created(struct server *srv, struct player *player) {
     if (store_submit(p->store, &op) > 0) player->stored = true;
 }
 
-static void apply_identity(struct player *pl, const struct store_identity *id) {
+static void apply_identity(struct server *srv, struct player *pl, const struct store_identity *id) {
     pl->stored = true;
     pl->registered = id->username[0] != '\0';
     pl->bot = id->bot;
     memcpy(pl->ratings, id->ratings, sizeof pl->ratings);
+    moderation_apply_identity(srv, pl, id);
 }
 
 /* The world's player for a stored identity (restored into the world when missing). */
@@ -213,7 +215,7 @@ static struct player *player_for(struct server *srv, const struct store_identity
         return pl;
     }
     pl = world_player_restore(srv->world, id->player_id, id->name, token, now_mono_ms());
-    if (pl) apply_identity(pl, id);
+    if (pl) apply_identity(srv, pl, id);
     return pl;
 }
 
@@ -378,6 +380,7 @@ int persist_attach(struct server *srv, struct store *store) {
         LOGE("persist", "cannot start the store's threads");
         return -1;
     }
+    moderation_start(srv);
     return 0;
 }
 
