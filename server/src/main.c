@@ -390,7 +390,7 @@ int main(int argc, char **argv) {
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
     char admin_err[128];
-    if (cfg.admins && moderation_check_admins(cfg.admins, admin_err, sizeof admin_err) < 0) {
+    if (server_config_check_admins(cfg.admins, admin_err, sizeof admin_err) < 0) {
         fprintf(stderr, "chess_server: bad value for admin: %s\n", admin_err);
         return 2;
     }
@@ -437,6 +437,7 @@ int main(int argc, char **argv) {
         store_close(store);
         return 1;
     }
+    moderation_start(srv);
     running = srv;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

@@ -611,6 +611,7 @@ export interface WelcomeMessage {
   player: PlayerRef;
   token?: string;
   games: GameFull[];
+  admin?: boolean;
   id?: RequestId;
 }
 

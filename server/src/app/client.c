@@ -152,15 +152,21 @@ void conn_held_released(struct conn *c) {
         net_close(c->net, c->close_code, c->close_reason);
 }
 
+/* A connection closing (except for shutdown) takes no new messages; those it accepted before
+ * (held for a commit) still go out before the close. */
+static bool refuses_new(const struct conn *c) {
+    return !c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY);
+}
+
 void conn_send(struct conn *c, struct net_msg *m) {
+    if (refuses_new(c)) return;
     /* Held while writes it may announce wait for the disk (persist.c). */
     if (persist_hold(c, m)) return;
     conn_enqueue(c, m);
 }
 
 void conn_enqueue(struct conn *c, struct net_msg *m) {
-    if (!c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY)) return;
-    net_send(c->net, m);
+    if (c->net) net_send(c->net, m);
 }
 
 /* Serialises msg (consumed) and sends it; plain: it announces no write (conn_send_plain). */
@@ -169,7 +175,7 @@ static void send_json(struct conn *c, json_t *msg, bool plain) {
     struct net_msg *m = outmsg_create(msg);
     json_decref(msg);
     if (!m) return;
-    if (plain && c->held == 0)
+    if (plain && c->held == 0 && !refuses_new(c))
         conn_enqueue(c, m);
     else
         conn_send(c, m);

@@ -69,58 +69,6 @@ void moderation_conn_gone(struct server *srv, struct conn *c) {
 
 /* ---- admins ---- */
 
-/* Calls fn for each name of a comma-separated list until it returns non-zero (returned). */
-static int each_name(const char *list, int (*fn)(void *ctx, const char *name), void *ctx) {
-    for (const char *p = list; p && *p;) {
-        const char *end = strchr(p, ',');
-        size_t len = end ? (size_t)(end - p) : strlen(p);
-        char name[64];
-        str_copy(name, sizeof name, "");
-        if (len < sizeof name) {
-            memcpy(name, p, len);
-            name[len] = '\0';
-        }
-        int rc = fn(ctx, name);
-        if (rc) return rc;
-        p = end ? end + 1 : p + len;
-    }
-    return 0;
-}
-
-struct name_check {
-    char *err;
-    size_t errlen;
-};
-
-static int check_name(void *ctx, const char *name) {
-    struct name_check *nc = ctx;
-    char lower[AUTH_USERNAME_MAX + 1];
-    if (auth_username_check(name, lower) == 0) return 0;
-    snprintf(nc->err, nc->errlen, "\"%s\" is not a username", name);
-    return -1;
-}
-
-int moderation_check_admins(const char *list, char *err, size_t errlen) {
-    struct name_check nc = {err, errlen};
-    return each_name(list, check_name, &nc);
-}
-
-struct name_match {
-    const char *username;
-};
-
-static int match_name(void *ctx, const char *name) {
-    const struct name_match *nm = ctx;
-    return strcasecmp(name, nm->username) == 0;
-}
-
-bool moderation_listed(const struct server *srv, const char *username) {
-    const char *list = srv->cfg.admins;
-    if (!list || !*list || !username || !*username) return false;
-    struct name_match nm = {username};
-    return each_name(list, match_name, &nm) == 1;
-}
-
 /* Queues a write for p (taking it into the pending list). Returns 0 or an error code (p is
  * freed then). */
 static int submit(struct server *srv, struct mod_pending *p, struct store_op *op) {
@@ -173,25 +121,13 @@ static int grant_listed(void *ctx, const char *name) {
 }
 
 void moderation_start(struct server *srv) {
-    if (srv->cfg.admins && *srv->cfg.admins) each_name(srv->cfg.admins, grant_listed, srv);
+    server_config_each_admin(&srv->cfg, grant_listed, srv);
 }
 
 void moderation_registered(struct server *srv, struct player *pl, const char *username) {
     bool listed_mode = srv->cfg.admins && *srv->cfg.admins;
-    if (listed_mode && !moderation_listed(srv, username)) return;
+    if (listed_mode && !server_config_admin_listed(&srv->cfg, username)) return;
     grant(srv, pl->id, NULL, !listed_mode);
-}
-
-void moderation_apply_identity(struct server *srv, struct player *pl,
-                               const struct store_identity *id) {
-    pl->admin = id->admin || (id->username[0] && !id->bot && moderation_listed(srv, id->username));
-    pl->banned = id->banned;
-    pl->closed = id->closed;
-    pl->muted = id->muted;
-    pl->block_count = 0;
-    for (int i = 0; i < id->block_count; i++)
-        if (world_player_block(srv->world, pl, id->blocks[i], true) < 0)
-            LOGW("moderation", "player=%s: out of memory loading its blocks", pl->id);
 }
 
 /* ---- writes ---- */

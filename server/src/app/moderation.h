@@ -31,19 +31,9 @@ struct moderation;
 struct moderation *moderation_create(void);
 void moderation_free(struct moderation *m);
 
-/* Checks a --admin list (comma-separated usernames). Returns 0, or -1 naming the bad one in
- * err. */
-int moderation_check_admins(const char *list, char *err, size_t errlen);
-
-/* Whether the configuration names this username (any case) as an admin. */
-bool moderation_listed(const struct server *srv, const char *username);
-
-/* Once the store runs: records the --admin accounts as admins (those that exist yet). */
+/* Once the store runs (after persist_attach): records the --admin accounts as admins (those
+ * that exist yet). */
 void moderation_start(struct server *srv);
-
-/* A player loaded from the database takes its stored moderation state. */
-void moderation_apply_identity(struct server *srv, struct player *pl,
-                               const struct store_identity *id);
 
 /* An account was just registered: it becomes an admin when --admin names it, or when there is
  * no --admin and no admin yet (the site's first account). */

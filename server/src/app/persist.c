@@ -15,7 +15,6 @@
 
 #include "app/auth.h"
 #include "app/internal.h"
-#include "app/moderation.h"
 #include "app/password.h"
 #include "app/reads.h"
 #include "app/record.h"
@@ -203,7 +202,16 @@ static void apply_identity(struct server *srv, struct player *pl, const struct s
     pl->registered = id->username[0] != '\0';
     pl->bot = id->bot;
     memcpy(pl->ratings, id->ratings, sizeof pl->ratings);
-    moderation_apply_identity(srv, pl, id);
+    /* Moderation (app/moderation.h). */
+    pl->admin = id->admin ||
+                (pl->registered && !id->bot && server_config_admin_listed(&srv->cfg, id->username));
+    pl->banned = id->banned;
+    pl->closed = id->closed;
+    pl->muted = id->muted;
+    pl->block_count = 0;
+    for (int i = 0; i < id->block_count; i++)
+        if (world_player_block(srv->world, pl, id->blocks[i], true) < 0)
+            LOGW("persist", "player=%s: out of memory loading its blocks", pl->id);
 }
 
 /* The world's player for a stored identity (restored into the world when missing). */
@@ -380,7 +388,6 @@ int persist_attach(struct server *srv, struct store *store) {
         LOGE("persist", "cannot start the store's threads");
         return -1;
     }
-    moderation_start(srv);
     return 0;
 }
 

@@ -1,4 +1,4 @@
--- 006_moderation.sql: moderation (docs/moderation.md).
+-- 005_moderation.sql: moderation (docs/moderation.md).
 --
 -- players.is_admin: a moderator (the first registered account, or the accounts named by
 -- --admin). muted_at: muted in chat since then (wall ms), until unmuted. banned_at: the player may not connect
