@@ -13,6 +13,7 @@
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "proto/encode.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -216,6 +217,19 @@ static void apply_action(struct server *srv, int action, const char *target_id) 
     }
 }
 
+void moderation_apply(struct server *srv, const char *player_id, const char *change,
+                      const char *other_id) {
+    bool block = strcmp(change, "block") == 0;
+    if (block || strcmp(change, "unblock") == 0) {
+        struct player *pl = world_player_by_id(srv->world, player_id);
+        if (pl && other_id && *other_id && world_player_block(srv->world, pl, other_id, block) < 0)
+            LOGW("moderation", "player=%s: out of memory for a block", pl->id);
+        return;
+    }
+    for (int a = 0; a < STORE_MOD_ACTION_COUNT; a++)
+        if (strcmp(change, store_mod_action_name(a)) == 0) apply_action(srv, a, player_id);
+}
+
 static json_t *mod_done(int action, const char *target, int64_t report) {
     json_t *msg =
         json_pack("{s:s,s:s}", "type", "mod_done", "action", store_mod_action_name(action));
@@ -234,8 +248,10 @@ static json_t *success(struct server *srv, const struct mod_pending *p) {
         case PROTO_MSG_UNBLOCK: {
             bool on = p->msg == PROTO_MSG_BLOCK;
             struct player *self = p->conn ? p->conn->player : NULL;
-            if (self && world_player_block(srv->world, self, p->target, on) < 0)
-                LOGW("moderation", "player=%s: out of memory for a block", self->id);
+            if (self) {
+                moderation_apply(srv, self->id, on ? "block" : "unblock", p->target);
+                site_player_moderated(srv, self->id, on ? "block" : "unblock", p->target);
+            }
             return json_pack("{s:s,s:s,s:b}", "type", "block_set", "player", p->target, "blocked",
                              on);
         }
@@ -243,7 +259,10 @@ static json_t *success(struct server *srv, const struct mod_pending *p) {
             LOGI("moderation", "%s player=%s report=%lld by %s", store_mod_action_name(p->action),
                  p->target, (long long)p->report,
                  p->conn && p->conn->player ? p->conn->player->id : "the server");
-            apply_action(srv, p->action, p->target);
+            if (p->action != STORE_MOD_RESOLVE) {
+                apply_action(srv, p->action, p->target);
+                site_player_moderated(srv, p->target, store_mod_action_name(p->action), NULL);
+            }
             return mod_done(p->action, p->target, p->report);
     }
 }
@@ -265,6 +284,7 @@ static int error_for(const struct mod_pending *p, int status) {
 static void granted(struct server *srv, const struct mod_pending *p, int status) {
     if (status < 0) return;
     apply_action(srv, STORE_MOD_GRANT, p->target);
+    if (p->target[0]) site_player_moderated(srv, p->target, "grant", NULL);
     const struct player *pl = world_player_by_id(srv->world, p->target);
     if (pl) LOGI("moderation", "player=%s is an admin", pl->id);
     for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next)

@@ -39,6 +39,14 @@ void moderation_start(struct server *srv);
  * no --admin and no admin yet (the site's first account). */
 void moderation_registered(struct server *srv, struct player *pl, const char *username);
 
+/*
+ * Applies a committed change to this node's copy of the player (when it has one): an action's
+ * word from store_mod_action_name() (a ban ends its games here and closes its connections), or
+ * "block" / "unblock" of other_id. For changes made on another node of the site (site.h).
+ */
+void moderation_apply(struct server *srv, const char *player_id, const char *change,
+                      const char *other_id);
+
 /* Handles the moderation messages. Returns 0 (the reply comes later) or an error code. */
 int moderation_handle(struct conn *c, const struct proto_request *req);
 
