@@ -17,6 +17,7 @@
 
 #include "app/backup.h"
 #include "app/engine.h"
+#include "app/moderation.h"
 #include "app/persist.h"
 #include "app/server.h"
 #include "pubsub/bus.h"
@@ -146,6 +147,8 @@ static const struct option_spec options[] = {
      "time between backups: seconds, or a number with s, m, h or d"},
     {"backup-keep", "CHESS_BACKUP_KEEP", OPT_INT, &backup_keep, 1, 100000,
      "backups kept in the backup directory (older ones are deleted)"},
+    {"admin", "CHESS_ADMIN", OPT_STRING, &cfg.admins, 0, 0,
+     "usernames of the moderators, comma-separated (empty: the first account registered)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -476,6 +479,12 @@ int main(int argc, char **argv) {
     cfg.world.max_games_per_player = max_games;
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
+    char admin_err[128];
+    if (server_config_check_admins(cfg.admins, admin_err, sizeof admin_err) < 0) {
+        fprintf(stderr, "chess_server: bad value for admin: %s\n", admin_err);
+        return 2;
+    }
+
     char redis_host[256], default_node_id[BUS_NODE_ID_MAX + 1], redis_password[512] = "";
     int redis_port = 0;
     if (check_site_flags(redis_host, sizeof redis_host, &redis_port, default_node_id,
@@ -528,6 +537,7 @@ int main(int argc, char **argv) {
         return 1;
     }
     if (*backup_dir) backup_attach(srv, backup_interval_ms, newest_backup_ms);
+    moderation_start(srv);
     running = srv;
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);

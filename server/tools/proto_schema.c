@@ -186,12 +186,11 @@ static void write_client(FILE *out) {
         fprintf(out, "export interface %s {\n  type: '%s';\n", name, m->type);
         for (int k = 0; k < PROTO_FIELD_COUNT; k++) {
             const struct proto_field_spec *f = &proto_fields[k];
-            unsigned bit = 1u << k;
-            if (!(m->fields & bit)) continue;
+            if (m->use[k] == PROTO_UNUSED) continue;
             char limits[96];
             field_limits(f, limits, sizeof limits);
             if (limits[0]) fprintf(out, "  /** %s */\n", limits);
-            fprintf(out, "  %s%s: %s;\n", f->key, m->required & bit ? "" : "?", f->ts);
+            fprintf(out, "  %s%s: %s;\n", f->key, m->use[k] == PROTO_REQUIRED ? "" : "?", f->ts);
         }
         fprintf(out, "  id?: RequestId;\n}\n");
     }
@@ -280,12 +279,11 @@ static json_t *client_json(int i) {
     const struct proto_message_spec *m = &proto_messages[i];
     json_t *fields = json_array();
     for (int k = 0; fields && k < PROTO_FIELD_COUNT; k++) {
-        unsigned bit = 1u << k;
-        if (!(m->fields & bit)) continue;
+        if (m->use[k] == PROTO_UNUSED) continue;
         json_array_append_new(fields,
                               json_pack("{s:s,s:s,s:b,s:s}", "key", proto_fields[k].key, "kind",
-                                        kind_names[k], "required", (m->required & bit) != 0, "ts",
-                                        proto_fields[k].ts));
+                                        kind_names[k], "required", m->use[k] == PROTO_REQUIRED,
+                                        "ts", proto_fields[k].ts));
     }
     return json_pack("{s:s,s:b,s:s?,s:s,s:b,s:o}", "type", m->type, "after_hello",
                      m->needs_hello != 0, "command",

@@ -503,5 +503,45 @@ async def play_moves(gid, first, second, watcher, moves):
             assert "id" not in seen, seen
 
 
+async def test_moderation_reaches_the_other_node(site):
+    # A moderator on node a bans a player who is only on node b: node b ends its game and
+    # closes its connection; a block made on node a holds on the blocker's tab on node b.
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    boss = await a.player()
+    await boss.ok({"type": "register", "username": "Boss", "password": "correct horse battery"})
+    await boss.recv_type("mod_done", action="grant")
+    ann, cheat = await b.player("Ann"), await b.player("Cheat")
+    created = await ann.ok({"type": "challenge_create", "time": {"minutes": 5, "increment": 0},
+                            "color": "white"})
+    started = await cheat.ok({"type": "challenge_accept",
+                              "challenge": created["challenge"]["id"]})
+    gid = started["game"]["id"]
+    await ann.move(gid, "e4")
+    await cheat.move(gid, "e5")
+    await boss.ok({"type": "mod_action", "player": cheat.player["id"], "action": "ban",
+                   "text": "engine use"})
+    await cheat.recv_type("error", code="BANNED")
+    end = await ann.recv_type("game_end", game=gid)
+    assert end["result"] == "1-0" and end["reason"] == "resignation", end
+    again = await b.connect()
+    await again.error({"type": "hello", "protocol": 1, "token": cheat.token}, "BANNED")
+    # Blocks: Cat blocks Dog on node a; Cat's other tab is on node b, where Dog is.
+    cat = await a.player("Cat")
+    cat_b = await b.player(token=cat.token)
+    dog = await b.player("Dog")
+    await cat.ok({"type": "block", "player": dog.player["id"]})
+    deadline = time.time() + TIMEOUT
+    while True:
+        r = await dog.request({"type": "challenge_create", "player": cat.player["id"],
+                               "time": {"minutes": 5, "increment": 0}})
+        if r.get("code") == "BLOCKED":
+            break
+        assert r["type"] == "challenge_created" and time.time() < deadline, r
+        await dog.ok({"type": "challenge_cancel", "challenge": r["challenge"]["id"]})
+        await asyncio.sleep(0.1)
+    assert cat_b.player["id"] == cat.player["id"]
+
+
 if __name__ == "__main__":
     run_site_tests(globals())

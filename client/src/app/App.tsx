@@ -12,6 +12,7 @@ import { AnalysisBoardPage } from '../features/analysis';
 import { BotsPage } from '../features/bots';
 import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
+import { ModerationPage } from '../features/moderation';
 import { LiveGames } from '../features/watch';
 import { useAppState, useAppStore } from '../hooks/useStore';
 import { useMuted, useSounds } from '../hooks/useSounds';
@@ -23,6 +24,7 @@ export function App() {
   const store = useAppStore();
   const games = useGames();
   const registered = useAppState((s) => s.me?.registered === true && !s.me.bot);
+  const admin = useAppState((s) => s.me?.admin === true);
 
   useEffect(() => games.onGameStarted((id) => navigate(`/game/${id}`)), [games]);
 
@@ -47,6 +49,11 @@ export function App() {
               My bots
             </Link>
           )}
+          {admin && (
+            <Link to="/mod" aria-current={route.page === 'mod' ? 'page' : undefined}>
+              Moderation
+            </Link>
+          )}
         </nav>
         <div className="header-tools">
           <ConnectionStatus />
@@ -62,6 +69,7 @@ export function App() {
         {route.page === 'account' && <AccountPage />}
         {route.page === 'bots' && <BotsPage />}
         {route.page === 'analysis' && <AnalysisBoardPage />}
+        {route.page === 'mod' && <ModerationPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (
           <section className="panel">

@@ -7,6 +7,7 @@ import { AnalysisProvider } from '../features/analysis';
 import { BotsProvider } from '../features/bots';
 import { GamesProvider } from '../features/game';
 import { LobbyProvider } from '../features/lobby';
+import { ModerationProvider } from '../features/moderation';
 import { WatchProvider } from '../features/watch';
 import { StoreContext } from '../hooks/useStore';
 import type { Client } from './client';
@@ -19,7 +20,9 @@ export function ClientProvider({ client, children }: { client: Client; children:
           <LobbyProvider value={client.lobby}>
             <WatchProvider value={client.watch}>
               <GamesProvider value={client.game}>
-                <BotsProvider value={client.bots}>{children}</BotsProvider>
+                <BotsProvider value={client.bots}>
+                  <ModerationProvider value={client.moderation}>{children}</ModerationProvider>
+                </BotsProvider>
               </GamesProvider>
             </WatchProvider>
           </LobbyProvider>

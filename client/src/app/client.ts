@@ -12,6 +12,7 @@ import { AnalysisController } from '../features/analysis';
 import { BotsController } from '../features/bots';
 import { GamesController } from '../features/game';
 import { LobbyController } from '../features/lobby';
+import { ModerationController } from '../features/moderation';
 import { WatchController } from '../features/watch';
 import { AppStore } from './store';
 
@@ -23,6 +24,7 @@ export interface Client {
   game: GamesController;
   account: AccountController;
   bots: BotsController;
+  moderation: ModerationController;
 }
 
 /** The store and the features on this socket (not started: the caller starts the socket). */
@@ -37,5 +39,6 @@ export function createClient(socket: GameSocket, storage: KeyValue): Client {
   const watch = app.use(new WatchController(ctx));
   const game = app.use(new GamesController(ctx));
   const bots = app.use(new BotsController(ctx));
-  return { app, analysis, lobby, watch, game, account, bots };
+  const moderation = app.use(new ModerationController(ctx));
+  return { app, analysis, lobby, watch, game, account, bots, moderation };
 }

@@ -38,7 +38,7 @@ export const initialAppState: AppState = {
 
 /** The player from a welcome, with the token that identifies them. */
 export function welcomedPlayer(msg: ServerMessageOf<'welcome'>): Me {
-  return { ...msg.player, token: msg.token };
+  return { ...msg.player, token: msg.token, ...(msg.admin ? { admin: true } : {}) };
 }
 
 /** The session's own messages: they change what is known of the player. */
@@ -46,6 +46,11 @@ export const sessionReducers: Reducers<AppState> = {
   registered: (state, msg) => {
     if (!state.me || state.me.id !== msg.player.id) return state;
     return { ...state, me: { ...state.me, ...msg.player } };
+  },
+  // This player became a moderator (the site's first account).
+  mod_done: (state, msg) => {
+    if (msg.action !== 'grant' || !state.me || state.me.id !== msg.player) return state;
+    return { ...state, me: { ...state.me, admin: true } };
   },
   // A profile: when it is this player's, it says whether they have an account.
   player: (state, msg) => {

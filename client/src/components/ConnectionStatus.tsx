@@ -30,7 +30,9 @@ export function ReconnectBanner({ onRetry }: { onRetry: () => void }) {
     <div className="banner banner-warn" role="alert">
       {conn.status === 'connecting'
         ? 'Reconnecting…'
-        : `Connection lost${conn.lastError ? ` (${conn.lastError})` : ''}. Retrying in ${wait}s.`}
+        : conn.retryAt === null
+          ? `Not connected${conn.lastError ? ` (${conn.lastError})` : ''}.`
+          : `Connection lost${conn.lastError ? ` (${conn.lastError})` : ''}. Retrying in ${wait}s.`}
       {conn.status === 'offline' && (
         <button type="button" onClick={onRetry}>
           Retry now

@@ -51,6 +51,8 @@ export function handlersOf<S>(
 /** The player as welcomed, with the token that identifies them. */
 export interface Me extends PlayerRef {
   token: string;
+  /** A moderator (docs/moderation.md). */
+  admin?: boolean;
 }
 
 /** The player and the connection, as the app keeps them. */

@@ -14,6 +14,9 @@ import type {
   GameResult,
   GameSummary,
   LeaderboardRow,
+  ModLogEntry,
+  ModReport,
+  NamedPlayer,
   OfferKind,
   OwnedBot,
   PlayerRef,
@@ -47,6 +50,12 @@ export type DeclineReason =
   | 'rated'
   | 'casual'
   | 'too_many_games';
+
+/** "action" */
+export type ModAction = 'mute' | 'unmute' | 'ban' | 'unban' | 'close' | 'reopen';
+
+/** "kind" */
+export type ReportKind = 'cheat' | 'abuse' | 'spam' | 'other';
 
 /** The stable codes of "error" messages (docs/protocol.md#errors). */
 export type ErrorCode =
@@ -82,6 +91,8 @@ export type ErrorCode =
   | 'NOT_INVITED'
   | 'PLAYER_OFFLINE'
   | 'RATED_UNAVAILABLE'
+  | 'CHAT_MUTED'
+  | 'BLOCKED'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'
@@ -112,6 +123,12 @@ export type ErrorCode =
   | 'BOT_NOT_FOUND'
   | 'TOO_MANY_BOTS'
   | 'OWNER_UNREACHABLE'
+  | 'NOT_ADMIN'
+  | 'BANNED'
+  | 'ACCOUNT_CLOSED'
+  | 'SELF_TARGET'
+  | 'REPORT_NOT_FOUND'
+  | 'TOO_MANY_BLOCKS'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -443,6 +460,68 @@ export interface BotsListRequest {
   id?: RequestId;
 }
 
+export interface ReportRequest {
+  type: 'report';
+  /** 1-16 letters and digits */
+  game?: string;
+  /** 1-1120 bytes */
+  text?: string;
+  /** 1-16 letters and digits */
+  player: string;
+  kind: ReportKind;
+  id?: RequestId;
+}
+
+export interface BlockRequest {
+  type: 'block';
+  /** 1-16 letters and digits */
+  player: string;
+  id?: RequestId;
+}
+
+export interface UnblockRequest {
+  type: 'unblock';
+  /** 1-16 letters and digits */
+  player: string;
+  id?: RequestId;
+}
+
+export interface BlocksListRequest {
+  type: 'blocks_list';
+  id?: RequestId;
+}
+
+export interface ModActionRequest {
+  type: 'mod_action';
+  /** 1-1120 bytes */
+  text: string;
+  /** 1-16 letters and digits */
+  player: string;
+  action: ModAction;
+  id?: RequestId;
+}
+
+export interface ReportResolveRequest {
+  type: 'report_resolve';
+  /** 1-1120 bytes */
+  text: string;
+  /** 1 to 9007199254740991 */
+  report: number;
+  id?: RequestId;
+}
+
+export interface ModReportsRequest {
+  type: 'mod_reports';
+  id?: RequestId;
+}
+
+export interface ModLogRequest {
+  type: 'mod_log';
+  /** 1-16 letters and digits */
+  player?: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -513,6 +592,14 @@ export type ClientMessage =
   | BotTokenCreateRequest
   | BotTokenRevokeRequest
   | BotsListRequest
+  | ReportRequest
+  | BlockRequest
+  | UnblockRequest
+  | BlocksListRequest
+  | ModActionRequest
+  | ReportResolveRequest
+  | ModReportsRequest
+  | ModLogRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -524,6 +611,7 @@ export interface WelcomeMessage {
   player: PlayerRef;
   token?: string;
   games: GameFull[];
+  admin?: boolean;
   id?: RequestId;
 }
 
@@ -828,6 +916,45 @@ export interface ImportedMessage {
   id?: RequestId;
 }
 
+export interface ReportReceivedMessage {
+  type: 'report_received';
+  player: string;
+  id?: RequestId;
+}
+
+export interface BlockSetMessage {
+  type: 'block_set';
+  player: string;
+  blocked: boolean;
+  id?: RequestId;
+}
+
+export interface BlocksMessage {
+  type: 'blocks';
+  players: NamedPlayer[];
+  id?: RequestId;
+}
+
+export interface ModDoneMessage {
+  type: 'mod_done';
+  action: string;
+  player?: string;
+  report?: number;
+  id?: RequestId;
+}
+
+export interface ModReportsMessage {
+  type: 'mod_reports';
+  reports: ModReport[];
+  id?: RequestId;
+}
+
+export interface ModLogMessage {
+  type: 'mod_log';
+  entries: ModLogEntry[];
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -867,4 +994,10 @@ export type ServerMessage =
   | GamesMessage
   | GameRecordMessage
   | LeaderboardMessage
-  | ImportedMessage;
+  | ImportedMessage
+  | ReportReceivedMessage
+  | BlockSetMessage
+  | BlocksMessage
+  | ModDoneMessage
+  | ModReportsMessage
+  | ModLogMessage;

@@ -14,7 +14,9 @@ import type {
   ChallengeRemovedMessage,
   ChatRoom,
   ColorChoice,
+  ModAction,
   RatingCategory,
+  ReportKind,
   ServerMessage as DeclaredServerMessage,
   WelcomeMessage,
 } from './messages.gen';
@@ -153,6 +155,40 @@ export interface OwnedBot extends PlayerRef {
 
 /** Why a challenge went away; a declined one also says why (DeclineReason). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
+
+// ---- moderation (docs/moderation.md) ----
+
+/** A player named in a block list, a report or the moderation log. */
+export interface NamedPlayer {
+  id: string;
+  name: string;
+}
+
+/** A report, as moderators see it (mod_reports); closed ones have closed_at, closed_by, note. */
+export interface ModReport {
+  id: number;
+  reporter: NamedPlayer;
+  player: NamedPlayer;
+  kind: ReportKind;
+  text: string;
+  game?: string;
+  created_at: number;
+  closed_at?: number;
+  closed_by?: NamedPlayer | null;
+  note?: string;
+}
+
+/** One entry of the moderation log: a moderator's action, a report resolved, an admin grant
+ * (moderator null: the server's configuration). */
+export interface ModLogEntry {
+  id: number;
+  at: number;
+  moderator: NamedPlayer | null;
+  action: ModAction | 'resolve' | 'grant';
+  player: NamedPlayer | null;
+  report?: number;
+  note: string;
+}
 
 // ---- accounts and the archive (servers with a database) ----
 

@@ -125,6 +125,21 @@ describe('GameSocket', () => {
     expect(socket.state.status).toBe('online');
   });
 
+  it('stops retrying when the player is banned, until asked to retry', () => {
+    const { f, socket, forgot } = setup();
+    socket.start();
+    f.current.open();
+    const hello = f.current.last('hello')!;
+    f.current.receive({ type: 'error', code: 'BANNED', message: 'this player is banned from the server', id: hello.id });
+    expect(forgot).not.toHaveBeenCalled(); // a ban is not a forgotten token: no new guest
+    expect(socket.state).toMatchObject({ status: 'offline', retryAt: null });
+    expect(socket.state.lastError).toContain('banned');
+    vi.advanceTimersByTime(60000);
+    expect(f.sockets).toHaveLength(1);
+    socket.retryNow();
+    expect(f.sockets).toHaveLength(2);
+  });
+
   it('pings after a quiet spell and reconnects when nothing answers', () => {
     const { f, socket } = setup();
     socket.start();

@@ -287,10 +287,13 @@ export class GameSocket {
     }
     const text = msg.type === 'error' ? msg.message : `unexpected ${msg.type}`;
     this.ws?.close(4000, 'hello refused');
-    this.closed(`the server refused the connection: ${text}`);
+    // A banned player or a closed account is refused for good: no retries until the identity
+    // changes (logging in as someone else, or a new guest, starts the socket again).
+    const final = msg.type === 'error' && (msg.code === 'BANNED' || msg.code === 'ACCOUNT_CLOSED');
+    this.closed(`the server refused the connection: ${text}`, !final);
   }
 
-  private closed(reason: string): void {
+  private closed(reason: string, retry = true): void {
     const ws = this.ws;
     this.ws = null;
     if (ws) ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
@@ -298,6 +301,10 @@ export class GameSocket {
     this.helloId = null;
     this.failPending('CONNECTION_LOST', 'The connection to the server was lost.');
     if (this.stopped) return;
+    if (!retry) {
+      this.setState({ status: 'offline', attempt: this._state.attempt, retryAt: null, lastError: reason });
+      return;
+    }
     const attempt = this._state.attempt;
     const delay = backoffDelay(attempt, this.opts.backoff, this.opts.random);
     this.setState({

@@ -17,6 +17,7 @@
 
 #include "app/auth.h"
 #include "app/internal.h"
+#include "app/moderation.h"
 #include "app/password.h"
 #include "app/persist.h"
 #include "app/reads.h"
@@ -399,6 +400,7 @@ static void register_done(struct server *srv, struct pending *p, int status) {
         LOGI("accounts", "player=%s registered as %s", pl->id, p->username);
         json_t *msg = json_pack("{s:s,s:o}", "type", "registered", "player", player_json(pl));
         reply(p, msg);
+        moderation_registered(srv, pl, p->username);
     }
     remove_pending(accounts_of(srv), p);
 }
@@ -406,6 +408,12 @@ static void register_done(struct server *srv, struct pending *p, int status) {
 static void login_checked(struct server *srv, struct pending *p, const struct password_result *r) {
     if (p->unknown_user || r->status < 0 || ids_random_text(p->token, PLAYER_TOKEN_LEN) < 0) {
         reply_error(p, -PROTO_ERR_LOGIN_FAILED);
+        remove_pending(accounts_of(srv), p);
+        return;
+    }
+    if (p->account.banned) {
+        /* Told only to someone who knows the password. */
+        reply_error(p, p->account.closed ? -PROTO_ERR_ACCOUNT_CLOSED : -PROTO_ERR_BANNED);
         remove_pending(accounts_of(srv), p);
         return;
     }

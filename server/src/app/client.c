@@ -15,6 +15,7 @@
 #include "app/accounts.h"
 #include "app/bots.h"
 #include "app/internal.h"
+#include "app/moderation.h"
 #include "app/persist.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -151,15 +152,21 @@ void conn_held_released(struct conn *c) {
         net_close(c->net, c->close_code, c->close_reason);
 }
 
+/* A connection closing (except for shutdown) takes no new messages; those it accepted before
+ * (held for a commit) still go out before the close. */
+static bool refuses_new(const struct conn *c) {
+    return !c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY);
+}
+
 void conn_send(struct conn *c, struct net_msg *m) {
+    if (refuses_new(c)) return;
     /* Held while writes it may announce wait for the disk (persist.c). */
     if (persist_hold(c, m)) return;
     conn_enqueue(c, m);
 }
 
 void conn_enqueue(struct conn *c, struct net_msg *m) {
-    if (!c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY)) return;
-    net_send(c->net, m);
+    if (c->net) net_send(c->net, m);
 }
 
 /* Serialises msg (consumed) and sends it; plain: it announces no write (conn_send_plain). */
@@ -168,7 +175,7 @@ static void send_json(struct conn *c, json_t *msg, bool plain) {
     struct net_msg *m = outmsg_create(msg);
     json_decref(msg);
     if (!m) return;
-    if (plain && c->held == 0)
+    if (plain && c->held == 0 && !refuses_new(c))
         conn_enqueue(c, m);
     else
         conn_send(c, m);
@@ -231,6 +238,7 @@ void conn_closed(void *user) {
     struct server *srv = c->srv;
     accounts_conn_gone(srv, c);
     bots_conn_gone(srv->bots, c);
+    moderation_conn_gone(srv, c);
     persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)

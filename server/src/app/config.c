@@ -3,11 +3,19 @@
  */
 #include "app/config.h"
 
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "app/auth.h"
+#include "util/str.h"
+
 void server_config_defaults(struct server_config *cfg) {
     *cfg = (struct server_config){
         .listen_addr = NULL,
         .port = 8080,
         .static_dir = "client/dist",
+        .admins = "",
         .max_message = 16384,
         .max_connections = 20000,
         .out_queue_max = 1024,
@@ -22,4 +30,61 @@ void server_config_defaults(struct server_config *cfg) {
         .shutdown_grace_ms = 3000,
     };
     world_config_defaults(&cfg->world);
+}
+
+/* Calls fn for each name of a comma-separated list until it returns non-zero (returned). */
+static int each_name(const char *list, int (*fn)(void *ctx, const char *name), void *ctx) {
+    for (const char *p = list; p && *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        char name[64];
+        str_copy(name, sizeof name, "");
+        if (len < sizeof name) {
+            memcpy(name, p, len);
+            name[len] = '\0';
+        }
+        int rc = fn(ctx, name);
+        if (rc) return rc;
+        p = end ? end + 1 : p + len;
+    }
+    return 0;
+}
+
+struct name_check {
+    char *err;
+    size_t errlen;
+};
+
+static int check_name(void *ctx, const char *name) {
+    struct name_check *nc = ctx;
+    char lower[AUTH_USERNAME_MAX + 1];
+    if (auth_username_check(name, lower) == 0) return 0;
+    snprintf(nc->err, nc->errlen, "\"%s\" is not a username", name);
+    return -1;
+}
+
+int server_config_check_admins(const char *list, char *err, size_t errlen) {
+    struct name_check nc = {err, errlen};
+    return each_name(list, check_name, &nc);
+}
+
+struct name_match {
+    const char *username;
+};
+
+static int match_name(void *ctx, const char *name) {
+    const struct name_match *nm = ctx;
+    return strcasecmp(name, nm->username) == 0;
+}
+
+bool server_config_admin_listed(const struct server_config *cfg, const char *username) {
+    const char *list = cfg->admins;
+    if (!list || !*list || !username || !*username) return false;
+    struct name_match nm = {username};
+    return each_name(list, match_name, &nm) == 1;
+}
+
+int server_config_each_admin(const struct server_config *cfg,
+                             int (*fn)(void *ctx, const char *name), void *ctx) {
+    return each_name(cfg->admins, fn, ctx);
 }

@@ -27,10 +27,23 @@ struct server_config {
     int idle_timeout_s;    /* idle time (no pong or data) before the connection is dropped */
     int shutdown_grace_ms; /* how long shutdown waits for clients to take their close frames */
     struct netaddr_list trusted_proxies; /* whose X-Forwarded-For names the client */
+    const char
+        *admins; /* usernames of the admins, comma-separated; NULL or "": the first account */
     struct world_config world;
 };
 
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */
 void server_config_defaults(struct server_config *cfg);
+
+/* Checks an admins list (comma-separated usernames). Returns 0, or -1 naming the bad name in
+ * err. */
+int server_config_check_admins(const char *list, char *err, size_t errlen);
+
+/* Whether cfg's admins list names this username (any case). */
+bool server_config_admin_listed(const struct server_config *cfg, const char *username);
+
+/* Calls fn for each name of cfg's admins list until it returns non-zero (returned). */
+int server_config_each_admin(const struct server_config *cfg,
+                             int (*fn)(void *ctx, const char *name), void *ctx);
 
 #endif

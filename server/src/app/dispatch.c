@@ -13,6 +13,7 @@
 #include "app/bots.h"
 #include "app/engine.h"
 #include "app/internal.h"
+#include "app/moderation.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/site.h"
@@ -134,9 +135,11 @@ struct delivery {
     struct net_msg *with_id; /* the requester's copy of the reply, or NULL */
     struct conn *requester;
     bool requester_served;
+    const char *chat_from; /* a chat line's author: not shown to players who block it */
 };
 
 static void deliver(struct delivery *d, struct conn *c) {
+    if (d->chat_from && c->player && world_player_blocks(c->player, d->chat_from)) return;
     if (c == d->requester && d->with_id) {
         if (d->requester_served) return;
         d->requester_served = true;
@@ -282,6 +285,7 @@ void dispatch_events(struct server *srv, struct core_events *events, struct conn
         unsigned char *text =
             proto_encode_event_once(ev, now, NET_MSG_FRONT, &len, site_enabled(srv) ? &msg : NULL);
         struct delivery d = {.requester = requester, .plain = net_msg_adopt(text, len)};
+        if (ev->type == CORE_EV_CHAT && ev->chat) d.chat_from = ev->chat->from_id;
         if (!d.plain) continue; /* nothing encoded: msg is NULL too */
         if (i == events->reply && requester) {
             /* The requester always gets the reply, with its id when it sent one. */
@@ -323,6 +327,11 @@ static void reply(struct conn *c, json_t *msg, const json_t *id) {
 void dispatch_hello_player(struct conn *c, struct player *p, const char *token, const json_t *id) {
     struct server *srv = c->srv;
     int64_t now = now_mono_ms();
+    if (p->banned || p->closed) {
+        conn_send_error(c, p->closed ? -PROTO_ERR_ACCOUNT_CLOSED : -PROTO_ERR_BANNED, id, NULL);
+        conn_close(c, NET_CLOSE_POLICY_VIOLATION, "banned");
+        return;
+    }
     player_link(c, p);
     /* A bot plays many games at once, as fast as its engine: a larger allowance. */
     if (p->bot) ratelimit_init(&c->limit, srv->cfg.bot_rate_burst, srv->cfg.bot_rate_per_s, now);
@@ -478,6 +487,14 @@ STORE_HANDLER(handle_game_record, archive_handle(c, req, now))
 STORE_HANDLER(handle_leaderboard, archive_handle(c, req, now))
 STORE_HANDLER(handle_pgn_import, archive_handle(c, req, now))
 STORE_HANDLER(handle_bots_list, archive_handle(c, req, now))
+STORE_HANDLER(handle_report, moderation_handle(c, req))
+STORE_HANDLER(handle_block, moderation_handle(c, req))
+STORE_HANDLER(handle_unblock, moderation_handle(c, req))
+STORE_HANDLER(handle_blocks_list, moderation_handle(c, req))
+STORE_HANDLER(handle_mod_action, moderation_handle(c, req))
+STORE_HANDLER(handle_report_resolve, moderation_handle(c, req))
+STORE_HANDLER(handle_mod_reports, moderation_handle(c, req))
+STORE_HANDLER(handle_mod_log, moderation_handle(c, req))
 #undef STORE_HANDLER
 
 /* The handler table, from the declaration's handler column: adding a message is its row in

@@ -86,6 +86,7 @@ struct server {
     const struct site_ops *site_ops; /* the site's functions (site.h); NULL without --redis */
     struct accounts *accounts;       /* register, login, logout in progress (accounts.c) */
     struct bots *bots;               /* bot account changes in progress (bots.c) */
+    struct moderation *moderation;   /* moderation requests in progress (moderation.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

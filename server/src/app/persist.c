@@ -197,11 +197,21 @@ void persist_player_created(struct server *srv, struct player *player) {
     if (store_submit(p->store, &op) > 0) player->stored = true;
 }
 
-static void apply_identity(struct player *pl, const struct store_identity *id) {
+static void apply_identity(struct server *srv, struct player *pl, const struct store_identity *id) {
     pl->stored = true;
     pl->registered = id->username[0] != '\0';
     pl->bot = id->bot;
     memcpy(pl->ratings, id->ratings, sizeof pl->ratings);
+    /* Moderation (app/moderation.h). */
+    pl->admin = id->admin ||
+                (pl->registered && !id->bot && server_config_admin_listed(&srv->cfg, id->username));
+    pl->banned = id->banned;
+    pl->closed = id->closed;
+    pl->muted = id->muted;
+    pl->block_count = 0;
+    for (int i = 0; i < id->block_count; i++)
+        if (world_player_block(srv->world, pl, id->blocks[i], true) < 0)
+            LOGW("persist", "player=%s: out of memory loading its blocks", pl->id);
 }
 
 /* The world's player for a stored identity (restored into the world when missing). */
@@ -213,7 +223,7 @@ static struct player *player_for(struct server *srv, const struct store_identity
         return pl;
     }
     pl = world_player_restore(srv->world, id->player_id, id->name, token, now_mono_ms());
-    if (pl) apply_identity(pl, id);
+    if (pl) apply_identity(srv, pl, id);
     return pl;
 }
 

@@ -83,3 +83,8 @@ void site_detach(struct server *srv) {
 void site_release(struct server *srv) {
     if (srv->site_ops) srv->site_ops->release(srv);
 }
+
+void site_player_moderated(struct server *srv, const char *player_id, const char *change,
+                           const char *other_id) {
+    if (srv->site_ops) srv->site_ops->player_moderated(srv, player_id, change, other_id);
+}

@@ -51,6 +51,8 @@ struct site_ops {
     void (*add_stats)(struct server *srv, struct site_stats *out); /* others', reporter */
     void (*detach)(struct server *srv);
     void (*release)(struct server *srv);
+    void (*player_moderated)(struct server *srv, const char *player_id, const char *change,
+                             const char *other_id);
 };
 
 /* Plugs a site in (site/cluster.c, when the node joins one); ops must outlive the server. */
@@ -110,5 +112,14 @@ void site_stats(struct server *srv, struct site_stats *out);
 /* Leaves the site (inside the loop, at shutdown), then frees what is left (after the loop). */
 void site_detach(struct server *srv);
 void site_release(struct server *srv);
+
+/*
+ * A committed moderation change about player_id (app/moderation.h): an action's word ("ban",
+ * "mute", ...), or "block" / "unblock" of other_id. The other nodes apply it to their copy of
+ * the player (moderation_apply), so a ban ends its games and connections there too. Nothing
+ * without a site.
+ */
+void site_player_moderated(struct server *srv, const char *player_id, const char *change,
+                           const char *other_id);
 
 #endif

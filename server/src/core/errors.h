@@ -42,6 +42,8 @@
     X(PLAYER_OFFLINE, "no player with this id is connected now")                                   \
     X(RATED_UNAVAILABLE, "a rated game needs two accounts and a clock (and no bot against a "      \
                          "person unless the server allows it)")                                    \
+    X(CHAT_MUTED, "a moderator has muted you: you cannot chat for now")                            \
+    X(BLOCKED, "this player does not accept games or challenges from you")                         \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {

@@ -35,6 +35,15 @@ struct player {
     bool bot;           /* a bot account (issue 8) */
     int computer_level; /* 1..8: the built-in engine playing at that level; 0 for everyone else */
     struct rating ratings[RATING_CATEGORY_COUNT];
+    /* Moderation (docs/moderation.md): set from the database when the player is loaded, and by
+     * moderators' actions. */
+    bool admin;                        /* may moderate */
+    bool banned;                       /* banned: its connections are refused */
+    bool closed;                       /* an account closed by a moderator: refused too */
+    bool muted;                        /* may not chat */
+    char (*blocks)[PLAYER_ID_LEN + 1]; /* the players it blocks (owned, world_player_block) */
+    int block_count;
+    size_t block_capacity;
 };
 
 #endif

@@ -159,6 +159,7 @@ void world_destroy(struct world *world) {
     for (size_t i = 0; strmap_next(&world->players_by_id, &i, &key, &value);) {
         struct player *p = value;
         free(p->games);
+        free(p->blocks);
         free(p);
     }
     strmap_free(&world->games);
@@ -546,6 +547,7 @@ static int find_invited(struct world *world, struct player *actor, const char *i
     struct player *p = world_player_by_id(world, id);
     if (p == actor) return -CORE_ERR_OWN_CHALLENGE;
     if (!p || p->online <= 0 || p->computer_level) return -CORE_ERR_PLAYER_OFFLINE;
+    if (world_player_blocks(p, actor->id)) return -CORE_ERR_BLOCKED;
     *out = p;
     return 0;
 }
@@ -626,6 +628,8 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
     if (!s) return challenge ? -CORE_ERR_CHALLENGE_NOT_FOUND : -CORE_ERR_SEEK_NOT_FOUND;
     if (s->owner == actor) return challenge ? -CORE_ERR_OWN_CHALLENGE : -CORE_ERR_OWN_SEEK;
     if (s->target && s->target != actor) return -CORE_ERR_NOT_INVITED;
+    if (world_player_blocks(s->owner, actor->id) || world_player_blocks(actor, s->owner->id))
+        return -CORE_ERR_BLOCKED;
     int owner_color = s->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)s->color;
     struct player *white = owner_color == CHESS_WHITE ? s->owner : actor;
     struct player *black = owner_color == CHESS_WHITE ? actor : s->owner;
@@ -783,6 +787,7 @@ static int apply_chat(struct world *world, struct player *actor, struct game *g,
     char clean[CHAT_MAX_BYTES + 1];
     int rc = chat_clean_text(cmd->text, clean);
     if (rc < 0) return rc;
+    if (actor->muted) return -CORE_ERR_CHAT_MUTED;
     if (!ratelimit_take(&actor->chat_limit, 1, now_ms)) return -CORE_ERR_CHAT_RATE_LIMITED;
     struct chat_line *line =
         chat_log_append(&g->chat[room], wall(world, now_ms), actor->id, actor->name, clean);
@@ -884,6 +889,54 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
     }
 }
 
+/* ---- moderation ---- */
+
+bool world_player_blocks(const struct player *p, const char *id) {
+    for (int i = 0; i < p->block_count; i++)
+        if (strcmp(p->blocks[i], id) == 0) return true;
+    return false;
+}
+
+int world_player_block(struct world *world, struct player *p, const char *id, bool on) {
+    (void)world;
+    for (int i = 0; i < p->block_count; i++) {
+        if (strcmp(p->blocks[i], id) != 0) continue;
+        if (!on)
+            memmove(p->blocks[i], p->blocks[i + 1],
+                    (size_t)(p->block_count - i - 1) * sizeof p->blocks[0]);
+        if (!on) p->block_count--;
+        return 0;
+    }
+    if (!on) return 0;
+    if (vec_reserve((void **)&p->blocks, &p->block_capacity, (size_t)p->block_count + 1,
+                    sizeof p->blocks[0], 8) < 0)
+        return -CORE_ERR_NO_MEMORY;
+    str_copy(p->blocks[p->block_count++], sizeof p->blocks[0], id);
+    return 0;
+}
+
+void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
+                      struct core_events *out) {
+    core_events_reset(out);
+    p->banned = true;
+    for (struct seek *s = world->lobby.head, *next; s; s = next) {
+        next = s->next;
+        if (s->owner == p || s->target == p)
+            remove_seek(world, s, CHALLENGE_REMOVED_CANCELLED, CHALLENGE_DECLINE_GENERIC, out);
+    }
+    int64_t wall_ms = wall(world, now_ms);
+    /* Ending a game removes it from p->games: take the last one each time. */
+    while (p->game_count > 0) {
+        struct game *g = p->games[p->game_count - 1];
+        settle_game(world, g, now_ms, out); /* a flag that fell ends it here */
+        if (g->ended) continue;
+        if (game_abort(g, now_ms, wall_ms) < 0 &&
+            game_resign(g, game_color_of(g, p), now_ms, wall_ms) < 0)
+            break; /* cannot happen: a game in progress can always be resigned */
+        game_ended(world, g, out);
+    }
+}
+
 /* ---- timers ---- */
 
 int64_t world_next_deadline(const struct world *world) {
@@ -915,6 +968,7 @@ static void forget_player(struct world *world, struct player *p) {
     strmap_remove(&world->players_by_id, p->id);
     world->guests_forgotten_total++;
     free(p->games);
+    free(p->blocks);
     free(p);
 }
 

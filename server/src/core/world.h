@@ -178,6 +178,23 @@ int world_restore_game(struct world *world, struct game *game);
 struct player *world_player_by_token(const struct world *world, const char *token);
 struct player *world_player_by_id(const struct world *world, const char *id);
 
+/*
+ * Blocks (on) or unblocks another player by id, in memory (the database keeps the list; the
+ * application loads it with the player). Returns 0 or -CORE_ERR_NO_MEMORY.
+ */
+int world_player_block(struct world *world, struct player *p, const char *id, bool on);
+
+/* Whether p blocks the player with this id. */
+bool world_player_blocks(const struct player *p, const char *id);
+
+/*
+ * Takes a banned player out of play at now: removes its seeks, its challenges and those made to
+ * it, and ends its games (aborted when still abortable, else resigned). Marks it banned. Events
+ * as for commands.
+ */
+void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
+                      struct core_events *out);
+
 /* A connection identified as the player opened or closed. The first connection back emits
  * presence events to the player's games and keeps their seeks; the last one going schedules
  * the seeks' removal and tells the opponents. */

@@ -327,6 +327,7 @@ json_t *proto_encode_welcome(const struct player *p, int64_t now_ms) {
     put(msg, "protocol", json_integer(PROTO_VERSION));
     put(msg, "player", encode_player(p));
     if (!p->bot) put(msg, "token", json_string_nocheck(p->token)); /* a bot has its own */
+    if (p->admin) put(msg, "admin", json_true());
     json_t *games = json_array();
     for (int i = 0; games && i < p->game_count; i++)
         json_array_append_new(games, proto_encode_game(p->games[i], now_ms, PROTO_VIEWER_PLAYER));

@@ -19,15 +19,12 @@ const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT] = {
 #include "proto/messages.def"
 };
 
-_Static_assert(PROTO_FIELD_COUNT <= 32, "a message's fields are bits of an unsigned");
-
 const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
 #define PROTO_CLIENT(name, type_, who, core_, handler_, store, list)                               \
     [PROTO_MSG_##name] = {.type = type_,                                                           \
                           .msg = PROTO_MSG_##name,                                                 \
                           .needs_hello = (who) == PROTO_AFTER_HELLO,                               \
-                          .fields = PROTO_FIELDS_TAKEN(list),                                      \
-                          .required = PROTO_FIELDS_REQUIRED(list),                                 \
+                          .use = {[PROTO_FIELD_COUNT] = PROTO_UNUSED, list},                       \
                           .core = core_,                                                           \
                           .handler = #handler_,                                                    \
                           .writes = (store) == PROTO_WRITES},
@@ -307,6 +304,9 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
             cmd->rated_required = x->flag;
             break;
         case PROTO_FIELD_REASON: cmd->decline_reason = (enum challenge_decline)x->word; break;
+        case PROTO_FIELD_ACTION: req->action = x->word; break;
+        case PROTO_FIELD_KIND: req->kind = x->word; break;
+        case PROTO_FIELD_REPORT: req->report = (int64_t)x->number; break;
         case PROTO_FIELD_COUNT: break;
     }
 }
@@ -314,13 +314,12 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
 /* The message's fields, in the order of the kinds: the first one missing or bad is named. */
 static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
     for (int kind = 0; kind < PROTO_FIELD_COUNT; kind++) {
-        unsigned bit = 1u << kind;
-        if (!(spec->fields & bit)) continue;
+        if (spec->use[kind] == PROTO_UNUSED) continue;
         const struct proto_field_spec *f = &proto_fields[kind];
         /* Looked up once: the checks take it. */
         const struct field v = field_get(req, f->key);
         if (v.kind == FIELD_ABSENT) {
-            if (spec->required & bit) return bad_field(req, f->key);
+            if (spec->use[kind] == PROTO_REQUIRED) return bad_field(req, f->key);
             continue;
         }
         union value x;

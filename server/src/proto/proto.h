@@ -61,6 +61,12 @@
     X(OWNER_UNREACHABLE,                                                                           \
       "the node that holds this game, seek or challenge cannot be reached now; "                   \
       "try again")                                                                                 \
+    X(NOT_ADMIN, "only a moderator may do that")                                                   \
+    X(BANNED, "this player is banned from the server")                                             \
+    X(ACCOUNT_CLOSED, "this account has been closed")                                              \
+    X(SELF_TARGET, "you cannot do that to yourself")                                               \
+    X(REPORT_NOT_FOUND, "no open report with this id")                                             \
+    X(TOO_MANY_BLOCKS, "you block as many players as you may")                                     \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -113,12 +119,6 @@ enum proto_field {
     PROTO_FIELD_COUNT
 };
 
-/* A field kind as a bit, for a message's set of fields: PROTO_F_GAME, ... */
-enum {
-#define PROTO_FIELD(kind, ...) PROTO_F_##kind = 1u << PROTO_FIELD_##kind,
-#include "proto/messages.def"
-};
-
 /* One field kind: its key, check, limits and TypeScript type. */
 struct proto_field_spec {
     const char *key;
@@ -131,13 +131,14 @@ struct proto_field_spec {
 /* Indexed by enum proto_field. */
 extern const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT];
 
-/* A client message's field list in messages.def, PROTO_REQ(GAME) PROTO_OPT(PLY), is one 64-bit
- * constant: the bits of the fields it takes, and above them the bits of those it requires. */
-#define PROTO_BITS(taken, required) ((uint64_t)(required) << 32 | (uint64_t)(taken))
-#define PROTO_REQ(kind)             | PROTO_BITS(PROTO_F_##kind, PROTO_F_##kind)
-#define PROTO_OPT(kind)             | PROTO_BITS(PROTO_F_##kind, 0u)
-#define PROTO_FIELDS_TAKEN(list)    ((unsigned)((PROTO_BITS(0u, 0u) list) & 0xffffffffu))
-#define PROTO_FIELDS_REQUIRED(list) ((unsigned)((PROTO_BITS(0u, 0u) list) >> 32))
+/* What a client message does with a field kind. */
+enum proto_use { PROTO_UNUSED = 0, PROTO_OPTIONAL, PROTO_REQUIRED };
+
+/* A client message's field list in messages.def, PROTO_REQ(GAME) PROTO_OPT(PLY), is a list of
+ * designated initializers of an array indexed by enum proto_field (struct proto_message_spec's
+ * use): write it into an initializer directly, never through another macro (it has commas). */
+#define PROTO_REQ(kind) [PROTO_FIELD_##kind] = PROTO_REQUIRED,
+#define PROTO_OPT(kind) [PROTO_FIELD_##kind] = PROTO_OPTIONAL,
 
 /* Who may send a message. */
 enum proto_access { PROTO_ANYTIME, PROTO_AFTER_HELLO };
@@ -204,6 +205,9 @@ struct proto_request {
     int movetime_ms;      /* analyse: 0 = the server's longest */
     int multipv;          /* analyse: lines, 1..5 */
     int64_t analysis;     /* analysis_stop: the id from analysis_started; 0 = all */
+    int action;           /* mod_action: enum store_mod_action (its first words) */
+    int kind;             /* report: enum store_report_kind */
+    int64_t report;       /* report_resolve */
     const char *field;    /* on BAD_FIELD: the offending field */
     /* Last: decoding clears everything before it, and this (most of the struct) only as far
      * as the flat reader fills it. */
@@ -214,9 +218,10 @@ struct proto_request {
 struct proto_message_spec {
     const char *type;
     enum proto_msg msg;
-    int needs_hello;     /* 1: only after hello (PROTO_AFTER_HELLO) */
-    unsigned fields;     /* PROTO_F_* bits: the fields this message takes */
-    unsigned required;   /* ... and those it must have */
+    int needs_hello; /* 1: only after hello (PROTO_AFTER_HELLO) */
+    /* enum proto_use of each field kind (the last entry, past the kinds, is always unused: it
+     * lets a message without fields have an initializer) */
+    unsigned char use[PROTO_FIELD_COUNT + 1];
     int core;            /* enum core_cmd_type, or PROTO_NO_CMD */
     const char *handler; /* the name of the application's handler */
     bool writes;         /* PROTO_WRITES */

@@ -307,6 +307,7 @@ static const struct site_ops cluster_ops = {
     .live_games = cluster_live_games,
     .player_hello = cluster_player_hello,
     .player_gone = cluster_player_gone,
+    .player_moderated = cluster_player_moderated,
     .conn_gone = cluster_conn_gone,
     .tick = cluster_tick,
     .health = cluster_health,

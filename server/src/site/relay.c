@@ -15,6 +15,8 @@
  *   site channel:  gone   {n, p}          a player's last connection left node n
  *                  pgames {n, p}          a player said hello on n: send it the player's games
  *                  where  {n, q, p}       a direct challenge: is player p connected to you?
+ *                  pmod   {n, p, a, o}    a moderation change a about player p (o: a block's
+ *                                         other player), committed: apply it to your copy
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
  *                  cget   {n, q, g}       "send me the challenge"
@@ -29,6 +31,7 @@
 #include <string.h>
 
 #include "app/internal.h"
+#include "app/moderation.h"
 #include "proto/encode.h"
 #include "site/cluster.h"
 #include "site/internal.h"
@@ -898,6 +901,23 @@ void cluster_player_gone(struct server *srv, const struct player *p) {
         cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
 }
 
+void cluster_player_moderated(struct server *srv, const char *player_id, const char *change,
+                              const char *other_id) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !bus_up(cl->bus)) return;
+    cluster_publish_direct(cl, NULL,
+                           json_pack("{s:s,s:s,s:s,s:s,s:s}", "t", "pmod", "n", cl->node, "p",
+                                     player_id, "a", change, "o", other_id ? other_id : ""),
+                           NULL, NULL);
+}
+
+static void on_player_moderated(struct cluster *cl, const json_t *msg) {
+    const char *player = json_string_value(json_object_get(msg, "p"));
+    const char *change = json_string_value(json_object_get(msg, "a"));
+    const char *other = json_string_value(json_object_get(msg, "o"));
+    if (player && change) moderation_apply(cl->srv, player, change, other);
+}
+
 void relay_tick(struct cluster *cl, int64_t now) {
     for (struct pending **pp = &cl->pending; *pp;) {
         struct pending *p = *pp;
@@ -955,6 +975,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
         owner_player_gone(cl, msg);
     else if (strcmp(t, "pgames") == 0)
         owner_player_games(cl, msg);
+    else if (strcmp(t, "pmod") == 0)
+        on_player_moderated(cl, msg);
     else
         return false;
     return true;

@@ -133,6 +133,12 @@ struct store_backend {
                       struct store_bot *out, int *count);
     int (*leaderboard)(struct store_reader *reader, int category, int limit,
                        struct store_leader *out, int *count);
+    int (*blocks)(struct store_reader *reader, const char *player_id, int max,
+                  struct store_named *out, int *count);
+    int (*reports)(struct store_reader *reader, bool closed, int max, struct store_report *out,
+                   int *count);
+    int (*mod_log)(struct store_reader *reader, const char *target_id, int max,
+                   struct store_mod_entry *out, int *count);
 };
 
 #endif

@@ -63,6 +63,13 @@ struct store_identity {
     bool bot_token;                               /* found by a bot token */
     struct rating ratings[RATING_CATEGORY_COUNT]; /* rating_initial() where none yet */
     int64_t created_at;
+    /* Moderation (docs/moderation.md). */
+    bool admin;
+    bool banned;     /* banned or closed: may not connect */
+    bool closed;     /* an account closed by a moderator */
+    bool muted;      /* may not chat */
+    int block_count; /* the players it blocks */
+    char blocks[STORE_BLOCKS_MAX][STORE_ID_MAX + 1];
 };
 
 /* The identity holding this token (hash), unless the token was revoked. -NOT_FOUND otherwise. */
@@ -156,8 +163,52 @@ struct store_bot {
 int store_owned_bots(struct store_reader *reader, const char *owner_id, int max,
                      struct store_bot *out, int *count);
 
-/* The best non-provisional ratings of a category: at most limit (1..100) into out. */
+/* The best non-provisional ratings of a category: at most limit (1..100) into out. Banned and
+ * closed players are left out. */
 int store_leaderboard(struct store_reader *reader, int category, int limit,
                       struct store_leader *out, int *count);
+
+/* ---- moderation (docs/moderation.md) ---- */
+
+/* A player another blocks, or a player of a report or a log entry: id and shown name. */
+struct store_named {
+    char id[STORE_ID_MAX + 1];
+    char name[STORE_NAME_MAX + 1];
+};
+
+/* The players player_id blocks, oldest first: at most max into out. */
+int store_blocks(struct store_reader *reader, const char *player_id, int max,
+                 struct store_named *out, int *count);
+
+struct store_report {
+    int64_t id;
+    struct store_named reporter, target;
+    enum store_report_kind kind;
+    char game_id[STORE_ID_MAX + 1]; /* "" for none */
+    char text[STORE_NOTE_MAX + 1];
+    int64_t created_at;
+    int64_t closed_at; /* 0: open */
+    struct store_named closed_by;
+    char note[STORE_NOTE_MAX + 1];
+};
+
+/* Reports, newest first: the open ones, or the closed ones: at most max into out. */
+int store_reports(struct store_reader *reader, bool closed, int max, struct store_report *out,
+                  int *count);
+
+struct store_mod_entry {
+    int64_t id;
+    int64_t at;
+    struct store_named moderator; /* id "" for the server's configuration */
+    enum store_mod_action action;
+    struct store_named target; /* id "" for none */
+    int64_t report_id;         /* 0 for none */
+    char note[STORE_NOTE_MAX + 1];
+};
+
+/* The moderation log, newest first: every entry, or those about target_id (when not NULL): at
+ * most max into out. */
+int store_mod_log(struct store_reader *reader, const char *target_id, int max,
+                  struct store_mod_entry *out, int *count);
 
 #endif

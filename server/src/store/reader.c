@@ -178,3 +178,18 @@ int store_leaderboard(struct store_reader *r, int category, int limit, struct st
                       int *count) {
     return r->backend->leaderboard(r, category, limit, out, count);
 }
+
+int store_blocks(struct store_reader *r, const char *player_id, int max, struct store_named *out,
+                 int *count) {
+    return r->backend->blocks(r, player_id, max, out, count);
+}
+
+int store_reports(struct store_reader *r, bool closed, int max, struct store_report *out,
+                  int *count) {
+    return r->backend->reports(r, closed, max, out, count);
+}
+
+int store_mod_log(struct store_reader *r, const char *target_id, int max,
+                  struct store_mod_entry *out, int *count) {
+    return r->backend->mod_log(r, target_id, max, out, count);
+}

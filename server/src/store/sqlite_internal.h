@@ -129,4 +129,17 @@ int sqlite_owned_bots(struct store_reader *reader, const char *owner_id, int max
 int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
                        struct store_leader *out, int *count);
 
+/* sqlite_moderation.c: moderation reads and writes (docs/moderation.md). */
+/* Fills id's moderation fields (admin, banned, closed, muted_until, blocks) on conn. */
+int sqlite_load_moderation(sqlite3 *conn, struct store_identity *id);
+int sqlite_blocks(struct store_reader *reader, const char *player_id, int max,
+                  struct store_named *out, int *count);
+int sqlite_reports(struct store_reader *reader, bool closed, int max, struct store_report *out,
+                   int *count);
+int sqlite_mod_log(struct store_reader *reader, const char *target_id, int max,
+                   struct store_mod_entry *out, int *count);
+/* Applies a MODERATE, BLOCK or REPORT operation inside the writer's transaction: 0, a positive
+ * status failing this operation alone, or -STORE_ERR_IO. */
+int sqlite_put_moderation(struct sqlite_db *d, const struct store_op *op);
+
 #endif

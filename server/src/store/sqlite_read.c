@@ -49,6 +49,7 @@ static const char *const read_sql[] = {
     "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot FROM "
     "ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
+    "AND p.banned_at IS NULL AND p.closed_at IS NULL "
     "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
     /* profiles by username: accounts and bots (which have no password) */
     "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1",
@@ -145,6 +146,7 @@ static int step_one(struct sqlite_reader *r, sqlite3_stmt *st) {
     return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(r, rc);
 }
 
+/* The player's ratings and moderation state. */
 static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
                         struct store_identity *id) {
     for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
@@ -158,7 +160,8 @@ static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
                                          sqlite3_column_double(st, 3), sqlite3_column_int(st, 4)};
     }
     sqlite3_reset(st);
-    return rc == SQLITE_DONE ? 0 : read_error(r, rc);
+    if (rc != SQLITE_DONE) return read_error(r, rc);
+    return sqlite_load_moderation(r->conn, id);
 }
 
 /* Reads PLAYER_COLUMNS (from column 0) and the player's ratings. The statement is reset. */

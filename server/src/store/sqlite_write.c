@@ -505,6 +505,9 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
         case STORE_OP_BOT_CREATE: return put_bot(d, op);
         case STORE_OP_BOT_TOKEN:
         case STORE_OP_BOT_REVOKE: return put_bot_token(d, op);
+        case STORE_OP_MODERATE:
+        case STORE_OP_BLOCK:
+        case STORE_OP_REPORT: return sqlite_put_moderation(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

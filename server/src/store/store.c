@@ -30,11 +30,34 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_BUSY] = "BUSY",
     [STORE_ERR_EXISTS] = "EXISTS",
     [STORE_ERR_UNSUPPORTED] = "UNSUPPORTED",
+    [STORE_ERR_DENIED] = "DENIED",
 };
 
 const char *store_status_name(int status) {
     if (status < 0) status = -status;
     return status < STORE_ERR_COUNT ? status_names[status] : "UNKNOWN";
+}
+
+/* These spellings are stored (mod_log.action, reports.kind) and sent: never change one. */
+static const char *const mod_action_names[STORE_MOD_ACTION_COUNT] = {
+    [STORE_MOD_MUTE] = "mute",       [STORE_MOD_UNMUTE] = "unmute", [STORE_MOD_BAN] = "ban",
+    [STORE_MOD_UNBAN] = "unban",     [STORE_MOD_CLOSE] = "close",   [STORE_MOD_REOPEN] = "reopen",
+    [STORE_MOD_RESOLVE] = "resolve", [STORE_MOD_GRANT] = "grant",
+};
+
+static const char *const report_kind_names[STORE_REPORT_KIND_COUNT] = {
+    [STORE_REPORT_CHEAT] = "cheat",
+    [STORE_REPORT_ABUSE] = "abuse",
+    [STORE_REPORT_SPAM] = "spam",
+    [STORE_REPORT_OTHER] = "other",
+};
+
+const char *store_mod_action_name(int action) {
+    return action >= 0 && action < STORE_MOD_ACTION_COUNT ? mod_action_names[action] : NULL;
+}
+
+const char *store_report_kind_name(int kind) {
+    return kind >= 0 && kind < STORE_REPORT_KIND_COUNT ? report_kind_names[kind] : NULL;
 }
 
 /* The backend of each id: adding one is a line here (and its files). */

@@ -37,6 +37,7 @@ enum store_status {
     STORE_ERR_BUSY,        /* reads: too many waiting for a reader; backups: one is under way */
     STORE_ERR_EXISTS,      /* restore: the location already holds a store */
     STORE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. back itself up while running) */
+    STORE_ERR_DENIED,      /* writes: the acting player may not do this (moderation) */
     STORE_ERR_COUNT
 };
 
@@ -86,7 +87,43 @@ enum store_op_type {
                               -CONFLICT for a taken username, -LIMIT beyond max_bots) */
     STORE_OP_BOT_TOKEN,    /* another token for a bot player_id owns (result: 0, -NOT_FOUND) */
     STORE_OP_BOT_REVOKE,   /* every token of a bot player_id owns stops working (0, -NOT_FOUND) */
+    STORE_OP_MODERATE,     /* a moderator's action on a player or a report, logged with it
+                              (result: 0, -NOT_FOUND for a missing target or open report,
+                              -DENIED when player_id is not an admin) */
+    STORE_OP_BLOCK,        /* player_id blocks (or unblocks) another player (0, -NOT_FOUND) */
+    STORE_OP_REPORT,       /* player_id reports another player (0, -NOT_FOUND) */
 };
+
+/* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
+enum store_mod_action {
+    STORE_MOD_MUTE,
+    STORE_MOD_UNMUTE,
+    STORE_MOD_BAN,
+    STORE_MOD_UNBAN,
+    STORE_MOD_CLOSE,
+    STORE_MOD_REOPEN,
+    STORE_MOD_RESOLVE, /* closes a report */
+    STORE_MOD_GRANT,   /* makes an account an admin (no moderator: the server's configuration) */
+    STORE_MOD_ACTION_COUNT
+};
+
+/* "mute", "unmute", ...; NULL out of range. */
+const char *store_mod_action_name(int action);
+
+/* Why a player is reported. */
+enum store_report_kind {
+    STORE_REPORT_CHEAT,
+    STORE_REPORT_ABUSE,
+    STORE_REPORT_SPAM,
+    STORE_REPORT_OTHER,
+    STORE_REPORT_KIND_COUNT
+};
+
+/* "cheat", "abuse", ...; NULL out of range. */
+const char *store_report_kind_name(int kind);
+
+#define STORE_NOTE_MAX   280 /* bytes of a moderator's note or a report's text */
+#define STORE_BLOCKS_MAX 200 /* players one player may block */
 
 enum store_token_kind { STORE_TOKEN_SESSION = 0, STORE_TOKEN_BOT = 1 };
 
@@ -180,6 +217,28 @@ struct store_op {
             int count;
             int64_t at;
         } import;
+        struct {
+            /* player_id: the moderator, or "" for the server's configuration (GRANT). */
+            enum store_mod_action action;
+            char target_id[STORE_ID_MAX + 1];      /* the player acted on ("" for RESOLVE) */
+            char username[STORE_USERNAME_MAX + 1]; /* GRANT: the account by name (or id) */
+            int64_t report_id;                     /* RESOLVE: the report closed */
+            bool first_only;                       /* GRANT: only when there is no admin yet */
+            char note[STORE_NOTE_MAX + 1];
+            int64_t at;
+        } mod;
+        struct {
+            char target_id[STORE_ID_MAX + 1];
+            bool on; /* false: unblock */
+            int64_t at;
+        } block;
+        struct {
+            char target_id[STORE_ID_MAX + 1];
+            enum store_report_kind kind;
+            char game_id[STORE_ID_MAX + 1]; /* "" for none */
+            char text[STORE_NOTE_MAX + 1];
+            int64_t at;
+        } report;
     } u;
 };
 

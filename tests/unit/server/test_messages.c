@@ -17,10 +17,11 @@
 /* Messages net/ builds with jansson itself (accounts.c, archive.c, bots.c, engine.c); the
  * integration tests check every message they receive against the declaration (harness.py). */
 static const char *const built_elsewhere[] = {
-    "analysis_started", "analysis_done",     "registered", "session",
-    "logged_out",       "bot_created",       "bot_token",  "bots",
-    "player",           "bot_token_revoked", "games",      "game_record",
-    "leaderboard",      "imported",
+    "analysis_started", "analysis_done",     "registered",      "session",
+    "logged_out",       "bot_created",       "bot_token",       "bots",
+    "player",           "bot_token_revoked", "games",           "game_record",
+    "leaderboard",      "imported",          "report_received", "block_set",
+    "blocks",           "mod_done",          "mod_reports",     "mod_log",
 };
 
 static bool sampled[PROTO_OUT_COUNT];
@@ -189,6 +190,9 @@ static void sample_challenges(struct world *w, struct player *a, struct player *
 static void sample_replies(struct world *w, struct player *a, struct player *bot) {
     CHECK_MESSAGE(proto_encode_welcome(a, 20000));
     CHECK_MESSAGE(proto_encode_welcome(bot, 20000)); /* no token */
+    a->admin = true;                                 /* a moderator's welcome says so */
+    CHECK_MESSAGE(proto_encode_welcome(a, 20000));
+    a->admin = false;
     CHECK_MESSAGE(proto_encode_simple("pong"));
     CHECK_MESSAGE(proto_encode_simple("ok"));
     CHECK_MESSAGE(proto_encode_error(-CORE_ERR_NOT_YOUR_TURN, NULL));

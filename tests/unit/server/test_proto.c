@@ -151,7 +151,9 @@ static void test_table_and_names(void) {
         CHECK(proto_messages[i].type != NULL);
         CHECK_EQ_INT(proto_messages[i].msg, i);
         CHECK(proto_messages[i].handler && proto_messages[i].handler[0]);
-        CHECK((proto_messages[i].required & ~proto_messages[i].fields) == 0);
+        for (int k = 0; k < PROTO_FIELD_COUNT; k++)
+            CHECK(proto_messages[i].use[k] <= PROTO_REQUIRED);
+        CHECK_EQ_INT(proto_messages[i].use[PROTO_FIELD_COUNT], PROTO_UNUSED);
         for (int j = 0; j < i; j++) CHECK(strcmp(proto_messages[i].type, proto_messages[j].type));
         /* Only these may come before hello. */
         bool anytime = i == PROTO_MSG_HELLO || i == PROTO_MSG_PING || i == PROTO_MSG_LOGIN;

@@ -12,6 +12,7 @@ import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl } from '../../lib/timeControl';
 import type { ArchivedGame, Profile, RatingCategory } from '../../net/protocol';
 import { DirectChallenge } from '../lobby';
+import { PlayerModeration } from '../moderation';
 import { useAccount } from './hooks';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
@@ -93,6 +94,7 @@ export function ProfilePage({ id }: { id: string }) {
         </table>
       </section>
       {profile.online && me && me.id !== profile.id && <DirectChallenge player={profile} />}
+      {me && me.id !== profile.id && !profile.computer && <PlayerModeration player={profile} />}
       {me?.id === profile.id && profile.registered && !profile.bot && (
         <section className="panel" aria-labelledby="bots-title">
           <h2 id="bots-title">Your bots</h2>
