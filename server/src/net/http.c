@@ -75,11 +75,12 @@ struct http_conn {
     bool more_asked;     /* streaming: the application was asked for the next batch */
     bool aborted;        /* net_http_abort: dropped on the next poll event */
     int64_t deadline_ms; /* 0: none */
-    char *in;            /* HTTP_HEAD_MAX bytes, allocated with the first byte read */
+    /* One block allocated with the first byte read (an idle connection costs little): the
+     * bytes read (HTTP_HEAD_MAX), then the current request's decoded path and raw query. */
+    char *in;
     size_t in_len;
     size_t head_len; /* the current request's head, consumed when it is answered */
-    char path[HTTP_TARGET_MAX + 1];
-    char query[HTTP_TARGET_MAX + 1];
+    char *path, *query;
     char *out; /* what goes out: headers and body */
     size_t out_len, out_sent, out_cap;
     struct net_http req;
@@ -296,10 +297,14 @@ static void drain_linger(struct http_conn *c) {
 }
 
 static void read_in(struct http_conn *c) {
-    if (!c->in) c->in = malloc(HTTP_HEAD_MAX);
     if (!c->in) {
-        drop_conn(c);
-        return;
+        c->in = malloc(HTTP_HEAD_MAX + 2 * (HTTP_TARGET_MAX + 1));
+        if (!c->in) {
+            drop_conn(c);
+            return;
+        }
+        c->path = c->in + HTTP_HEAD_MAX;
+        c->query = c->path + HTTP_TARGET_MAX + 1;
     }
     if (c->in_len == HTTP_HEAD_MAX) { /* full: process_input() answered already */
         poll_events(c, 0);
