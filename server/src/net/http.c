@@ -218,7 +218,7 @@ static int respond_plain(struct http_conn *c, unsigned status, const char *extra
 static void refuse(struct http_conn *c, unsigned status, const char *text) {
     c->keep_alive = false;
     c->head_len = c->in_len;
-    LOGD("http", "refused with %u: %s", status, text);
+    LOGD("http", "refused with %u: %.*s", status, (int)strcspn(text, "\n"), text);
     if (respond_plain(c, status, NULL, text) < 0) drop_conn(c);
 }
 
