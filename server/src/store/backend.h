@@ -112,7 +112,7 @@ struct store_backend {
                      void *ctx);
     int (*owned_bots)(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
-    int (*leaderboard)(struct store_reader *reader, int category, int limit,
+    int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
 };
 

@@ -156,8 +156,10 @@ struct store_bot {
 int store_owned_bots(struct store_reader *reader, const char *owner_id, int max,
                      struct store_bot *out, int *count);
 
-/* The best non-provisional ratings of a category: at most limit (1..100) into out. */
-int store_leaderboard(struct store_reader *reader, int category, int limit,
+/* The best ratings of a category that are not provisional as they stand at now_ms (wall clock:
+ * the deviation grown since each player's last game, rating_at): at most limit (1..100) into
+ * out, as stored (updated_at with them). */
+int store_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                       struct store_leader *out, int *count);
 
 #endif

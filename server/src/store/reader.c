@@ -174,7 +174,7 @@ int store_owned_bots(struct store_reader *r, const char *owner_id, int max, stru
     return r->backend->owned_bots(r, owner_id, max, out, count);
 }
 
-int store_leaderboard(struct store_reader *r, int category, int limit, struct store_leader *out,
-                      int *count) {
-    return r->backend->leaderboard(r, category, limit, out, count);
+int store_leaderboard(struct store_reader *r, int category, int limit, int64_t now_ms,
+                      struct store_leader *out, int *count) {
+    return r->backend->leaderboard(r, category, limit, now_ms, out, count);
 }

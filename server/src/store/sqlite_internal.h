@@ -109,7 +109,7 @@ int sqlite_load_live(struct store_reader *reader,
                      void *ctx);
 int sqlite_owned_bots(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
-int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
 
 #endif

@@ -34,7 +34,8 @@ static const char *const read_sql[] = {
     "SELECT " PLAYER_COLUMNS ", p.password_hash FROM players p "
     "WHERE p.username = ?1 AND p.password_hash IS NOT NULL",
     "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?1",
-    "SELECT category, rating, deviation, volatility, games FROM ratings WHERE player_id = ?1",
+    "SELECT category, rating, deviation, volatility, games, updated_at FROM ratings "
+    "WHERE player_id = ?1",
     "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
     "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = ?1 ORDER BY ply",
     /* live_moves has no index by game (it is append-only for the writer's sake): a scan of the
@@ -46,10 +47,12 @@ static const char *const read_sql[] = {
     "AND status = 'ended' AND (created_at, id) > (?3, ?4) ORDER BY created_at, id LIMIT ?2",
     "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND node = ?1 ORDER BY id",
     "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
-    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot FROM "
-    "ratings r "
+    /* the stored deviation only grows with time: rows above the mark are never shown; the
+     * others are checked as they stand now, best first, until the board is full */
+    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot, "
+    "r.updated_at FROM ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
-    "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
+    "ORDER BY r.rating DESC, r.player_id",
     /* profiles by username: accounts and bots (which have no password) */
     "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1",
     "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t WHERE t.player_id = p.id "
@@ -155,7 +158,8 @@ static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
         int c = rating_category_parse((const char *)sqlite3_column_text(st, 0));
         if (c == RATING_NONE) continue;
         id->ratings[c] = (struct rating){sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
-                                         sqlite3_column_double(st, 3), sqlite3_column_int(st, 4)};
+                                         sqlite3_column_double(st, 3), sqlite3_column_int(st, 4),
+                                         sqlite3_column_int64(st, 5)};
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE ? 0 : read_error(r, rc);
@@ -475,7 +479,7 @@ int sqlite_load_live(struct store_reader *reader,
     return result;
 }
 
-int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count) {
     struct sqlite_reader *r = reader_of(reader);
     *count = 0;
@@ -486,14 +490,17 @@ int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
     sqlite3_stmt *st = rs->leaders;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 2, RATING_PROVISIONAL_DEVIATION);
-    sqlite3_bind_int(st, 3, limit);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < limit) {
+    int rc = SQLITE_DONE;
+    while (*count < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rating stored = {sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                                sqlite3_column_double(st, 4), sqlite3_column_int(st, 5),
+                                sqlite3_column_int64(st, 7)};
+        struct rating now = rating_at(&stored, now_ms);
+        if (rating_provisional(&now)) continue; /* away too long */
         struct store_leader *l = &out[(*count)++];
         col_text(st, 0, l->player_id, sizeof l->player_id);
         col_text(st, 1, l->name, sizeof l->name);
-        l->rating = (struct rating){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
-                                    sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+        l->rating = stored;
         l->bot = sqlite3_column_int(st, 6) != 0;
     }
     sqlite3_reset(st);

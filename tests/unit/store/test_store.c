@@ -193,8 +193,8 @@ static void check_game_round_trip(bool per_op) {
     op.u.end.category = RATING_BLITZ;
     snprintf(op.u.end.player_id[0], sizeof op.u.end.player_id[0], "pA");
     snprintf(op.u.end.player_id[1], sizeof op.u.end.player_id[1], "pB");
-    op.u.end.after[0] = (struct rating){1530, 60, 0.06, 1};
-    op.u.end.after[1] = (struct rating){1570, 290, 0.06, 1};
+    op.u.end.after[0] = (struct rating){1530, 60, 0.06, 1, 9000};
+    op.u.end.after[1] = (struct rating){1570, 290, 0.06, 1, 9000};
     op.u.end.diff[0] = 30;
     op.u.end.diff[1] = -30;
     CHECK(store_submit(s, &op) > 0);
@@ -257,12 +257,20 @@ static void check_game_round_trip(bool per_op) {
     CHECK_EQ_INT(id.ratings[RATING_BLITZ].games, 1);
     CHECK_EQ_INT((int)id.ratings[RATING_BULLET].rating, 1500);
     CHECK_EQ_INT(id.ratings[RATING_BULLET].games, 0);
+    CHECK(id.ratings[RATING_BLITZ].updated_at == 9000); /* the game's end */
     struct store_leader board[5];
-    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, board, &count), 0);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, 9000, board, &count),
+                 0);
     CHECK_EQ_INT(count, 1);
     CHECK_EQ_STR(board[0].player_id, "pA");
     CHECK_EQ_STR(board[0].name, "Ann");
-    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_NONE, 5, board, &count),
+    CHECK(board[0].rating.updated_at == 9000);
+    /* A year and a day later A's deviation has grown from 60 past 110: off the board. */
+    int64_t year = 366LL * 86400000;
+    CHECK_EQ_INT(
+        store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, 9000 + year, board, &count), 0);
+    CHECK_EQ_INT(count, 0);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_NONE, 5, 9000, board, &count),
                  -STORE_ERR_NOT_FOUND);
     store_close(s);
 }
