@@ -186,7 +186,7 @@ static void write_client(FILE *out) {
         fprintf(out, "export interface %s {\n  type: '%s';\n", name, m->type);
         for (int k = 0; k < PROTO_FIELD_COUNT; k++) {
             const struct proto_field_spec *f = &proto_fields[k];
-            unsigned bit = 1u << k;
+            uint64_t bit = PROTO_FIELD_BIT(k);
             if (!(m->fields & bit)) continue;
             char limits[96];
             field_limits(f, limits, sizeof limits);
@@ -280,7 +280,7 @@ static json_t *client_json(int i) {
     const struct proto_message_spec *m = &proto_messages[i];
     json_t *fields = json_array();
     for (int k = 0; fields && k < PROTO_FIELD_COUNT; k++) {
-        unsigned bit = 1u << k;
+        uint64_t bit = PROTO_FIELD_BIT(k);
         if (!(m->fields & bit)) continue;
         json_array_append_new(fields,
                               json_pack("{s:s,s:s,s:b,s:s}", "key", proto_fields[k].key, "kind",

@@ -19,7 +19,7 @@ const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT] = {
 #include "proto/messages.def"
 };
 
-_Static_assert(PROTO_FIELD_COUNT <= 32, "a message's fields are bits of an unsigned");
+_Static_assert(PROTO_FIELD_COUNT <= 64, "a message's fields are bits of a uint64_t");
 
 const struct proto_message_spec proto_messages[PROTO_MSG_COUNT] = {
 #define PROTO_CLIENT(name, type_, who, core_, handler_, store, list)                               \
@@ -314,7 +314,7 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
 /* The message's fields, in the order of the kinds: the first one missing or bad is named. */
 static int decode_fields(struct proto_request *req, const struct proto_message_spec *spec) {
     for (int kind = 0; kind < PROTO_FIELD_COUNT; kind++) {
-        unsigned bit = 1u << kind;
+        uint64_t bit = PROTO_FIELD_BIT(kind);
         if (!(spec->fields & bit)) continue;
         const struct proto_field_spec *f = &proto_fields[kind];
         /* Looked up once: the checks take it. */

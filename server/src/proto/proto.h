@@ -113,11 +113,8 @@ enum proto_field {
     PROTO_FIELD_COUNT
 };
 
-/* A field kind as a bit, for a message's set of fields: PROTO_F_GAME, ... */
-enum {
-#define PROTO_FIELD(kind, ...) PROTO_F_##kind = 1u << PROTO_FIELD_##kind,
-#include "proto/messages.def"
-};
+/* A field kind as a bit, for a message's set of fields (up to 64 kinds). */
+#define PROTO_FIELD_BIT(kind) ((uint64_t)1 << (kind))
 
 /* One field kind: its key, check, limits and TypeScript type. */
 struct proto_field_spec {
@@ -131,13 +128,27 @@ struct proto_field_spec {
 /* Indexed by enum proto_field. */
 extern const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT];
 
-/* A client message's field list in messages.def, PROTO_REQ(GAME) PROTO_OPT(PLY), is one 64-bit
- * constant: the bits of the fields it takes, and above them the bits of those it requires. */
-#define PROTO_BITS(taken, required) ((uint64_t)(required) << 32 | (uint64_t)(taken))
-#define PROTO_REQ(kind)             | PROTO_BITS(PROTO_F_##kind, PROTO_F_##kind)
-#define PROTO_OPT(kind)             | PROTO_BITS(PROTO_F_##kind, 0u)
-#define PROTO_FIELDS_TAKEN(list)    ((unsigned)((PROTO_BITS(0u, 0u) list) & 0xffffffffu))
-#define PROTO_FIELDS_REQUIRED(list) ((unsigned)((PROTO_BITS(0u, 0u) list) >> 32))
+/*
+ * A client message's field list in messages.def, PROTO_REQ(GAME) PROTO_OPT(PLY), is a sequence
+ * of pairs, (PROTO_FIELD_GAME, 1)(PROTO_FIELD_PLY, 0), which PROTO_FIELDS_TAKEN and
+ * PROTO_FIELDS_REQUIRED fold into the 64-bit constants of the fields it takes and of those it
+ * requires (each macro walks the sequence by alternating between two names, so that neither
+ * expands inside itself; the last one left is pasted with _END, which is empty).
+ */
+#define PROTO_REQ(kind)             (PROTO_FIELD_##kind, 1)
+#define PROTO_OPT(kind)             (PROTO_FIELD_##kind, 0)
+#define PROTO_FIELDS_TAKEN(list)    ((uint64_t)0 PROTO_PASTE_(PROTO_TAKEN_A list, _END))
+#define PROTO_FIELDS_REQUIRED(list) ((uint64_t)0 PROTO_PASTE_(PROTO_REQUIRED_A list, _END))
+#define PROTO_TAKEN_A(kind, req)    | PROTO_FIELD_BIT(kind) PROTO_TAKEN_B
+#define PROTO_TAKEN_B(kind, req)    | PROTO_FIELD_BIT(kind) PROTO_TAKEN_A
+#define PROTO_REQUIRED_A(kind, req) | (PROTO_FIELD_BIT(kind) * (req)) PROTO_REQUIRED_B
+#define PROTO_REQUIRED_B(kind, req) | (PROTO_FIELD_BIT(kind) * (req)) PROTO_REQUIRED_A
+#define PROTO_TAKEN_A_END
+#define PROTO_TAKEN_B_END
+#define PROTO_REQUIRED_A_END
+#define PROTO_REQUIRED_B_END
+#define PROTO_PASTE_(a, b)  PROTO_PASTE2_(a, b)
+#define PROTO_PASTE2_(a, b) a##b
 
 /* Who may send a message. */
 enum proto_access { PROTO_ANYTIME, PROTO_AFTER_HELLO };
@@ -215,8 +226,8 @@ struct proto_message_spec {
     const char *type;
     enum proto_msg msg;
     int needs_hello;     /* 1: only after hello (PROTO_AFTER_HELLO) */
-    unsigned fields;     /* PROTO_F_* bits: the fields this message takes */
-    unsigned required;   /* ... and those it must have */
+    uint64_t fields;     /* PROTO_FIELD_BIT() bits: the fields this message takes */
+    uint64_t required;   /* ... and those it must have */
     int core;            /* enum core_cmd_type, or PROTO_NO_CMD */
     const char *handler; /* the name of the application's handler */
     bool writes;         /* PROTO_WRITES */
