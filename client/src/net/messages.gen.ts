@@ -21,6 +21,7 @@ import type {
   RatingChanges,
   RequestId,
   Seek,
+  SessionInfo,
   Termination,
   TimeControl,
 } from './protocol';
@@ -112,6 +113,9 @@ export type ErrorCode =
   | 'BOT_NOT_FOUND'
   | 'TOO_MANY_BOTS'
   | 'OWNER_UNREACHABLE'
+  | 'PASSWORD_MISMATCH'
+  | 'SESSION_NOT_FOUND'
+  | 'ACCOUNT_IN_GAME'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -443,6 +447,39 @@ export interface BotsListRequest {
   id?: RequestId;
 }
 
+export interface PasswordChangeRequest {
+  type: 'password_change';
+  /** 1-256 bytes */
+  current: string;
+  /** 1-256 bytes */
+  new: string;
+  id?: RequestId;
+}
+
+export interface SessionsListRequest {
+  type: 'sessions_list';
+  id?: RequestId;
+}
+
+export interface SessionRevokeRequest {
+  type: 'session_revoke';
+  /** 16-16 letters and digits */
+  session: string;
+  id?: RequestId;
+}
+
+export interface SessionsRevokeAllRequest {
+  type: 'sessions_revoke_all';
+  id?: RequestId;
+}
+
+export interface AccountDeleteRequest {
+  type: 'account_delete';
+  /** 1-256 bytes */
+  password: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -513,6 +550,11 @@ export type ClientMessage =
   | BotTokenCreateRequest
   | BotTokenRevokeRequest
   | BotsListRequest
+  | PasswordChangeRequest
+  | SessionsListRequest
+  | SessionRevokeRequest
+  | SessionsRevokeAllRequest
+  | AccountDeleteRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -828,6 +870,33 @@ export interface ImportedMessage {
   id?: RequestId;
 }
 
+export interface PasswordChangedMessage {
+  type: 'password_changed';
+  id?: RequestId;
+}
+
+export interface SessionsMessage {
+  type: 'sessions';
+  sessions: SessionInfo[];
+  id?: RequestId;
+}
+
+export interface SessionRevokedMessage {
+  type: 'session_revoked';
+  session: string;
+  id?: RequestId;
+}
+
+export interface SessionsRevokedMessage {
+  type: 'sessions_revoked';
+  id?: RequestId;
+}
+
+export interface AccountDeletedMessage {
+  type: 'account_deleted';
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -867,4 +936,9 @@ export type ServerMessage =
   | GamesMessage
   | GameRecordMessage
   | LeaderboardMessage
-  | ImportedMessage;
+  | ImportedMessage
+  | PasswordChangedMessage
+  | SessionsMessage
+  | SessionRevokedMessage
+  | SessionsRevokedMessage
+  | AccountDeletedMessage;

@@ -15,6 +15,7 @@
 #include "app/accounts.h"
 #include "app/bots.h"
 #include "app/internal.h"
+#include "app/manage.h"
 #include "app/persist.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -231,6 +232,7 @@ void conn_closed(void *user) {
     struct server *srv = c->srv;
     accounts_conn_gone(srv, c);
     bots_conn_gone(srv->bots, c);
+    manage_conn_gone(srv, c);
     persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)

@@ -19,6 +19,7 @@
 #include "app/bots.h"
 #include "app/engine.h"
 #include "app/internal.h"
+#include "app/manage.h"
 #include "app/persist.h"
 #include "app/server.h"
 #include "app/site.h"
@@ -29,10 +30,12 @@
 static void route_store_result(struct server *srv, const struct store_result *r) {
     accounts_on_result(srv, r);
     bots_on_result(srv->bots, srv, r);
+    manage_on_result(srv, r);
 }
 
 static void route_password_result(struct server *srv, const struct password_result *r) {
     accounts_on_password(srv, r);
+    manage_on_password(srv, r);
 }
 
 static int random_source(void *ctx, void *buf, unsigned n) {
@@ -164,7 +167,8 @@ struct server *server_create(const struct server_config *cfg) {
     if (metrics_init(&srv->metrics) < 0) goto fail;
     srv->accounts = accounts_create();
     srv->bots = bots_create();
-    if (!srv->accounts || !srv->bots) goto fail;
+    srv->manage = manage_create();
+    if (!srv->accounts || !srv->bots || !srv->manage) goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -237,6 +241,7 @@ void server_destroy(struct server *srv) {
     persist_free(srv);
     accounts_free(srv->accounts);
     bots_free(srv->bots);
+    manage_free(srv->manage);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

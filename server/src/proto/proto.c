@@ -307,6 +307,9 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
             cmd->rated_required = x->flag;
             break;
         case PROTO_FIELD_REASON: cmd->decline_reason = (enum challenge_decline)x->word; break;
+        case PROTO_FIELD_CURRENT: req->current = x->string; break;
+        case PROTO_FIELD_NEW: req->new_password = x->string; break;
+        case PROTO_FIELD_SESSION: req->session = x->string; break;
         case PROTO_FIELD_COUNT: break;
     }
 }

@@ -114,6 +114,17 @@ struct store_backend {
                       struct store_bot *out, int *count);
     int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
+    int (*account_password)(struct store_reader *reader, const char *player_id,
+                            char password_hash[STORE_PWHASH_MAX]);
+    int (*sessions)(struct store_reader *reader, const char *player_id, int max,
+                    struct store_session *out, int *count);
+
+    /* ---- the operator's tools (store.h), without a store handle ---- */
+
+    /* store_reset_password(), on the store at cfg->location. */
+    int (*reset_password)(const struct store_config *cfg, const char *username,
+                          const char *password_hash, int64_t at, int *revoked, char *err,
+                          size_t errlen);
 };
 
 #endif

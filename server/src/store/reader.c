@@ -178,3 +178,13 @@ int store_leaderboard(struct store_reader *r, int category, int limit, int64_t n
                       struct store_leader *out, int *count) {
     return r->backend->leaderboard(r, category, limit, now_ms, out, count);
 }
+
+int store_account_password(struct store_reader *r, const char *player_id,
+                           char password_hash[STORE_PWHASH_MAX]) {
+    return r->backend->account_password(r, player_id, password_hash);
+}
+
+int store_sessions(struct store_reader *r, const char *player_id, int max,
+                   struct store_session *out, int *count) {
+    return r->backend->sessions(r, player_id, max, out, count);
+}

@@ -346,4 +346,7 @@ const struct store_backend store_sqlite_backend = {
     .load_live = sqlite_load_live,
     .owned_bots = sqlite_owned_bots,
     .leaderboard = sqlite_leaderboard,
+    .account_password = sqlite_account_password,
+    .sessions = sqlite_sessions,
+    .reset_password = sqlite_reset_password,
 };
