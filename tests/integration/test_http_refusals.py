@@ -161,6 +161,11 @@ async def test_head(srv):
         status, get_headers, body = c.response()  # right after the headers: no body came between
         assert status == 200 and len(body) == length > 0, (path, length, len(body))
         assert get_headers["content-type"] == headers["content-type"]
+        # The security headers on everything; the API never cached, index.html revalidated.
+        assert "default-src 'none'" in headers["content-security-policy"]
+        assert headers["x-content-type-options"] == "nosniff"
+        assert headers.get("cache-control") == {"application/json": "no-store",
+                                                "text/html": "no-cache"}.get(kind), headers
         c.close()
     status, headers, body = one(srv.port, request(b"HEAD", b"/api/games/nope"), head=True)
     assert status == 404 and body == b"" and int(headers["content-length"]) > 0

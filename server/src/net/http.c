@@ -635,13 +635,33 @@ done:
     return rc;
 }
 
-/* A file of the web client, or its index.html. */
+/* Starts the response: headers (length < 0: unknown; extra: more header lines) and the body
+ * (taken over). */
+static int start_response(struct net_http *req, unsigned status, const char *type, char *body,
+                          long long length, size_t len, const char *extra) {
+    struct http_conn *c = req->conn;
+    int rc = -1;
+    if (req->answered) goto done;
+    req->answered = true;
+    if (out_headers(c, status, type, length, extra) < 0 ||
+        (!req->head && len && out_add(c, body, len) < 0))
+        goto done;
+    start_writing(c);
+    rc = 0;
+done:
+    free(body);
+    return rc;
+}
+
+/* A file of the web client, or its index.html. The application's answers are never cached
+ * (no-store); index.html is revalidated, so a new release is picked up; the other files (named
+ * by their content's hash in a Vite build) are left to the browser's heuristics. */
 static void serve_static(struct http_conn *c) {
     struct net *net = c->net;
     char file[4096 + HTTP_TARGET_MAX + 16];
     char *body = NULL;
     size_t len = 0;
-    const char *type = "text/html";
+    const char *type = "text/html", *cache = "cache-control: no-cache\r\n";
     if (has_dot_segment(c->path)) {
         if (respond_plain(c, 404, NULL, "not found\n") < 0) drop_conn(c);
         return;
@@ -651,12 +671,13 @@ static void serve_static(struct http_conn *c) {
              plen > 0 && c->path[plen - 1] == '/' ? "index.html" : "");
     if (read_file(file, &body, &len) == 0) {
         type = content_type(file);
+        if (strcmp(type, "text/html") != 0) cache = NULL;
     } else if (read_file(net->index_path, &body, &len) != 0) {
         if (respond_plain(c, 404, NULL, "not found (the web client is not built)\n") < 0)
             drop_conn(c);
         return;
     }
-    if (net_http_respond(&c->req, 200, type, body, len) < 0) drop_conn(c);
+    if (start_response(&c->req, 200, type, body, (long long)len, len, cache) < 0) drop_conn(c);
 }
 
 static void handle_request(struct http_conn *c, const struct http_head *h) {
@@ -808,27 +829,11 @@ void http_sweep(struct net *net, int64_t now_ms) {
 
 /* ---- the application's side ---- */
 
-/* Starts the response: headers (length < 0: unknown) and the body (taken over). */
-static int start_response(struct net_http *req, unsigned status, const char *type, char *body,
-                          long long length, size_t len) {
-    struct http_conn *c = req->conn;
-    int rc = -1;
-    if (req->answered) goto done;
-    req->answered = true;
-    if (out_headers(c, status, type, length, "cache-control: no-store\r\n") < 0 ||
-        (!req->head && len && out_add(c, body, len) < 0))
-        goto done;
-    start_writing(c);
-    rc = 0;
-done:
-    free(body);
-    return rc;
-}
-
 int net_http_respond(struct net_http *req, unsigned status, const char *type, char *body,
                      size_t len) {
     req->streaming = false;
-    return start_response(req, status, type, body, (long long)len, len);
+    return start_response(req, status, type, body, (long long)len, len,
+                          "cache-control: no-store\r\n");
 }
 
 int net_http_stream_start(struct net_http *req, const char *type, char *body, size_t len,
@@ -836,7 +841,7 @@ int net_http_stream_start(struct net_http *req, const char *type, char *body, si
     req->streaming = true;
     req->stream_done = !more || req->head;
     req->conn->more_asked = false;
-    return start_response(req, 200, type, body, -1, len);
+    return start_response(req, 200, type, body, -1, len, "cache-control: no-store\r\n");
 }
 
 void net_http_stream_more(struct net_http *req, char *body, size_t len, bool last) {
