@@ -213,7 +213,9 @@ async def test_nul_and_bad_escapes(srv):
                            (b"GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n", 400),
                            (b"GET / HTTP/1.1\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
                             400),
-                           (b"GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400)):
+                           (b"GET http://x/ HTTP/1.1\r\nHost: x\r\n\r\n", 400),
+                           # TLS spoken to the plain port: refused at its first bytes.
+                           (b"\x16\x03\x01\x02\x00\x01\x00\x01\xfc\x03\x03" + bytes(200), 400)):
         assert one(srv.port, data)[0] == expected, data
     # The game is still served, and so is an encoded id that decodes to it.
     status, _, body = one(srv.port, request(b"GET", b"/api/games/" + gid))
