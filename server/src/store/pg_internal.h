@@ -11,6 +11,7 @@
 
 #include "store/backend.h"
 #include "store/pg.h"
+#include "store/sqlite_migrate.h" /* struct store_migration */
 #include "util/strmap.h"
 
 /* The advisory lock keys' first half (two 32-bit keys): "CHSS" for a node's lock, and one
@@ -92,13 +93,18 @@ PGresult *pg_query(PGconn *conn, const char *sql, const struct pg_params *p, con
  * constraint or bad data: this operation alone fails), or -STORE_ERR_IO. */
 int pg_error_status(const PGresult *r);
 
-/* Connects to url, with the session's settings (synchronous_commit on, UTC, a short
- * statement timeout for reads when read_only). NULL with err filled when it cannot. */
+/* Connects to url, with the session's settings (synchronous_commit on, no notices; read-only
+ * transactions when read_only). NULL with err filled when it cannot. */
 PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen);
 
 /* ---- pg_migrate.c ---- */
 
 int pg_migrate(struct store_db *db, int *applied, int *version, char *err, size_t errlen);
+/* Applies migrations[i] for every version above the database's (numbered 1..count in order),
+ * all in one transaction: 0, -STORE_ERR_TOO_NEW or -STORE_ERR_MIGRATION (err filled).
+ * *applied (may be NULL) receives how many ran. */
+int pg_migrate_apply(PGconn *conn, const struct store_migration *migrations, int count,
+                     int *applied, char *err, size_t errlen);
 
 /* ---- pg_write.c: the write session ---- */
 

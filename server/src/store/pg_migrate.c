@@ -9,7 +9,6 @@
 #include <stdlib.h>
 
 #include "store/pg_internal.h"
-#include "store/sqlite_migrate.h"
 
 extern const struct store_migration store_pg_migrations[];
 extern const int store_pg_migrations_count;
@@ -47,11 +46,14 @@ static int read_version(PGconn *conn, int *version, char *err, size_t errlen) {
 }
 
 int pg_migrate(struct store_db *db, int *applied, int *version, char *err, size_t errlen) {
-    PGconn *conn = pg_db_of(db)->wconn;
-    const struct store_migration *m = store_pg_migrations;
-    int count = store_pg_migrations_count;
-    *applied = 0;
-    *version = 0;
+    *version = store_pg_migrations_count;
+    return pg_migrate_apply(pg_db_of(db)->wconn, store_pg_migrations, store_pg_migrations_count,
+                            applied, err, errlen);
+}
+
+int pg_migrate_apply(PGconn *conn, const struct store_migration *m, int count, int *applied,
+                     char *err, size_t errlen) {
+    if (applied) *applied = 0;
     int current = 0;
     if (exec(conn, "BEGIN", "cannot start the migrations", err, errlen) < 0) return -STORE_ERR_IO;
     if (read_version(conn, &current, err, errlen) < 0) goto fail;
@@ -61,7 +63,6 @@ int pg_migrate(struct store_db *db, int *applied, int *version, char *err, size_
                  "run a newer server (or restore a backup)",
                  current, count);
         exec(conn, "ROLLBACK", "rollback", err + 0, 0);
-        *version = current;
         return -STORE_ERR_TOO_NEW;
     }
     int done = 0;
@@ -81,8 +82,7 @@ int pg_migrate(struct store_db *db, int *applied, int *version, char *err, size_
         done++;
     }
     if (exec(conn, "COMMIT", "cannot commit the migrations", err, errlen) < 0) goto fail;
-    *applied = done;
-    *version = count;
+    if (applied) *applied = done;
     return 0;
 fail:
     exec(conn, "ROLLBACK", "rollback", err + 0, 0);

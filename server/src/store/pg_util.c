@@ -101,9 +101,10 @@ PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen) {
         PQfinish(conn);
         return NULL;
     }
-    const char *settings = read_only ? "SET synchronous_commit = on; SET TIME ZONE 'UTC'; "
-                                       "SET default_transaction_read_only = on"
-                                     : "SET synchronous_commit = on; SET TIME ZONE 'UTC'";
+    const char *settings = read_only
+                               ? "SET synchronous_commit = on; SET client_min_messages = warning; "
+                                 "SET default_transaction_read_only = on"
+                               : "SET synchronous_commit = on; SET client_min_messages = warning";
     PGresult *r = PQexec(conn, settings);
     if (PQresultStatus(r) != PGRES_COMMAND_OK) {
         snprintf(err, errlen, "cannot configure the connection: %s", PQerrorMessage(conn));
