@@ -10,6 +10,7 @@
 #   pg_cluster.sh start DIR        starts a cluster in the new directory DIR; prints its URL
 #   pg_cluster.sh stop DIR         stops it and removes DIR
 #
+# CHESS_PG_OPTIONS adds server settings ("-c name=value ..."), e.g. for benchmarks.
 # Exits 77 (ctest's "skipped") with a message when PostgreSQL's binaries are missing.
 set -euo pipefail
 
@@ -51,7 +52,8 @@ start() {
         port=$(free_port)
         if as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
             -o "-c listen_addresses=127.0.0.1 -c port=$port -c unix_socket_directories=$dir \
-                -c max_connections=200 -c fsync=on -c synchronous_commit=on" \
+                -c max_connections=200 -c fsync=on -c synchronous_commit=on \
+                ${CHESS_PG_OPTIONS:-}" \
             start >/dev/null 2>&1; then
             break
         fi

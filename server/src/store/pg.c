@@ -21,24 +21,35 @@ static void backend_close(struct store_db *db) {
 
 /*
  * One server per node id: a session advisory lock on (PG_LOCK_NODE, hashtext(node id)), held by
- * the writer's connection while the store is open. "" is a single server's id.
+ * the writer's connection while the store is open. "" is a single server's id. A server that
+ * has just closed its store may hold it for a moment more (its session ends after its
+ * connection): the lock is waited for up to PG_LOCK_WAIT before LOCKED.
  */
+#define PG_LOCK_WAIT "1s"
+
 static int take_lock(struct pg_db *d, char *err, size_t errlen) {
     struct pg_params p = {0};
     pg_text(&p, d->node_id);
-    PGresult *r = pg_query(d->wconn, "SELECT pg_try_advisory_lock(1128813395, hashtext($1))", &p,
-                           "the node's lock");
-    if (!r || PQntuples(r) != 1) {
-        snprintf(err, errlen, "cannot take the node's lock: %s", PQerrorMessage(d->wconn));
-        PQclear(r);
-        return -STORE_ERR_IO;
-    }
-    bool taken = strcmp(PQgetvalue(r, 0, 0), "t") == 0;
+    PGresult *r = PQexec(d->wconn, "SET lock_timeout = '" PG_LOCK_WAIT "'");
+    bool set = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
-    if (!taken) {
+    r = PQexecParams(d->wconn, "SELECT pg_advisory_lock(1128813395, hashtext($1))", p.n, NULL,
+                     p.value, p.length, p.format, 0);
+    ExecStatusType st = PQresultStatus(r);
+    const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+    bool busy = state && strcmp(state, "55P03") == 0; /* lock_not_available */
+    PQclear(r);
+    r = PQexec(d->wconn, "SET lock_timeout = 0");
+    set = set && PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    if (busy) {
         snprintf(err, errlen, "the database is in use by another server with node id \"%s\"",
                  d->node_id);
         return -STORE_ERR_LOCKED;
+    }
+    if (st != PGRES_TUPLES_OK || !set) {
+        snprintf(err, errlen, "cannot take the node's lock: %s", PQerrorMessage(d->wconn));
+        return -STORE_ERR_IO;
     }
     return 0;
 }

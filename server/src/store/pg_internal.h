@@ -29,6 +29,22 @@ struct pg_live {
     int plies;
 };
 
+/* A text being built (an array literal of the move batch). */
+struct pg_text {
+    char *data;
+    size_t len, cap;
+    bool failed; /* an allocation failed: the text is incomplete */
+};
+
+/* The moves of the open transaction not sent yet, one array literal per column of live_moves:
+ * sent as one INSERT ... SELECT FROM unnest(...) before any other statement and at the commit
+ * (pg_write.c). */
+enum { PG_MOVE_COLUMNS = 7 };
+struct pg_move_batch {
+    struct pg_text column[PG_MOVE_COLUMNS];
+    int count;
+};
+
 /* The backend's handle (struct store_db first). */
 struct pg_db {
     struct store_db base;
@@ -40,6 +56,7 @@ struct pg_db {
     int in_flight;       /* statements sent and not read yet */
     bool careful;        /* the last transaction failed: the next runs each statement alone */
     bool failed_data;    /* a statement of the pipeline failed (this transaction) */
+    struct pg_move_batch moves;
 };
 
 /* A read connection (one owner thread). */
