@@ -19,6 +19,7 @@
 #include "app/engine.h"
 #include "app/moderation.h"
 #include "app/persist.h"
+#include "app/reset.h"
 #include "app/server.h"
 #include "pubsub/bus.h"
 #include "site/cluster.h"
@@ -48,6 +49,7 @@ static const char *redis_addr = "";
 static const char *node_id = "";
 static const char *redis_password_file = "";
 static const char *trusted_proxies = "";
+static const char *reset_user; /* --reset-password: the account, or NULL to serve */
 static enum log_level level = LOG_INFO;
 static enum log_format log_style = LOG_FORMAT_TEXT;
 static int port, max_connections, max_message, out_queue, rate, burst, abuse, max_watch, ping, idle,
@@ -223,6 +225,9 @@ static void usage(FILE *out) {
     fprintf(out, "  %-22s %-27s %s\n", "--version", "", "the version, then exit");
     fprintf(out, "  %-22s %-27s %s\n", "--restore FILE", "",
             "install a backup as the database of --data-dir, which must hold none, then exit");
+    fprintf(out, "  %-22s %-27s %s\n", "--reset-password USER", "",
+            "set USER's password from a line of standard input (empty: generate one and print "
+            "it), revoke all its sessions, then exit; with --data-dir, beside a running server");
     fprintf(
         out,
         "\nValues in parentheses are the ones in effect (defaults, or from the environment).\n");
@@ -274,6 +279,14 @@ static int parse(int argc, char **argv) {
         if (strcmp(arg, "--version") == 0) {
             printf("chess_server %s\n", CHESS_VERSION);
             exit(0);
+        }
+        if (strcmp(arg, "--reset-password") == 0) {
+            if (i + 1 >= argc) {
+                fprintf(stderr, "chess_server: --reset-password needs a username; see --help\n");
+                return -1;
+            }
+            reset_user = argv[++i];
+            continue;
         }
         if (strncmp(arg, "--", 2) != 0) goto unknown;
         const char *eq = strchr(arg, '=');
@@ -505,6 +518,12 @@ int main(int argc, char **argv) {
         return 2;
     }
     if (restore_file) return run_restore();
+    if (reset_user) {
+        struct store_config reset_cfg = {.backend = postgresql ? STORE_BACKEND_POSTGRESQL
+                                                               : STORE_BACKEND_SQLITE,
+                                         .location = postgresql ? database_url : data_dir};
+        return reset_password_run(&reset_cfg, reset_user, stdin, stdout, stderr);
+    }
     if (!postgresql && prepare_data_dir(data_dir) < 0) return store_open_exit(-STORE_ERR_LOCATION);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);

@@ -6,7 +6,17 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { eventually, moveList, openPlayer, pair, resignAfterOneMove, screenshot, suite, waitForMoves } from './harness.mjs';
+import {
+  eventually,
+  moveList,
+  openPlayer,
+  pair,
+  registerAccount,
+  resignAfterOneMove,
+  screenshot,
+  suite,
+  waitForMoves,
+} from './harness.mjs';
 
 const ctx = suite();
 
@@ -118,4 +128,67 @@ test('register, play, the profile and its history, an archived game, log out and
   await page.getByRole('tab', { name: 'rapid' }).click();
   await page.getByRole('tab', { name: 'rapid', selected: true }).waitFor();
   for (const s of [alice, bob]) await s.context.close();
+});
+
+/** Logs in through the account page's form; the form of the page, for what comes next. */
+async function logInHere(page, username, password) {
+  await page.getByRole('link', { name: 'Account' }).click();
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Log in' }) });
+  await form.getByLabel('Username').fill(username);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Log in' }).click();
+  return form;
+}
+
+test("an account's settings: another session logged out, the password changed, the account deleted", async (t) => {
+  const cora = await openPlayer(ctx.browser, ctx.server, 'Cora');
+  const page = cora.page;
+  await registerAccount(page, 'cora_e2e', PASSWORD);
+  // A second session, in another browser.
+  const laptop = await openPlayer(ctx.browser, ctx.server, 'Laptop');
+  await logInHere(laptop.page, 'cora_e2e', PASSWORD);
+  await laptop.page.getByText('You are logged in.').waitFor();
+  await laptop.page.getByRole('heading', { name: 'cora_e2e' }).waitFor();
+
+  // Both sessions are listed; this browser's is marked and cannot be revoked from the list.
+  await page.getByRole('link', { name: 'Play' }).click();
+  await page.getByRole('link', { name: 'Account' }).click();
+  const sessions = page.getByRole('list', { name: 'Sessions' });
+  await eventually(async () => (await sessions.getByRole('listitem').count()) === 2, { what: 'two sessions' });
+  const mine = sessions.getByRole('listitem').filter({ hasText: 'this browser' });
+  assert.equal(await mine.getByRole('button', { name: 'Revoke' }).count(), 0);
+  await screenshot(page, 'account-settings');
+  const other = sessions.getByRole('listitem').filter({ hasNotText: 'this browser' });
+  await other.getByRole('button', { name: 'Revoke' }).click();
+  await eventually(async () => (await sessions.getByRole('listitem').count()) === 1, { what: 'one session left' });
+  // The other browser is logged out at once: it continues as a new guest.
+  await laptop.page.getByRole('heading', { name: 'Create an account' }).waitFor();
+  await laptop.page.getByText('You play as a guest').waitFor();
+
+  // The change (each password attempt counts against the username's login limit: 5 at once, so
+  // this test makes no more; wrong passwords are the Vitest and integration tests' business).
+  const change = page.locator('form').filter({ has: page.getByRole('button', { name: 'Change password' }) });
+  await change.getByLabel('Current password').fill(PASSWORD);
+  await change.getByLabel('New password').fill('battery staple horse');
+  await change.getByRole('button', { name: 'Change password' }).click();
+  await change.getByText('Changed. Your other sessions are logged out.').waitFor();
+
+  // Log out, then in: the old password fails, the new one works.
+  await page.getByRole('button', { name: 'Log out' }).click();
+  const form = await logInHere(page, 'cora_e2e', PASSWORD);
+  await form.getByRole('alert').filter({ hasText: 'Wrong username or password.' }).waitFor();
+  await logInHere(page, 'cora_e2e', 'battery staple horse');
+  await page.getByText('You are logged in.').waitFor();
+  await page.getByRole('heading', { name: 'cora_e2e' }).waitFor();
+
+  // Deleting the account asks for the password and a confirmation; then a new guest.
+  const remove = page.locator('form').filter({ has: page.getByRole('button', { name: 'Delete my account' }) });
+  await remove.getByLabel('Password').fill('battery staple horse');
+  await remove.getByRole('button', { name: 'Delete my account' }).click();
+  await page.getByRole('button', { name: 'Yes, delete my account' }).click();
+  await page.getByRole('status').filter({ hasText: 'Your account is deleted.' }).waitFor();
+  await page.getByText('You play as a guest').waitFor();
+  await page.getByRole('heading', { name: 'Create an account' }).waitFor();
+  for (const s of [cora, laptop]) await s.context.close();
+  t.diagnostic('sessions, password change and deletion through the account page');
 });

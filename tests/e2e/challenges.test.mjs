@@ -15,19 +15,14 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { eventually, openPlayer, ROOT, screenshot, suite, waitForGame } from './harness.mjs';
+import { eventually, openPlayer, registerAccount, ROOT, screenshot, suite, waitForGame } from './harness.mjs';
 
 const ctx = suite();
 const PASSWORD = 'correct horse battery';
 
 /** Registers the page's guest as an account with this username. */
-async function register(page, username) {
-  await page.getByRole('link', { name: 'Account' }).click();
-  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Register' }) });
-  await form.getByLabel('Username').fill(username);
-  await form.getByLabel('Password').fill(PASSWORD);
-  await form.getByRole('button', { name: 'Register' }).click();
-  await page.getByText('You are logged in.').waitFor();
+function register(page, username) {
+  return registerAccount(page, username, PASSWORD);
 }
 
 test('a bot token shown once, the bot seeking in the lobby with a BOT badge, revoked', async () => {

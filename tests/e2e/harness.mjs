@@ -280,3 +280,13 @@ export async function resignAfterOneMove(alice, bob) {
   await bob.page.getByRole('button', { name: 'Yes, resign' }).click();
   await alice.page.getByText('White wins').waitFor();
 }
+
+/** Registers the page's guest as an account (the account page's form), with this password. */
+export async function registerAccount(page, username, password) {
+  await page.getByRole('link', { name: 'Account' }).click();
+  const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Register' }) });
+  await form.getByLabel('Username').fill(username);
+  await form.getByLabel('Password').fill(password);
+  await form.getByRole('button', { name: 'Register' }).click();
+  await page.getByText('You are logged in.').waitFor();
+}

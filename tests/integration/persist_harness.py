@@ -56,6 +56,8 @@ def _pg_value(text):
     """A psql field as Python's sqlite3 would give the column: None, int, float or str."""
     if text == "\\N":
         return None
+    if text in ("t", "f"):  # a boolean (an expression such as x IS NOT NULL): sqlite3's 1 or 0
+        return int(text == "t")
     if re.fullmatch(r"-?[0-9]+", text):
         return int(text)
     if re.fullmatch(r"-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?", text):

@@ -24,6 +24,7 @@ import type {
   RatingChanges,
   RequestId,
   Seek,
+  SessionInfo,
   Termination,
   TimeControl,
 } from './protocol';
@@ -129,6 +130,9 @@ export type ErrorCode =
   | 'SELF_TARGET'
   | 'REPORT_NOT_FOUND'
   | 'TOO_MANY_BLOCKS'
+  | 'PASSWORD_MISMATCH'
+  | 'SESSION_NOT_FOUND'
+  | 'ACCOUNT_IN_GAME'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -522,6 +526,39 @@ export interface ModLogRequest {
   id?: RequestId;
 }
 
+export interface PasswordChangeRequest {
+  type: 'password_change';
+  /** 1-256 bytes */
+  current: string;
+  /** 1-256 bytes */
+  new: string;
+  id?: RequestId;
+}
+
+export interface SessionsListRequest {
+  type: 'sessions_list';
+  id?: RequestId;
+}
+
+export interface SessionRevokeRequest {
+  type: 'session_revoke';
+  /** 16-16 letters and digits */
+  session: string;
+  id?: RequestId;
+}
+
+export interface SessionsRevokeAllRequest {
+  type: 'sessions_revoke_all';
+  id?: RequestId;
+}
+
+export interface AccountDeleteRequest {
+  type: 'account_delete';
+  /** 1-256 bytes */
+  password: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -600,6 +637,11 @@ export type ClientMessage =
   | ReportResolveRequest
   | ModReportsRequest
   | ModLogRequest
+  | PasswordChangeRequest
+  | SessionsListRequest
+  | SessionRevokeRequest
+  | SessionsRevokeAllRequest
+  | AccountDeleteRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -955,6 +997,33 @@ export interface ModLogMessage {
   id?: RequestId;
 }
 
+export interface PasswordChangedMessage {
+  type: 'password_changed';
+  id?: RequestId;
+}
+
+export interface SessionsMessage {
+  type: 'sessions';
+  sessions: SessionInfo[];
+  id?: RequestId;
+}
+
+export interface SessionRevokedMessage {
+  type: 'session_revoked';
+  session: string;
+  id?: RequestId;
+}
+
+export interface SessionsRevokedMessage {
+  type: 'sessions_revoked';
+  id?: RequestId;
+}
+
+export interface AccountDeletedMessage {
+  type: 'account_deleted';
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1000,4 +1069,9 @@ export type ServerMessage =
   | BlocksMessage
   | ModDoneMessage
   | ModReportsMessage
-  | ModLogMessage;
+  | ModLogMessage
+  | PasswordChangedMessage
+  | SessionsMessage
+  | SessionRevokedMessage
+  | SessionsRevokedMessage
+  | AccountDeletedMessage;

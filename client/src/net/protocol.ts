@@ -153,6 +153,15 @@ export interface OwnedBot extends PlayerRef {
   tokens: number;
 }
 
+/** One of the account's working sessions (sessions_list): its id (not its token), when it was
+ * created and last said hello (null: not since), and whether it is this connection's. */
+export interface SessionInfo {
+  id: string;
+  created_at: number;
+  last_seen_at: number | null;
+  current: boolean;
+}
+
 /** Why a challenge went away; a declined one also says why (DeclineReason). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
 

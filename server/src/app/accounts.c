@@ -7,7 +7,7 @@
  *   login:    read account -> verify (or hash, for an unknown name: same cost) -> TOKEN_ADD
  *             write -> "session"
  * (the reads on a reader thread, reads.h).
- *   logout:   TOKEN_REVOKE write -> "logged_out"
+ *   logout:   TOKEN_REVOKE write (the connection's session) -> "logged_out"
  */
 #include "app/accounts.h"
 
@@ -52,7 +52,8 @@ struct pending {
     struct store_identity account; /* login */
     char username[STORE_USERNAME_MAX + 1];
     char name[STORE_NAME_MAX + 1];
-    char token[PLAYER_TOKEN_LEN + 1]; /* login: the new token; logout: the revoked one */
+    char token[PLAYER_TOKEN_LEN + 1];     /* login: the new token */
+    uint8_t session[AUTH_TOKEN_HASH_LEN]; /* logout: the connection's session, revoked */
     struct pending *next;
 };
 
@@ -308,19 +309,32 @@ static int start_register(struct conn *c, const struct proto_request *req, struc
     return find_account(c, PENDING_REGISTER, lower, req, 0);
 }
 
+/* A password attempt for name (lower: its login form, "?" when malformed) from c's address:
+ * true when both limits allow it. */
+static bool attempt(struct conn *c, const char *name, const char *lower, int64_t now) {
+    struct accounts *a = accounts_of(c->srv);
+    if (take(&a->by_addr, c->addr, LOGIN_BURST_PER_ADDR, LOGIN_EVERY_S_PER_ADDR, now) &&
+        take(&a->by_name, lower, LOGIN_BURST_PER_NAME, LOGIN_EVERY_S_PER_NAME, now))
+        return true;
+    char safe[64];
+    LOGW("accounts", "conn=%llu password attempts limited (user=%s addr=%s)",
+         (unsigned long long)c->id, log_sanitize(name, safe, sizeof safe), c->addr);
+    return false;
+}
+
+bool accounts_password_attempt(struct conn *c, const char *name, int64_t now_ms) {
+    char lower[STORE_USERNAME_MAX + 1];
+    if (!accounts_of(c->srv)) return false;
+    if (auth_username_check(name, lower) < 0) str_copy(lower, sizeof lower, "?");
+    return attempt(c, name, lower, now_ms);
+}
+
 static int start_login(struct conn *c, const struct proto_request *req, int64_t now) {
-    const char *addr = c->addr;
     char lower[STORE_USERNAME_MAX + 1];
     bool valid = auth_username_check(req->username, lower) == 0;
     if (!valid) str_copy(lower, sizeof lower, "?"); /* one bucket for malformed names */
     struct accounts *a = accounts_of(c->srv);
-    if (!take(&a->by_addr, addr, LOGIN_BURST_PER_ADDR, LOGIN_EVERY_S_PER_ADDR, now) ||
-        !take(&a->by_name, lower, LOGIN_BURST_PER_NAME, LOGIN_EVERY_S_PER_NAME, now)) {
-        char safe[64];
-        LOGW("accounts", "conn=%llu login rate limited (user=%s addr=%s)",
-             (unsigned long long)c->id, log_sanitize(req->username, safe, sizeof safe), addr);
-        return -PROTO_ERR_LOGIN_RATE_LIMITED;
-    }
+    if (!attempt(c, req->username, lower, now)) return -PROTO_ERR_LOGIN_RATE_LIMITED;
     struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id);
     if (!p) return busy(a);
     int rc;
@@ -340,17 +354,17 @@ static int start_login(struct conn *c, const struct proto_request *req, int64_t 
 }
 
 static int start_logout(struct conn *c, const struct proto_request *req, struct store *store) {
-    struct player *pl = c->player;
     struct accounts *a = accounts_of(c->srv);
+    if (!c->has_session) return -PROTO_ERR_BAD_TOKEN;
     struct pending *p = add_pending(a, PENDING_LOGOUT, c, req->id);
     if (!p) return busy(a);
-    str_copy(p->token, sizeof p->token, pl->token);
+    memcpy(p->session, c->session_hash, sizeof p->session);
     struct store_op op = {.type = STORE_OP_TOKEN_REVOKE, .cookie = p->cookie, .want_result = true};
-    auth_token_hash(pl->token, op.u.token.hash);
+    memcpy(op.u.token.hash, p->session, sizeof op.u.token.hash);
     op.u.token.at = now_wall_ms();
-    if (!pl->token[0] || store_submit(store, &op) == 0) {
+    if (store_submit(store, &op) == 0) {
         remove_pending(a, p);
-        return pl->token[0] ? -PROTO_ERR_STORE_UNAVAILABLE : -PROTO_ERR_BAD_TOKEN;
+        return -PROTO_ERR_STORE_UNAVAILABLE;
     }
     return 0;
 }
@@ -447,7 +461,12 @@ static void logout_done(struct server *srv, struct pending *p, int status) {
     if (status < 0 && status != -STORE_ERR_NOT_FOUND) {
         reply_error(p, -PROTO_ERR_INTERNAL);
     } else {
-        if (strcmp(pl->token, p->token) == 0) world_player_forget_token(srv->world, pl);
+        uint8_t mapped[AUTH_TOKEN_HASH_LEN];
+        if (pl->token[0]) {
+            auth_token_hash(pl->token, mapped);
+            if (memcmp(mapped, p->session, sizeof mapped) == 0)
+                world_player_forget_token(srv->world, pl);
+        }
         reply(p, json_pack("{s:s}", "type", "logged_out"));
     }
     remove_pending(accounts_of(srv), p);

@@ -6,7 +6,7 @@
  * - login {username, password}: a new session token for the account (then hello with it).
  *   Limited per username and per client address against guessing; a wrong username costs the
  *   same time as a wrong password.
- * - logout: the player's current token stops working.
+ * - logout: the connection's session token stops working.
  *
  * Accounts are looked up on a reader thread (reads.h), passwords hashed and verified on the
  * password thread (app/password.h, Argon2id); the reply comes when the result and, for writes, the
@@ -41,5 +41,10 @@ void accounts_on_password(struct server *srv, const struct password_result *resu
 
 /* A connection closed: its pending requests will get no reply. */
 void accounts_conn_gone(struct server *srv, struct conn *c);
+
+/* One attempt at the password of the account named name (a password change or an account
+ * deletion, manage.h), from c's address: true when the login limits of that username and address
+ * allow it (it counts as a login attempt). */
+bool accounts_password_attempt(struct conn *c, const char *name, int64_t now_ms);
 
 #endif

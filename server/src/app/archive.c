@@ -39,13 +39,15 @@ static void put(json_t *obj, const char *key, json_t *value) {
 
 /* ---- players ---- */
 
-static json_t *ratings_json(const struct rating r[RATING_CATEGORY_COUNT]) {
+/* The ratings as they stand at now_ms (wall clock): deviations grown since each last game. */
+static json_t *ratings_json(const struct rating stored[RATING_CATEGORY_COUNT], int64_t now_ms) {
     json_t *obj = json_object();
     for (int c = 0; obj && c < RATING_CATEGORY_COUNT; c++) {
+        struct rating r = rating_at(&stored[c], now_ms);
         put(obj, rating_category_name(c),
-            json_pack("{s:I,s:I,s:i,s:b}", "rating", (json_int_t)lround(r[c].rating), "deviation",
-                      (json_int_t)lround(r[c].deviation), "games", r[c].games, "provisional",
-                      rating_provisional(&r[c])));
+            json_pack("{s:I,s:I,s:i,s:b}", "rating", (json_int_t)lround(r.rating), "deviation",
+                      (json_int_t)lround(r.deviation), "games", r.games, "provisional",
+                      rating_provisional(&r)));
     }
     return obj;
 }
@@ -58,7 +60,7 @@ static json_t *profile_json(struct server *srv, const struct store_identity *id)
                             pl ? pl->registered : id->username[0] != '\0', "bot", id->bot, "online",
                             pl && pl->online > 0, "created_at", (json_int_t)id->created_at);
     put(obj, "username", id->username[0] ? json_string(id->username) : json_null());
-    put(obj, "ratings", ratings_json(pl ? pl->ratings : id->ratings));
+    put(obj, "ratings", ratings_json(pl ? pl->ratings : id->ratings, now_wall_ms()));
     return obj;
 }
 
@@ -154,6 +156,7 @@ struct archive_read {
     char username[STORE_USERNAME_MAX + 1];
     char game_id[STORE_ID_MAX + 1];
     int page, limit, category;
+    int64_t now_ms; /* leaderboard: the wall clock when asked (ratings as they stand then) */
     long ply;
     char site[300];
     char candidates[IMPORT_CANDIDATES][GAME_ID_LEN + 1];
@@ -267,7 +270,8 @@ static void archive_run(struct store_reader *r, struct db_read *rd) {
             return;
         case ARCHIVE_GAME: run_game(r, a); return;
         case ARCHIVE_LEADERBOARD:
-            rd->status = store_leaderboard(r, a->category, a->limit, a->leaders, &a->count);
+            rd->status =
+                store_leaderboard(r, a->category, a->limit, a->now_ms, a->leaders, &a->count);
             return;
         case ARCHIVE_BOTS:
             rd->status = store_owned_bots(r, a->player_id, BOTS_PER_ACCOUNT, a->bots, &a->count);
@@ -303,10 +307,10 @@ static json_t *leaderboard_json(const struct archive_read *a) {
     json_t *list = json_array();
     for (int i = 0; i < a->count; i++) {
         const struct store_leader *l = &a->leaders[i];
-        json_t *row =
-            json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id, "name",
-                      l->name, "rating", (json_int_t)lround(l->rating.rating), "deviation",
-                      (json_int_t)lround(l->rating.deviation), "games", l->rating.games);
+        struct rating r = rating_at(&l->rating, a->now_ms); /* as the board was drawn */
+        json_t *row = json_pack("{s:i,s:s,s:s,s:I,s:I,s:i}", "rank", i + 1, "id", l->player_id,
+                                "name", l->name, "rating", (json_int_t)lround(r.rating),
+                                "deviation", (json_int_t)lround(r.deviation), "games", r.games);
         if (row && l->bot) json_object_set_new(row, "bot", json_true());
         json_array_append_new(list, row);
     }
@@ -536,6 +540,7 @@ static struct archive_read *leaderboard_read(const json_t *id, int category, int
     if (!a) return NULL;
     a->category = category;
     a->limit = limit;
+    a->now_ms = now_wall_ms();
     a->leaders = calloc((size_t)limit, sizeof *a->leaders);
     if (!a->leaders) {
         reads_discard(&a->base);

@@ -1,5 +1,5 @@
 /*
- * Username and password rules, token hashes.
+ * Username and password rules, token hashes and session ids.
  */
 #include "app/auth.h"
 
@@ -39,4 +39,30 @@ int auth_password_check(const char *password) {
 void auth_token_hash(const char *token, uint8_t out[AUTH_TOKEN_HASH_LEN]) {
     crypto_generichash(out, AUTH_TOKEN_HASH_LEN, (const unsigned char *)token, strlen(token), NULL,
                        0);
+}
+
+void auth_session_id(const uint8_t hash[AUTH_SESSION_BYTES], char out[AUTH_SESSION_ID_LEN + 1]) {
+    static const char digits[] = "0123456789abcdef";
+    for (int i = 0; i < AUTH_SESSION_BYTES; i++) {
+        out[2 * i] = digits[hash[i] >> 4];
+        out[2 * i + 1] = digits[hash[i] & 15];
+    }
+    out[AUTH_SESSION_ID_LEN] = '\0';
+}
+
+static int hex_value(char c) {
+    if (c >= '0' && c <= '9') return c - '0';
+    if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+    if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+    return -1;
+}
+
+int auth_session_parse(const char *text, uint8_t out[AUTH_SESSION_BYTES]) {
+    if (!text || strlen(text) != AUTH_SESSION_ID_LEN) return -1;
+    for (int i = 0; i < AUTH_SESSION_BYTES; i++) {
+        int hi = hex_value(text[2 * i]), lo = hex_value(text[2 * i + 1]);
+        if (hi < 0 || lo < 0) return -1;
+        out[i] = (uint8_t)(hi << 4 | lo);
+    }
+    return 0;
 }

@@ -15,6 +15,7 @@
 #include "app/accounts.h"
 #include "app/bots.h"
 #include "app/internal.h"
+#include "app/manage.h"
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "proto/encode.h"
@@ -239,6 +240,7 @@ void conn_closed(void *user) {
     accounts_conn_gone(srv, c);
     bots_conn_gone(srv->bots, c);
     moderation_conn_gone(srv, c);
+    manage_conn_gone(srv, c);
     persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)

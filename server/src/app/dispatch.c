@@ -10,9 +10,11 @@
 
 #include "app/accounts.h"
 #include "app/archive.h"
+#include "app/auth.h"
 #include "app/bots.h"
 #include "app/engine.h"
 #include "app/internal.h"
+#include "app/manage.h"
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "app/reads.h"
@@ -333,6 +335,9 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
         return;
     }
     player_link(c, p);
+    /* Its session: the token it came with, or a new guest's. */
+    c->has_session = token || p->token[0];
+    if (c->has_session) auth_token_hash(token ? token : p->token, c->session_hash);
     /* A bot plays many games at once, as fast as its engine: a larger allowance. */
     if (p->bot) ratelimit_init(&c->limit, srv->cfg.bot_rate_burst, srv->cfg.bot_rate_per_s, now);
     LOGD("net", "conn=%llu hello player=%s%s", (unsigned long long)c->id, p->id,
@@ -345,6 +350,7 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     reply(c, proto_encode_welcome(p, now), id);
     dispatch_events(srv, &srv->events, NULL, NULL);
     if (token) site_player_hello(srv, p); /* its games on other nodes follow the welcome */
+    manage_session_seen(c);
 }
 
 /* Identifies the connection: as the player a token names, or as a new guest (name may be
@@ -357,8 +363,11 @@ static int identify(struct conn *c, const char *token, const char *name, const j
     if (token) {
         p = world_player_by_token(srv->world, token);
         /* Known before a restart, or a bot: looked up in the database off the loop; the
-         * answer finishes the hello. */
-        if (!p) return persist_hello_by_token(c, token, id, bearer);
+         * answer finishes the hello. So is an account's session every time, so that a session
+         * revoked elsewhere (another node of a site, the operator's password reset) is refused
+         * here too. */
+        if (!p || (p->registered && !p->bot && srv->persist))
+            return persist_hello_by_token(c, token, id, bearer);
     } else {
         p = world_player_create(srv->world, name, now);
         if (!p) return -CORE_ERR_NO_MEMORY;
@@ -495,6 +504,11 @@ STORE_HANDLER(handle_mod_action, moderation_handle(c, req))
 STORE_HANDLER(handle_report_resolve, moderation_handle(c, req))
 STORE_HANDLER(handle_mod_reports, moderation_handle(c, req))
 STORE_HANDLER(handle_mod_log, moderation_handle(c, req))
+STORE_HANDLER(handle_password_change, manage_handle(c, req, now))
+STORE_HANDLER(handle_sessions_list, manage_handle(c, req, now))
+STORE_HANDLER(handle_session_revoke, manage_handle(c, req, now))
+STORE_HANDLER(handle_sessions_revoke_all, manage_handle(c, req, now))
+STORE_HANDLER(handle_account_delete, manage_handle(c, req, now))
 #undef STORE_HANDLER
 
 /* The handler table, from the declaration's handler column: adding a message is its row in

@@ -58,6 +58,9 @@ struct conn {
     int inbox_count;
     int waits;     /* answers the connection waits for (conn_wait / conn_resume) */
     bool draining; /* inside the drain: a message in hand, no other may start */
+    /* The hash of the token it said hello with (app/auth.h): its session, for an account. */
+    uint8_t session_hash[32];
+    bool has_session;
     struct conn *free_next;
 };
 
@@ -87,6 +90,7 @@ struct server {
     struct accounts *accounts;       /* register, login, logout in progress (accounts.c) */
     struct bots *bots;               /* bot account changes in progress (bots.c) */
     struct moderation *moderation;   /* moderation requests in progress (moderation.c) */
+    struct manage *manage; /* password changes, sessions, deletions in progress (manage.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

@@ -67,14 +67,25 @@ static bool push_result(struct passwords *pw, const struct password_result *r) {
     return true;
 }
 
+/* Argon2id with the interactive limits: 0 or -NO_MEMORY. */
+static int hash_password(const char *password, char out[PASSWORD_HASH_MAX]) {
+    return crypto_pwhash_str(out, password, strlen(password), crypto_pwhash_OPSLIMIT_INTERACTIVE,
+                             crypto_pwhash_MEMLIMIT_INTERACTIVE) == 0
+               ? 0
+               : -PASSWORD_ERR_NO_MEMORY;
+}
+
+int password_hash_now(const char *password, char out[PASSWORD_HASH_MAX]) {
+    if (sodium_init() < 0) return -PASSWORD_ERR_INIT;
+    return hash_password(password, out);
+}
+
 static void run_job(const struct password_job *job, struct password_result *r) {
     size_t len = strlen(job->password);
     r->kind = job->kind;
     r->cookie = job->cookie;
     if (job->kind == PASSWORD_RESULT_HASH) {
-        if (crypto_pwhash_str(r->hash, job->password, len, crypto_pwhash_OPSLIMIT_INTERACTIVE,
-                              crypto_pwhash_MEMLIMIT_INTERACTIVE) != 0)
-            r->status = -PASSWORD_ERR_NO_MEMORY;
+        r->status = hash_password(job->password, r->hash);
     } else if (crypto_pwhash_str_verify(job->hash, job->password, len) != 0) {
         r->status = -PASSWORD_ERR_MISMATCH;
     }

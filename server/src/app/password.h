@@ -58,6 +58,11 @@ int password_hash(struct passwords *pw, const char *password, uint64_t cookie);
  * 0 or -NO_MEMORY. Loop thread. */
 int password_verify(struct passwords *pw, const char *password, const char *hash, uint64_t cookie);
 
+/* Hashes a password with Argon2id on the calling thread (tens of milliseconds: never on the
+ * loop; for the command line's password reset). out receives the encoded hash. Returns 0,
+ * -INIT (libsodium) or -NO_MEMORY. */
+int password_hash_now(const char *password, char out[PASSWORD_HASH_MAX]);
+
 typedef void (*password_result_fn)(void *ctx, const struct password_result *result);
 
 /* Takes the finished jobs' results and calls fn for each, in order (the result is wiped after

@@ -256,6 +256,10 @@ static bool token_answer(struct db_read *rd, struct conn *c, struct api_call *ca
         pl = world_player_by_token(srv->world, t->token);
         if (!pl) pl = player_for(srv, &t->id, t->id.bot_token ? NULL : t->token);
         code = -PROTO_ERR_INTERNAL;
+    } else if (rd->status == -STORE_ERR_NOT_FOUND) {
+        /* Revoked since the world mapped it (on another node, by the operator): not here. */
+        struct player *stale = world_player_by_token(srv->world, t->token);
+        if (stale) world_player_forget_token(srv->world, stale);
     }
     if (pl) {
         dispatch_hello_player(c, pl, t->token, rd->req_id);

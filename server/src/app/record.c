@@ -145,8 +145,8 @@ static void record_end(struct op_buffer *b, const struct game *g) {
     struct player *white = g->players[CHESS_WHITE], *black = g->players[CHESS_BLACK];
     double score = r == CHESS_RESULT_WHITE_WINS ? 1.0 : r == CHESS_RESULT_BLACK_WINS ? 0.0 : 0.5;
     struct rating after[2];
-    if (rating_after_game(&white->ratings[category], &black->ratings[category], score, &after[0],
-                          &after[1]) < 0) {
+    if (rating_after_game(&white->ratings[category], &black->ratings[category], score,
+                          g->ended_wall_ms, &after[0], &after[1]) < 0) {
         LOGE("record", "game=%s: ratings not updated (bad input)", g->id);
         return;
     }

@@ -21,6 +21,7 @@
 #include "app/bots.h"
 #include "app/engine.h"
 #include "app/internal.h"
+#include "app/manage.h"
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "app/server.h"
@@ -37,10 +38,12 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     accounts_on_result(srv, r);
     bots_on_result(srv->bots, srv, r);
     moderation_on_result(srv, r);
+    manage_on_result(srv, r);
 }
 
 static void route_password_result(struct server *srv, const struct password_result *r) {
     accounts_on_password(srv, r);
+    manage_on_password(srv, r);
 }
 
 static int random_source(void *ctx, void *buf, unsigned n) {
@@ -164,7 +167,8 @@ struct server *server_create(const struct server_config *cfg) {
     srv->accounts = accounts_create();
     srv->bots = bots_create();
     srv->moderation = moderation_create();
-    if (!srv->accounts || !srv->bots || !srv->moderation) goto fail;
+    srv->manage = manage_create();
+    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage) goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -240,6 +244,7 @@ void server_destroy(struct server *srv) {
     accounts_free(srv->accounts);
     bots_free(srv->bots);
     moderation_free(srv->moderation);
+    manage_free(srv->manage);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

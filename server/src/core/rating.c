@@ -18,11 +18,24 @@ static const char *const category_names[RATING_CATEGORY_COUNT] = {"bullet", "bli
                                                                   "classical"};
 
 struct rating rating_initial(void) {
-    return (struct rating){RATING_INITIAL, RATING_INITIAL_DEVIATION, RATING_INITIAL_VOLATILITY, 0};
+    return (struct rating){RATING_INITIAL, RATING_INITIAL_DEVIATION, RATING_INITIAL_VOLATILITY, 0,
+                           0};
 }
 
 bool rating_provisional(const struct rating *r) {
     return r->deviation > RATING_PROVISIONAL_DEVIATION;
+}
+
+struct rating rating_at(const struct rating *r, int64_t now_ms) {
+    struct rating out = *r;
+    if (r->updated_at <= 0 || now_ms <= r->updated_at || !(r->deviation > 0) ||
+        r->deviation >= RATING_INITIAL_DEVIATION || !isfinite(r->volatility))
+        return out;
+    double periods = (double)(now_ms - r->updated_at) / RATING_DAY_MS * RATING_PERIODS_PER_DAY;
+    double phi = r->deviation / GLICKO2_SCALE;
+    double grown = sqrt(phi * phi + r->volatility * r->volatility * periods) * GLICKO2_SCALE;
+    out.deviation = grown < RATING_INITIAL_DEVIATION ? grown : RATING_INITIAL_DEVIATION;
+    return out;
 }
 
 enum rating_category rating_category_of(const struct time_control *tc) {
@@ -127,6 +140,7 @@ int rating_update(const struct rating *player, const struct rating_game *games, 
         .deviation = phi_new * GLICKO2_SCALE,
         .volatility = sigma_new,
         .games = player->games + count,
+        .updated_at = player->updated_at,
     };
     return 0;
 }
@@ -137,16 +151,19 @@ static void clamp_deviation(struct rating *r) {
 }
 
 int rating_after_game(const struct rating *white, const struct rating *black, double white_score,
-                      struct rating *white_out, struct rating *black_out) {
+                      int64_t now_ms, struct rating *white_out, struct rating *black_out) {
     if (!valid(white) || !valid(black) || white_score < 0 || white_score > 1) return -1;
-    struct rating_game for_white = {black->rating, black->deviation, white_score};
-    struct rating_game for_black = {white->rating, white->deviation, 1.0 - white_score};
+    /* Both as they stand now: a player back after months is less certain than when it left. */
+    struct rating w0 = rating_at(white, now_ms), b0 = rating_at(black, now_ms);
+    struct rating_game for_white = {b0.rating, b0.deviation, white_score};
+    struct rating_game for_black = {w0.rating, w0.deviation, 1.0 - white_score};
     struct rating w, b;
-    if (rating_update(white, &for_white, 1, RATING_TAU, &w) < 0 ||
-        rating_update(black, &for_black, 1, RATING_TAU, &b) < 0)
+    if (rating_update(&w0, &for_white, 1, RATING_TAU, &w) < 0 ||
+        rating_update(&b0, &for_black, 1, RATING_TAU, &b) < 0)
         return -1;
     clamp_deviation(&w);
     clamp_deviation(&b);
+    w.updated_at = b.updated_at = now_ms;
     *white_out = w;
     *black_out = b;
     return 0;

@@ -6,6 +6,13 @@
  * runs one Glicko-2 update per player with the opponent's rating from before the game. Ratings
  * are shown rounded; deviation and volatility are kept exactly.
  *
+ * Between games the deviation grows with the time a player has not played, as lichess does: by
+ * Glicko-2's step 6 over the rating periods elapsed since the last rated game (fractional, at
+ * RATING_PERIODS_PER_DAY), phi* = sqrt(phi^2 + sigma^2 * t), never above
+ * RATING_INITIAL_DEVIATION. rating_at() gives a rating as it stands at an instant; what is shown,
+ * the provisional mark and the next game's update all start from it. The stored deviation is the
+ * one of the last game (with its time, updated_at), so nothing needs rewriting as time passes.
+ *
  * Pure functions: no state, any thread.
  */
 #ifndef SERVER_CORE_RATING_H
@@ -26,10 +33,12 @@ enum rating_category {
 };
 
 struct rating {
-    double rating;     /* Glicko scale, 1500 for a new player */
-    double deviation;  /* RD: 350 for a new player, never below RATING_MIN_DEVIATION */
-    double volatility; /* sigma: 0.06 for a new player */
-    int games;         /* rated games played in this category */
+    double rating;      /* Glicko scale, 1500 for a new player */
+    double deviation;   /* RD: 350 for a new player, never below RATING_MIN_DEVIATION */
+    double volatility;  /* sigma: 0.06 for a new player */
+    int games;          /* rated games played in this category */
+    int64_t updated_at; /* wall clock (ms since the epoch) of the last rated game, whose deviation
+                           this is; 0: unknown (the deviation does not grow) */
 };
 
 #define RATING_INITIAL            1500.0
@@ -40,12 +49,26 @@ struct rating {
 #define RATING_PROVISIONAL_DEVIATION 110.0
 /* The system constant tau: how much volatility may change (Glickman suggests 0.3 to 1.2). */
 #define RATING_TAU 0.75
+/* Rating periods per day of inactivity, lichess's: a deviation of 60 with volatility 0.06 grows
+ * back to 110 (provisional) in a year without rated games. */
+#define RATING_PERIODS_PER_DAY 0.21436
+#define RATING_DAY_MS          86400000.0
 
 /* A new player's rating in any category. */
 struct rating rating_initial(void);
 
-/* True while the deviation is above RATING_PROVISIONAL_DEVIATION. */
+/* True while the deviation is above RATING_PROVISIONAL_DEVIATION. Pass a rating as it stands
+ * now (rating_at), not as stored. */
 bool rating_provisional(const struct rating *r);
+
+/*
+ * The rating as it stands at now_ms (wall clock, ms since the epoch): r with its deviation grown
+ * for the rating periods elapsed since r->updated_at, t = days * RATING_PERIODS_PER_DAY
+ * (fractional), phi* = sqrt(phi^2 + sigma^2 * t) on the Glicko-2 scale, at most
+ * RATING_INITIAL_DEVIATION (a deviation already above it stays as it is). Unchanged when
+ * updated_at is 0 or not before now_ms. Rating, volatility, games and updated_at are kept.
+ */
+struct rating rating_at(const struct rating *r, int64_t now_ms);
 
 /* The category of a time control, or RATING_NONE for unlimited games. */
 enum rating_category rating_category_of(const struct time_control *tc);
@@ -73,11 +96,13 @@ int rating_update(const struct rating *player, const struct rating_game *games, 
                   double tau, struct rating *out);
 
 /*
- * Both players' ratings after one game between them: white_score is 1 (White won), 0.5 or 0.
- * Uses RATING_TAU and keeps deviations within [RATING_MIN_DEVIATION, RATING_INITIAL_DEVIATION].
- * Returns 0 or -1 (bad input: nothing written).
+ * Both players' ratings after one game between them that ended at now_ms (wall clock):
+ * white_score is 1 (White won), 0.5 or 0. Each rating is first taken as it stands at now_ms
+ * (rating_at: the deviation grown since the player's last game), then updated with RATING_TAU;
+ * deviations stay within [RATING_MIN_DEVIATION, RATING_INITIAL_DEVIATION] and updated_at
+ * becomes now_ms. Returns 0 or -1 (bad input: nothing written).
  */
 int rating_after_game(const struct rating *white, const struct rating *black, double white_score,
-                      struct rating *white_out, struct rating *black_out);
+                      int64_t now_ms, struct rating *white_out, struct rating *black_out);
 
 #endif

@@ -307,6 +307,9 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
         case PROTO_FIELD_ACTION: req->action = x->word; break;
         case PROTO_FIELD_KIND: req->kind = x->word; break;
         case PROTO_FIELD_REPORT: req->report = (int64_t)x->number; break;
+        case PROTO_FIELD_CURRENT: req->current = x->string; break;
+        case PROTO_FIELD_NEW: req->new_password = x->string; break;
+        case PROTO_FIELD_SESSION: req->session = x->string; break;
         case PROTO_FIELD_COUNT: break;
     }
 }

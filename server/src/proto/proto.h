@@ -67,6 +67,10 @@
     X(SELF_TARGET, "you cannot do that to yourself")                                               \
     X(REPORT_NOT_FOUND, "no open report with this id")                                             \
     X(TOO_MANY_BLOCKS, "you block as many players as you may")                                     \
+    X(PASSWORD_MISMATCH, "the password is not this account's")                                     \
+    X(SESSION_NOT_FOUND, "none of your sessions has this id")                                      \
+    X(ACCOUNT_IN_GAME,                                                                             \
+      "the account or one of its bots is playing: finish or abort those games first")              \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -187,28 +191,31 @@ struct proto_request {
     const struct proto_message_spec *spec; /* the message's table row; NULL when unknown */
     const json_t *id;                      /* borrowed from root (or owned_id); NULL when absent */
     enum proto_msg msg;
-    struct core_cmd cmd;  /* for core commands (proto_core_command()) */
-    const char *game;     /* watch, unwatch; also cmd.target */
-    const char *token;    /* hello: optional */
-    const char *name;     /* hello: optional guest name */
-    int protocol;         /* hello */
-    int limit;            /* live_games, games_list, leaderboard */
-    const char *username; /* register, login, player_get */
-    const char *password; /* register, login */
-    const char *player;   /* player_get, games_list: a player id */
-    int page;             /* games_list: from 1 */
-    int category;         /* leaderboard: enum rating_category */
-    const char *pgn;      /* pgn_import */
-    const char *fen;      /* analyse: the position (or game and ply) */
-    const json_t *moves;  /* analyse: moves to play first (array of strings, borrowed) */
-    int depth;            /* analyse: 0 = no depth limit */
-    int movetime_ms;      /* analyse: 0 = the server's longest */
-    int multipv;          /* analyse: lines, 1..5 */
-    int64_t analysis;     /* analysis_stop: the id from analysis_started; 0 = all */
-    int action;           /* mod_action: enum store_mod_action (its first words) */
-    int kind;             /* report: enum store_report_kind */
-    int64_t report;       /* report_resolve */
-    const char *field;    /* on BAD_FIELD: the offending field */
+    struct core_cmd cmd;      /* for core commands (proto_core_command()) */
+    const char *game;         /* watch, unwatch; also cmd.target */
+    const char *token;        /* hello: optional */
+    const char *name;         /* hello: optional guest name */
+    int protocol;             /* hello */
+    int limit;                /* live_games, games_list, leaderboard */
+    const char *username;     /* register, login, player_get */
+    const char *password;     /* register, login */
+    const char *player;       /* player_get, games_list: a player id */
+    int page;                 /* games_list: from 1 */
+    int category;             /* leaderboard: enum rating_category */
+    const char *pgn;          /* pgn_import */
+    const char *fen;          /* analyse: the position (or game and ply) */
+    const json_t *moves;      /* analyse: moves to play first (array of strings, borrowed) */
+    int depth;                /* analyse: 0 = no depth limit */
+    int movetime_ms;          /* analyse: 0 = the server's longest */
+    int multipv;              /* analyse: lines, 1..5 */
+    int64_t analysis;         /* analysis_stop: the id from analysis_started; 0 = all */
+    const char *current;      /* password_change: the password now */
+    const char *new_password; /* password_change: "new" */
+    const char *session;      /* session_revoke: a session's id */
+    int action;               /* mod_action: enum store_mod_action (its first words) */
+    int kind;                 /* report: enum store_report_kind */
+    int64_t report;           /* report_resolve */
+    const char *field;        /* on BAD_FIELD: the offending field */
     /* Last: decoding clears everything before it, and this (most of the struct) only as far
      * as the flat reader fills it. */
     struct proto_flat flat_fields;

@@ -140,14 +140,16 @@ static void pending_fail(struct cluster *cl, struct pending *p, int code) {
 /* ---- sending requests to an owner ---- */
 
 static json_t *encode_rating(const struct rating *r) {
-    return json_pack("[f,f,f,i]", r->rating, r->deviation, r->volatility, r->games);
+    return json_pack("[f,f,f,i,I]", r->rating, r->deviation, r->volatility, r->games,
+                     (json_int_t)r->updated_at);
 }
 
 /* A rating from encode_rating into out; false (out untouched) when it is not one. */
 static bool decode_rating(const json_t *r, struct rating *out) {
     struct rating v = {
         json_number_value(json_array_get(r, 0)), json_number_value(json_array_get(r, 1)),
-        json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3))};
+        json_number_value(json_array_get(r, 2)), (int)json_integer_value(json_array_get(r, 3)),
+        json_integer_value(json_array_get(r, 4))}; /* 0 from a node without it: no growth */
     if (!(v.rating > 0 && v.deviation > 0 && v.volatility > 0 && v.games >= 0)) return false;
     *out = v;
     return true;

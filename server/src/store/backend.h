@@ -131,7 +131,7 @@ struct store_backend {
                      void *ctx);
     int (*owned_bots)(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
-    int (*leaderboard)(struct store_reader *reader, int category, int limit,
+    int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
     int (*blocks)(struct store_reader *reader, const char *player_id, int max,
                   struct store_named *out, int *count);
@@ -139,6 +139,17 @@ struct store_backend {
                    int *count);
     int (*mod_log)(struct store_reader *reader, const char *target_id, int max,
                    struct store_mod_entry *out, int *count);
+    int (*account_password)(struct store_reader *reader, const char *player_id,
+                            char password_hash[STORE_PWHASH_MAX]);
+    int (*sessions)(struct store_reader *reader, const char *player_id, int max,
+                    struct store_session *out, int *count);
+
+    /* ---- the operator's tools (store.h), without a store handle ---- */
+
+    /* store_reset_password(), on the store at cfg->location. */
+    int (*reset_password)(const struct store_config *cfg, const char *username,
+                          const char *password_hash, int64_t at, int *revoked, char *err,
+                          size_t errlen);
 };
 
 #endif

@@ -142,4 +142,7 @@ const struct store_backend store_pg_backend = {
     .blocks = pg_blocks,
     .reports = pg_reports,
     .mod_log = pg_mod_log,
+    .account_password = pg_account_password,
+    .sessions = pg_sessions,
+    .reset_password = pg_reset_password,
 };

@@ -55,7 +55,7 @@ struct pg_db {
     bool pipelined;      /* the connection is in pipeline mode */
     int in_flight;       /* statements sent and not read yet */
     bool careful;        /* the last transaction failed: the next runs each statement alone */
-    bool failed_data;    /* a statement of the pipeline failed (this transaction) */
+    bool must_change[PG_PIPELINE_DEPTH + 2]; /* of each statement in flight (pg_run) */
     struct pg_move_batch moves;
 };
 
@@ -101,6 +101,8 @@ void pg_col_text(const PGresult *r, int row, int col, char *out, size_t size);
 int64_t pg_col_i64(const PGresult *r, int row, int col);
 double pg_col_double(const PGresult *r, int row, int col);
 bool pg_col_null(const PGresult *r, int row, int col);
+/* A BIGINT column of a result in binary format (NULL: 0). */
+int64_t pg_col_be64(const PGresult *r, int row, int col);
 
 /* Runs a query on conn with p's parameters (p may be NULL): the result when it succeeded
  * (PQclear it), or NULL with the failure logged (what: for the log). */
@@ -176,7 +178,17 @@ int pg_load_live(struct store_reader *reader,
                  void *ctx);
 int pg_owned_bots(struct store_reader *reader, const char *owner_id, int max, struct store_bot *out,
                   int *count);
-int pg_leaderboard(struct store_reader *reader, int category, int limit, struct store_leader *out,
-                   int *count);
+int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
+                   struct store_leader *out, int *count);
+int pg_account_password(struct store_reader *reader, const char *player_id,
+                        char password_hash[STORE_PWHASH_MAX]);
+int pg_sessions(struct store_reader *reader, const char *player_id, int max,
+                struct store_session *out, int *count);
+
+/* ---- pg_admin.c: the operator's tools, beside a running server (backend.h) ---- */
+
+int pg_reset_password(const struct store_config *cfg, const char *username,
+                      const char *password_hash, int64_t at, int *revoked, char *err,
+                      size_t errlen);
 
 #endif

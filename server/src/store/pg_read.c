@@ -55,15 +55,16 @@ static int load_ratings(PGconn *conn, struct store_identity *id) {
     struct pg_params p = {0};
     pg_text(&p, id->player_id);
     PGresult *r = pg_query(conn,
-                           "SELECT category, rating, deviation, volatility, games FROM ratings "
-                           "WHERE player_id = $1",
+                           "SELECT category, rating, deviation, volatility, games, updated_at "
+                           "FROM ratings WHERE player_id = $1",
                            &p, "reading ratings");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r); i++) {
         int c = rating_category_parse(PQgetvalue(r, i, 0));
         if (c == RATING_NONE) continue;
-        id->ratings[c] = (struct rating){pg_col_double(r, i, 1), pg_col_double(r, i, 2),
-                                         pg_col_double(r, i, 3), (int)pg_col_i64(r, i, 4)};
+        id->ratings[c] =
+            (struct rating){pg_col_double(r, i, 1), pg_col_double(r, i, 2), pg_col_double(r, i, 3),
+                            (int)pg_col_i64(r, i, 4), pg_col_i64(r, i, 5)};
     }
     PQclear(r);
     return pg_load_moderation(conn, id);
@@ -141,8 +142,10 @@ static int find_identity(PGconn *conn, bool by_username, const char *key,
     struct pg_params p = {0};
     pg_text(&p, key);
     return find_one(conn,
-                    by_username ? "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = $1"
-                                : "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = $1",
+                    by_username ? "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = $1 "
+                                  "AND p.deleted_at IS NULL"
+                                : "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = $1 "
+                                  "AND p.deleted_at IS NULL",
                     &p, out, NULL, NULL);
 }
 
@@ -379,29 +382,96 @@ int pg_load_live(struct store_reader *reader,
     return result;
 }
 
-int pg_leaderboard(struct store_reader *reader, int category, int limit, struct store_leader *out,
-                   int *count) {
+/* The stored deviation only grows with time: rows above the mark are never shown; the others
+ * are checked as they stand at now_ms, best first, until the board is full (sqlite_read.c). */
+int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
+                   struct store_leader *out, int *count) {
     *count = 0;
     const char *name = rating_category_name(category);
     if (!name || limit < 1 || limit > 100) return -STORE_ERR_NOT_FOUND;
+    PGconn *conn = pg_reader_of(reader)->conn;
     struct pg_params p = {0};
     pg_text(&p, name);
     pg_double(&p, RATING_PROVISIONAL_DEVIATION);
-    pg_int(&p, limit);
-    PGresult *r = pg_query(pg_reader_of(reader)->conn,
-                           "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, "
-                           "r.games, p.is_bot FROM ratings r JOIN players p ON p.id = r.player_id "
-                           "WHERE r.category = $1 AND r.deviation <= $2 AND p.banned_at IS NULL "
-                           "AND p.closed_at IS NULL ORDER BY r.rating DESC, r.player_id LIMIT $3",
-                           &p, "reading the leaderboard");
+    /* A cursor: the rows are read a page at a time until the board is full. */
+    PGresult *r = pg_query(conn, "BEGIN", NULL, "reading the leaderboard");
+    PQclear(r);
     if (!r) return -STORE_ERR_IO;
-    for (int i = 0; i < PQntuples(r) && *count < limit; i++) {
-        struct store_leader *l = &out[(*count)++];
-        pg_col_text(r, i, 0, l->player_id, sizeof l->player_id);
-        pg_col_text(r, i, 1, l->name, sizeof l->name);
-        l->rating = (struct rating){pg_col_double(r, i, 2), pg_col_double(r, i, 3),
-                                    pg_col_double(r, i, 4), (int)pg_col_i64(r, i, 5)};
-        l->bot = pg_col_i64(r, i, 6) != 0;
+    r = pg_query(conn,
+                 "DECLARE leaders NO SCROLL CURSOR FOR "
+                 "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, "
+                 "p.is_bot, r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id "
+                 "WHERE r.category = $1 AND r.deviation <= $2 AND p.banned_at IS NULL "
+                 "AND p.closed_at IS NULL ORDER BY r.rating DESC, r.player_id",
+                 &p, "reading the leaderboard");
+    int rc = r ? 0 : -STORE_ERR_IO;
+    PQclear(r);
+    bool more = rc == 0;
+    while (more && *count < limit) {
+        r = pg_query(conn, "FETCH 200 FROM leaders", NULL, "reading the leaderboard");
+        if (!r) {
+            rc = -STORE_ERR_IO;
+            break;
+        }
+        more = PQntuples(r) == 200;
+        for (int i = 0; i < PQntuples(r) && *count < limit; i++) {
+            struct rating stored = {pg_col_double(r, i, 2), pg_col_double(r, i, 3),
+                                    pg_col_double(r, i, 4), (int)pg_col_i64(r, i, 5),
+                                    pg_col_i64(r, i, 7)};
+            struct rating now = rating_at(&stored, now_ms);
+            if (rating_provisional(&now)) continue; /* away too long */
+            struct store_leader *l = &out[(*count)++];
+            pg_col_text(r, i, 0, l->player_id, sizeof l->player_id);
+            pg_col_text(r, i, 1, l->name, sizeof l->name);
+            l->rating = stored;
+            l->bot = pg_col_i64(r, i, 6) != 0;
+        }
+        PQclear(r);
+    }
+    r = pg_query(conn, "COMMIT", NULL, "reading the leaderboard");
+    if (!r && rc == 0) rc = -STORE_ERR_IO;
+    PQclear(r);
+    return rc;
+}
+
+int pg_account_password(struct store_reader *reader, const char *player_id,
+                        char password_hash[STORE_PWHASH_MAX]) {
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    /* an account's password (not a bot's, which has none, nor a deleted one's) */
+    PGresult *r = pg_query(pg_reader_of(reader)->conn,
+                           "SELECT password_hash FROM players WHERE id = $1 AND password_hash IS "
+                           "NOT NULL AND deleted_at IS NULL AND is_bot = 0",
+                           &p, "reading a password");
+    if (!r) return -STORE_ERR_IO;
+    int rc = PQntuples(r) == 1 ? 0 : -STORE_ERR_NOT_FOUND;
+    if (rc == 0) pg_col_text(r, 0, 0, password_hash, STORE_PWHASH_MAX);
+    PQclear(r);
+    return rc;
+}
+
+int pg_sessions(struct store_reader *reader, const char *player_id, int max,
+                struct store_session *out, int *count) {
+    *count = 0;
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, max);
+    PGresult *r = PQexecParams(pg_reader_of(reader)->conn,
+                               "SELECT hash, created_at, last_seen_at FROM tokens WHERE player_id "
+                               "= $1 AND kind = 'session' AND revoked_at IS NULL ORDER BY "
+                               "COALESCE(last_seen_at, created_at) DESC, hash LIMIT $2",
+                               p.n, NULL, p.value, p.length, p.format, 1 /* binary */);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        LOGE("store", "reading sessions failed: %s", PQresultErrorMessage(r));
+        PQclear(r);
+        return -STORE_ERR_IO;
+    }
+    for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+        if (PQgetlength(r, i, 0) != STORE_HASH_LEN) continue; /* the table checks it */
+        struct store_session *s = &out[(*count)++];
+        memcpy(s->hash, PQgetvalue(r, i, 0), STORE_HASH_LEN);
+        s->created_at = pg_col_be64(r, i, 1);
+        s->last_seen_at = pg_col_be64(r, i, 2);
     }
     PQclear(r);
     return 0;

@@ -115,3 +115,11 @@ PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen) {
     PQclear(r);
     return conn;
 }
+
+int64_t pg_col_be64(const PGresult *r, int row, int col) {
+    if (PQgetisnull(r, row, col) || PQgetlength(r, row, col) != 8) return 0;
+    const unsigned char *v = (const unsigned char *)PQgetvalue(r, row, col);
+    uint64_t x = 0;
+    for (int i = 0; i < 8; i++) x = x << 8 | v[i];
+    return (int64_t)x;
+}

@@ -55,8 +55,23 @@ enum {
     W_BOT_FIND,
     W_BOT_REVOKE,
     W_MOVES,
+    W_PASSWORD_SET,
+    W_REVOKE_OTHERS,
+    W_REVOKE_SESSION,
+    W_TOKEN_SEEN,
+    W_DELETE_CHECK,
+    W_DELETE_LIVE,
+    W_DELETE_CHAT,
+    W_DELETE_WHITE,
+    W_DELETE_BLACK,
+    W_DELETE_TOKENS,
+    W_DELETE_RATINGS,
+    W_DELETE_PLAYERS,
     W_COUNT
 };
+
+/* An account ($1) and the bots it owns. */
+#define OWNED_PLAYERS_SQL "(SELECT id FROM players WHERE id = $1 OR owner_id = $1)"
 
 static const char *const sql_text[W_COUNT] = {
     [W_PLAYER] = "INSERT INTO players (id, name, created_at) VALUES ($1, $2, $3) "
@@ -109,6 +124,33 @@ static const char *const sql_text[W_COUNT] = {
     [W_MOVES] = "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
                 "SELECT * FROM unnest($1::text[], $2::integer[], $3::text[], $4::text[], "
                 "$5::bigint[], $6::bigint[], $7::bigint[])",
+    /* accounts: an account that can log in (not a bot, not deleted) */
+    [W_PASSWORD_SET] = "UPDATE players SET password_hash = $2 WHERE id = $1 AND password_hash IS "
+                       "NOT NULL AND deleted_at IS NULL",
+    /* every session but $2 (NULL: all) */
+    [W_REVOKE_OTHERS] = "UPDATE tokens SET revoked_at = $3 WHERE player_id = $1 AND kind = "
+                        "'session' AND revoked_at IS NULL AND hash IS DISTINCT FROM $2::bytea",
+    /* by its id, the first STORE_SESSION_ID_BYTES of its hash */
+    [W_REVOKE_SESSION] = "UPDATE tokens SET revoked_at = $3 WHERE player_id = $1 AND kind = "
+                         "'session' AND revoked_at IS NULL AND substring(hash from 1 for "
+                         "length($2::bytea)) = $2::bytea",
+    [W_TOKEN_SEEN] = "UPDATE tokens SET last_seen_at = $2 WHERE hash = $1 AND kind = 'session'",
+    [W_DELETE_CHECK] = "SELECT count(*) FROM players WHERE id = $1 AND password_hash IS NOT NULL "
+                       "AND deleted_at IS NULL",
+    [W_DELETE_LIVE] = "SELECT count(*) FROM games g JOIN players p ON p.id = g.white_id OR p.id = "
+                      "g.black_id WHERE g.status = 'live' AND (p.id = $1 OR p.owner_id = $1)",
+    [W_DELETE_CHAT] = "UPDATE chat SET player_id = '', name = $2 WHERE player_id IN "
+                      "" OWNED_PLAYERS_SQL,
+    [W_DELETE_WHITE] = "UPDATE games SET white_id = NULL, white_name = $2 WHERE white_id IN "
+                       "" OWNED_PLAYERS_SQL,
+    [W_DELETE_BLACK] = "UPDATE games SET black_id = NULL, black_name = $2 WHERE black_id IN "
+                       "" OWNED_PLAYERS_SQL,
+    [W_DELETE_TOKENS] = "UPDATE tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND "
+                        "player_id IN " OWNED_PLAYERS_SQL,
+    [W_DELETE_RATINGS] = "DELETE FROM ratings WHERE player_id IN " OWNED_PLAYERS_SQL,
+    /* tombstones; the usernames stay, reserved */
+    [W_DELETE_PLAYERS] = "UPDATE players SET name = $2, password_hash = NULL, deleted_at = $3 "
+                         "WHERE id = $1 OR owner_id = $1",
 };
 
 static void stmt_name(int stmt, char out[8]) {
@@ -228,7 +270,7 @@ static void batch_free(struct pg_move_batch *b) {
     *b = (struct pg_move_batch){0};
 }
 
-static int send_prepared(struct pg_db *d, int stmt, const struct pg_params *p);
+static int send_prepared(struct pg_db *d, int stmt, const struct pg_params *p, bool must_change);
 
 /* Sends the gathered moves as one statement (pipelined). */
 static int batch_send(struct pg_db *d) {
@@ -241,7 +283,7 @@ static int batch_send(struct pg_db *d) {
         failed |= b->column[c].failed;
         pg_text(&p, b->column[c].data);
     }
-    int rc = failed ? -STORE_ERR_IO : send_prepared(d, W_MOVES, &p);
+    int rc = failed ? -STORE_ERR_IO : send_prepared(d, W_MOVES, &p, false);
     if (failed) LOGE("store", "out of memory gathering moves");
     batch_reset(b);
     return rc;
@@ -260,7 +302,7 @@ static int pipeline_flush(struct pg_db *d) {
         LOGE("store", "cannot send to PostgreSQL: %s", PQerrorMessage(d->wconn));
         return -STORE_ERR_IO;
     }
-    int rc = 0;
+    int rc = 0, at = 0; /* at: the statement whose answers come (each ends with a NULL) */
     for (;;) {
         PGresult *r = PQgetResult(d->wconn);
         if (!r) {
@@ -270,6 +312,7 @@ static int pipeline_flush(struct pg_db *d) {
                 rc = -STORE_ERR_IO;
                 break;
             }
+            at++;
             continue;
         }
         ExecStatusType st = PQresultStatus(r);
@@ -279,17 +322,12 @@ static int pipeline_flush(struct pg_db *d) {
         }
         if (st == PGRES_FATAL_ERROR) {
             LOGW("store", "a pipelined statement failed: %s", PQresultErrorMessage(r));
-            d->failed_data = true;
             rc = -STORE_ERR_IO;
-        } else if (st == PGRES_COMMAND_OK && PQcmdTuples(r)[0] == '0' && rc == 0) {
-            /* A statement that had to change a row (must_change) changed none: its operation
-             * fails alone in careful mode. */
-            const char *tag = PQcmdStatus(r);
-            if (strncmp(tag, "UPDATE", 6) == 0) {
-                LOGD("store", "a pipelined update changed nothing: retrying carefully");
-                d->failed_data = true;
-                rc = -STORE_ERR_IO;
-            }
+        } else if (st == PGRES_COMMAND_OK && at < d->in_flight && d->must_change[at] &&
+                   atoi(PQcmdTuples(r)) == 0) {
+            /* Its operation fails alone, in careful mode. */
+            LOGD("store", "a pipelined statement changed nothing: retrying carefully");
+            rc = -STORE_ERR_IO;
         } else if (st != PGRES_COMMAND_OK && st != PGRES_TUPLES_OK &&
                    st != PGRES_PIPELINE_ABORTED) {
             rc = -STORE_ERR_IO;
@@ -325,15 +363,27 @@ static int pipeline_leave(struct pg_db *d) {
     return rc;
 }
 
-/* Sends a statement into the pipeline (its answer is read at the next flush). */
-static int send_prepared(struct pg_db *d, int stmt, const struct pg_params *p) {
+/* Sends a statement into the pipeline (its answer is read at the next flush, which fails the
+ * transaction when a must_change statement changed no row). */
+static int send_prepared(struct pg_db *d, int stmt, const struct pg_params *p, bool must_change) {
     char name[8];
     stmt_name(stmt, name);
     if (PQsendQueryPrepared(d->wconn, name, p->n, p->value, p->length, p->format, 0) != 1) {
         LOGE("store", "cannot send a statement: %s", PQerrorMessage(d->wconn));
         return -STORE_ERR_IO;
     }
+    d->must_change[d->in_flight] = must_change;
     if (++d->in_flight >= PG_PIPELINE_DEPTH) return pipeline_flush(d);
+    return 0;
+}
+
+/* Sends BEGIN or COMMIT into the pipeline. */
+static int send_control(struct pg_db *d, const char *sql) {
+    if (PQsendQueryParams(d->wconn, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
+        LOGE("store", "%s failed: %s", sql, PQerrorMessage(d->wconn));
+        return -STORE_ERR_IO;
+    }
+    d->must_change[d->in_flight++] = false;
     return 0;
 }
 
@@ -341,11 +391,10 @@ int pg_run(struct pg_db *d, int stmt, const struct pg_params *p, bool must_chang
     char name[8];
     stmt_name(stmt, name);
     if (d->pipelined) {
-        /* An UPDATE's "no row" is checked at the flush; every pipelined UPDATE must change
-         * one (must_change), and no other statement is checked so. The moves gathered so far
-         * go first, in order. */
+        /* A must_change statement's "no row" is checked at the flush. The moves gathered so
+         * far go first, in order. */
         int rc = batch_send(d);
-        return rc < 0 ? rc : send_prepared(d, stmt, p);
+        return rc < 0 ? rc : send_prepared(d, stmt, p, must_change);
     }
     PGresult *r = PQexecPrepared(d->wconn, name, p->n, p->value, p->length, p->format, 0);
     ExecStatusType st = PQresultStatus(r);
@@ -609,6 +658,53 @@ static int put_bot_token(struct pg_db *d, const struct store_op *op) {
     return pg_run(d, W_BOT_REVOKE, &p, false, 0); /* no token left to revoke is fine */
 }
 
+/* ---- accounts ---- */
+
+/* PASSWORD_SET and SESSIONS_REVOKE: the sessions but the kept one go; a new password first. */
+static int put_password(struct pg_db *d, const struct store_op *op) {
+    int rc = 0;
+    if (op->type == STORE_OP_PASSWORD_SET) {
+        struct pg_params p = {0};
+        pg_text(&p, op->player_id);
+        pg_text(&p, op->u.account.password_hash);
+        rc = pg_run(d, W_PASSWORD_SET, &p, true, STORE_ERR_NOT_FOUND);
+    }
+    if (rc != 0) return rc;
+    struct pg_params r = {0};
+    pg_text(&r, op->player_id);
+    if (op->u.account.has_keep)
+        pg_bytes(&r, op->u.account.keep, STORE_HASH_LEN);
+    else
+        pg_text_or_null(&r, NULL);
+    pg_int(&r, op->u.account.at);
+    return pg_run(d, W_REVOKE_OTHERS, &r, false, 0);
+}
+
+static int put_account_delete(struct pg_db *d, const struct store_op *op) {
+    int64_t n = 0, at = op->u.account.at;
+    struct pg_params id = {0};
+    pg_text(&id, op->player_id);
+    int rc = select_int(d, W_DELETE_CHECK, &id, STORE_ERR_NOT_FOUND, &n);
+    if (rc == 0 && n == 0) rc = STORE_ERR_NOT_FOUND;
+    if (rc == 0) {
+        rc = select_int(d, W_DELETE_LIVE, &id, STORE_ERR_NOT_FOUND, &n);
+        if (rc == 0 && n > 0) rc = STORE_ERR_CONFLICT;
+    }
+    /* Everything that points to the players first, then the players themselves. */
+    struct pg_params named = id, timed = id, both = id;
+    pg_text(&named, STORE_DELETED_NAME);
+    pg_int(&timed, at);
+    pg_text(&both, STORE_DELETED_NAME);
+    pg_int(&both, at);
+    static const int anonymise[] = {W_DELETE_CHAT, W_DELETE_WHITE, W_DELETE_BLACK};
+    for (size_t i = 0; rc == 0 && i < sizeof anonymise / sizeof anonymise[0]; i++)
+        rc = pg_run(d, anonymise[i], &named, false, 0);
+    if (rc == 0) rc = pg_run(d, W_DELETE_TOKENS, &timed, false, 0);
+    if (rc == 0) rc = pg_run(d, W_DELETE_RATINGS, &id, false, 0);
+    if (rc == 0) rc = pg_run(d, W_DELETE_PLAYERS, &both, false, 0);
+    return rc;
+}
+
 static int apply_op(struct pg_db *d, const struct store_op *op) {
     struct pg_params p = {0};
     int rc;
@@ -649,6 +745,18 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
         case STORE_OP_MODERATE:
         case STORE_OP_BLOCK:
         case STORE_OP_REPORT: return pg_put_moderation(d, op);
+        case STORE_OP_PASSWORD_SET:
+        case STORE_OP_SESSIONS_REVOKE: return put_password(d, op);
+        case STORE_OP_SESSION_REVOKE:
+            pg_text(&p, op->player_id);
+            pg_bytes(&p, op->u.account.session, STORE_SESSION_ID_BYTES);
+            pg_int(&p, op->u.account.at);
+            return pg_run(d, W_REVOKE_SESSION, &p, true, STORE_ERR_NOT_FOUND);
+        case STORE_OP_TOKEN_SEEN:
+            pg_bytes(&p, op->u.token.hash, STORE_HASH_LEN);
+            pg_int(&p, op->u.token.at);
+            return pg_run(d, W_TOKEN_SEEN, &p, false, 0);
+        case STORE_OP_ACCOUNT_DELETE: return put_account_delete(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }
@@ -664,6 +772,7 @@ static bool pipelinable(enum store_op_type type) {
         case STORE_OP_GAME_END:
         case STORE_OP_CHAT:
         case STORE_OP_TOKEN_ADD:
+        case STORE_OP_TOKEN_SEEN:
         case STORE_OP_IMPORT: return true;
         default: return false;
     }
@@ -693,15 +802,9 @@ static int apply_alone(struct pg_db *d, const struct store_op *op) {
 
 int pg_begin(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
-    d->failed_data = false;
     if (d->careful) return exec_now(d, "BEGIN") ? 0 : -STORE_ERR_IO;
     if (pipeline_enter(d) < 0) return -STORE_ERR_IO;
-    if (PQsendQueryParams(d->wconn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0) != 1) {
-        LOGE("store", "BEGIN failed: %s", PQerrorMessage(d->wconn));
-        return -STORE_ERR_IO;
-    }
-    d->in_flight++;
-    return 0;
+    return send_control(d, "BEGIN");
 }
 
 int pg_apply(struct store_db *db, const struct store_op *op, int *op_status) {
@@ -724,12 +827,7 @@ int pg_commit(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
     int rc;
     if (d->pipelined) {
-        if (batch_send(d) < 0) return -STORE_ERR_IO;
-        if (PQsendQueryParams(d->wconn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0) != 1) {
-            LOGE("store", "COMMIT failed: %s", PQerrorMessage(d->wconn));
-            return -STORE_ERR_IO;
-        }
-        d->in_flight++;
+        if (batch_send(d) < 0 || send_control(d, "COMMIT") < 0) return -STORE_ERR_IO;
         rc = pipeline_flush(d);
     } else {
         rc = exec_now(d, "COMMIT") ? 0 : -STORE_ERR_IO;
@@ -749,7 +847,6 @@ void pg_rollback(struct store_db *db) {
         pipeline_flush(d);
         if (PQexitPipelineMode(d->wconn) == 1) d->pipelined = false;
     }
-    if (d->failed_data) d->careful = true;
     PGTransactionStatusType ts = PQtransactionStatus(d->wconn);
     if ((ts == PQTRANS_INTRANS || ts == PQTRANS_INERROR) && !exec_now(d, "ROLLBACK"))
         LOGE("store", "rollback failed");

@@ -163,9 +163,28 @@ struct store_bot {
 int store_owned_bots(struct store_reader *reader, const char *owner_id, int max,
                      struct store_bot *out, int *count);
 
-/* The best non-provisional ratings of a category: at most limit (1..100) into out. Banned and
- * closed players are left out. */
-int store_leaderboard(struct store_reader *reader, int category, int limit,
+/* An account's password hash, by player id: -NOT_FOUND for a guest, a bot or a deleted
+ * account. */
+int store_account_password(struct store_reader *reader, const char *player_id,
+                           char password_hash[STORE_PWHASH_MAX]);
+
+/* One of an account's session tokens (its hash: the id shown is its first
+ * STORE_SESSION_ID_BYTES). */
+struct store_session {
+    uint8_t hash[STORE_HASH_LEN];
+    int64_t created_at;
+    int64_t last_seen_at; /* the last hello with it; 0: none recorded */
+};
+
+/* player_id's working (not revoked) session tokens, most recently used first: at most max into
+ * out. */
+int store_sessions(struct store_reader *reader, const char *player_id, int max,
+                   struct store_session *out, int *count);
+
+/* The best ratings of a category that are not provisional as they stand at now_ms (wall clock:
+ * the deviation grown since each player's last game, rating_at): at most limit (1..100) into
+ * out, as stored (updated_at with them). Banned and closed players are left out. */
+int store_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                       struct store_leader *out, int *count);
 
 /* ---- moderation (docs/moderation.md) ---- */

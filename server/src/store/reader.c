@@ -174,9 +174,19 @@ int store_owned_bots(struct store_reader *r, const char *owner_id, int max, stru
     return r->backend->owned_bots(r, owner_id, max, out, count);
 }
 
-int store_leaderboard(struct store_reader *r, int category, int limit, struct store_leader *out,
-                      int *count) {
-    return r->backend->leaderboard(r, category, limit, out, count);
+int store_leaderboard(struct store_reader *r, int category, int limit, int64_t now_ms,
+                      struct store_leader *out, int *count) {
+    return r->backend->leaderboard(r, category, limit, now_ms, out, count);
+}
+
+int store_account_password(struct store_reader *r, const char *player_id,
+                           char password_hash[STORE_PWHASH_MAX]) {
+    return r->backend->account_password(r, player_id, password_hash);
+}
+
+int store_sessions(struct store_reader *r, const char *player_id, int max,
+                   struct store_session *out, int *count) {
+    return r->backend->sessions(r, player_id, max, out, count);
 }
 
 int store_blocks(struct store_reader *r, const char *player_id, int max, struct store_named *out,

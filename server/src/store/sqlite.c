@@ -352,4 +352,7 @@ const struct store_backend store_sqlite_backend = {
     .blocks = sqlite_blocks,
     .reports = sqlite_reports,
     .mod_log = sqlite_mod_log,
+    .account_password = sqlite_account_password,
+    .sessions = sqlite_sessions,
+    .reset_password = sqlite_reset_password,
 };

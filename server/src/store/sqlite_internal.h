@@ -24,6 +24,10 @@ struct writer_stmts {
     sqlite3_stmt *player, *token, *game, *move, *unlog, *set_clock, *archive, *game_end, *rating,
         *chat, *reg, *revoke, *import_game, *import_move, *bot_count, *bot_player, *bot_token,
         *bot_find, *bot_revoke;
+    /* accounts: passwords, sessions, deletion */
+    sqlite3_stmt *password_set, *revoke_others, *revoke_session, *token_seen, *delete_check,
+        *delete_live, *delete_chat, *delete_white, *delete_black, *delete_tokens, *delete_ratings,
+        *delete_players;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
@@ -126,8 +130,17 @@ int sqlite_load_live(struct store_reader *reader,
                      void *ctx);
 int sqlite_owned_bots(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
-int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
+int sqlite_account_password(struct store_reader *reader, const char *player_id,
+                            char password_hash[STORE_PWHASH_MAX]);
+int sqlite_sessions(struct store_reader *reader, const char *player_id, int max,
+                    struct store_session *out, int *count);
+
+/* sqlite_admin.c: the operator's tools, on the file beside a running server (backend.h). */
+int sqlite_reset_password(const struct store_config *cfg, const char *username,
+                          const char *password_hash, int64_t at, int *revoked, char *err,
+                          size_t errlen);
 
 /* sqlite_moderation.c: moderation reads and writes (docs/moderation.md). */
 /* Fills id's moderation fields (admin, banned, closed, muted_until, blocks) on conn. */

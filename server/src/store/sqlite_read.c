@@ -23,7 +23,7 @@
 
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
-        *live, *all_live_moves, *leaders, *by_username, *owned_bots;
+        *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -33,8 +33,9 @@ static const char *const read_sql[] = {
     "WHERE t.hash = ?1 AND t.revoked_at IS NULL",
     "SELECT " PLAYER_COLUMNS ", p.password_hash FROM players p "
     "WHERE p.username = ?1 AND p.password_hash IS NOT NULL",
-    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?1",
-    "SELECT category, rating, deviation, volatility, games FROM ratings WHERE player_id = ?1",
+    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = ?1 AND p.deleted_at IS NULL",
+    "SELECT category, rating, deviation, volatility, games, updated_at FROM ratings "
+    "WHERE player_id = ?1",
     "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
     "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = ?1 ORDER BY ply",
     /* live_moves has no index by game (it is append-only for the writer's sake): a scan of the
@@ -46,16 +47,23 @@ static const char *const read_sql[] = {
     "AND status = 'ended' AND (created_at, id) > (?3, ?4) ORDER BY created_at, id LIMIT ?2",
     "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND node = ?1 ORDER BY id",
     "SELECT " MOVE_COLUMNS ", game_id FROM live_moves ORDER BY game_id, id",
-    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot FROM "
-    "ratings r "
+    /* the stored deviation only grows with time: rows above the mark are never shown; the
+     * others are checked as they stand now, best first, until the board is full */
+    "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, p.is_bot, "
+    "r.updated_at FROM ratings r "
     "JOIN players p ON p.id = r.player_id WHERE r.category = ?1 AND r.deviation <= ?2 "
     "AND p.banned_at IS NULL AND p.closed_at IS NULL "
-    "ORDER BY r.rating DESC, r.player_id LIMIT ?3",
+    "ORDER BY r.rating DESC, r.player_id",
     /* profiles by username: accounts and bots (which have no password) */
-    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1",
+    "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = ?1 AND p.deleted_at IS NULL",
     "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t WHERE t.player_id = p.id "
     "AND t.revoked_at IS NULL) FROM players p WHERE p.owner_id = ?1 ORDER BY p.created_at, p.id "
     "LIMIT ?2",
+    /* an account's password (not a bot's, which has none, nor a deleted one's) */
+    "SELECT password_hash FROM players WHERE id = ?1 AND password_hash IS NOT NULL "
+    "AND deleted_at IS NULL AND is_bot = 0",
+    "SELECT hash, created_at, last_seen_at FROM tokens WHERE player_id = ?1 AND kind = 'session' "
+    "AND revoked_at IS NULL ORDER BY COALESCE(last_seen_at, created_at) DESC, hash LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -157,7 +165,8 @@ static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
         int c = rating_category_parse((const char *)sqlite3_column_text(st, 0));
         if (c == RATING_NONE) continue;
         id->ratings[c] = (struct rating){sqlite3_column_double(st, 1), sqlite3_column_double(st, 2),
-                                         sqlite3_column_double(st, 3), sqlite3_column_int(st, 4)};
+                                         sqlite3_column_double(st, 3), sqlite3_column_int(st, 4),
+                                         sqlite3_column_int64(st, 5)};
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) return read_error(r, rc);
@@ -478,7 +487,7 @@ int sqlite_load_live(struct store_reader *reader,
     return result;
 }
 
-int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
+int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count) {
     struct sqlite_reader *r = reader_of(reader);
     *count = 0;
@@ -489,15 +498,53 @@ int sqlite_leaderboard(struct store_reader *reader, int category, int limit,
     sqlite3_stmt *st = rs->leaders;
     sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
     sqlite3_bind_double(st, 2, RATING_PROVISIONAL_DEVIATION);
-    sqlite3_bind_int(st, 3, limit);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < limit) {
+    int rc = SQLITE_DONE;
+    while (*count < limit && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        struct rating stored = {sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
+                                sqlite3_column_double(st, 4), sqlite3_column_int(st, 5),
+                                sqlite3_column_int64(st, 7)};
+        struct rating now = rating_at(&stored, now_ms);
+        if (rating_provisional(&now)) continue; /* away too long */
         struct store_leader *l = &out[(*count)++];
         col_text(st, 0, l->player_id, sizeof l->player_id);
         col_text(st, 1, l->name, sizeof l->name);
-        l->rating = (struct rating){sqlite3_column_double(st, 2), sqlite3_column_double(st, 3),
-                                    sqlite3_column_double(st, 4), sqlite3_column_int(st, 5)};
+        l->rating = stored;
         l->bot = sqlite3_column_int(st, 6) != 0;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
+}
+
+int sqlite_account_password(struct store_reader *reader, const char *player_id,
+                            char password_hash[STORE_PWHASH_MAX]) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->account_password;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    int rc = step_one(r, st);
+    if (rc < 0) return rc;
+    col_text(st, 0, password_hash, STORE_PWHASH_MAX);
+    sqlite3_reset(st);
+    return 0;
+}
+
+int sqlite_sessions(struct store_reader *reader, const char *player_id, int max,
+                    struct store_session *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
+    *count = 0;
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->sessions;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, max);
+    int rc = SQLITE_DONE;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_bytes(st, 0) != STORE_HASH_LEN) continue; /* the table checks it */
+        struct store_session *s = &out[(*count)++];
+        memcpy(s->hash, sqlite3_column_blob(st, 0), STORE_HASH_LEN);
+        s->created_at = sqlite3_column_int64(st, 1);
+        s->last_seen_at = sqlite3_column_int64(st, 2);
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);

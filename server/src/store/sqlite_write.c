@@ -20,6 +20,11 @@
 #include "store/sqlite_internal.h"
 #include "util/log.h"
 
+/* An account (?1) and the bots it owns. */
+#define OWNED_PLAYERS_SQL    "(SELECT id FROM players WHERE id = ?1 OR owner_id = ?1)"
+#define SESSION_ID_BYTES_SQL "8"
+_Static_assert(STORE_SESSION_ID_BYTES == 8, "SESSION_ID_BYTES_SQL is STORE_SESSION_ID_BYTES");
+
 static const char *const sql_text[] = {
     "BEGIN IMMEDIATE",
     "COMMIT",
@@ -83,6 +88,34 @@ static const char *const sql_text[] = {
     "UPDATE tokens SET revoked_at = ?3 WHERE kind = 'bot' AND revoked_at IS NULL "
     "AND player_id IN (SELECT id FROM players WHERE username = ?1 AND owner_id = ?2 AND is_bot = "
     "1)",
+    /* password_set: an account that can log in (not a bot, not deleted) */
+    "UPDATE players SET password_hash = ?2 WHERE id = ?1 AND password_hash IS NOT NULL "
+    "AND deleted_at IS NULL",
+    /* revoke_others: every session but ?2 (NULL: all) */
+    "UPDATE tokens SET revoked_at = ?3 WHERE player_id = ?1 AND kind = 'session' "
+    "AND revoked_at IS NULL AND hash IS NOT ?2",
+    /* revoke_session: by its id, the first bytes of its hash */
+    "UPDATE tokens SET revoked_at = ?3 WHERE player_id = ?1 AND kind = 'session' "
+    "AND revoked_at IS NULL AND substr(hash, 1, " SESSION_ID_BYTES_SQL ") = ?2",
+    /* token_seen */
+    "UPDATE tokens SET last_seen_at = ?2 WHERE hash = ?1 AND kind = 'session'",
+    /* delete_check: the account exists */
+    "SELECT count(*) FROM players WHERE id = ?1 AND password_hash IS NOT NULL "
+    "AND deleted_at IS NULL",
+    /* delete_live: games in progress of the account or its bots */
+    "SELECT count(*) FROM games g JOIN players p ON p.id = g.white_id OR p.id = g.black_id "
+    "WHERE g.status = 'live' AND (p.id = ?1 OR p.owner_id = ?1)",
+    /* delete_chat, delete_white, delete_black: the account's and its bots' lines and games */
+    "UPDATE chat SET player_id = '', name = ?2 WHERE player_id IN " OWNED_PLAYERS_SQL,
+    "UPDATE games SET white_id = NULL, white_name = ?2 WHERE white_id IN " OWNED_PLAYERS_SQL,
+    "UPDATE games SET black_id = NULL, black_name = ?2 WHERE black_id IN " OWNED_PLAYERS_SQL,
+    /* delete_tokens, delete_ratings */
+    "UPDATE tokens SET revoked_at = ?2 WHERE revoked_at IS NULL AND player_id "
+    "IN " OWNED_PLAYERS_SQL,
+    "DELETE FROM ratings WHERE player_id IN " OWNED_PLAYERS_SQL,
+    /* delete_players: tombstones; the usernames stay, reserved */
+    "UPDATE players SET name = ?2, password_hash = NULL, deleted_at = ?3 "
+    "WHERE id = ?1 OR owner_id = ?1",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -464,6 +497,63 @@ static int put_bot_token(struct sqlite_db *d, const struct store_op *op) {
     return step(d, st); /* no token left to revoke is fine */
 }
 
+/* ---- accounts ---- */
+
+/* Binds the player id (?1) and the blob (?2, NULL when absent), and the time (?3). */
+static void bind_account(sqlite3_stmt *st, const struct store_op *op, const uint8_t *blob,
+                         int blob_len) {
+    sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+    if (blob)
+        sqlite3_bind_blob(st, 2, blob, blob_len, SQLITE_STATIC);
+    else
+        sqlite3_bind_null(st, 2);
+    sqlite3_bind_int64(st, 3, op->u.account.at);
+}
+
+/* PASSWORD_SET and SESSIONS_REVOKE: the sessions but the kept one go; a new password first. */
+static int put_password(struct sqlite_db *d, const struct store_op *op) {
+    int rc = OP_OK;
+    if (op->type == STORE_OP_PASSWORD_SET) {
+        sqlite3_stmt *st = d->ws.password_set;
+        sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+        sqlite3_bind_text(st, 2, op->u.account.password_hash, -1, SQLITE_STATIC);
+        rc = step_changed(d, st, STORE_ERR_NOT_FOUND);
+    }
+    if (rc != OP_OK) return rc;
+    bind_account(d->ws.revoke_others, op, op->u.account.has_keep ? op->u.account.keep : NULL,
+                 STORE_HASH_LEN);
+    return step(d, d->ws.revoke_others);
+}
+
+/* Runs one of the deletion's statements on the account (?1) with ?2 and, when at >= 0, ?3. */
+static int delete_step(struct sqlite_db *d, sqlite3_stmt *st, const struct store_op *op,
+                       const char *text, int64_t at) {
+    sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+    if (text) sqlite3_bind_text(st, 2, text, -1, SQLITE_STATIC);
+    if (at >= 0) sqlite3_bind_int64(st, text ? 3 : 2, at);
+    return step(d, st);
+}
+
+static int put_account_delete(struct sqlite_db *d, const struct store_op *op) {
+    int64_t n = 0, at = op->u.account.at;
+    sqlite3_bind_text(d->ws.delete_check, 1, op->player_id, -1, SQLITE_STATIC);
+    int rc = select_int(d, d->ws.delete_check, STORE_ERR_NOT_FOUND, &n);
+    if (rc == OP_OK && n == 0) rc = STORE_ERR_NOT_FOUND;
+    if (rc == OP_OK) {
+        sqlite3_bind_text(d->ws.delete_live, 1, op->player_id, -1, SQLITE_STATIC);
+        rc = select_int(d, d->ws.delete_live, STORE_ERR_NOT_FOUND, &n);
+        if (rc == OP_OK && n > 0) rc = STORE_ERR_CONFLICT;
+    }
+    /* Everything that points to the players first, then the players themselves. */
+    sqlite3_stmt *const anonymise[] = {d->ws.delete_chat, d->ws.delete_white, d->ws.delete_black};
+    for (size_t i = 0; rc == OP_OK && i < sizeof anonymise / sizeof anonymise[0]; i++)
+        rc = delete_step(d, anonymise[i], op, STORE_DELETED_NAME, -1);
+    if (rc == OP_OK) rc = delete_step(d, d->ws.delete_tokens, op, NULL, at);
+    if (rc == OP_OK) rc = delete_step(d, d->ws.delete_ratings, op, NULL, -1);
+    if (rc == OP_OK) rc = delete_step(d, d->ws.delete_players, op, STORE_DELETED_NAME, at);
+    return rc;
+}
+
 static int apply_op(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st;
     int rc;
@@ -508,6 +598,17 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
         case STORE_OP_MODERATE:
         case STORE_OP_BLOCK:
         case STORE_OP_REPORT: return sqlite_put_moderation(d, op);
+        case STORE_OP_PASSWORD_SET:
+        case STORE_OP_SESSIONS_REVOKE: return put_password(d, op);
+        case STORE_OP_SESSION_REVOKE:
+            bind_account(d->ws.revoke_session, op, op->u.account.session, STORE_SESSION_ID_BYTES);
+            return step_changed(d, d->ws.revoke_session, STORE_ERR_NOT_FOUND);
+        case STORE_OP_TOKEN_SEEN:
+            st = d->ws.token_seen;
+            sqlite3_bind_blob(st, 1, op->u.token.hash, STORE_HASH_LEN, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 2, op->u.token.at);
+            return step(d, st);
+        case STORE_OP_ACCOUNT_DELETE: return put_account_delete(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -85,6 +85,20 @@ int store_restore(const struct store_config *cfg, const char *source, int *versi
     return be->restore(cfg, source, version, err, errlen);
 }
 
+/* ---- the operator's tools ---- */
+
+int store_reset_password(const struct store_config *cfg, const char *username,
+                         const char *password_hash, int64_t at, int *revoked, char *err,
+                         size_t errlen) {
+    const struct store_backend *b = backend_for(cfg->backend);
+    *revoked = 0;
+    if (!b || !b->reset_password) {
+        snprintf(err, errlen, "this store backend cannot reset passwords");
+        return -STORE_ERR_IO;
+    }
+    return b->reset_password(cfg, username, password_hash, at, revoked, err, errlen);
+}
+
 /* ---- opening ---- */
 
 struct store *store_open(const struct store_config *cfg, int *status, char *err, size_t errlen) {

@@ -54,6 +54,20 @@ int store_start(struct store *store, store_wake_fn wake, void *wake_ctx);
  */
 void store_close(struct store *store);
 
+/*
+ * The operator's password reset (chess_server --reset-password, docs/self-hosting.md): sets the
+ * password hash of the account with this (lower-case) username and revokes every session token
+ * of it, in one transaction, on the store cfg names, without taking the store: a server may be
+ * running on it (its connections open at that moment stay open; every later hello with a revoked
+ * token is refused). *revoked receives how many sessions were revoked. Returns 0, -NOT_FOUND
+ * (no account by that name: a guest, a bot or a deleted account have no password), -LOCATION
+ * (no store there), -TOO_NEW, or -IO (busy beyond the backend's timeout, or a failure), with a
+ * message in err. Main thread, outside the server.
+ */
+int store_reset_password(const struct store_config *cfg, const char *username,
+                         const char *password_hash, int64_t at, int *revoked, char *err,
+                         size_t errlen);
+
 /* ---- writes (loop thread) ---- */
 
 /*

@@ -12,13 +12,16 @@
 
 #include "core/rating.h"
 
-#define STORE_ID_MAX       16 /* game, player and challenge ids */
-#define STORE_NAME_MAX     24 /* shown names (PLAYER_NAME_MAX) */
-#define STORE_USERNAME_MAX 20
-#define STORE_HASH_LEN     32  /* token hashes, as stored (app/auth.h makes them) */
-#define STORE_PWHASH_MAX   128 /* an account's encoded password hash (app/password.h makes it) */
-#define STORE_FEN_MAX      100
-#define STORE_TERM_MAX     32
+#define STORE_ID_MAX           16 /* game, player and challenge ids */
+#define STORE_NAME_MAX         24 /* shown names (PLAYER_NAME_MAX) */
+#define STORE_USERNAME_MAX     20
+#define STORE_HASH_LEN         32  /* token hashes, as stored (app/auth.h makes them) */
+#define STORE_PWHASH_MAX       128 /* an account's encoded password hash (app/password.h makes it) */
+#define STORE_FEN_MAX          100
+#define STORE_TERM_MAX         32
+#define STORE_SESSION_ID_BYTES 8 /* a session's public id: the first bytes of its token's hash */
+/* The name a deleted account's games and chat lines show (no username or guest name can be it). */
+#define STORE_DELETED_NAME "[deleted]"
 
 enum store_status {
     STORE_OK = 0,
@@ -94,6 +97,17 @@ enum store_op_type {
                               -DENIED when player_id is not an admin) */
     STORE_OP_BLOCK,        /* player_id blocks (or unblocks) another player (0, -NOT_FOUND) */
     STORE_OP_REPORT,       /* player_id reports another player (0, -NOT_FOUND) */
+    /* Accounts (app/accounts.c): */
+    STORE_OP_PASSWORD_SET,    /* player_id's new password hash, and every session of the account
+                                 but u.account.keep revoked (0, -NOT_FOUND: no such account) */
+    STORE_OP_SESSION_REVOKE,  /* the session of player_id whose id is u.account.session
+                                 (0, -NOT_FOUND: none of its working sessions has that id) */
+    STORE_OP_SESSIONS_REVOKE, /* every session of player_id but u.account.keep (0) */
+    STORE_OP_TOKEN_SEEN,      /* a session token said hello: u.token.hash, seen at u.token.at */
+    STORE_OP_ACCOUNT_DELETE,  /* player_id's account and the bots it owns: games and chat lines
+                                 anonymised, tokens revoked, ratings removed, the rows kept as
+                                 tombstones that reserve the usernames (0, -CONFLICT while a game
+                                 of one of them is live, -NOT_FOUND: no such account) */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
@@ -210,6 +224,13 @@ struct store_op {
             int max_bots;                          /* CREATE: bots an account may own */
             int64_t at;
         } bot;
+        struct {
+            char password_hash[STORE_PWHASH_MAX];    /* PASSWORD_SET */
+            bool has_keep;                           /* PASSWORD_SET, SESSIONS_REVOKE: */
+            uint8_t keep[STORE_HASH_LEN];            /* the session that stays (the asker's) */
+            uint8_t session[STORE_SESSION_ID_BYTES]; /* SESSION_REVOKE */
+            int64_t at;
+        } account;
         struct {
             char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
             char result[8];

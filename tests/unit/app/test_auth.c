@@ -29,7 +29,25 @@ static void test_rules(void) {
     CHECK(memcmp(a, b, sizeof a) != 0);
 }
 
+/* A session's id is the hex of its hash's first bytes, and reads back to them. */
+static void test_session_ids(void) {
+    uint8_t hash[AUTH_TOKEN_HASH_LEN] = {0x3f, 0x9a, 0x0c, 0x1d, 0x2e, 0x4b, 0x5a, 0x69, 0xff};
+    char id[AUTH_SESSION_ID_LEN + 1];
+    auth_session_id(hash, id);
+    CHECK_EQ_STR(id, "3f9a0c1d2e4b5a69");
+    uint8_t back[AUTH_SESSION_BYTES];
+    CHECK_EQ_INT(auth_session_parse(id, back), 0);
+    CHECK(memcmp(back, hash, sizeof back) == 0);
+    CHECK_EQ_INT(auth_session_parse("3F9A0C1D2E4B5A69", back), 0); /* either case */
+    CHECK(memcmp(back, hash, sizeof back) == 0);
+    CHECK_EQ_INT(auth_session_parse("3f9a0c1d2e4b5a6", back), -1);   /* too short */
+    CHECK_EQ_INT(auth_session_parse("3f9a0c1d2e4b5a690", back), -1); /* too long */
+    CHECK_EQ_INT(auth_session_parse("3f9a0c1d2e4b5a6g", back), -1);  /* not hex */
+    CHECK_EQ_INT(auth_session_parse(NULL, back), -1);
+}
+
 int main(void) {
     RUN(test_rules);
+    RUN(test_session_ids);
     return check_finish();
 }

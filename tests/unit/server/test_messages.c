@@ -17,11 +17,32 @@
 /* Messages net/ builds with jansson itself (accounts.c, archive.c, bots.c, engine.c); the
  * integration tests check every message they receive against the declaration (harness.py). */
 static const char *const built_elsewhere[] = {
-    "analysis_started", "analysis_done",     "registered",      "session",
-    "logged_out",       "bot_created",       "bot_token",       "bots",
-    "player",           "bot_token_revoked", "games",           "game_record",
-    "leaderboard",      "imported",          "report_received", "block_set",
-    "blocks",           "mod_done",          "mod_reports",     "mod_log",
+    "analysis_started",
+    "analysis_done",
+    "registered",
+    "session",
+    "logged_out",
+    "bot_created",
+    "bot_token",
+    "bots",
+    "player",
+    "bot_token_revoked",
+    "games",
+    "game_record",
+    "leaderboard",
+    "imported",
+    "report_received",
+    "block_set",
+    "blocks",
+    "mod_done",
+    "mod_reports",
+    "mod_log",
+    /* app/manage.c */
+    "password_changed",
+    "sessions",
+    "session_revoked",
+    "sessions_revoked",
+    "account_deleted",
 };
 
 static bool sampled[PROTO_OUT_COUNT];

@@ -198,8 +198,8 @@ static void check_game_round_trip(bool per_op) {
     op.u.end.category = RATING_BLITZ;
     snprintf(op.u.end.player_id[0], sizeof op.u.end.player_id[0], "pA");
     snprintf(op.u.end.player_id[1], sizeof op.u.end.player_id[1], "pB");
-    op.u.end.after[0] = (struct rating){1530, 60, 0.06, 1};
-    op.u.end.after[1] = (struct rating){1570, 290, 0.06, 1};
+    op.u.end.after[0] = (struct rating){1530, 60, 0.06, 1, 9000};
+    op.u.end.after[1] = (struct rating){1570, 290, 0.06, 1, 9000};
     op.u.end.diff[0] = 30;
     op.u.end.diff[1] = -30;
     CHECK(store_submit(s, &op) > 0);
@@ -262,12 +262,20 @@ static void check_game_round_trip(bool per_op) {
     CHECK_EQ_INT(id.ratings[RATING_BLITZ].games, 1);
     CHECK_EQ_INT((int)id.ratings[RATING_BULLET].rating, 1500);
     CHECK_EQ_INT(id.ratings[RATING_BULLET].games, 0);
+    CHECK(id.ratings[RATING_BLITZ].updated_at == 9000); /* the game's end */
     struct store_leader board[5];
-    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, board, &count), 0);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, 9000, board, &count),
+                 0);
     CHECK_EQ_INT(count, 1);
     CHECK_EQ_STR(board[0].player_id, "pA");
     CHECK_EQ_STR(board[0].name, "Ann");
-    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_NONE, 5, board, &count),
+    CHECK(board[0].rating.updated_at == 9000);
+    /* A year and a day later A's deviation has grown from 60 past 110: off the board. */
+    int64_t year = 366LL * 86400000;
+    CHECK_EQ_INT(
+        store_leaderboard(store_startup_reader(s), RATING_BLITZ, 5, 9000 + year, board, &count), 0);
+    CHECK_EQ_INT(count, 0);
+    CHECK_EQ_INT(store_leaderboard(store_startup_reader(s), RATING_NONE, 5, 9000, board, &count),
                  -STORE_ERR_NOT_FOUND);
     store_close(s);
 }
@@ -514,6 +522,175 @@ static void test_bot_accounts(void) {
     }
     auth_token_hash("tokB", h); /* the other bot's token still works */
     CHECK_EQ_INT(store_find_token(store_startup_reader(s), h, &id), 0);
+    store_close(s);
+}
+
+/* An account operation of player's with its own result (cookie): keep names the session that
+ * stays, session the one revoked (tokens, hashed here). */
+static void submit_account(struct store *s, enum store_op_type type, const char *player,
+                           const char *keep, const char *session, uint64_t cookie) {
+    struct store_op op = {.type = type, .want_result = true, .cookie = cookie};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    snprintf(op.u.account.password_hash, sizeof op.u.account.password_hash, "$argon2id$new");
+    op.u.account.at = 50;
+    op.u.account.has_keep = keep != NULL;
+    if (keep) auth_token_hash(keep, op.u.account.keep);
+    if (session) {
+        uint8_t h[STORE_HASH_LEN];
+        auth_token_hash(session, h);
+        memcpy(op.u.account.session, h, sizeof op.u.account.session);
+    }
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void submit_token(struct store *s, enum store_op_type type, const char *player,
+                         const char *token, int64_t at) {
+    struct store_op op = {.type = type};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    auth_token_hash(token, op.u.token.hash);
+    op.u.token.kind = STORE_TOKEN_SESSION;
+    op.u.token.at = at;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static bool token_works(struct store *s, const char *token) {
+    struct store_identity id;
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash(token, h);
+    return store_find_token(store_startup_reader(s), h, &id) == 0;
+}
+
+/* Results of the last n operations asked for (cookies in order): their statuses match want. */
+static void check_statuses(struct store *s, const int *want, int n) {
+    struct results rs = {0};
+    CHECK_EQ_INT(wait_results(s, &rs, n), 0);
+    for (int i = 0; i < n && i < rs.count; i++) {
+        if (!check_record(rs.items[i].status == want[i], "status as expected", __FILE__, __LINE__))
+            printf("     result %d (cookie %llu): %d, expected %d\n", i,
+                   (unsigned long long)rs.items[i].cookie, rs.items[i].status, want[i]);
+    }
+}
+
+/* One integer from the database file, read on a connection of its own. */
+static int64_t raw_int(const char *sql) {
+    return testdb_long(dir, sql);
+}
+
+/* An account's sessions (listed, seen, revoked one by one or all but one with a new password),
+ * its deletion (refused while its bot plays; then games and chat anonymised, tokens revoked,
+ * the rows kept as tombstones that reserve the names) and the operator's password reset beside
+ * the open store. */
+static void test_account_operations(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Guest1", "tokA1");
+    submit_player(s, "pX", "Guest2", "tokX");
+    submit_register(s, "pA", "alice", 1);
+    submit_register(s, "pX", "xena", 2);
+    submit_token(s, STORE_OP_TOKEN_ADD, "pA", "tokA2", 20);
+    submit_token(s, STORE_OP_TOKEN_ADD, "pA", "tokA3", 30);
+    submit_bot(s, STORE_OP_BOT_CREATE, "pA", "bA", "RoboA", "tokBot", 3);
+    submit_token(s, STORE_OP_TOKEN_SEEN, "pA", "tokA2", 40);
+    check_statuses(s, (const int[]){0, 0, 0}, 3);
+    CHECK_EQ_INT(settle(s, &(struct results){0}), 0);
+
+    /* Listed by their last use: tokA2 (seen at 40), tokA3 (created at 30), tokA1 (1000, the
+     * guest's, never seen) first. */
+    struct store_session list[8];
+    int n = 0;
+    CHECK_EQ_INT(store_sessions(store_startup_reader(s), "pA", 8, list, &n), 0);
+    CHECK_EQ_INT(n, 3);
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash("tokA2", h);
+    CHECK(n == 3 && memcmp(list[1].hash, h, sizeof h) == 0);
+    CHECK(n == 3 && list[1].last_seen_at == 40 && list[1].created_at == 20);
+    CHECK(n == 3 && list[0].last_seen_at == 0 && list[2].created_at == 30);
+    CHECK_EQ_INT(store_sessions(store_startup_reader(s), "pA", 1, list, &n), 0);
+    CHECK_EQ_INT(n, 1);
+
+    /* One session by its id: only the account's own, once. */
+    submit_account(s, STORE_OP_SESSION_REVOKE, "pX", NULL, "tokA3", 10);
+    submit_account(s, STORE_OP_SESSION_REVOKE, "pA", NULL, "tokA3", 11);
+    submit_account(s, STORE_OP_SESSION_REVOKE, "pA", NULL, "tokA3", 12);
+    check_statuses(s, (const int[]){-STORE_ERR_NOT_FOUND, 0, -STORE_ERR_NOT_FOUND}, 3);
+    CHECK(!token_works(s, "tokA3"));
+    CHECK(token_works(s, "tokA2"));
+
+    /* A new password: every session but the kept one ends; bots' tokens are not sessions. */
+    submit_account(s, STORE_OP_PASSWORD_SET, "pA", "tokA1", NULL, 13);
+    submit_account(s, STORE_OP_PASSWORD_SET, "pNobody", "tokA1", NULL, 14);
+    submit_account(s, STORE_OP_PASSWORD_SET, "bA", NULL, NULL, 15); /* a bot has no password */
+    check_statuses(s, (const int[]){0, -STORE_ERR_NOT_FOUND, -STORE_ERR_NOT_FOUND}, 3);
+    char hash[STORE_PWHASH_MAX];
+    CHECK_EQ_INT(store_account_password(store_startup_reader(s), "pA", hash), 0);
+    CHECK_EQ_STR(hash, "$argon2id$new");
+    CHECK_EQ_INT(store_account_password(store_startup_reader(s), "bA", hash), -STORE_ERR_NOT_FOUND);
+    CHECK(token_works(s, "tokA1") && !token_works(s, "tokA2") && token_works(s, "tokBot"));
+    submit_account(s, STORE_OP_SESSIONS_REVOKE, "pA", NULL, NULL, 16); /* no keep: all */
+    check_statuses(s, (const int[]){0}, 1);
+    CHECK(!token_works(s, "tokA1") && token_works(s, "tokX"));
+
+    /* Deletion: refused while its bot plays; then done once. */
+    submit_start(s, "g1", "pX", "bA", 1000);
+    struct store_op chat = {.type = STORE_OP_CHAT};
+    snprintf(chat.game_id, sizeof chat.game_id, "g1");
+    snprintf(chat.player_id, sizeof chat.player_id, "pA"); /* its owner, watching */
+    snprintf(chat.u.chat.name, sizeof chat.u.chat.name, "alice");
+    chat.u.chat.room = 1;
+    chat.u.chat.text = strdup("go robo");
+    CHECK(store_submit(s, &chat) > 0);
+    submit_account(s, STORE_OP_ACCOUNT_DELETE, "pA", NULL, NULL, 17);
+    struct store_op end = {.type = STORE_OP_GAME_END};
+    snprintf(end.game_id, sizeof end.game_id, "g1");
+    snprintf(end.u.end.result, sizeof end.u.end.result, "*");
+    snprintf(end.u.end.termination, sizeof end.u.end.termination, "aborted");
+    end.u.end.ended_at = 1100;
+    CHECK(store_submit(s, &end) > 0);
+    submit_account(s, STORE_OP_ACCOUNT_DELETE, "pA", NULL, NULL, 18);
+    submit_account(s, STORE_OP_ACCOUNT_DELETE, "pA", NULL, NULL, 19);
+    submit_register(s, "pN", "alice", 20); /* the name stays reserved */
+    check_statuses(
+        s, (const int[]){-STORE_ERR_CONFLICT, 0, -STORE_ERR_NOT_FOUND, -STORE_ERR_CONFLICT}, 4);
+    struct store_identity id;
+    CHECK_EQ_INT(store_find_player(store_startup_reader(s), "pA", &id), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "alice", &id), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "roboa", &id), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_find_player(store_startup_reader(s), "pX", &id), 0);
+    CHECK(!token_works(s, "tokBot"));
+    struct store_game g;
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "g1", &g), 0);
+    CHECK_EQ_STR(g.player_id[0], "pX");
+    CHECK_EQ_STR(g.player_id[1], "");
+    CHECK_EQ_STR(g.name[1], STORE_DELETED_NAME);
+    store_game_free(&g);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM chat WHERE player_id = 'pA'"), 0);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM chat WHERE name = '[deleted]'"), 1);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM players WHERE deleted_at = 50 AND "
+                         "password_hash IS NULL AND username IN ('alice', 'roboa')"),
+                 2);
+
+    /* The operator's reset, beside the open store. */
+    struct store_config cfg = {0};
+    testdb_config(dir, &cfg);
+    char err[256];
+    int revoked = -1;
+    CHECK_EQ_INT(
+        store_reset_password(&cfg, "xena", "$argon2id$reset", 60, &revoked, err, sizeof err), 0);
+    CHECK_EQ_INT(revoked, 1);
+    CHECK(!token_works(s, "tokX"));
+    CHECK_EQ_INT(store_account_password(store_startup_reader(s), "pX", hash), 0);
+    CHECK_EQ_STR(hash, "$argon2id$reset");
+    CHECK_EQ_INT(store_reset_password(&cfg, "alice", "$argon2id$x", 60, &revoked, err, sizeof err),
+                 -STORE_ERR_NOT_FOUND); /* deleted */
+    CHECK_EQ_INT(store_reset_password(&cfg, "roboa", "$argon2id$x", 60, &revoked, err, sizeof err),
+                 -STORE_ERR_NOT_FOUND); /* a bot */
+    struct store_config nowhere = {.location = "/nonexistent/chess"};
+    if (testdb_pg()) /* a server that is not there */
+        nowhere = (struct store_config){.backend = STORE_BACKEND_POSTGRESQL,
+                                        .location = "postgresql://chess@127.0.0.1:1/chess"};
+    CHECK_EQ_INT(
+        store_reset_password(&nowhere, "xena", "$argon2id$x", 60, &revoked, err, sizeof err),
+        testdb_pg() ? -STORE_ERR_UNREACHABLE : -STORE_ERR_LOCATION);
     store_close(s);
 }
 
@@ -816,6 +993,7 @@ int main(void) {
     RUN(test_moves_need_a_stored_game);
     RUN(test_accounts_and_tokens);
     RUN(test_bot_accounts);
+    RUN(test_account_operations);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     if (!testdb_pg()) {

@@ -2,8 +2,9 @@
  * The player's identity. Everyone starts as a guest kept in this browser (a token the server
  * gave). On a server with accounts, a guest may register (the guest becomes the account, games
  * and all) or log in to an existing account, and log out again; the page shows the server's
- * answer in words when it refuses, including when it has no accounts at all. It also lists the
- * games this browser knows of and lets the player start over as a new guest.
+ * answer in words when it refuses, including when it has no accounts at all. An account also
+ * gets its settings (AccountSettings: password, sessions, deletion). It also lists the games this
+ * browser knows of and lets the player start over as a new guest.
  */
 import { useId, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
@@ -12,6 +13,7 @@ import { useAppState } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl } from '../../lib/timeControl';
 import { colorOf, useGameList } from '../game';
+import { AccountSettings } from './AccountSettings';
 import { useAccount } from './hooks';
 
 const NAME_RULE = /^[A-Za-z0-9_-]{2,20}$/;
@@ -47,6 +49,7 @@ export function AccountPage() {
           <CredentialsForm kind="login" title="Log in" hint="Continue as your account in this browser." submitLabel="Log in" />
         </div>
       )}
+      {me?.registered && <AccountSettings />}
       <BrowserGames />
       {!me?.registered && <NewGuest />}
     </div>

@@ -1,6 +1,7 @@
 /*
  * The account controller on a fake socket: logging in and out changes the identity (a new
- * connection with the new token), and errors come back in words.
+ * connection with the new token), and errors come back in words; an account changes its
+ * password, lists and revokes its sessions, and deletes itself (a new guest afterwards).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientOnFakeSocket } from '../../app/testClient';
@@ -52,5 +53,70 @@ describe('AccountController', () => {
     const taken = account.register('ann', 'secret-password');
     f.current.receive({ type: 'error', code: 'USERNAME_TAKEN', message: 'this username is taken', id: f.current.last('register')!.id });
     await expect(taken).resolves.toBe('This username is taken.');
+  });
+
+  it('changes the password, with the refusals in words', async () => {
+    const { f, account, app } = setup();
+    welcome(f.current, [], 'session-token', { id: 'a1', name: 'ann' });
+    const wrong = account.changePassword('guess', 'battery staple horse');
+    const sent = f.current.last('password_change')!;
+    expect(sent).toMatchObject({ current: 'guess', new: 'battery staple horse' });
+    f.current.receive({ type: 'error', code: 'PASSWORD_MISMATCH', message: "the password is not this account's", id: sent.id });
+    await expect(wrong).resolves.toBe('Wrong password.');
+    const weak = account.changePassword('secret-password', 'short');
+    f.current.receive({ type: 'error', code: 'PASSWORD_INVALID', message: 'a password has 8 to 128 bytes', id: f.current.last('password_change')!.id });
+    await expect(weak).resolves.toBe('A password has 8 to 128 characters.');
+    const done = account.changePassword('secret-password', 'battery staple horse');
+    const first = f.current;
+    first.receive({ type: 'password_changed', id: first.last('password_change')!.id });
+    await expect(done).resolves.toBeNull();
+    // The same connection and identity go on; the others were logged out by the server.
+    expect(f.current).toBe(first);
+    expect(first.closedWith).toBeNull();
+    expect(app.getState().notices.at(-1)?.text).toMatch(/other sessions are logged out/);
+  });
+
+  it('lists the sessions and logs one or all of the others out', async () => {
+    const { f, account } = setup();
+    welcome(f.current, [], 'session-token', { id: 'a1', name: 'ann' });
+    const listed = account.sessions();
+    const sessions = [
+      { id: '3f9a0c1d2e4b5a69', created_at: 1, last_seen_at: 2, current: true },
+      { id: 'b71e05d2c4a8f310', created_at: 3, last_seen_at: null, current: false },
+    ];
+    f.current.receive({ type: 'sessions', sessions, id: f.current.last('sessions_list')!.id });
+    await expect(listed).resolves.toEqual(sessions);
+    const one = account.revokeSession('b71e05d2c4a8f310');
+    expect(f.current.last('session_revoke')).toMatchObject({ session: 'b71e05d2c4a8f310' });
+    f.current.receive({ type: 'session_revoked', session: 'b71e05d2c4a8f310', id: f.current.last('session_revoke')!.id });
+    await expect(one).resolves.toBeNull();
+    const gone = account.revokeSession('0000000000000000');
+    f.current.receive({ type: 'error', code: 'SESSION_NOT_FOUND', message: 'none of your sessions has this id', id: f.current.last('session_revoke')!.id });
+    await expect(gone).resolves.toBe('None of your sessions has this id.');
+    const all = account.revokeOtherSessions();
+    f.current.receive({ type: 'sessions_revoked', id: f.current.last('sessions_revoke_all')!.id });
+    await expect(all).resolves.toBeNull();
+    const guest = account.sessions();
+    f.current.receive({ type: 'error', code: 'ACCOUNT_REQUIRED', message: 'only a registered account (not a guest or a bot) may do that', id: f.current.last('sessions_list')!.id });
+    await expect(guest).rejects.toThrow('Only a registered account (not a guest or a bot) may do that.');
+  });
+
+  it('deletes the account and continues as a new guest; a refusal keeps the identity', async () => {
+    const { f, storage, account, app } = setup();
+    welcome(f.current, [], 'session-token', { id: 'a1', name: 'ann' });
+    const playing = account.deleteAccount('secret-password');
+    expect(f.current.last('account_delete')).toMatchObject({ password: 'secret-password' });
+    f.current.receive({ type: 'error', code: 'ACCOUNT_IN_GAME', message: 'the account or one of its bots is playing: finish or abort those games first', id: f.current.last('account_delete')!.id });
+    await expect(playing).resolves.toMatch(/^The account or one of its bots is playing/);
+    expect(storage.get(KEYS.token)).toBe('session-token');
+    const done = account.deleteAccount('secret-password');
+    const first = f.current;
+    first.receive({ type: 'account_deleted', id: first.last('account_delete')!.id });
+    await expect(done).resolves.toBeNull();
+    expect(storage.get(KEYS.token)).toBeNull();
+    expect(first.closedWith).toBe(1000);
+    expect(app.getState().notices.at(-1)?.text).toBe('Your account is deleted.');
+    f.current.open();
+    expect(f.current.last('hello')!.token).toBeUndefined();
   });
 });

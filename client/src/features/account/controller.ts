@@ -1,13 +1,14 @@
 /*
  * Accounts and the archive (servers with a database): register, log in and out, start over as a
- * new guest; profiles, a player's finished games, the leaderboard. The player's identity itself
+ * new guest; an account's own settings (change the password, list and revoke its sessions,
+ * delete it); profiles, a player's finished games, the leaderboard. The player's identity itself
  * is the app's (the session); logging in or out asks the app to continue as the new identity on
  * a new connection. Errors come back in words; a server without accounts answers UNKNOWN_TYPE,
  * which reads "not available on this server yet".
  */
 import { readableError } from '../../lib/errors';
 import type { Feature, FeatureContext, Handlers } from '../../lib/feature';
-import type { LeaderboardRow, Profile, RatingCategory, ServerMessageOf } from '../../net/protocol';
+import type { LeaderboardRow, Profile, RatingCategory, ServerMessageOf, SessionInfo } from '../../net/protocol';
 
 /** What the app does when the identity changes. */
 export interface Identity {
@@ -67,6 +68,64 @@ export class AccountController implements Feature {
     this.identity.newGuest(name);
   }
 
+  /** Changes the account's password; the server logs out every other session. Resolves to null,
+   * or the reason it failed in words. */
+  async changePassword(current: string, next: string): Promise<string | null> {
+    try {
+      await this.ctx.request({ type: 'password_change', current, new: next });
+      this.ctx.notify('Your password is changed; your other sessions are logged out.', 'info');
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** The account's working sessions, most recently used first; rejects with the reason in
+   * words. */
+  async sessions(): Promise<SessionInfo[]> {
+    try {
+      const reply = await this.ctx.request({ type: 'sessions_list' });
+      if (reply.type !== 'sessions') throw new Error('unexpected reply');
+      return reply.sessions;
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  /** Logs one session out (by its id); null, or the reason it failed in words. */
+  async revokeSession(session: string): Promise<string | null> {
+    try {
+      await this.ctx.request({ type: 'session_revoke', session });
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** Logs out every session but this browser's; null, or the reason in words. */
+  async revokeOtherSessions(): Promise<string | null> {
+    try {
+      await this.ctx.request({ type: 'sessions_revoke_all' });
+      this.ctx.notify('Your other sessions are logged out.', 'info');
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
+  /** Deletes the account (its games stay, anonymised); the browser continues as a new guest.
+   * Resolves to null, or the reason it failed in words. */
+  async deleteAccount(password: string): Promise<string | null> {
+    try {
+      await this.ctx.request({ type: 'account_delete', password });
+    } catch (err) {
+      return accountError(err);
+    }
+    this.identity.switchIdentity(null);
+    this.ctx.notify('Your account is deleted.', 'info');
+    return null;
+  }
+
   /** A player's profile (ratings); rejects with the reason in words (an Error with the code). */
   async profile(player: { id?: string; username?: string }): Promise<Profile> {
     try {
@@ -105,5 +164,7 @@ export class AccountController implements Feature {
 function accountError(err: unknown): string {
   const code = (err as { code?: string }).code;
   if (code === 'UNKNOWN_TYPE') return 'Accounts are not available on this server yet.';
+  if (code === 'PASSWORD_MISMATCH') return 'Wrong password.';
+  if (code === 'PASSWORD_INVALID') return 'A password has 8 to 128 characters.';
   return readableError(err);
 }
