@@ -172,6 +172,8 @@ async def startup_failures_postgresql(data):
     # Backups and restores are PostgreSQL's own tools'.
     status, out = data.run_binary("--restore", "/nonexistent.db")
     assert status == 2 and "pg_restore" in out, (status, out)
+    status, out = data.run_binary("--backup-dir", os.path.join(data.path, "backups"))
+    assert status == 2 and "cannot back itself up" in out, (status, out)
 
 
 MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "migrations",

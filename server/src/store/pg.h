@@ -6,7 +6,7 @@
  * on. One connection per reader. A node (or a single server) holds a session advisory lock on
  * its id while open, so the same node cannot run twice. Migrations are the files of
  * migrations/postgresql/, tracked in the table schema_version. Backups are PostgreSQL's own
- * tools (pg_dump): the store's backup and restore answer UNSUPPORTED.
+ * tools (pg_dump): --backup-dir is refused and the store's restore answers UNSUPPORTED.
  *
  * Files: pg.c (opening, the lock, the table of functions), pg_migrate.c (migrations),
  * pg_write.c (the writer's statements, the pipeline), pg_read.c (the queries),

@@ -153,8 +153,9 @@ static const char *const sql_text[W_COUNT] = {
                          "WHERE id = $1 OR owner_id = $1",
 };
 
+/* A prepared statement's name: "w" and its index (0..W_COUNT-1). */
 static void stmt_name(int stmt, char out[8]) {
-    snprintf(out, 8, "w%d", stmt);
+    snprintf(out, 8, "w%u", (unsigned)stmt % 1000u);
 }
 
 /* ---- the memory of live games ---- */
