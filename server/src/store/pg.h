@@ -10,7 +10,8 @@
  *
  * Files: pg.c (opening, the lock, the table of functions), pg_migrate.c (migrations),
  * pg_write.c (the writer's statements, the pipeline), pg_read.c (the queries),
- * pg_moderation.c (moderation's reads and writes), pg_util.c (parameters and results).
+ * pg_moderation.c (moderation's reads and writes), pg_admin.c (the operator's password reset),
+ * pg_util.c (parameters and results).
  * docs/persistence.md describes what differs from SQLite.
  */
 #ifndef SERVER_STORE_PG_H
