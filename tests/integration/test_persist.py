@@ -151,6 +151,13 @@ async def test_startup_failures(data):
 async def startup_failures_postgresql(data):
     """test_startup_failures on PostgreSQL (--database): the same exit codes where the same
     thing goes wrong, and 11 for a server that cannot be reached."""
+    # A migration that fails (a table in the way of the first): nothing of it is left.
+    data.execute("CREATE TABLE players (x INTEGER)")
+    status, out = data.run_binary()
+    assert status == 7 and "migration 001_init.sql failed" in out, (status, out)
+    assert data.query("SELECT count(*) FROM pg_tables WHERE tablename IN "
+                      "('games', 'schema_version')") == [(0,)]
+    data.execute("DROP TABLE players")
     srv = data.start()
     assert srv.stop() == 0
     data.execute("UPDATE schema_version SET version = 999")
