@@ -61,6 +61,7 @@ static int db_readers = 2, db_read_delay_ms, db_commit_delay_ms;
 static const char *backup_dir = "";
 static int64_t backup_interval_ms = 6 * 3600 * 1000;
 static int backup_keep = 8;
+static const char *metrics_listen = "";
 static const char *restore_file; /* --restore: a command, not a setting (no variable) */
 
 static const struct option_spec options[] = {
@@ -155,6 +156,12 @@ static const struct option_spec options[] = {
      "backups kept in the backup directory (older ones are deleted)"},
     {"admin", "CHESS_ADMIN", OPT_STRING, &cfg.admins, 0, 0,
      "usernames of the moderators, comma-separated (empty: the first account registered)"},
+    {"metrics-listen", "CHESS_METRICS_LISTEN", OPT_STRING, &metrics_listen, 0, 0,
+     "ADDR:PORT of a port of its own for /metrics and /healthz (empty: /metrics on --port, "
+     "answered only to this machine)"},
+    {"allowed-origins", "CHESS_ALLOWED_ORIGINS", OPT_STRING, &cfg.allowed_origins, 0, 0,
+     "origins a browser may open WebSockets from, comma-separated, or * (empty: the same host "
+     "as the request's Host header)"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -498,6 +505,11 @@ int main(int argc, char **argv) {
     cfg.world.max_games_per_player = max_games;
     cfg.world.bots_rated_vs_humans = bots_rated != 0;
 
+    if (server_config_metrics_listen(&cfg, metrics_listen) < 0) {
+        fprintf(stderr, "chess_server: bad value \"%s\" for metrics-listen (ADDR:PORT)\n",
+                metrics_listen);
+        return 2;
+    }
     char admin_err[128];
     if (server_config_check_admins(cfg.admins, admin_err, sizeof admin_err) < 0) {
         fprintf(stderr, "chess_server: bad value for admin: %s\n", admin_err);

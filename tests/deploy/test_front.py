@@ -153,6 +153,10 @@ async def check_front(front, nodes):
     assert status == 404 and json.loads(body)["code"] == "GAME_NOT_FOUND", ("api", status, body)
     status, _, _ = http(front.port, "/metrics")
     assert status == 403, ("/metrics must be refused at the front", status)
+    # Nor does a node answer it on the port the front proxies to: only on its metrics port.
+    for node in nodes:
+        status, _, _ = node.http("/metrics")
+        assert status == 404, ("/metrics on the players' port of a node", status)
 
     # WebSockets through the front: each says hello; least_conn puts them on both nodes.
     clients = []
@@ -203,6 +207,8 @@ def compose_nodes(binary, redis_port, data_dir):
             if k == "CHESS_REDIS":
                 assert v.split(":")[0] in services, "CHESS_REDIS of %s: %s" % (name, v)
                 v = "127.0.0.1:%d" % redis_port
+            if k == "CHESS_METRICS_LISTEN":  # each node's own port, as each container has it
+                v = "127.0.0.1:%d" % free_port()
             assert k in env_to_flag, "%s sets %s, which the server does not read" % (name, k)
             args += [env_to_flag[k], v]
         nodes.append(args + ["--data-dir", data_dir])

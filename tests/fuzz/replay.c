@@ -3,7 +3,10 @@
  * libFuzzer: runs every file of the corpus directories given, then a fixed number of
  * deterministic mutations of each (byte flips, insertions, deletions, chess-flavoured tokens).
  *
- *   fuzz_X_replay [--mutations N] DIR...
+ *   fuzz_X_replay [--mutations N | --budget N] DIR...
+ *
+ * --budget N shares N mutations among the corpus's files (at least one each), so the run's cost
+ * stays the same as the corpus grows with libFuzzer's finds (scripts/fuzz.sh).
  *
  * A failing input aborts the process (the target's FUZZ_ASSERT, or a sanitizer) after its path
  * is printed. With FUZZ_LAST_INPUT=FILE in the environment every input is first written to FILE,
@@ -118,11 +121,29 @@ static int run_file(const char *path, long mutations) {
     return 0;
 }
 
+/* Files in the directories (not starting with '.'), or -1 when one cannot be read. */
+static int count_files(int argc, char **argv, int first) {
+    int files = 0;
+    for (int i = first; i < argc; i++) {
+        DIR *dir = opendir(argv[i]);
+        if (!dir) return -1;
+        struct dirent *entry;
+        while ((entry = readdir(dir)) != NULL) files += entry->d_name[0] != '.';
+        closedir(dir);
+    }
+    return files;
+}
+
 int main(int argc, char **argv) {
     long mutations = 2000;
     int files = 0, i = 1;
     if (argc > 2 && strcmp(argv[1], "--mutations") == 0) {
         mutations = strtol(argv[2], NULL, 10);
+        i = 3;
+    } else if (argc > 2 && strcmp(argv[1], "--budget") == 0) {
+        int total = count_files(argc, argv, 3);
+        long budget = strtol(argv[2], NULL, 10);
+        mutations = total > 0 && budget / total > 1 ? budget / total : 1;
         i = 3;
     }
     for (; i < argc; i++) {

@@ -132,8 +132,8 @@ async def test_bad_paths(srv):
     # are no text: each gets a 404 with a stable code (or the default), and the server serves on.
     a, b = await srv.player("Ann"), await srv.player("Ben")
     gid = await start_game(a, b)
-    bad = [b"/api/games/", b"/api/games/.pgn", b"/api/games/abcdefghijklmnopq", b"/api/games/%00",
-           b"/api/games/a%2Fb", b"/api/games/\x01\xff", b"/api/games//fen/1",
+    bad = [b"/api/games/", b"/api/games/.pgn", b"/api/games/abcdefghijklmnopq",
+           b"/api/games/a%2Fb", b"/api/games/\xff\xfe", b"/api/games//fen/1",
            b"/api/games/%s/fen/" % gid.encode(), b"/api/games/%s/fen/-1" % gid.encode(),
            b"/api/games/%s/fen/1x" % gid.encode(),
            b"/api/games/%s/fen/99999999999999999999999" % gid.encode(),
@@ -146,6 +146,9 @@ async def test_bad_paths(srv):
         assert status == 404, (path, status, body)
         assert json.loads(body)["code"] in ("GAME_NOT_FOUND", "PLAYER_NOT_FOUND", "NOT_FOUND",
                                             "STORE_UNAVAILABLE"), (path, body)
+    # A NUL (encoded) or a control character in the target: 400 (test_http_refusals.py has more).
+    for path in (b"/api/games/%00", b"/api/games/\x01\xff"):
+        assert raw_get(srv, path)[0] == 400, path
     # Query values out of range or not numbers: the defaults.
     for query in (b"limit=0", b"limit=-5", b"limit=abc", b"limit=" + b"9" * 40, b"limit=1&limit=2"):
         status, body = raw_get(srv, b"/api/leaderboard/blitz?" + query)

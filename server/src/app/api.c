@@ -1,8 +1,9 @@
 /*
  * The application's HTTP endpoints: /healthz, /metrics (Prometheus text), /api/games/<id>
  * (JSON) and /api/games/<id>.pgn for games in memory, the archive's endpoints (archive.c), and
- * a JSON 404 for any other /api path. Everything else is the transport's: static files and the
- * single-page app's index.html.
+ * a JSON 404 for any other /api path (one with "." or ".." segments included). /metrics goes
+ * only to the metrics port (--metrics-listen), or without one only to this machine. Everything else
+ * is the transport's: static files and the single-page app's index.html.
  *
  * An answer that needs the database comes later (reads.h): the request's state is a struct
  * api_call attached to the transport's request, freed when the transport says it is over.
@@ -115,6 +116,8 @@ static void take_net_stats(struct server *srv) {
     m->connections_closed_slow = ns.connections_closed_slow;
     m->connections_closed_idle = ns.connections_closed_idle;
     m->http_requests_total = ns.http_requests_total;
+    m->accept_paused_total = ns.accept_paused;
+    m->upgrades_refused_origin_total = ns.upgrades_refused_origin;
     m->messages_out_total = ns.messages_out_total;
     m->bytes_in_total = ns.bytes_in_total;
     m->bytes_out_total = ns.bytes_out_total;
@@ -185,16 +188,38 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
     return net_http_respond(req, 200, "text/plain; version=0.0.4", text, len);
 }
 
-/* Returns what the HTTP callback returns (0 or -1), or 1 for a path that is not the API's. */
+static int no_endpoint(struct net_http *req) {
+    return api_send_json(
+        req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such endpoint"));
+}
+
+/* Whether a (decoded) path has a "." or ".." segment: no endpoint's does. */
+static bool dot_segment(const char *path) {
+    for (const char *p = path; (p = strchr(p, '/'));) {
+        p++;
+        size_t dots = strspn(p, ".");
+        if ((dots == 1 || dots == 2) && (p[dots] == '/' || !p[dots])) return true;
+    }
+    return false;
+}
+
+/* Returns what the HTTP callback returns (0 or -1), or 1 for a path that is not the API's.
+ * /metrics: on the metrics port when there is one (--metrics-listen), else on this port to this
+ * machine only; the metrics port serves /metrics and /healthz and nothing else. */
 static int route(struct server *srv, struct net_http *req, const char *path) {
+    bool internal = net_http_internal(req);
     if (strcmp(path, "/healthz") == 0) return serve_health(srv, req);
-    if (strcmp(path, "/metrics") == 0) return serve_metrics(srv, req);
+    if (strcmp(path, "/metrics") == 0) {
+        bool allowed = srv->cfg.metrics_port ? internal : net_http_local(req);
+        return allowed ? serve_metrics(srv, req) : no_endpoint(req);
+    }
+    bool api = strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0;
+    /* Encoded traversal (/api/games/..%2f..%2fetc) matches no route: a JSON 404. */
+    if (internal || (api && dot_segment(path))) return no_endpoint(req);
     int rc;
     if (archive_http(srv, req, path, &rc)) return rc; /* players, users, leaderboard, FEN */
     if (strncmp(path, "/api/games/", 11) == 0) return serve_game(srv, req, path + 11);
-    if (strncmp(path, "/api/", 5) == 0 || strcmp(path, "/api") == 0 || strcmp(path, "/ws") == 0)
-        return api_send_json(
-            req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such endpoint"));
+    if (api || strcmp(path, "/ws") == 0) return no_endpoint(req);
     return 1;
 }
 

@@ -4,6 +4,7 @@
 #include "app/config.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
@@ -16,6 +17,7 @@ void server_config_defaults(struct server_config *cfg) {
         .port = 8080,
         .static_dir = "client/dist",
         .admins = "",
+        .allowed_origins = "",
         .max_message = 16384,
         .max_connections = 20000,
         .out_queue_max = 1024,
@@ -87,4 +89,27 @@ bool server_config_admin_listed(const struct server_config *cfg, const char *use
 int server_config_each_admin(const struct server_config *cfg,
                              int (*fn)(void *ctx, const char *name), void *ctx) {
     return each_name(cfg->admins, fn, ctx);
+}
+
+int server_config_metrics_listen(struct server_config *cfg, const char *spec) {
+    cfg->metrics_addr[0] = '\0';
+    cfg->metrics_port = 0;
+    if (!spec || !*spec) return 0;
+    const char *colon = strrchr(spec, ':');
+    if (!colon) return -1;
+    const char *host = spec, *host_end = colon;
+    if (*host == '[') { /* [IPv6]:port */
+        if (host_end == host || host_end[-1] != ']') return -1;
+        host++;
+        host_end--;
+    }
+    size_t len = (size_t)(host_end - host);
+    char *end;
+    long port = strtol(colon + 1, &end, 10);
+    if (len >= sizeof cfg->metrics_addr || *end || end == colon + 1 || port < 1 || port > 65535)
+        return -1;
+    memcpy(cfg->metrics_addr, host, len);
+    cfg->metrics_addr[len] = '\0';
+    cfg->metrics_port = (int)port;
+    return 0;
 }

@@ -30,6 +30,11 @@ struct server_config {
     const char
         *admins; /* usernames of the admins, comma-separated; NULL or "": the first account */
     struct world_config world;
+    /* /metrics: on a port of its own at metrics_addr:metrics_port (0: none, and then on the
+     * players' port, answered only to this machine) */
+    char metrics_addr[64];
+    int metrics_port;
+    const char *allowed_origins; /* WebSocket upgrades' origins (net_config.allowed_origins) */
 };
 
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */
@@ -45,5 +50,9 @@ bool server_config_admin_listed(const struct server_config *cfg, const char *use
 /* Calls fn for each name of cfg's admins list until it returns non-zero (returned). */
 int server_config_each_admin(const struct server_config *cfg,
                              int (*fn)(void *ctx, const char *name), void *ctx);
+
+/* Parses "ADDR:PORT" ("127.0.0.1:9100", "[::1]:9100", ":9100" for every address) into
+ * cfg->metrics_addr and cfg->metrics_port; "" leaves no metrics port. Returns 0 or -1. */
+int server_config_metrics_listen(struct server_config *cfg, const char *spec);
 
 #endif

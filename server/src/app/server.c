@@ -184,6 +184,9 @@ struct server *server_create(const struct server_config *cfg) {
         .ping_interval_s = cfg->ping_interval_s,
         .idle_timeout_s = cfg->idle_timeout_s,
         .trusted_proxies = &srv->cfg.trusted_proxies,
+        .metrics_addr = srv->cfg.metrics_addr,
+        .metrics_port = srv->cfg.metrics_port,
+        .allowed_origins = srv->cfg.allowed_origins,
     };
     struct net_handler handler = {
         .ctx = srv,

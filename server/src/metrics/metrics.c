@@ -300,6 +300,12 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_metric(&t, "chess_connections_closed_abuse_total", "counter",
                 "Connections closed for repeated abuse (floods, oversized messages).",
                 (double)m->connections_closed_abuse);
+    emit_metric(&t, "chess_accept_paused_total", "counter",
+                "Times accepting connections paused because no file descriptor was left.",
+                (double)m->accept_paused_total);
+    emit_metric(&t, "chess_upgrades_refused_origin_total", "counter",
+                "WebSocket upgrades refused (403) for an Origin not allowed (--allowed-origins).",
+                (double)m->upgrades_refused_origin_total);
     emit_metric(&t, "chess_players", "gauge", "Players in this node's memory (guests included).",
                 g->players);
     emit_metric(&t, "chess_players_online", "gauge",

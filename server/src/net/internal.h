@@ -34,25 +34,31 @@ struct net_conn {
     struct net_conn *free_next;
 };
 
-/* One HTTP request and its response, built whole (or batch by batch when streamed), then
- * written on writable callbacks in chunks. */
+/* One HTTP request as the application sees it (net.h), inside its connection (http.c). */
 struct net_http {
-    struct net *net;
-    struct lws *wsi;
-    void *user;          /* the application's (net_http_set_user) */
-    unsigned char *body; /* LWS_PRE + response body */
-    size_t body_len, body_sent;
-    bool headers_due; /* status and type are set; the headers are not written yet */
-    unsigned status;  /* with headers_due */
-    const char *type; /* with headers_due (a static string) */
-    bool streaming;   /* the length is unknown: more batches may follow this body */
-    bool stream_done; /* streaming: the body in hand is the last */
+    struct http_conn *conn;
+    void *user;        /* the application's (net_http_set_user) */
+    const char *query; /* the raw query string after '?' (in the connection's buffer), or "" */
+    char host[256];    /* the Host header, or "" */
+    bool head;         /* HEAD: the headers of the response, no body */
+    bool streaming;    /* the length is unknown: more batches may follow */
+    bool stream_done;  /* streaming: the batch in hand is the last */
+    bool answered;     /* a response started */
 };
 
-/* lws's per-session data of the one protocol: a WebSocket connection or an HTTP request. */
+/* A listening socket: the players' port, or the metrics port. */
+struct listener {
+    struct net *net;
+    int fd;
+    uv_poll_t poll;
+    bool initialised; /* poll is a libuv handle */
+    bool polling;
+    bool internal; /* the metrics port (net_http_internal) */
+};
+
+/* lws's per-session data of the one protocol: a WebSocket connection. */
 struct session {
     struct net_conn *conn;
-    struct net_http http;
 };
 
 struct net {
@@ -63,9 +69,15 @@ struct net {
     uv_loop_t loop;
     bool loop_initialised;
     bool accepting;
-    struct lws_http_mount mounts[4];
+    struct listener listeners[2]; /* the players' port, and the metrics port (fd -1: none) */
+    bool fds_exhausted;           /* accepting paused: no descriptor left */
+    uv_timer_t accept_timer;      /* tries again while paused */
+    bool accept_timer_started;
+    uv_timer_t http_timer; /* HTTP timeouts, once a second */
+    bool http_timer_started;
     char index_path[4096];
-    struct net_conn *conns;          /* every open connection */
+    struct http_conn *http_conns;    /* every HTTP connection */
+    struct net_conn *conns;          /* every open WebSocket connection */
     struct net_conn *keepalive_next; /* where the keep-alive sweep goes on */
     struct net_conn *to_free;
     uint64_t next_conn_id;
@@ -89,15 +101,30 @@ void wsconn_pong(struct net_conn *c);
 /* LWS_CALLBACK_CLOSED: tells the application, unlinks and queues the connection for freeing. */
 void wsconn_closed(struct net_conn *c);
 
+/* ---- listen.c ---- */
+
+/* Opens, binds and listens on addr:port (NULL or "": every address). Returns the descriptor, or
+ * -1 after logging why. */
+int listen_open(const char *addr, int port);
+
+/* Starts accepting on the listeners. Returns 0 or -1. */
+int listen_start(struct net *net);
+
+/* Closes the listeners (at shutdown). */
+void listen_close(struct net *net);
+
+/* A descriptor was freed: when accepting is paused for want of descriptors, try again. */
+void listen_fd_freed(struct net *net);
+
 /* ---- http.c ---- */
 
-/* LWS_CALLBACK_HTTP. Returns what the callback returns. */
-int http_request(struct net *net, struct lws *wsi, struct net_http *req);
+/* Takes over an accepted connection (internal: it came on the metrics port). */
+void http_accept(struct net *net, int fd, bool internal);
 
-/* LWS_CALLBACK_HTTP_WRITEABLE. */
-int http_write(struct net_http *req);
+/* Closes every HTTP connection (at shutdown). */
+void http_close_all(struct net *net);
 
-/* The request is over: frees what it holds and tells the application. */
-void http_done(struct net_http *req);
+/* Drops HTTP connections past their deadline (from a once-a-second timer). */
+void http_sweep(struct net *net, int64_t now_ms);
 
 #endif

@@ -1,6 +1,7 @@
 /*
- * The transport: libwebsockets on a libuv loop, serving WebSocket connections at /ws, HTTP
- * requests and the web client's static files on one port. It moves bytes and decides nothing:
+ * The transport: on a libuv loop, HTTP/1.1 of its own (http.c: requests, the web client's static
+ * files) and WebSocket connections at /ws through libwebsockets, on one port; optionally a second
+ * port for the metrics. It moves bytes and decides nothing:
  * the application (app/) gets every complete WebSocket message, every connection's opening and
  * closing and every HTTP request through the callbacks of struct net_handler, and answers with
  * net_send(), net_close() and net_http_*().
@@ -9,8 +10,10 @@
  * bounded outbound queues of shared message blocks (one lws_write() per writable callback, as
  * lws requires), writing close frames after what is queued, keep-alive pings and dropping quiet
  * connections, the connection limit, the client's address behind trusted proxies, TCP_NODELAY,
- * HTTP framing (GET only, responses written in chunks, streamed responses of unknown length),
- * and the single-page app's index.html for paths the application does not serve.
+ * HTTP framing (GET and HEAD; a status for every other request: 400, 405, 414, 431; pipelined
+ * requests answered in order; streamed responses of unknown length), the WebSocket upgrade's
+ * path and Origin, the single-page app's index.html for paths the application does not serve,
+ * and pausing accept() while file descriptors are exhausted.
  *
  * Connections are never freed inside their own callback chain: a closed connection is freed
  * by net_free_closed(), which the application calls from a timer.
@@ -95,7 +98,8 @@ struct net_handler {
     void (*ws_message)(void *user, const char *text, size_t len, unsigned flags);
     /* The connection is gone; the transport frees it later (net_free_closed). */
     void (*ws_closed)(void *user);
-    /* A GET request for path (a dynamic mount: /api, /healthz, /metrics, or a missing file). */
+    /* A GET or HEAD request for path (percent-decoded; it may hold "." and ".." segments),
+     * before the static files. For HEAD the transport drops the body of the response. */
     enum net_http_outcome (*http)(void *ctx, struct net_http *req, const char *path);
     /* A streamed response's batch is written: the application hands the next one with
      * net_http_stream_more(), now or later. Returns 0, or -1 to end the response here. */
@@ -114,6 +118,11 @@ struct net_config {
     int ping_interval_s;    /* idle time before a ping */
     int idle_timeout_s;     /* idle time (no pong or data) before the connection is dropped */
     const struct netaddr_list *trusted_proxies; /* whose X-Forwarded-For names the client */
+    const char *metrics_addr; /* the metrics port's address (NULL or "": every address) */
+    int metrics_port;         /* a second port (net_http_internal), or 0 for none */
+    /* Origins a WebSocket upgrade may come from, comma-separated ("https://chess.example.org",
+     * "*": any); NULL or "": the Host header's host. An upgrade without Origin is allowed. */
+    const char *allowed_origins;
 };
 
 /* What the transport counted, for /metrics. */
@@ -124,6 +133,9 @@ struct net_stats {
     uint64_t connections_closed_slow; /* outbound queue overflow */
     uint64_t connections_closed_idle; /* nothing heard for the idle timeout */
     uint64_t http_requests_total;
+    int http_connections;             /* open HTTP connections (not yet WebSockets) */
+    uint64_t accept_paused;           /* times accepting paused: no file descriptor left */
+    uint64_t upgrades_refused_origin; /* WebSocket upgrades refused for their Origin (403) */
     uint64_t messages_out_total;
     uint64_t bytes_in_total;
     uint64_t bytes_out_total;
@@ -142,7 +154,8 @@ uv_loop_t *net_loop(struct net *net);
 /* Runs the loop until every handle is closed (after net_shutdown). Returns 0. */
 int net_run(struct net *net);
 
-/* Stops accepting connections (new ones are refused; HTTP still answers until shutdown). */
+/* Stops accepting connections (the listening sockets close; open HTTP connections are still
+ * answered until shutdown). */
 void net_stop_accepting(struct net *net);
 
 /* Inside the loop, at the end: destroys the lws context so that net_run() can return. */
@@ -205,7 +218,15 @@ void net_http_host(struct net_http *req, char *out, size_t size);
  * the request has none. */
 const char *net_http_query_arg(struct net_http *req, const char *name, char *buf, size_t size);
 
-/* Drops the request's connection at once (a response that cannot be finished). */
+/* Drops the request's connection (a response that cannot be finished): on the next turn of the
+ * loop, when http_closed is called. */
 void net_http_abort(struct net_http *req);
+
+/* Whether the request came on the metrics port (net_config.metrics_port). */
+bool net_http_internal(const struct net_http *req);
+
+/* Whether the request came from this machine (a loopback address) and names no client behind
+ * a proxy (no X-Forwarded-For, X-Real-IP or Forwarded header). */
+bool net_http_local(const struct net_http *req);
 
 #endif

@@ -10,7 +10,10 @@
 #include <sys/stat.h>
 
 #include "net/internal.h"
+#include <unistd.h>
+
 #include "util/log.h"
+#include "util/now.h"
 
 /* ---- the protocol callback ---- */
 
@@ -106,21 +109,9 @@ static int callback(struct lws *wsi, enum lws_callback_reasons reason, void *use
                 ss->conn = NULL;
             }
             return 0;
-        case LWS_CALLBACK_HTTP: return http_request(net, wsi, &ss->http);
-        case LWS_CALLBACK_HTTP_BODY:
-            /* A GET with a body (other methods are refused at once, http.c): no endpoint takes
-             * one, so it is dropped; the reply queued meanwhile goes out once it is all read. */
-            return 0;
-        case LWS_CALLBACK_HTTP_BODY_COMPLETION:
-            if (ss && (ss->http.body || ss->http.headers_due)) lws_callback_on_writable(wsi);
-            return 0;
-        case LWS_CALLBACK_HTTP_WRITEABLE:
-            if (ss && (ss->http.body || ss->http.headers_due)) return http_write(&ss->http);
-            break;
-        case LWS_CALLBACK_CLOSED_HTTP:
-        case LWS_CALLBACK_HTTP_DROP_PROTOCOL:
-            if (ss) http_done(&ss->http);
-            break;
+        case LWS_CALLBACK_HTTP:
+            /* Plain HTTP never reaches lws (http.c answers it): only upgrades are adopted. */
+            return -1;
         default: break;
     }
     return lws_callback_http_dummy(wsi, reason, user, in, len);
@@ -133,34 +124,23 @@ static const struct lws_protocols protocols[] = {
 
 /* ---- lifecycle ---- */
 
-/* Sets up the mounts: the client's files at /, dynamic endpoints through the callback. */
-static void setup_mounts(struct net *net) {
-    static const char *const dynamic[] = {"/api", "/healthz", "/metrics"};
-    struct lws_http_mount *m = net->mounts;
-    for (int i = 0; i < 3; i++) {
-        m[i] = (struct lws_http_mount){
-            .mount_next = &m[i + 1],
-            .mountpoint = dynamic[i],
-            .mountpoint_len = (unsigned char)strlen(dynamic[i]),
-            .origin = "chess",
-            .origin_protocol = LWSMPRO_CALLBACK,
-        };
-    }
-    m[3] = (struct lws_http_mount){
-        .mountpoint = "/",
-        .mountpoint_len = 1,
-        .origin = net->cfg.static_dir,
-        .def = "index.html",
-        .origin_protocol = LWSMPRO_FILE,
-        .protocol = "chess",
-    };
-    snprintf(net->index_path, sizeof net->index_path, "%s/index.html", net->cfg.static_dir);
+/* "0.0.0.0" means every IPv4 address; NULL or "" every address. */
+static const char *any_addr(const char *addr) {
+    return addr && *addr ? addr : NULL;
+}
+
+static void on_http_timer(uv_timer_t *t) {
+    struct net *net = t->data;
+    http_sweep(net, now_mono_ms());
 }
 
 static void lws_log(int level, const char *line) {
     size_t len = strlen(line);
     while (len > 0 && line[len - 1] == '\n') len--;
-    log_write(level == LLL_ERR    ? LOG_ERROR
+    /* lws 4.1 reports every adoption with a read buffer (each WebSocket) as an error. */
+    if (strstr(line, "adopt_socket_readbuf")) level = LLL_INFO;
+    log_write(level == LLL_INFO   ? LOG_DEBUG
+              : level == LLL_ERR  ? LOG_ERROR
               : level == LLL_WARN ? LOG_WARN
                                   : LOG_INFO,
               "lws", "%.*s", (int)len, line);
@@ -172,9 +152,18 @@ struct net *net_create(const struct net_config *cfg, const struct net_handler *h
     net->cfg = *cfg;
     net->handler = *handler;
     net->accepting = true;
-    setup_mounts(net);
+    net->listeners[0].fd = net->listeners[1].fd = -1;
+    net->listeners[1].internal = true;
+    snprintf(net->index_path, sizeof net->index_path, "%s/index.html", cfg->static_dir);
     if (uv_loop_init(&net->loop) != 0) goto fail;
     net->loop_initialised = true;
+    /* The ports first: a busy one stops the start before anything else is set up. */
+    net->listeners[0].fd = listen_open(any_addr(cfg->listen_addr), cfg->port);
+    if (net->listeners[0].fd < 0) goto fail;
+    if (cfg->metrics_port > 0) {
+        net->listeners[1].fd = listen_open(cfg->metrics_addr, cfg->metrics_port);
+        if (net->listeners[1].fd < 0) goto fail;
+    }
 
     lws_set_log_level(LLL_ERR | LLL_WARN, lws_log);
     struct lws_context_creation_info info;
@@ -182,6 +171,8 @@ struct net *net_create(const struct net_config *cfg, const struct net_handler *h
     info.options = LWS_SERVER_OPTION_EXPLICIT_VHOSTS | LWS_SERVER_OPTION_LIBUV |
                    LWS_SERVER_OPTION_HTTP_HEADERS_SECURITY_BEST_PRACTICES_ENFORCE;
     info.user = net;
+    /* Upgrade requests come whole from http.c, which allows heads up to 16 KiB. */
+    info.max_http_header_data = 20 * 1024;
     /* No fd_limit_per_thread: with it, lws 4.1 finds a connection from its descriptor by a
      * linear scan; without it lws indexes a table sized from the fd limit, which main()
      * raises to the hard limit. */
@@ -192,21 +183,21 @@ struct net *net_create(const struct net_config *cfg, const struct net_handler *h
         LOGE("net", "cannot create the lws context (is libwebsockets-evlib-uv installed?)");
         goto fail;
     }
-    info.port = cfg->port;
-    bool any = !cfg->listen_addr || !*cfg->listen_addr || strcmp(cfg->listen_addr, "0.0.0.0") == 0;
-    info.iface = any ? NULL : cfg->listen_addr;
-    if (cfg->listen_addr && strcmp(cfg->listen_addr, "0.0.0.0") == 0)
-        info.options |= LWS_SERVER_OPTION_DISABLE_IPV6;
+    /* lws listens on nothing: http.c accepts and hands it the WebSocket upgrades. */
+    info.port = CONTEXT_PORT_NO_LISTEN_SERVER;
     info.protocols = protocols;
-    info.mounts = net->mounts;
     info.vhost_name = "chess";
     /* No retry_and_idle_policy: idle connections are pinged and dropped by net_keepalive(). */
     net->vhost = lws_create_vhost(net->ctx, &info);
     if (!net->vhost) {
-        LOGE("net", "cannot listen on %s:%d (port in use, or address not available?)",
-             cfg->listen_addr ? cfg->listen_addr : "*", cfg->port);
+        LOGE("net", "cannot create the lws vhost");
         goto fail;
     }
+    if (uv_timer_init(&net->loop, &net->http_timer) != 0) goto fail;
+    net->http_timer.data = net;
+    net->http_timer_started = true;
+    if (uv_timer_start(&net->http_timer, on_http_timer, 1000, 1000) != 0 || listen_start(net) < 0)
+        goto fail;
     struct stat st;
     if (stat(cfg->static_dir, &st) != 0)
         LOGW("net", "static directory %s not found: only the API and /ws are served",
@@ -230,15 +221,31 @@ int net_run(struct net *net) {
 }
 
 void net_stop_accepting(struct net *net) {
+    /* New connections are refused by the kernel; those open are answered until shutdown. */
     net->accepting = false;
+    listen_close(net);
+}
+
+/* Closes the transport's own libuv handles and connections (idempotent). */
+static void close_own(struct net *net) {
+    http_close_all(net);
+    listen_close(net);
+    if (net->accept_timer_started) uv_close((uv_handle_t *)&net->accept_timer, NULL);
+    net->accept_timer_started = false;
+    if (net->http_timer_started) uv_close((uv_handle_t *)&net->http_timer, NULL);
+    net->http_timer_started = false;
 }
 
 void net_shutdown(struct net *net) {
+    close_own(net);
     lws_context_destroy(net->ctx);
 }
 
 void net_destroy(struct net *net) {
     if (!net) return;
+    if (net->loop_initialised) close_own(net);
+    for (int i = 0; i < 2; i++)
+        if (net->listeners[i].fd >= 0) close(net->listeners[i].fd); /* never polled */
     if (net->ctx) {
         lws_context_destroy(net->ctx);
         uv_run(&net->loop, UV_RUN_DEFAULT);
