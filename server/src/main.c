@@ -42,6 +42,7 @@ struct option_spec {
 
 static struct server_config cfg;
 static const char *data_dir = "./data";
+static const char *database_url = "";
 static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static const char *redis_addr = "";
@@ -69,6 +70,9 @@ static const struct option_spec options[] = {
     {"port", "CHESS_PORT", OPT_INT, &port, 1, 65535, "TCP port for HTTP and WebSocket"},
     {"data-dir", "CHESS_DATA_DIR", OPT_STRING, &data_dir, 0, 0,
      "data directory, created if missing: the database chess.db (docs/persistence.md)"},
+    {"database", "CHESS_DATABASE", OPT_STRING, &database_url, 0, 0,
+     "a PostgreSQL URL (postgresql://user@host:5432/db) to store in instead of --data-dir's "
+     "SQLite file (empty: SQLite)"},
     {"db-sync", "CHESS_DB_SYNC", OPT_STRING, &db_sync, 0, 0,
      "full: a commit survives power loss; normal: it survives a crash of the server"},
     {"static-dir", "CHESS_STATIC_DIR", OPT_STRING, &cfg.static_dir, 0, 0,
@@ -396,7 +400,8 @@ static void raise_fd_limit(int connections) {
  * docs/self-hosting.md): 3 where the data should be is unusable (the data directory), 4 another
  * server uses it, 5 it (or the backup to restore) is damaged, 6 its schema is newer than this
  * binary, 7 a migration failed, 9 a restore found a database there already, 10 the backup to
- * restore cannot be read, 1 anything else.
+ * restore cannot be read, 11 the database server (--database) cannot be reached, 1 anything
+ * else.
  */
 static int store_open_exit(int status) {
     switch (status < 0 ? -status : status) {
@@ -407,6 +412,7 @@ static int store_open_exit(int status) {
         case STORE_ERR_MIGRATION: return 7;
         case STORE_ERR_EXISTS: return 9;
         case STORE_ERR_NOT_FOUND: return 10;
+        case STORE_ERR_UNREACHABLE: return 11;
         default: return 1;
     }
 }
@@ -517,21 +523,30 @@ int main(int argc, char **argv) {
         (*redis_addr && *redis_password_file &&
          read_redis_password(redis_password, sizeof redis_password) < 0))
         return 2;
+    bool postgresql = *database_url != '\0';
+    if (restore_file && postgresql) {
+        fprintf(stderr, "chess_server: --restore installs SQLite backups; a PostgreSQL database "
+                        "is restored with pg_restore or psql (docs/self-hosting.md)\n");
+        return 2;
+    }
     if (restore_file) return run_restore();
     if (reset_user) {
-        struct store_config reset_cfg = {.backend = STORE_BACKEND_SQLITE, .location = data_dir};
+        struct store_config reset_cfg = {.backend = postgresql ? STORE_BACKEND_POSTGRESQL
+                                                               : STORE_BACKEND_SQLITE,
+                                         .location = postgresql ? database_url : data_dir};
         return reset_password_run(&reset_cfg, reset_user, stdin, stdout, stderr);
     }
-    if (prepare_data_dir(data_dir) < 0) return store_open_exit(-STORE_ERR_LOCATION);
+    if (!postgresql && prepare_data_dir(data_dir) < 0) return store_open_exit(-STORE_ERR_LOCATION);
     if (strcmp(db_sync, "full") != 0 && strcmp(db_sync, "normal") != 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for db-sync (full or normal)\n", db_sync);
         return 2;
     }
     /* The database first: a bad one stops the start before the port is taken. */
     struct store_sqlite_options sqlite_opt = {.sync_normal = strcmp(db_sync, "normal") == 0};
-    struct store_config store_cfg = {.backend = STORE_BACKEND_SQLITE,
-                                     .location = data_dir,
-                                     .options = &sqlite_opt,
+    struct store_config store_cfg = {.backend = postgresql ? STORE_BACKEND_POSTGRESQL
+                                                           : STORE_BACKEND_SQLITE,
+                                     .location = postgresql ? database_url : data_dir,
+                                     .options = postgresql ? NULL : &sqlite_opt,
                                      .node_id = *redis_addr ? node_id : NULL,
                                      .readers = db_readers,
                                      .read_delay_ms = db_read_delay_ms,

@@ -14,10 +14,22 @@
  * The "loop" here is the main thread: it submits moves and polls for commits every 100 us, so
  * latency is submit -> commit seen by the loop.
  *
+ * With a PostgreSQL URL (--database, or CHESS_TEST_DATABASE), the same run goes on to the
+ * PostgreSQL backend: the store with one transaction per move, saturated, and at the offered
+ * rate, each on an emptied database (its schema is dropped: give it a database of its own).
+ * Both backends in one run, on a throw-away PostgreSQL server on this machine:
+ *
+ *   tests/harness/pg_cluster.sh run build/release/tests/bench/store_bench
+ *
+ * A new cluster creates its WAL segments as it goes, each zero-filled and synced (a pause of
+ * tens of ms every 16 MB of WAL, which dominates the p99 of a short run); a cluster in service
+ * recycles old ones. CHESS_PG_OPTIONS="-c wal_init_zero=off" measures without those pauses.
+ *
  *   build/release/tests/bench/store_bench [--dir DIR] [--rate N] [--games N] [--seconds S]
- *                                         [--normal]
+ *                                         [--normal] [--database URL]
  */
 #include <errno.h>
+#include <libpq-fe.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -57,6 +69,7 @@ struct options {
     int games;
     double seconds;
     bool normal;
+    const char *database; /* PostgreSQL's URL, or NULL */
 };
 
 /* ---- raw SQLite ---- */
@@ -113,14 +126,32 @@ struct run {
     long moves;
 };
 
-static struct store *open_store(const char *dir, const char *name, bool per_op, bool normal) {
+/* Empties the PostgreSQL database for the next run. Returns 0 or -1. */
+static int reset_pg(const char *url) {
+    PGconn *conn = PQconnectdb(url);
+    PQclear(PQexec(conn, "SET client_min_messages = warning"));
+    PGresult *r = PQexec(conn, "DROP SCHEMA public CASCADE; CREATE SCHEMA public");
+    int rc = PQresultStatus(r) == PGRES_COMMAND_OK ? 0 : -1;
+    if (rc < 0) fprintf(stderr, "cannot empty the database: %s", PQerrorMessage(conn));
+    PQclear(r);
+    PQfinish(conn);
+    return rc;
+}
+
+/* A store in dir/name (SQLite), or on the emptied database at url (PostgreSQL). */
+static struct store *open_store(const char *dir, const char *name, bool per_op, bool normal,
+                                const char *url) {
     char sub[600];
     snprintf(sub, sizeof sub, "%s/%s", dir, name);
     mkdir(sub, 0750);
+    if (url && reset_pg(url) < 0) return NULL;
     int status;
     char err[300];
     struct store_sqlite_options opt = {.sync_normal = normal};
-    struct store_config cfg = {.location = sub, .options = &opt, .per_op = per_op};
+    struct store_config cfg = {.backend = url ? STORE_BACKEND_POSTGRESQL : STORE_BACKEND_SQLITE,
+                               .location = url ? url : sub,
+                               .options = url ? NULL : &opt,
+                               .per_op = per_op};
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     if (!s) {
         fprintf(stderr, "store_open: %s\n", err);
@@ -226,8 +257,8 @@ static int run_moves(struct store *s, int games, double rate, double seconds, lo
 }
 
 static int store_run(const struct options *o, const char *name, bool per_op, double rate,
-                     double seconds, long max_moves, struct run *out) {
-    struct store *s = open_store(o->dir, name, per_op, o->normal);
+                     double seconds, long max_moves, const char *url, struct run *out) {
+    struct store *s = open_store(o->dir, name, per_op, o->normal, url);
     if (!s) return -1;
     make_games(s, o->games);
     int rc = run_moves(s, o->games, rate, seconds, max_moves, out);
@@ -239,6 +270,24 @@ static void print_run(const char *what, const struct run *r) {
     printf("%-44s %9.0f moves/s   commit latency p50 %6.2f ms  p99 %6.2f ms  max %7.2f ms"
            "  (%ld moves)\n",
            what, r->moves_per_s, r->p50_ms, r->p99_ms, r->max_ms, r->moves);
+}
+
+/* The store's three runs on one backend (url: PostgreSQL's, or NULL for SQLite), printed. */
+static int store_runs(const struct options *o, const char *url, struct run *per_op,
+                      struct run *saturated, struct run *paced) {
+    const char *tag = url ? "postgresql" : "store";
+    char what[96];
+    if (store_run(o, "per-op", true, 0, o->seconds, 3000, url, per_op) < 0) return -1;
+    snprintf(what, sizeof what, "%s, one transaction per move", tag);
+    print_run(what, per_op);
+    if (store_run(o, "group", false, 0, o->seconds, 400000, url, saturated) < 0) return -1;
+    snprintf(what, sizeof what, "%s, group commit, saturated", tag);
+    print_run(what, saturated);
+    snprintf(what, sizeof what, "%s, group commit, offered %.0f moves/s", tag, o->rate);
+    long paced_max = (long)(o->rate * o->seconds) + 1;
+    if (store_run(o, "paced", false, o->rate, o->seconds, paced_max, url, paced) < 0) return -1;
+    print_run(what, paced);
+    return 0;
 }
 
 int main(int argc, char **argv) {
@@ -254,13 +303,17 @@ int main(int argc, char **argv) {
             o.seconds = atof(argv[++i]);
         else if (strcmp(argv[i], "--normal") == 0)
             o.normal = true;
+        else if (strcmp(argv[i], "--database") == 0 && i + 1 < argc)
+            o.database = argv[++i];
         else {
             fprintf(stderr, "usage: store_bench [--dir DIR] [--rate N] [--games N] [--seconds S] "
-                            "[--normal]\n");
+                            "[--normal] [--database URL]\n");
             return 2;
         }
     }
     if (o.games < 1 || o.seconds <= 0) return 2;
+    const char *env_url = getenv("CHESS_TEST_DATABASE");
+    if (!o.database && env_url && *env_url) o.database = env_url;
     char tmp[] = "/tmp/store-bench-XXXXXX";
     if (!o.dir) {
         if (!mkdtemp(tmp)) {
@@ -278,20 +331,20 @@ int main(int argc, char **argv) {
     printf("%-44s %9.0f rows/s\n", "raw SQLite, 100 rows per transaction", raw100);
 
     struct run per_op, saturated, paced;
-    if (store_run(&o, "per-op", true, 0, o.seconds, 3000, &per_op) < 0) return 1;
-    print_run("store, one transaction per move", &per_op);
-    if (store_run(&o, "group", false, 0, o.seconds, 400000, &saturated) < 0) return 1;
-    print_run("store, group commit, saturated", &saturated);
-    char what[64];
-    snprintf(what, sizeof what, "store, group commit, offered %.0f moves/s", o.rate);
-    long paced_max = (long)(o.rate * o.seconds) + 1;
-    if (store_run(&o, "paced", false, o.rate, o.seconds, paced_max, &paced) < 0) return 1;
-    print_run(what, &paced);
-
+    if (store_runs(&o, NULL, &per_op, &saturated, &paced) < 0) return 1;
     printf("group commit / one transaction per move: %.1fx; group commit / raw 1-row txn: %.1fx;"
            " group commit / raw 100-row txn: %.2fx\n",
            saturated.moves_per_s / per_op.moves_per_s, saturated.moves_per_s / raw1,
            saturated.moves_per_s / raw100);
+    if (o.database) {
+        PGconn *conn = PQconnectdb(o.database);
+        printf("PostgreSQL %d.%d (synchronous_commit on), the same runs:\n",
+               PQserverVersion(conn) / 10000, PQserverVersion(conn) % 10000);
+        PQfinish(conn);
+        if (store_runs(&o, o.database, &per_op, &saturated, &paced) < 0) return 1;
+        printf("PostgreSQL group commit / one transaction per move: %.1fx\n",
+               saturated.moves_per_s / per_op.moves_per_s);
+    }
     if (o.dir == tmp) {
         char cmd[700];
         snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmp);

@@ -3,10 +3,16 @@ Helpers for the persistence tests (test_persist*.py): servers that restart on th
 directory, direct reads of the database file (Python's sqlite3, read-only), a long legal move
 sequence for games under load, and a runner for tests that manage their own servers.
 
+On PostgreSQL: when CHESS_TEST_DATABASE holds a URL (tests/harness/pg_cluster.sh run starts a
+throw-away server and sets it; ctest's *_pg tests), servers start with --database URL, each
+test gets an emptied database, and query()/execute() run their SQL through psql (Python has no
+PostgreSQL driver here), with the same ?-parameters.
+
 Built on harness.py (Server, Client, start_game, play).
 """
 import asyncio
 import os
+import re
 import shutil
 import sqlite3
 import subprocess
@@ -31,12 +37,64 @@ LONG_GAME = (
 ).split()
 
 
+PG_URL = os.environ.get("CHESS_TEST_DATABASE") or None
+
+
+def _pg_literal(value):
+    if value is None:
+        return "NULL"
+    if isinstance(value, bool):
+        return "1" if value else "0"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, bytes):
+        return "'\\x%s'::bytea" % value.hex()
+    return "'%s'" % str(value).replace("'", "''")
+
+
+def _pg_value(text):
+    """A psql field as Python's sqlite3 would give the column: None, int, float or str."""
+    if text == "\\N":
+        return None
+    if text in ("t", "f"):  # a boolean (an expression such as x IS NOT NULL): sqlite3's 1 or 0
+        return int(text == "t")
+    if re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    if re.fullmatch(r"-?[0-9]+\.[0-9]+(e[-+]?[0-9]+)?", text):
+        return float(text)
+    return text
+
+
+def psql(url, sql, params=()):
+    """Runs one statement through psql: its rows as tuples (values typed as sqlite3's)."""
+    parts = sql.split("?")
+    if len(parts) - 1 != len(params):
+        raise ValueError("%d parameters for %r" % (len(params), sql))
+    text = parts[0] + "".join(_pg_literal(v) + part for v, part in zip(params, parts[1:]))
+    p = subprocess.run(["psql", url, "-X", "-q", "-A", "-t", "-v", "ON_ERROR_STOP=1",
+                        "-F", "\x1f", "-P", "null=\\N", "-c", text],
+                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, timeout=30)
+    if p.returncode != 0:
+        raise RuntimeError("psql: %s: %s" % (text, p.stderr.decode(errors="replace")))
+    out = p.stdout.decode()
+    return [tuple(_pg_value(f) for f in line.split("\x1f")) for line in out.splitlines() if line]
+
+
 class DataDir:
-    """A data directory that outlives the servers started on it."""
+    """A data directory that outlives the servers started on it (and, on PostgreSQL, the
+    database at PG_URL, emptied for each test)."""
 
     def __init__(self):
         self.path = tempfile.mkdtemp(prefix="chess-persist-")
         self.servers = []
+        self.pg = PG_URL
+        if self.pg:
+            psql(self.pg, "SET client_min_messages = warning; DROP SCHEMA public CASCADE; "
+                 "CREATE SCHEMA public")
+
+    def store_args(self):
+        """The flags that name the store: --data-dir, and --database on PostgreSQL."""
+        return ["--data-dir", self.path] + (["--database", self.pg] if self.pg else [])
 
     @property
     def db(self):
@@ -44,12 +102,14 @@ class DataDir:
 
     def start(self, *args):
         """A server on this data directory (a new port each time)."""
-        srv = Server(self.binary, ["--data-dir", self.path] + list(args))
+        srv = Server(self.binary, self.store_args() + list(args))
         self.servers.append(srv)
         return srv
 
     def query(self, sql, params=()):
         """Rows from the database, read-only (safe beside a running server: WAL)."""
+        if self.pg:
+            return psql(self.pg, sql, params)
         con = sqlite3.connect("file:%s?mode=ro" % self.db, uri=True, timeout=10)
         try:
             return con.execute(sql, params).fetchall()
@@ -61,6 +121,10 @@ class DataDir:
         self.execute_many(sql, [params])
 
     def execute_many(self, sql, rows):
+        if self.pg:
+            for params in rows:
+                psql(self.pg, sql, params)
+            return
         con = sqlite3.connect(self.db, timeout=10)
         try:
             with con:
@@ -77,7 +141,7 @@ class DataDir:
     def run_binary(self, *args, timeout=20):
         """Runs the server binary to its exit (for start-up failures): (status, output)."""
         cmd = [self.binary, "--listen", "127.0.0.1", "--port", str(free_port()),
-               "--data-dir", self.path] + list(args)
+               ] + self.store_args() + list(args)
         p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                            timeout=timeout)
         return p.returncode, p.stdout.decode(errors="replace")

@@ -297,7 +297,7 @@ async def test_account_delete(data):
 def reset(data, username, line):
     """chess_server --reset-password on the data directory, the line on its standard input:
     (exit status, standard output, standard error)."""
-    p = subprocess.run([data.binary, "--reset-password", username, "--data-dir", data.path],
+    p = subprocess.run([data.binary, "--reset-password", username] + data.store_args(),
                        input=line.encode(), capture_output=True, timeout=30)
     return p.returncode, p.stdout.decode(), p.stderr.decode()
 

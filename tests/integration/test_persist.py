@@ -113,6 +113,8 @@ async def test_takeback_survives_restart(data):
 
 
 async def test_startup_failures(data):
+    if data.pg:
+        return await startup_failures_postgresql(data)
     # A file that is not a database.
     with open(data.db, "wb") as f:
         f.write(b"this is not a database" * 200)
@@ -144,6 +146,45 @@ async def test_startup_failures(data):
     status, out = data.run_binary()
     assert status == 4 and "in use by another server" in out, (status, out)
     assert first.stop() == 0
+
+
+async def startup_failures_postgresql(data):
+    """test_startup_failures on PostgreSQL (--database): the same exit codes where the same
+    thing goes wrong, and 11 for a server that cannot be reached."""
+    # A migration that fails (a table in the way of the first): nothing of it is left.
+    data.execute("CREATE TABLE players (x INTEGER)")
+    status, out = data.run_binary()
+    assert status == 7 and "migration 001_init.sql failed" in out, (status, out)
+    assert data.query("SELECT count(*) FROM pg_tables WHERE tablename IN "
+                      "('games', 'schema_version')") == [(0,)]
+    data.execute("DROP TABLE players")
+    srv = data.start()
+    assert srv.stop() == 0
+    data.execute("UPDATE schema_version SET version = 999")
+    status, out = data.run_binary()
+    assert status == 6 and "schema version 999" in out, (status, out)
+    assert data.query("SELECT version FROM schema_version") == [(999,)]
+    newest = len([f for f in os.listdir(MIGRATIONS) if f.endswith(".sql")])
+    data.execute("UPDATE schema_version SET version = ?", (newest,))
+    # A URL that cannot be one, and a server that is not there.
+    status, out = data.run_binary("--database", "postgresql://[nowhere")
+    assert status == 3 and "bad database URL" in out, (status, out)
+    status, out = data.run_binary("--database", "postgresql://chess@127.0.0.1:1/chess")
+    assert status == 11 and "cannot connect" in out, (status, out)
+    # A second server on the same database (and node id).
+    first = data.start()
+    status, out = data.run_binary()
+    assert status == 4 and "in use by another server" in out, (status, out)
+    assert first.stop() == 0
+    # Backups and restores are PostgreSQL's own tools'.
+    status, out = data.run_binary("--restore", "/nonexistent.db")
+    assert status == 2 and "pg_restore" in out, (status, out)
+    status, out = data.run_binary("--backup-dir", os.path.join(data.path, "backups"))
+    assert status == 2 and "cannot back itself up" in out, (status, out)
+
+
+MIGRATIONS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "migrations",
+                          "postgresql")
 
 
 if __name__ == "__main__":

@@ -1,6 +1,15 @@
 # Embeds migrations/NNN_name.sql into a C file, so the binary carries its own schema.
-# Usage: cmake -DDIR=<migrations dir> -DOUT=<file.c> -P embed_migrations.cmake
+# Usage: cmake -DDIR=<migrations dir> -DOUT=<file.c> [-DSYMBOL=<name>] -P embed_migrations.cmake
+# SYMBOL names the table (default store_migrations; SYMBOL_count its length): one per backend.
 # The files must be numbered 1, 2, 3... without gaps (001_init.sql, 002_....sql).
+if(NOT SYMBOL)
+    set(SYMBOL store_migrations)
+endif()
+if(SYMBOL STREQUAL "store_migrations")
+    set(count_symbol store_migration_count)
+else()
+    set(count_symbol ${SYMBOL}_count)
+endif()
 file(GLOB files RELATIVE ${DIR} ${DIR}/*.sql)
 list(SORT files)
 set(defs "")
@@ -26,8 +35,10 @@ if(count EQUAL 0)
 endif()
 set(text "/* Generated from the files in migrations/ by embed_migrations.cmake: do not edit. */\n")
 string(APPEND text "#include \"store/sqlite_migrate.h\"\n\n${defs}\n")
-string(APPEND text "const struct store_migration store_migrations[] = {\n${table}};\n")
-string(APPEND text "const int store_migration_count = ${count};\n")
+string(APPEND text "extern const struct store_migration ${SYMBOL}[];\n")
+string(APPEND text "extern const int ${count_symbol};\n")
+string(APPEND text "const struct store_migration ${SYMBOL}[] = {\n${table}};\n")
+string(APPEND text "const int ${count_symbol} = ${count};\n")
 file(WRITE ${OUT}.tmp "${text}")
 file(COPY_FILE ${OUT}.tmp ${OUT} ONLY_IF_DIFFERENT)
 file(REMOVE ${OUT}.tmp)

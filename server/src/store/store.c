@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "store/internal.h"
+#include "store/pg.h"
 #include "store/sqlite.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -31,6 +32,7 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_EXISTS] = "EXISTS",
     [STORE_ERR_UNSUPPORTED] = "UNSUPPORTED",
     [STORE_ERR_DENIED] = "DENIED",
+    [STORE_ERR_UNREACHABLE] = "UNREACHABLE",
 };
 
 const char *store_status_name(int status) {
@@ -64,6 +66,7 @@ const char *store_report_kind_name(int kind) {
 static const struct store_backend *backend_for(enum store_backend_id id) {
     switch (id) {
         case STORE_BACKEND_SQLITE: return &store_sqlite_backend;
+        case STORE_BACKEND_POSTGRESQL: return &store_pg_backend;
     }
     return NULL;
 }
@@ -129,7 +132,8 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
     if ((rc = s->backend->migrate(s->db, &applied, &version, err, errlen)) < 0) goto fail;
     if (applied > 0)
         LOGI("store", "%s (%s): applied %d migration(s), schema version %d",
-             cfg->location ? cfg->location : "", s->backend->name, applied, version);
+             cfg->backend == STORE_BACKEND_SQLITE && cfg->location ? cfg->location : "database",
+             s->backend->name, applied, version);
     if ((rc = s->backend->reader_open(s->db, &s->startup, err, errlen)) < 0) goto fail;
     *status = 0;
     err[0] = '\0';

@@ -41,6 +41,7 @@ enum store_status {
     STORE_ERR_EXISTS,      /* restore: the location already holds a store */
     STORE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. back itself up while running) */
     STORE_ERR_DENIED,      /* writes: the acting player may not do this (moderation) */
+    STORE_ERR_UNREACHABLE, /* the database server cannot be reached (PostgreSQL) */
     STORE_ERR_COUNT
 };
 
@@ -49,13 +50,14 @@ const char *store_status_name(int status);
 
 /* The backends this binary has (each in its own files, backend.h). */
 enum store_backend_id {
-    STORE_BACKEND_SQLITE = 0, /* the default (sqlite.h) */
+    STORE_BACKEND_SQLITE = 0,     /* the default (sqlite.h) */
+    STORE_BACKEND_POSTGRESQL = 1, /* a PostgreSQL server (pg.h) */
 };
 
 struct store_config {
     enum store_backend_id backend;
-    /* Where the data is, in the backend's terms (sqlite.h: a directory). Must outlive the
-     * store. */
+    /* Where the data is, in the backend's terms (sqlite.h: a directory; pg.h: a URL). Must
+     * outlive the store. */
     const char *location;
     /* The backend's own settings (struct store_sqlite_options), or NULL for its defaults.
      * Read by store_open() only. */

@@ -4,6 +4,11 @@
  * server on the same directory and a failing migration each stop with their own status and
  * leave the file as it was; 004 rebuilds live_moves with its rows (and rowids) as they were.
  * (The exit status each gives the server is main.c's, checked by integration/test_persist.py.)
+ *
+ * Run as store_migrate_pg (testdb.h) it checks the same promises on PostgreSQL: the schema and
+ * its version in schema_version, a newer schema, a failing migration (all or nothing), a
+ * second server with the same node id (the advisory lock), a server that cannot be reached
+ * and a URL that cannot be used.
  */
 #include <fcntl.h>
 #include <signal.h>
@@ -13,9 +18,11 @@
 #include <sys/wait.h>
 
 #include "check.h"
+#include "store/pg_internal.h"
 #include "store/sqlite.h"
 #include "store/sqlite_migrate.h"
 #include "store/store.h"
+#include "testdb.h"
 #include "tmpdir.h"
 
 static char dir[512], db_path[600];
@@ -254,7 +261,128 @@ static void test_live_moves_rebuilt(void) {
                  -1);
 }
 
+/* ---- PostgreSQL ---- */
+
+extern const int store_pg_migrations_count;
+
+static struct store *open_pg(const char *url, const char *node_id, int *status) {
+    char err[512];
+    struct store_config cfg = {
+        .backend = STORE_BACKEND_POSTGRESQL, .location = url, .node_id = node_id};
+    struct store *s = store_open(&cfg, status, err, sizeof err);
+    if (!s) printf("     (open: %s: %s)\n", store_status_name(*status), err);
+    return s;
+}
+
+static void test_pg_fresh_and_reopen(void) {
+    CHECK_EQ_INT(testdb_fresh(dir, sizeof dir), 0);
+    int status;
+    struct store *s = open_pg(testdb_url(), NULL, &status);
+    CHECK(s != NULL);
+    store_close(s);
+    CHECK(store_pg_migrations_count == store_migration_count); /* numbered alike */
+    CHECK_EQ_INT(testdb_long(dir, "SELECT version FROM schema_version"), store_pg_migrations_count);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM schema_version"), 1);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE tablename = 'moves'"), 1);
+    s = open_pg(testdb_url(), NULL, &status);
+    CHECK(s != NULL);
+    store_close(s);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT version FROM schema_version"), store_pg_migrations_count);
+}
+
+static void test_pg_newer_schema(void) {
+    CHECK_EQ_INT(testdb_fresh(dir, sizeof dir), 0);
+    int status;
+    store_close(open_pg(testdb_url(), NULL, &status));
+    char sql[64];
+    snprintf(sql, sizeof sql, "UPDATE schema_version SET version = %d",
+             store_pg_migrations_count + 1);
+    CHECK_EQ_INT(testdb_exec(dir, sql), 0);
+    CHECK(open_pg(testdb_url(), NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_TOO_NEW);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT version FROM schema_version"),
+                 store_pg_migrations_count + 1);
+}
+
+static void test_pg_failing_migration(void) {
+    CHECK_EQ_INT(testdb_fresh(dir, sizeof dir), 0);
+    PGconn *conn = PQconnectdb(testdb_url());
+    CHECK(PQstatus(conn) == CONNECTION_OK);
+    const struct store_migration list[] = {
+        {1, "001_a.sql", "CREATE TABLE a (x INTEGER);"},
+        {2, "002_b.sql", "CREATE TABLE b (x INTEGER); INSERT INTO nowhere VALUES (1);"},
+    };
+    char err[256];
+    int applied = -1;
+    CHECK_EQ_INT(pg_migrate_apply(conn, list, 1, &applied, err, sizeof err), 0);
+    CHECK_EQ_INT(applied, 1);
+    CHECK_EQ_INT(pg_migrate_apply(conn, list, 2, &applied, err, sizeof err), -STORE_ERR_MIGRATION);
+    CHECK_EQ_INT(applied, 0);
+    CHECK(strstr(err, "002_b.sql") != NULL);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT version FROM schema_version"), 1);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE tablename = 'b'"), 0);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE tablename = 'a'"), 1);
+    /* Both at once from scratch: all or nothing. */
+    CHECK_EQ_INT(testdb_fresh(dir, sizeof dir), 0);
+    CHECK_EQ_INT(pg_migrate_apply(conn, list, 2, &applied, err, sizeof err), -STORE_ERR_MIGRATION);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), 0);
+    /* Misnumbered lists are refused. */
+    const struct store_migration bad[] = {{2, "002_x.sql", "CREATE TABLE x (y INTEGER);"}};
+    CHECK_EQ_INT(pg_migrate_apply(conn, bad, 1, &applied, err, sizeof err), -STORE_ERR_MIGRATION);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'"), 0);
+    PQfinish(conn);
+    /* A schema the first migration cannot make (a table in its way) stops the store's start. */
+    CHECK_EQ_INT(testdb_exec(dir, "CREATE TABLE players (x INTEGER)"), 0);
+    int status;
+    CHECK(open_pg(testdb_url(), NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_MIGRATION);
+    CHECK_EQ_INT(testdb_long(dir, "SELECT count(*) FROM pg_tables WHERE tablename = 'games'"), 0);
+}
+
+/* The same node id twice is refused (LOCKED) while the first is open; other ids are not. */
+static void test_pg_second_server(void) {
+    CHECK_EQ_INT(testdb_fresh(dir, sizeof dir), 0);
+    int status;
+    struct store *first = open_pg(testdb_url(), NULL, &status);
+    CHECK(first != NULL);
+    CHECK(open_pg(testdb_url(), NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_LOCKED);
+    struct store *a = open_pg(testdb_url(), "node-a", &status);
+    CHECK(a != NULL);
+    CHECK(open_pg(testdb_url(), "node-a", &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_LOCKED);
+    struct store *b = open_pg(testdb_url(), "node-b", &status);
+    CHECK(b != NULL);
+    store_close(first);
+    store_close(a);
+    store_close(b);
+    /* Free again once the others are gone. */
+    struct store *again = open_pg(testdb_url(), "node-a", &status);
+    CHECK(again != NULL);
+    store_close(again);
+}
+
+static void test_pg_unreachable(void) {
+    int status;
+    /* A port nothing listens on: a socket bound and closed. */
+    CHECK(open_pg("postgresql://chess@127.0.0.1:1/chess?connect_timeout=2", NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_UNREACHABLE);
+    CHECK(open_pg("postgresql://[bad", NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_LOCATION);
+    CHECK(open_pg("", NULL, &status) == NULL);
+    CHECK_EQ_INT(status, -STORE_ERR_LOCATION);
+}
+
 int main(void) {
+    if (testdb_pg()) {
+        RUN(test_pg_fresh_and_reopen);
+        RUN(test_pg_newer_schema);
+        RUN(test_pg_failing_migration);
+        RUN(test_pg_second_server);
+        RUN(test_pg_unreachable);
+        if (dir[0]) tmpdir_remove(dir);
+        return check_finish();
+    }
     RUN(test_fresh_and_reopen);
     RUN(test_newer_schema);
     RUN(test_not_a_database);

@@ -4,6 +4,9 @@
  * wake-up, usernames conflict, tokens are found by hash until revoked, one transaction per op
  * gives the same data, and a writer that cannot write (a full database) gives up and refuses
  * more instead of pretending. (Passwords and the account rules: tests/unit/app.)
+ *
+ * Run twice: on SQLite, and on PostgreSQL as store_store_pg (testdb.h); the tests of SQLite's
+ * own machinery (checkpoints, the WAL's bound) run on SQLite only.
  */
 #include <pthread.h>
 #include <sqlite3.h>
@@ -20,6 +23,7 @@
 #include "store/sqlite.h"
 #include "store/sqlite_internal.h"
 #include "store/store.h"
+#include "testdb.h"
 #include "tmpdir.h"
 
 static char dir[512];
@@ -70,9 +74,9 @@ static int wait_results(struct store *s, struct results *rs, int n) {
 static struct store *open_started(bool per_op) {
     int status;
     char err[256];
-    if (dir[0]) tmpdir_remove(dir);
-    if (tmpdir_make(dir, sizeof dir) < 0) return NULL;
-    struct store_config cfg = {.location = dir, .per_op = per_op, .retry_ms = 1};
+    if (testdb_fresh(dir, sizeof dir) < 0) return NULL;
+    struct store_config cfg = {.per_op = per_op, .retry_ms = 1};
+    testdb_config(dir, &cfg);
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     if (!s) {
         printf("open: %s\n", err);
@@ -89,7 +93,8 @@ static struct store *open_started(bool per_op) {
 static struct store *reopen(void) {
     int status;
     char err[256];
-    struct store_config cfg = {.location = dir};
+    struct store_config cfg = {0};
+    testdb_config(dir, &cfg);
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     CHECK(s != NULL);
     if (!s) printf("reopen: %s\n", err);
@@ -342,19 +347,9 @@ static void test_live_games_survive_reopen(void) {
     store_close(s);
 }
 
-/* The single integer a query on the store's file returns, or -1. */
+/* The single integer a query on the store's database returns, or -1. */
 static long file_long(const char *sql) {
-    char path[600];
-    snprintf(path, sizeof path, "%s/chess.db", dir);
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    long v = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = (long)sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
+    return testdb_long(dir, sql);
 }
 
 /*
@@ -578,17 +573,7 @@ static void check_statuses(struct store *s, const int *want, int n) {
 
 /* One integer from the database file, read on a connection of its own. */
 static int64_t raw_int(const char *sql) {
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, STORE_SQLITE_DB_NAME);
-    sqlite3 *db = NULL;
-    sqlite3_stmt *st = NULL;
-    int64_t v = -1;
-    if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READONLY, NULL) == SQLITE_OK &&
-        sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
-        v = sqlite3_column_int64(st, 0);
-    sqlite3_finalize(st);
-    sqlite3_close(db);
-    return v;
+    return testdb_long(dir, sql);
 }
 
 /* An account's sessions (listed, seen, revoked one by one or all but one with a new password),
@@ -685,7 +670,8 @@ static void test_account_operations(void) {
                  2);
 
     /* The operator's reset, beside the open store. */
-    struct store_config cfg = {.location = dir};
+    struct store_config cfg = {0};
+    testdb_config(dir, &cfg);
     char err[256];
     int revoked = -1;
     CHECK_EQ_INT(
@@ -699,9 +685,12 @@ static void test_account_operations(void) {
     CHECK_EQ_INT(store_reset_password(&cfg, "roboa", "$argon2id$x", 60, &revoked, err, sizeof err),
                  -STORE_ERR_NOT_FOUND); /* a bot */
     struct store_config nowhere = {.location = "/nonexistent/chess"};
+    if (testdb_pg()) /* a server that is not there */
+        nowhere = (struct store_config){.backend = STORE_BACKEND_POSTGRESQL,
+                                        .location = "postgresql://chess@127.0.0.1:1/chess"};
     CHECK_EQ_INT(
         store_reset_password(&nowhere, "xena", "$argon2id$x", 60, &revoked, err, sizeof err),
-        -STORE_ERR_LOCATION);
+        testdb_pg() ? -STORE_ERR_UNREACHABLE : -STORE_ERR_LOCATION);
     store_close(s);
 }
 
@@ -828,15 +817,19 @@ static void test_wal_hard_bound(void) {
 static void test_writer_gives_up(void) {
     int status;
     char err[256];
-    if (dir[0]) tmpdir_remove(dir);
-    if (tmpdir_make(dir, sizeof dir) < 0) return;
-    struct store_config cfg = {.location = dir, .retry_ms = 1};
+    if (testdb_fresh(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.retry_ms = 1};
+    testdb_config(dir, &cfg);
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     CHECK(s != NULL);
     if (!s) return;
-    /* Before the writer thread exists its connection is ours to configure. */
-    CHECK(sqlite3_exec(sqlite_db_of(s->db)->wdb, "PRAGMA max_page_count = 1", NULL, NULL, NULL) ==
-          SQLITE_OK);
+    /* Before the writer thread exists its connection is ours to configure. SQLite: a file that
+     * cannot grow; PostgreSQL: a table it may no longer write (every attempt fails whole). */
+    if (testdb_pg())
+        CHECK_EQ_INT(testdb_exec(dir, "REVOKE INSERT ON games FROM CURRENT_USER"), 0);
+    else
+        CHECK(sqlite3_exec(sqlite_db_of(s->db)->wdb, "PRAGMA max_page_count = 1", NULL, NULL,
+                           NULL) == SQLITE_OK);
     CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
     /* Imported games with a long text need new pages. */
     for (int i = 0; i < 5; i++) {
@@ -911,9 +904,9 @@ static void probe_init(struct probe_read *p, const char *player, int *done_count
 static void test_reader_pool(void) {
     int status;
     char err[256];
-    if (dir[0]) tmpdir_remove(dir);
-    if (tmpdir_make(dir, sizeof dir) < 0) return;
-    struct store_config cfg = {.location = dir, .retry_ms = 1, .readers = 2, .read_delay_ms = 20};
+    if (testdb_fresh(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.retry_ms = 1, .readers = 2, .read_delay_ms = 20};
+    testdb_config(dir, &cfg);
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     CHECK(s != NULL);
     if (!s) return;
@@ -959,13 +952,7 @@ static void test_reader_pool(void) {
 
     /* A reader whose query fails (a table it needs is gone) reports an I/O error and goes on
      * serving once the table is back. */
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, STORE_SQLITE_DB_NAME);
-    sqlite3 *other = NULL;
-    CHECK(sqlite3_open(path, &other) == SQLITE_OK);
-    CHECK(sqlite3_busy_timeout(other, 5000) == SQLITE_OK);
-    CHECK(sqlite3_exec(other, "ALTER TABLE ratings RENAME TO ratings_away", NULL, NULL, NULL) ==
-          SQLITE_OK);
+    CHECK_EQ_INT(testdb_exec(dir, "ALTER TABLE ratings RENAME TO ratings_away"), 0);
     for (int round = 0; round < 2; round++) {
         done = 0;
         struct probe_read failing[2];
@@ -980,10 +967,8 @@ static void test_reader_pool(void) {
         CHECK_EQ_INT(done, 2);
         for (int i = 0; i < 2; i++) CHECK_EQ_INT(failing[i].status, round == 0 ? -STORE_ERR_IO : 0);
         if (round == 0)
-            CHECK(sqlite3_exec(other, "ALTER TABLE ratings_away RENAME TO ratings", NULL, NULL,
-                               NULL) == SQLITE_OK);
+            CHECK_EQ_INT(testdb_exec(dir, "ALTER TABLE ratings_away RENAME TO ratings"), 0);
     }
-    sqlite3_close(other);
 
     /* A full queue refuses; what is still queued when the store closes is dropped without its
      * done callback (the owner frees it). */
@@ -1011,8 +996,10 @@ int main(void) {
     RUN(test_account_operations);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
-    RUN(test_checkpoints_run);
-    RUN(test_wal_hard_bound);
+    if (!testdb_pg()) {
+        RUN(test_checkpoints_run);
+        RUN(test_wal_hard_bound);
+    }
     RUN(test_reader_pool);
     tmpdir_remove(dir);
     return check_finish();

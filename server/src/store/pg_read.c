@@ -1,0 +1,478 @@
+/*
+ * The PostgreSQL backend's reads: one connection per reader (read-only sessions, so a read
+ * never writes), each query with its values as parameters, every row copied out into the
+ * fixed-size fields of the result (the same limits applied when it was written). The same
+ * queries as sqlite_read.c; a live game's moves are found by live_moves' key (game_id, ply).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store/pg_internal.h"
+#include "util/log.h"
+
+#define GAME_COLUMNS                                                                               \
+    "id, status, white_id, black_id, white_name, black_name, initial_fen, initial_ms, "            \
+    "increment_ms, rated, category, white_rating, black_rating, white_rating_diff, "               \
+    "black_rating_diff, result, termination, created_at, ended_at, "                               \
+    "COALESCE(ply_count, (SELECT count(*) FROM live_moves m WHERE m.game_id = games.id)), "        \
+    "(SELECT is_bot FROM players p WHERE p.id = games.white_id), "                                 \
+    "(SELECT is_bot FROM players p WHERE p.id = games.black_id)"
+
+#define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
+#define MOVE_COLUMNS   "ply, uci, san, clock_ms, spent_ms, played_at"
+
+void pg_reader_close(struct store_reader *reader) {
+    struct pg_reader *r = pg_reader_of(reader);
+    if (!r) return;
+    if (r->conn) PQfinish(r->conn);
+    free(r);
+}
+
+int pg_reader_open(struct store_db *db, struct store_reader **out, char *err, size_t errlen) {
+    struct pg_db *d = pg_db_of(db);
+    *out = NULL;
+    struct pg_reader *r = calloc(1, sizeof *r);
+    if (!r) {
+        snprintf(err, errlen, "out of memory");
+        return -STORE_ERR_NO_MEMORY;
+    }
+    r->base.backend = d->base.backend;
+    r->db = d;
+    if (!(r->conn = pg_connect(d->url, true, err, errlen))) {
+        free(r);
+        return -STORE_ERR_UNREACHABLE;
+    }
+    *out = &r->base;
+    return 0;
+}
+
+/* ---- identities ---- */
+
+/* The player's ratings and moderation state. */
+static int load_ratings(PGconn *conn, struct store_identity *id) {
+    for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
+    struct pg_params p = {0};
+    pg_text(&p, id->player_id);
+    PGresult *r = pg_query(conn,
+                           "SELECT category, rating, deviation, volatility, games, updated_at "
+                           "FROM ratings WHERE player_id = $1",
+                           &p, "reading ratings");
+    if (!r) return -STORE_ERR_IO;
+    for (int i = 0; i < PQntuples(r); i++) {
+        int c = rating_category_parse(PQgetvalue(r, i, 0));
+        if (c == RATING_NONE) continue;
+        id->ratings[c] =
+            (struct rating){pg_col_double(r, i, 1), pg_col_double(r, i, 2), pg_col_double(r, i, 3),
+                            (int)pg_col_i64(r, i, 4), pg_col_i64(r, i, 5)};
+    }
+    PQclear(r);
+    return pg_load_moderation(conn, id);
+}
+
+/* Reads PLAYER_COLUMNS (from column 0 of row 0) and the player's ratings. */
+static int read_identity(PGconn *conn, const PGresult *r, struct store_identity *out) {
+    memset(out, 0, sizeof *out);
+    pg_col_text(r, 0, 0, out->player_id, sizeof out->player_id);
+    pg_col_text(r, 0, 1, out->name, sizeof out->name);
+    pg_col_text(r, 0, 2, out->username, sizeof out->username);
+    out->bot = pg_col_i64(r, 0, 3) != 0;
+    out->created_at = pg_col_i64(r, 0, 4);
+    return load_ratings(conn, out);
+}
+
+/* Runs a query for one player (PLAYER_COLUMNS first); extra(r, ctx) reads the rest of its
+ * row. -NOT_FOUND without a row. */
+static int find_one(PGconn *conn, const char *sql, const struct pg_params *p,
+                    struct store_identity *out, void (*extra)(const PGresult *r, void *ctx),
+                    void *ctx) {
+    PGresult *r = pg_query(conn, sql, p, "finding a player");
+    if (!r) return -STORE_ERR_IO;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return -STORE_ERR_NOT_FOUND;
+    }
+    struct store_identity id;
+    int rc = read_identity(conn, r, &id);
+    if (rc == 0 && extra) extra(r, ctx);
+    PQclear(r);
+    if (rc == 0) *out = id;
+    return rc;
+}
+
+static void token_kind(const PGresult *r, void *ctx) {
+    *(bool *)ctx = strcmp(PQgetvalue(r, 0, 5), "bot") == 0;
+}
+
+int pg_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                  struct store_identity *out) {
+    struct pg_params p = {0};
+    pg_bytes(&p, hash, STORE_HASH_LEN);
+    bool bot_token = false;
+    int rc = find_one(pg_reader_of(reader)->conn,
+                      "SELECT " PLAYER_COLUMNS ", t.kind FROM tokens t JOIN players p ON p.id = "
+                      "t.player_id WHERE t.hash = $1 AND t.revoked_at IS NULL",
+                      &p, out, token_kind, &bot_token);
+    if (rc == 0) out->bot_token = bot_token;
+    return rc;
+}
+
+struct pwhash {
+    char *out;
+};
+
+static void password_hash(const PGresult *r, void *ctx) {
+    struct pwhash *h = ctx;
+    pg_col_text(r, 0, 5, h->out, STORE_PWHASH_MAX);
+}
+
+int pg_find_account(struct store_reader *reader, const char *username, struct store_identity *out,
+                    char password_hash_out[STORE_PWHASH_MAX]) {
+    struct pg_params p = {0};
+    pg_text(&p, username);
+    struct pwhash h = {password_hash_out};
+    return find_one(pg_reader_of(reader)->conn,
+                    "SELECT " PLAYER_COLUMNS ", p.password_hash FROM players p "
+                    "WHERE p.username = $1 AND p.password_hash IS NOT NULL",
+                    &p, out, password_hash, &h);
+}
+
+static int find_identity(PGconn *conn, bool by_username, const char *key,
+                         struct store_identity *out) {
+    struct pg_params p = {0};
+    pg_text(&p, key);
+    return find_one(conn,
+                    by_username ? "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.username = $1 "
+                                  "AND p.deleted_at IS NULL"
+                                : "SELECT " PLAYER_COLUMNS " FROM players p WHERE p.id = $1 "
+                                  "AND p.deleted_at IS NULL",
+                    &p, out, NULL, NULL);
+}
+
+int pg_find_player(struct store_reader *reader, const char *player_id, struct store_identity *out) {
+    return find_identity(pg_reader_of(reader)->conn, false, player_id, out);
+}
+
+int pg_find_username(struct store_reader *reader, const char *username,
+                     struct store_identity *out) {
+    return find_identity(pg_reader_of(reader)->conn, true, username, out);
+}
+
+int pg_owned_bots(struct store_reader *reader, const char *owner_id, int max, struct store_bot *out,
+                  int *count) {
+    *count = 0;
+    struct pg_params p = {0};
+    pg_text(&p, owner_id);
+    pg_int(&p, max);
+    PGresult *r = pg_query(pg_reader_of(reader)->conn,
+                           "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t "
+                           "WHERE t.player_id = p.id AND t.revoked_at IS NULL) FROM players p "
+                           "WHERE p.owner_id = $1 ORDER BY p.created_at, p.id LIMIT $2",
+                           &p, "reading bots");
+    if (!r) return -STORE_ERR_IO;
+    for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+        struct store_bot *b = &out[(*count)++];
+        pg_col_text(r, i, 0, b->player_id, sizeof b->player_id);
+        pg_col_text(r, i, 1, b->name, sizeof b->name);
+        b->created_at = pg_col_i64(r, i, 2);
+        b->tokens = (int)pg_col_i64(r, i, 3);
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* ---- games ---- */
+
+/* Reads GAME_COLUMNS of row i. */
+static void read_game_row(const PGresult *r, int i, struct store_game *g) {
+    memset(g, 0, sizeof *g);
+    pg_col_text(r, i, 0, g->id, sizeof g->id);
+    pg_col_text(r, i, 1, g->status, sizeof g->status);
+    for (int c = 0; c < 2; c++) {
+        pg_col_text(r, i, 2 + c, g->player_id[c], sizeof g->player_id[c]);
+        pg_col_text(r, i, 4 + c, g->name[c], sizeof g->name[c]);
+    }
+    pg_col_text(r, i, 6, g->initial_fen, sizeof g->initial_fen);
+    g->unlimited = pg_col_null(r, i, 7);
+    g->initial_ms = pg_col_i64(r, i, 7);
+    g->increment_ms = pg_col_i64(r, i, 8);
+    g->rated = pg_col_i64(r, i, 9) != 0;
+    g->category = rating_category_parse(pg_col_null(r, i, 10) ? NULL : PQgetvalue(r, i, 10));
+    g->has_ratings = !pg_col_null(r, i, 11);
+    for (int c = 0; c < 2; c++) {
+        g->rating[c] = (int)pg_col_i64(r, i, 11 + c);
+        g->rating_diff[c] = (int)pg_col_i64(r, i, 13 + c);
+    }
+    pg_col_text(r, i, 15, g->result, sizeof g->result);
+    pg_col_text(r, i, 16, g->termination, sizeof g->termination);
+    g->created_at = pg_col_i64(r, i, 17);
+    g->ended_at = pg_col_i64(r, i, 18);
+    g->ply_count = (int)pg_col_i64(r, i, 19);
+    for (int c = 0; c < 2; c++) g->bot[c] = pg_col_i64(r, i, 20 + c) != 0;
+}
+
+/* Copies rows [from, to) of MOVE_COLUMNS into g->moves (never NULL afterwards on success). */
+static int copy_moves(const PGresult *r, int from, int to, struct store_game *g) {
+    int n = to - from;
+    g->ply_count = n;
+    g->moves = malloc(sizeof *g->moves * (size_t)(n > 0 ? n : 1));
+    if (!g->moves) {
+        g->ply_count = 0;
+        return -STORE_ERR_NO_MEMORY;
+    }
+    for (int k = 0; k < n; k++) {
+        struct store_move_row *m = &g->moves[k];
+        memset(m, 0, sizeof *m);
+        int i = from + k;
+        m->ply = (int)pg_col_i64(r, i, 0);
+        pg_col_text(r, i, 1, m->uci, sizeof m->uci);
+        pg_col_text(r, i, 2, m->san, sizeof m->san);
+        m->timed = !pg_col_null(r, i, 3);
+        m->clock_ms = pg_col_i64(r, i, 3);
+        m->spent_ms = pg_col_i64(r, i, 4);
+        m->played_at = pg_col_i64(r, i, 5);
+    }
+    return 0;
+}
+
+/* Loads the moves of g (from the archive, or from live_moves while it is live). */
+static int read_moves(PGconn *conn, struct store_game *g) {
+    struct pg_params p = {0};
+    pg_text(&p, g->id);
+    bool live = strcmp(g->status, "live") == 0;
+    PGresult *r =
+        pg_query(conn,
+                 live ? "SELECT " MOVE_COLUMNS " FROM live_moves WHERE game_id = $1 ORDER BY ply"
+                      : "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = $1 ORDER BY ply",
+                 &p, "reading moves");
+    if (!r) return -STORE_ERR_IO;
+    int rc = copy_moves(r, 0, PQntuples(r), g);
+    PQclear(r);
+    return rc;
+}
+
+int pg_read_game(struct store_reader *reader, const char *id, struct store_game *out) {
+    PGconn *conn = pg_reader_of(reader)->conn;
+    struct pg_params p = {0};
+    pg_text(&p, id);
+    PGresult *r =
+        pg_query(conn, "SELECT " GAME_COLUMNS " FROM games WHERE id = $1", &p, "reading a game");
+    if (!r) return -STORE_ERR_IO;
+    if (PQntuples(r) == 0) {
+        PQclear(r);
+        return -STORE_ERR_NOT_FOUND;
+    }
+    read_game_row(r, 0, out);
+    PQclear(r);
+    return read_moves(conn, out);
+}
+
+int pg_player_games(struct store_reader *reader, const char *player_id, int page, int per_page,
+                    struct store_game *out, int *count, bool *more) {
+    *count = 0;
+    *more = false;
+    if (page < 1 || per_page < 1 || per_page > 100) return -STORE_ERR_NOT_FOUND;
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, per_page + 1); /* one more says whether a next page exists */
+    pg_int(&p, (int64_t)(page - 1) * per_page);
+    PGresult *r = pg_query(pg_reader_of(reader)->conn,
+                           "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
+                           "$1) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
+                           &p, "reading a player's games");
+    if (!r) return -STORE_ERR_IO;
+    for (int i = 0; i < PQntuples(r); i++) {
+        if (*count == per_page) {
+            *more = true;
+            break;
+        }
+        read_game_row(r, i, &out[(*count)++]);
+    }
+    PQclear(r);
+    return 0;
+}
+
+int pg_each_player_game(struct store_reader *reader, const char *player_id,
+                        const struct store_game_cursor *after, int limit,
+                        int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    PGconn *conn = pg_reader_of(reader)->conn;
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, limit);
+    pg_int(&p, after ? after->created_at : INT64_MIN);
+    pg_text(&p, after ? after->id : "");
+    PGresult *r = pg_query(conn,
+                           "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
+                           "$1) AND status = 'ended' AND (created_at, id) > ($3, $4) "
+                           "ORDER BY created_at, id LIMIT $2",
+                           &p, "reading a player's games");
+    if (!r) return -STORE_ERR_IO;
+    int rc = 0;
+    for (int i = 0; i < PQntuples(r) && rc == 0; i++) {
+        struct store_game g;
+        read_game_row(r, i, &g);
+        if ((rc = read_moves(conn, &g)) < 0) break;
+        rc = fn(ctx, &g);
+        store_game_free(&g);
+    }
+    PQclear(r);
+    return rc;
+}
+
+/* Reads the identities of a live game's players. */
+static int live_players(PGconn *conn, const struct store_game *g,
+                        struct store_identity players[2]) {
+    for (int c = 0; c < 2; c++) {
+        int rc = find_identity(conn, false, g->player_id[c], &players[c]);
+        if (rc < 0) {
+            LOGE("store", "game=%s: its %s player %s cannot be read (%s)", g->id,
+                 c ? "black" : "white", g->player_id[c], store_status_name(rc));
+            return rc;
+        }
+    }
+    return 0;
+}
+
+/*
+ * This node's live games and all their moves, in two queries of one snapshot (a repeatable-read
+ * transaction), joined on the game id: both sorted by game.
+ */
+int pg_load_live(struct store_reader *reader,
+                 int (*fn)(void *ctx, const struct store_game *game,
+                           const struct store_identity players[2]),
+                 void *ctx) {
+    struct pg_reader *rd = pg_reader_of(reader);
+    PGconn *conn = rd->conn;
+    PGresult *begin = pg_query(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL,
+                               "loading the live games");
+    if (!begin) return -STORE_ERR_IO;
+    PQclear(begin);
+    struct pg_params p = {0};
+    pg_text(&p, rd->db->node_id);
+    PGresult *games = pg_query(conn,
+                               "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND "
+                               "node = $1 ORDER BY id COLLATE \"C\"",
+                               &p, "loading the live games");
+    PGresult *moves = games ? pg_query(conn,
+                                       "SELECT m." MOVE_COLUMNS ", m.game_id FROM live_moves m "
+                                       "JOIN games g ON g.id = m.game_id WHERE g.status = 'live' "
+                                       "AND g.node = $1 ORDER BY m.game_id COLLATE \"C\", m.ply",
+                                       &p, "loading the live moves")
+                            : NULL;
+    int result = games && moves ? 0 : -STORE_ERR_IO;
+    int m = 0, mcount = moves ? PQntuples(moves) : 0;
+    for (int i = 0; result == 0 && i < PQntuples(games); i++) {
+        struct store_game g;
+        read_game_row(games, i, &g);
+        /* Both are sorted by id in bytes (COLLATE "C"), as strcmp compares. */
+        while (m < mcount && strcmp(PQgetvalue(moves, m, 6), g.id) < 0) m++;
+        int from = m;
+        while (m < mcount && strcmp(PQgetvalue(moves, m, 6), g.id) == 0) m++;
+        struct store_identity players[2];
+        result = copy_moves(moves, from, m, &g);
+        if (result == 0) result = live_players(conn, &g, players);
+        if (result == 0) result = fn(ctx, &g, players);
+        store_game_free(&g);
+    }
+    PQclear(games);
+    PQclear(moves);
+    PGresult *end = pg_query(conn, "COMMIT", NULL, "loading the live games");
+    if (!end && result == 0) result = -STORE_ERR_IO;
+    PQclear(end);
+    return result;
+}
+
+/* The stored deviation only grows with time: rows above the mark are never shown; the others
+ * are checked as they stand at now_ms, best first, until the board is full (sqlite_read.c). */
+int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
+                   struct store_leader *out, int *count) {
+    *count = 0;
+    const char *name = rating_category_name(category);
+    if (!name || limit < 1 || limit > 100) return -STORE_ERR_NOT_FOUND;
+    PGconn *conn = pg_reader_of(reader)->conn;
+    struct pg_params p = {0};
+    pg_text(&p, name);
+    pg_double(&p, RATING_PROVISIONAL_DEVIATION);
+    /* A cursor: the rows are read a page at a time until the board is full. */
+    PGresult *r = pg_query(conn, "BEGIN", NULL, "reading the leaderboard");
+    PQclear(r);
+    if (!r) return -STORE_ERR_IO;
+    r = pg_query(conn,
+                 "DECLARE leaders NO SCROLL CURSOR FOR "
+                 "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, "
+                 "p.is_bot, r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id "
+                 "WHERE r.category = $1 AND r.deviation <= $2 AND p.banned_at IS NULL "
+                 "AND p.closed_at IS NULL ORDER BY r.rating DESC, r.player_id",
+                 &p, "reading the leaderboard");
+    int rc = r ? 0 : -STORE_ERR_IO;
+    PQclear(r);
+    bool more = rc == 0;
+    while (more && *count < limit) {
+        r = pg_query(conn, "FETCH 200 FROM leaders", NULL, "reading the leaderboard");
+        if (!r) {
+            rc = -STORE_ERR_IO;
+            break;
+        }
+        more = PQntuples(r) == 200;
+        for (int i = 0; i < PQntuples(r) && *count < limit; i++) {
+            struct rating stored = {pg_col_double(r, i, 2), pg_col_double(r, i, 3),
+                                    pg_col_double(r, i, 4), (int)pg_col_i64(r, i, 5),
+                                    pg_col_i64(r, i, 7)};
+            struct rating now = rating_at(&stored, now_ms);
+            if (rating_provisional(&now)) continue; /* away too long */
+            struct store_leader *l = &out[(*count)++];
+            pg_col_text(r, i, 0, l->player_id, sizeof l->player_id);
+            pg_col_text(r, i, 1, l->name, sizeof l->name);
+            l->rating = stored;
+            l->bot = pg_col_i64(r, i, 6) != 0;
+        }
+        PQclear(r);
+    }
+    r = pg_query(conn, "COMMIT", NULL, "reading the leaderboard");
+    if (!r && rc == 0) rc = -STORE_ERR_IO;
+    PQclear(r);
+    return rc;
+}
+
+int pg_account_password(struct store_reader *reader, const char *player_id,
+                        char password_hash[STORE_PWHASH_MAX]) {
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    /* an account's password (not a bot's, which has none, nor a deleted one's) */
+    PGresult *r = pg_query(pg_reader_of(reader)->conn,
+                           "SELECT password_hash FROM players WHERE id = $1 AND password_hash IS "
+                           "NOT NULL AND deleted_at IS NULL AND is_bot = 0",
+                           &p, "reading a password");
+    if (!r) return -STORE_ERR_IO;
+    int rc = PQntuples(r) == 1 ? 0 : -STORE_ERR_NOT_FOUND;
+    if (rc == 0) pg_col_text(r, 0, 0, password_hash, STORE_PWHASH_MAX);
+    PQclear(r);
+    return rc;
+}
+
+int pg_sessions(struct store_reader *reader, const char *player_id, int max,
+                struct store_session *out, int *count) {
+    *count = 0;
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, max);
+    PGresult *r = PQexecParams(pg_reader_of(reader)->conn,
+                               "SELECT hash, created_at, last_seen_at FROM tokens WHERE player_id "
+                               "= $1 AND kind = 'session' AND revoked_at IS NULL ORDER BY "
+                               "COALESCE(last_seen_at, created_at) DESC, hash LIMIT $2",
+                               p.n, NULL, p.value, p.length, p.format, 1 /* binary */);
+    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
+        LOGE("store", "reading sessions failed: %s", PQresultErrorMessage(r));
+        PQclear(r);
+        return -STORE_ERR_IO;
+    }
+    for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+        if (PQgetlength(r, i, 0) != STORE_HASH_LEN) continue; /* the table checks it */
+        struct store_session *s = &out[(*count)++];
+        memcpy(s->hash, PQgetvalue(r, i, 0), STORE_HASH_LEN);
+        s->created_at = pg_col_be64(r, i, 1);
+        s->last_seen_at = pg_col_be64(r, i, 2);
+    }
+    PQclear(r);
+    return 0;
+}
