@@ -105,7 +105,7 @@ static const struct option_spec options[] = {
     {"shutdown-grace-ms", "CHESS_SHUTDOWN_GRACE_MS", OPT_INT, &grace, 0, 60000,
      "how long shutdown waits for clients to take their close frames"},
     {"lag-compensation-ms", "CHESS_LAG_COMPENSATION_MS", OPT_INT, &lag, 0, 1000,
-     "clock allowance per move for network lag"},
+     "network lag assumed for a move whose client reports none (docs/protocol.md, Clocks)"},
     {"first-move-seconds", "CHESS_FIRST_MOVE_SECONDS", OPT_SECONDS, &first_move_ms, 0, 3600,
      "time for each side's first move before the game is aborted (0: no limit)"},
     {"abandon-seconds", "CHESS_ABANDON_SECONDS", OPT_SECONDS, &abandon_ms, 1, 86400,

@@ -93,6 +93,7 @@ export class AppStore extends Store<AppState> {
         }
       },
       notify: (text, kind) => this.notify(text, kind),
+      lag: () => socket.lagMs(),
     };
     this.own(handlersOf(sessionReducers, (reduce) => this.update(reduce)));
     socket.onState((conn) => this.update((s) => ({ ...s, conn })));

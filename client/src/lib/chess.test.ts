@@ -73,10 +73,25 @@ describe('chess helpers', () => {
 
 describe('premoves', () => {
   const AFTER_E4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
-  it('lists where a piece could go once it is its side\'s turn', () => {
-    expect(premoveDestinations(AFTER_E4, 'd2', 'white').map((d) => d.to).sort()).toEqual(['d3', 'd4']);
-    expect(premoveDestinations(AFTER_E4, 'f1', 'white').map((d) => d.to)).toContain('b5');
-    expect(premoveDestinations(AFTER_E4, 'd7', 'white')).toEqual([]);
+  const dests = (fen: string, square: string, color: 'white' | 'black') =>
+    premoveDestinations(fen, square, color).map((d) => d.to).sort();
+  it('lists where a piece could go by its geometry, as on lichess', () => {
+    // A pawn: ahead, and both forward diagonals (a capture may be there by then).
+    expect(dests(AFTER_E4, 'd2', 'white')).toEqual(['c3', 'd3', 'd4', 'e3']);
+    expect(dests(AFTER_E4, 'f1', 'white')).toContain('b5');
+    expect(dests(AFTER_E4, 'd7', 'white')).toEqual([]);
+    // Sliders see through pieces to the edge; the king has its castling squares.
+    expect(dests(AFTER_E4, 'a1', 'white')).toEqual(['a2', 'a3', 'a4', 'a5', 'a6', 'a7', 'a8', 'b1', 'c1', 'd1', 'e1', 'f1', 'g1', 'h1']);
+    expect(dests(AFTER_E4, 'e1', 'white')).toEqual(['c1', 'd1', 'd2', 'e2', 'f1', 'f2', 'g1']);
+    expect(dests(AFTER_E4, 'g8', 'black')).toEqual(['e7', 'f6', 'h6']);
+  });
+  it('lets a premove recapture onto a square the player’s own piece stands on now', () => {
+    // 1. e4 c5 2. d4, Black to move: White queues Qxd4 for after ...cxd4, though its own pawn
+    // stands on d4 now; the queen's line reaches it, and once Black has taken it is legal.
+    const afterD4 = 'rnbqkbnr/pp1ppppp/8/2p5/3PP3/8/PPP2PPP/RNBQKBNR b KQkq - 0 2';
+    expect(dests(afterD4, 'd1', 'white')).toContain('d4');
+    const afterCxd4 = 'rnbqkbnr/pp1ppppp/8/8/3pP3/8/PPP2PPP/RNBQKBNR w KQkq - 0 3';
+    expect(playPremove(afterCxd4, { from: 'd1', to: 'd4' })?.san).toBe('Qxd4');
   });
   it('plays a premove only if it is still legal, promoting to a queen', () => {
     const afterC5 = 'rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2';

@@ -221,16 +221,61 @@ export function claimableDraw(fens: readonly string[]): 'threefold_repetition' |
 }
 
 /**
- * Destinations for a premove: the moves `color`'s piece on `square` could make if it were
- * `color`'s turn in this position (the opponent is still to move; the premove is checked again,
- * for real, once it is `color`'s turn).
+ * Destinations for a premove of `color`'s piece on `square`: where the piece could go by its
+ * geometry alone, as on lichess (the opponent is still to move, so any square may be free or
+ * taken by then): a pawn one or two squares ahead and to both forward diagonals, a knight's
+ * jumps, a slider's lines to the edge through every piece, the king's neighbours and its
+ * castling squares. So a recapture onto a square the player's own piece stands on now is
+ * possible. The premove is checked for real once it is `color`'s turn (playPremove).
  */
 export function premoveDestinations(fen: string, square: string, color: 'white' | 'black'): Destination[] {
-  const fields = fen.split(' ');
-  if (fields.length < 4) return [];
-  fields[1] = color === 'white' ? 'w' : 'b';
-  fields[3] = '-';
-  return legalDestinations(fields.join(' '), square);
+  const chess = peek(fen);
+  const piece = chess?.get(square as Square);
+  if (!chess || !piece || piece.color !== (color === 'white' ? 'w' : 'b')) return [];
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]) - 1;
+  const out = new Map<string, Destination>();
+  const at = (f: number, r: number) => (f >= 0 && f < 8 && r >= 0 && r < 8 ? `${String.fromCharCode(97 + f)}${r + 1}` : null);
+  const add = (f: number, r: number): boolean => {
+    const to = at(f, r);
+    if (to) out.set(to, { to, capture: Boolean(chess.get(to as Square)) });
+    return to !== null;
+  };
+  const ray = (df: number, dr: number) => {
+    for (let k = 1; add(file + df * k, rank + dr * k); k++);
+  };
+  const ahead = piece.color === 'w' ? 1 : -1;
+  switch (piece.type) {
+    case 'p':
+      add(file, rank + ahead);
+      if (rank === (piece.color === 'w' ? 1 : 6)) add(file, rank + 2 * ahead);
+      add(file - 1, rank + ahead);
+      add(file + 1, rank + ahead);
+      break;
+    case 'n':
+      for (const [df, dr] of [[1, 2], [2, 1], [2, -1], [1, -2], [-1, -2], [-2, -1], [-2, 1], [-1, 2]]) add(file + df, rank + dr);
+      break;
+    case 'k': {
+      for (let df = -1; df <= 1; df++) for (let dr = -1; dr <= 1; dr++) if (df || dr) add(file + df, rank + dr);
+      const home = piece.color === 'w' ? 0 : 7;
+      const rook = (f: number) => {
+        const p = chess.get(at(f, home) as Square);
+        return p && p.type === 'r' && p.color === piece.color;
+      };
+      if (file === 4 && rank === home) {
+        if (rook(7)) add(6, home);
+        if (rook(0)) add(2, home);
+      }
+      break;
+    }
+    default: {
+      const lines: number[][] = [];
+      if (piece.type !== 'b') lines.push([1, 0], [-1, 0], [0, 1], [0, -1]);
+      if (piece.type !== 'r') lines.push([1, 1], [1, -1], [-1, 1], [-1, -1]);
+      for (const [df, dr] of lines) ray(df, dr);
+    }
+  }
+  return [...out.values()];
 }
 
 /** A premove: from, to, and the piece a pawn becomes (a queen, when premoved). */

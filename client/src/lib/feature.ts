@@ -75,6 +75,8 @@ export interface FeatureContext {
   ask(msg: ClientMessage): Promise<ServerMessage>;
   /** Shows a notice (an error unless said otherwise). */
   notify(text: string, kind?: 'error' | 'info'): void;
+  /** The measured one-way network lag in ms, or null (net/socket.ts, lagMs). */
+  lag(): number | null;
 }
 
 /** What a feature gives the app. */

@@ -203,6 +203,9 @@ export interface MoveRequest {
   move: string;
   /** 0 to 12000 */
   ply?: number;
+  /** 0 to 10000 */
+  lag?: number;
+  premove?: boolean;
   id?: RequestId;
 }
 

@@ -90,6 +90,8 @@ interface Pending {
 }
 
 const OPEN = 1;
+/** How old the lag measure may get before a move asks for a new one. */
+const LAG_PROBE_MS = 10000;
 
 export class GameSocket {
   private readonly opts: Required<Omit<SocketOptions, 'forgetToken'>> &
@@ -102,6 +104,10 @@ export class GameSocket {
   private stateListeners = new Set<StateListener>();
   private welcomeListeners = new Set<WelcomeListener>();
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  /* The lag measure (lagMs): the smoothed round trip of pings, when the last started. */
+  private rttMs: number | null = null;
+  private probedAt = -Infinity;
+  private probing = false;
   private pingTimer: ReturnType<typeof setTimeout> | null = null;
   private deadTimer: ReturnType<typeof setTimeout> | null = null;
   private stopped = true;
@@ -183,6 +189,30 @@ export class GameSocket {
    * Sends a request with a fresh id. Resolves with the reply that carries the id, or rejects with
    * a ServerError: the server's error, OFFLINE, CONNECTION_LOST or TIMEOUT.
    */
+  /**
+   * The one-way network lag as measured (half the round trip of a ping, smoothed), in ms, or null
+   * before the first measure. Asking starts a new measure in the background when the last is
+   * older than LAG_PROBE_MS, so a player who moves keeps it fresh at one ping per interval.
+   */
+  lagMs(now = Date.now()): number | null {
+    if (this._state.status === 'online' && !this.probing && now - this.probedAt >= LAG_PROBE_MS) {
+      this.probing = true;
+      this.probedAt = now;
+      const sent = Date.now();
+      this.requestRaw({ type: 'ping' }).then(
+        () => {
+          this.probing = false;
+          const rtt = Math.max(0, Date.now() - sent);
+          this.rttMs = this.rttMs === null ? rtt : 0.8 * this.rttMs + 0.2 * rtt;
+        },
+        () => {
+          this.probing = false;
+        },
+      );
+    }
+    return this.rttMs === null ? null : Math.round(this.rttMs / 2);
+  }
+
   request(msg: ClientMessage): Promise<ServerMessage> {
     if (this._state.status !== 'online') {
       return Promise.reject(

@@ -121,11 +121,18 @@ static void restart_timers(struct game *game, int64_t now_ms) {
     }
 }
 
-int game_move(struct game *game, int color, const char *text, int expected_ply, int64_t now_ms,
-              int64_t wall_ms, struct game_move_info *info) {
+int game_move(struct game *game, int color, const char *text, int expected_ply,
+              const struct gclock_report *report, int64_t now_ms, int64_t wall_ms,
+              struct game_move_info *info) {
     if (game->ended) return -CORE_ERR_GAME_OVER;
     if (game_turn(game) != color) return -CORE_ERR_NOT_YOUR_TURN;
     if (expected_ply >= 0 && expected_ply != game_ply(game)) return -CORE_ERR_STALE_PLY;
+    /* Its compensation must cover an overrun: a check on a copy, before anything changes. */
+    struct gclock trial = game->clock;
+    if (trial.running >= 0 && gclock_press(&trial, now_ms, report) < 0) {
+        finish_on_time(game, now_ms, wall_ms);
+        return -CORE_ERR_GAME_OVER;
+    }
     /* Reserve the clock record first, so a failure leaves the game untouched. */
     int rc = record_clock(game, game_ply(game) + 1, 0);
     if (rc < 0) return rc;
@@ -134,7 +141,7 @@ int game_move(struct game *game, int color, const char *text, int expected_ply, 
     if (rc < 0) return map_chess_error(rc);
 
     if (game->clock.running >= 0) {
-        gclock_press(&game->clock, now_ms);
+        (void)gclock_press(&game->clock, now_ms, report); /* covered: checked above */
     } else {
         restart_timers(game, now_ms);
     }

@@ -95,12 +95,16 @@ bool game_on_deadline(struct game *game, int64_t now_ms, int64_t wall_ms);
 
 /*
  * Plays a move (UCI or SAN) for the given colour. expected_ply (or -1) is the number of plies
- * the client believes were played before its move. Returns 0 and fills *info, or
+ * the client believes were played before its move; report (or NULL) what the client says about
+ * its timing (lag compensation, core/gclock.h). Returns 0 and fills *info, or
  * -CORE_ERR_GAME_OVER, -NOT_YOUR_TURN, -STALE_PLY, -MOVE_SYNTAX, -ILLEGAL_MOVE, -AMBIGUOUS_MOVE,
- * -NO_MEMORY. After a successful move game->ended tells whether it ended the game.
+ * -NO_MEMORY. After a successful move game->ended tells whether it ended the game; a move whose
+ * compensation does not cover the mover's overrun ends the game on time instead (GAME_OVER, and
+ * game->ended set: the caller announces the end).
  */
-int game_move(struct game *game, int color, const char *text, int expected_ply, int64_t now_ms,
-              int64_t wall_ms, struct game_move_info *info);
+int game_move(struct game *game, int color, const char *text, int expected_ply,
+              const struct gclock_report *report, int64_t now_ms, int64_t wall_ms,
+              struct game_move_info *info);
 
 /* Ends the game with a result and reason, stopping the clock and clearing offers. */
 void game_finish(struct game *game, enum chess_result result, enum chess_termination why,

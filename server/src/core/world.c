@@ -660,8 +660,15 @@ static int find_player_game(struct world *world, struct player *actor, const cha
 static int apply_move(struct world *world, struct game *g, int color, const struct core_cmd *cmd,
                       int64_t now_ms, struct core_events *out) {
     struct game_move_info info;
-    int rc = game_move(g, color, cmd->text, cmd->expected_ply, now_ms, wall(world, now_ms), &info);
-    if (rc < 0) return rc;
+    struct gclock_report report = {.lag_ms = cmd->has_lag ? cmd->lag_ms : -1,
+                                   .premove = cmd->premove};
+    bool was_over = g->ended;
+    int rc = game_move(g, color, cmd->text, cmd->expected_ply, &report, now_ms, wall(world, now_ms),
+                       &info);
+    if (rc < 0) {
+        if (!was_over && g->ended) game_ended(world, g, out); /* too late: flagged */
+        return rc;
+    }
     world->moves_total++;
     struct core_event *ev = push_game_event(out, CORE_EV_MOVE, CORE_TO_GAME, g);
     if (ev) {

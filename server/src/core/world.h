@@ -77,6 +77,9 @@ struct core_cmd {
     enum color_choice color; /* seeks, challenges, computer games */
     int level;               /* computer games: 1..8 */
     int expected_ply;        /* moves: plies played before this move as the client saw it, -1 */
+    bool has_lag;            /* moves: the client reported its network lag (core/gclock.h) */
+    int64_t lag_ms;          /* moves: that lag */
+    bool premove;            /* moves: a premove, played the moment the opponent's move came */
     enum chat_room room;     /* chat */
     bool claim_win;          /* abandon claim: the win (true) or a draw */
     const char *opponent;    /* challenges: the invited player's id, or NULL (a link) */

@@ -304,6 +304,11 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
             cmd->rated_required = x->flag;
             break;
         case PROTO_FIELD_REASON: cmd->decline_reason = (enum challenge_decline)x->word; break;
+        case PROTO_FIELD_LAG:
+            cmd->has_lag = true;
+            cmd->lag_ms = (int64_t)x->number;
+            break;
+        case PROTO_FIELD_PREMOVE: cmd->premove = x->flag; break;
         case PROTO_FIELD_ACTION: req->action = x->word; break;
         case PROTO_FIELD_KIND: req->kind = x->word; break;
         case PROTO_FIELD_REPORT: req->report = (int64_t)x->number; break;

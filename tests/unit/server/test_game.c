@@ -16,7 +16,7 @@ static void setup(struct game *g, const struct time_control *tc) {
 static int play(struct game *g, const char *moves[], int n, int64_t *now) {
     struct game_move_info info;
     for (int i = 0; i < n; i++) {
-        int rc = game_move(g, game_turn(g), moves[i], -1, *now, 0, &info);
+        int rc = game_move(g, game_turn(g), moves[i], -1, NULL, *now, 0, &info);
         if (rc < 0) return rc;
         *now += 1000;
     }
@@ -27,15 +27,16 @@ static void test_turns_and_errors(void) {
     struct game g;
     setup(&g, &blitz);
     struct game_move_info info;
-    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "e7e5", -1, 0, 0, &info), -CORE_ERR_NOT_YOUR_TURN);
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e2e5", -1, 0, 0, &info), -CORE_ERR_ILLEGAL_MOVE);
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "hello", -1, 0, 0, &info), -CORE_ERR_MOVE_SYNTAX);
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", 3, 0, 0, &info), -CORE_ERR_STALE_PLY);
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", 0, 0, 0, &info), 0);
+    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "e7e5", -1, NULL, 0, 0, &info),
+                 -CORE_ERR_NOT_YOUR_TURN);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e2e5", -1, NULL, 0, 0, &info), -CORE_ERR_ILLEGAL_MOVE);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "hello", -1, NULL, 0, 0, &info), -CORE_ERR_MOVE_SYNTAX);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", 3, NULL, 0, 0, &info), -CORE_ERR_STALE_PLY);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", 0, NULL, 0, 0, &info), 0);
     CHECK_EQ_STR(info.uci, "e2e4");
     CHECK_EQ_STR(info.san, "e4");
     CHECK_EQ_INT(info.ply, 1);
-    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "g8f6", -1, 0, 0, &info), 0);
+    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "g8f6", -1, NULL, 0, 0, &info), 0);
     CHECK_EQ_STR(info.san, "Nf6");
     CHECK_EQ_INT(game_ply(&g), 2);
     game_free(&g);
@@ -46,17 +47,22 @@ static void test_clock_starts_at_black_first_move(void) {
     setup(&g, &blitz);
     struct game_move_info info;
     CHECK_EQ_INT(game_deadline(&g), 30000); /* first-move timer */
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", -1, 5000, 0, &info), 0);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", -1, NULL, 5000, 0, &info), 0);
     CHECK_EQ_INT(info.clock_ms[0], 60000); /* not charged */
     CHECK_EQ_INT(game_deadline(&g), 35000);
-    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "e5", -1, 9000, 0, &info), 0);
+    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "e5", -1, NULL, 9000, 0, &info), 0);
     CHECK_EQ_INT(info.clock_ms[1], 60000);
     CHECK_EQ_INT(g.clock.running, CHESS_WHITE);
-    CHECK_EQ_INT(game_deadline(&g), 9000 + 60000 + 100);
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "Nf3", -1, 12000, 0, &info), 0);
-    /* 3000 elapsed - 100 allowance + 1000 increment. */
+    /* 1+1 (estimated 100 s): the quota forgives up to 500 ms a move (core/gclock.h). */
+    CHECK_EQ_INT(game_deadline(&g), 9000 + 60000 + 500);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "Nf3", -1, NULL, 12000, 0, &info), 0);
+    /* 3000 elapsed - 100 assumed lag + 1000 increment. */
     CHECK_EQ_INT(info.clock_ms[0], 60000 - 2900 + 1000);
     CHECK_EQ_INT(g.clock_after[2], 58100);
+    /* Black reports 40 ms of lag: that is what is forgiven. */
+    struct gclock_report lag40 = {.lag_ms = 40};
+    CHECK_EQ_INT(game_move(&g, CHESS_BLACK, "Nc6", -1, &lag40, 14000, 0, &info), 0);
+    CHECK_EQ_INT(info.clock_ms[1], 60000 - 1960 + 1000);
     game_free(&g);
 }
 
@@ -103,6 +109,37 @@ static void test_flag_against_bare_king(void) {
     game_free(&g);
 }
 
+static void test_late_move_is_a_flag(void) {
+    struct game g;
+    setup(&g, &blitz);
+    int64_t now = 0;
+    const char *moves[] = {"e4", "e5"};
+    CHECK_EQ_INT(play(&g, moves, 2, &now), 0);
+    int64_t started = g.clock.started_at_ms;
+    struct game_move_info info;
+    /* 200 ms past White's time, before the deadline (500 ms of quota): a reported 50 ms of lag
+     * does not cover it, so the move comes too late and the game ends on time, unchanged. */
+    struct gclock_report lag50 = {.lag_ms = 50};
+    CHECK(started + 60000 + 200 < game_deadline(&g));
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "Nf3", -1, &lag50, started + 60200, 0, &info),
+                 -CORE_ERR_GAME_OVER);
+    CHECK(g.ended);
+    CHECK_EQ_INT(game_ply(&g), 2);
+    CHECK_EQ_INT(g.chess.result, CHESS_RESULT_BLACK_WINS);
+    CHECK_EQ_INT(g.chess.termination, CHESS_TERM_TIMEOUT);
+    game_free(&g);
+    /* The same move reported with 300 ms of lag is in time. */
+    setup(&g, &blitz);
+    now = 0;
+    CHECK_EQ_INT(play(&g, moves, 2, &now), 0);
+    started = g.clock.started_at_ms;
+    struct gclock_report lag300 = {.lag_ms = 300};
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "Nf3", -1, &lag300, started + 60200, 0, &info), 0);
+    CHECK(!g.ended);
+    CHECK_EQ_INT(g.clock.remaining_ms[CHESS_WHITE], 100 + 1000);
+    game_free(&g);
+}
+
 static void test_checkmate(void) {
     struct game g;
     setup(&g, &blitz);
@@ -115,7 +152,7 @@ static void test_checkmate(void) {
     CHECK_EQ_INT(g.clock.running, -1);
     CHECK_EQ_INT(game_deadline(&g), GCLOCK_NEVER);
     struct game_move_info info;
-    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", -1, now, 0, &info), -CORE_ERR_GAME_OVER);
+    CHECK_EQ_INT(game_move(&g, CHESS_WHITE, "e4", -1, NULL, now, 0, &info), -CORE_ERR_GAME_OVER);
     CHECK_EQ_INT(game_resign(&g, CHESS_WHITE, now, 0), -CORE_ERR_GAME_OVER);
     game_free(&g);
 }
@@ -233,6 +270,7 @@ int main(void) {
     RUN(test_first_move_timeout);
     RUN(test_flag);
     RUN(test_flag_against_bare_king);
+    RUN(test_late_move_is_a_flag);
     RUN(test_checkmate);
     RUN(test_draw_offers);
     RUN(test_takeback);

@@ -9,7 +9,7 @@
 static void play(struct game *g, const char *const *moves, int n, int64_t *now) {
     struct game_move_info info;
     for (int i = 0; i < n; i++) {
-        CHECK_EQ_INT(game_move(g, game_turn(g), moves[i], -1, *now, 0, &info), 0);
+        CHECK_EQ_INT(game_move(g, game_turn(g), moves[i], -1, NULL, *now, 0, &info), 0);
         *now += 2100;
     }
 }

@@ -55,13 +55,14 @@ static void test_clocks_and_position(void) {
     CHECK_EQ_INT(g->clock.running, CHESS_BLACK);
     CHECK_EQ_INT(g->clock.started_at_ms, 50000);
     CHECK_EQ_INT(g->clock_after[2], 295500);
-    CHECK_EQ_INT(game_deadline(g), 50000 + 300000 + 100);
+    /* 5+2: the quota's cap per move is 1 s (core/gclock.h) */
+    CHECK_EQ_INT(game_deadline(g), 50000 + 300000 + 1000);
     CHECK_EQ_INT(world_restore_game(w, g), 0);
     CHECK(world_game(w, "gameAAAA") == g);
     CHECK(world_live_first(w) == g);
     CHECK_EQ_INT(a->game_count, 1);
     CHECK_EQ_INT(b->refs, 1);
-    CHECK_EQ_INT(world_next_deadline(w), 50000 + 300000 + 100);
+    CHECK_EQ_INT(world_next_deadline(w), 50000 + 300000 + 1000);
     /* Play goes on through the world as usual. */
     struct core_events ev = {0};
     struct core_cmd cmd = {

@@ -32,6 +32,28 @@ describe('GamesController', () => {
     expect(games.getState().games.g1.san).toEqual(['e4']);
   });
 
+  it('sends the measured lag with moves, and marks premoves', async () => {
+    const { f, games } = setup();
+    welcome(f.current, [fullGame()]);
+    // No measure yet: the first move says nothing of lag, and starts a ping to measure it.
+    const first = games.move('g1', playUci(START, 'e2e4')!);
+    const sent = f.current.last('move')!;
+    expect(sent).not.toHaveProperty('lag');
+    expect(sent).not.toHaveProperty('premove');
+    const ping = f.current.last('ping')!;
+    expect(ping.id).toBeDefined();
+    vi.advanceTimersByTime(80); // an 80 ms round trip
+    f.current.receive({ type: 'pong', id: ping.id });
+    f.current.receive({ ...moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), id: sent.id });
+    await first;
+    f.current.receive(moveEvent(3, 2, 'e7e5', 'e5', AFTER_E4_E5));
+    // A premove after that: the lag (half the round trip) and the mark; no new ping within 10 s.
+    const pings = f.current.sent.filter((m) => m.type === 'ping').length;
+    void games.move('g1', playUci(AFTER_E4_E5, 'g1f3')!, true);
+    expect(f.current.last('move')).toMatchObject({ move: 'g1f3', lag: 40, premove: true });
+    expect(f.current.sent.filter((m) => m.type === 'ping').length).toBe(pings);
+  });
+
   it('takes a refused move back and says why', async () => {
     const { f, games, app } = setup();
     welcome(f.current, [fullGame()]);

@@ -94,8 +94,11 @@ export class GamesController extends Store<GamesState> implements Feature {
     };
   }
 
-  /** Shows a move at once and sends it; the server's answer confirms or reverts it. */
-  async move(gameId: string, move: LocalMove): Promise<boolean> {
+  /**
+   * Shows a move at once and sends it, with the measured network lag and whether it is a premove
+   * (the server's lag compensation: docs/protocol.md); the server's answer confirms or reverts it.
+   */
+  async move(gameId: string, move: LocalMove, premove = false): Promise<boolean> {
     const { games, pending } = this.getState();
     const game = games[gameId];
     if (!game || pending[gameId]) return false;
@@ -104,7 +107,15 @@ export class GamesController extends Store<GamesState> implements Feature {
       withPending(s, gameId, { ply, uci: move.uci, san: move.san, fen: move.fen, from: move.from, to: move.to }),
     );
     try {
-      await this.ctx.request({ type: 'move', game: gameId, move: move.uci, ply: game.ply });
+      const lag = this.ctx.lag();
+      await this.ctx.request({
+        type: 'move',
+        game: gameId,
+        move: move.uci,
+        ply: game.ply,
+        ...(lag !== null ? { lag: Math.min(lag, 10000) } : {}),
+        ...(premove ? { premove: true } : {}),
+      });
       return true;
     } catch (err) {
       this.update((s) => dropPending(s, gameId, ply));

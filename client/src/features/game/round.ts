@@ -273,7 +273,7 @@ export class RoundController extends Store<RoundView> {
     } else if (movable) {
       this.setLocal({ premove: null });
       const move = playPremove(fen, premove);
-      if (move) void this.games.move(this.id, move);
+      if (move) void this.games.move(this.id, move, true);
     }
   }
 }
