@@ -21,6 +21,7 @@
 #include "app/password.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/waiting.h"
 #include "core/ratelimit.h"
 #include "proto/encode.h"
 #include "store/read.h"
@@ -43,18 +44,15 @@
 enum pending_kind { PENDING_REGISTER, PENDING_LOGIN, PENDING_LOGOUT };
 
 struct pending {
-    uint64_t cookie;
+    struct waiting w; /* first */
     enum pending_kind kind;
     bool unknown_user; /* login: the hash of a name that does not exist (answered LOGIN_FAILED) */
-    struct conn *conn; /* NULL once it closed */
-    json_t *id;        /* the request's id (a copy), or NULL */
     struct player *player;
     struct store_identity account; /* login */
     char username[STORE_USERNAME_MAX + 1];
     char name[STORE_NAME_MAX + 1];
     char token[PLAYER_TOKEN_LEN + 1];     /* login: the new token */
     uint8_t session[AUTH_TOKEN_HASH_LEN]; /* logout: the connection's session, revoked */
-    struct pending *next;
 };
 
 struct limit_entry {
@@ -63,14 +61,20 @@ struct limit_entry {
 };
 
 struct accounts {
-    struct pending *pending;
-    int pending_count;
-    uint64_t next_cookie;
+    struct waiting_list waiting;
     struct strmap by_name, by_addr; /* key -> struct limit_entry */
 };
 
+static void pending_release(struct waiting *w) {
+    struct pending *p = (struct pending *)(void *)w;
+    if (p->player) p->player->refs--;
+    free(p);
+}
+
 struct accounts *accounts_create(void) {
-    return calloc(1, sizeof(struct accounts));
+    struct accounts *a = calloc(1, sizeof *a);
+    if (a) waiting_init(&a->waiting, 0, PENDING_MAX, pending_release);
+    return a;
 }
 
 static void free_limits(struct strmap *map) {
@@ -80,19 +84,9 @@ static void free_limits(struct strmap *map) {
     strmap_free(map);
 }
 
-static void pending_free(struct pending *p) {
-    if (p->player) p->player->refs--;
-    json_decref(p->id);
-    free(p);
-}
-
 void accounts_free(struct accounts *a) {
     if (!a) return;
-    while (a->pending) {
-        struct pending *next = a->pending->next;
-        pending_free(a->pending);
-        a->pending = next;
-    }
+    waiting_clear(&a->waiting);
     free_limits(&a->by_name);
     free_limits(&a->by_addr);
     free(a);
@@ -116,43 +110,28 @@ static struct accounts *accounts_of(struct server *srv) {
     return srv->accounts;
 }
 
+/* A request of c's waiting in a, or NULL with *rc the error (too many waiting, memory). */
 static struct pending *add_pending(struct accounts *a, enum pending_kind kind, struct conn *c,
-                                   const json_t *id) {
-    if (a->pending_count >= PENDING_MAX) return NULL;
+                                   const json_t *id, int *rc) {
     struct pending *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    a->pending_count++;
-    p->cookie = ++a->next_cookie;
+    *rc = p ? waiting_add(&a->waiting, &p->w, c, id) : -PROTO_ERR_INTERNAL;
+    if (*rc < 0) {
+        free(p);
+        return NULL;
+    }
     p->kind = kind;
-    p->conn = c;
-    p->id = id ? json_deep_copy(id) : NULL;
     p->player = c->player;
     if (p->player) p->player->refs++; /* not forgotten while the request waits (world.h) */
-    p->next = a->pending;
-    a->pending = p;
     return p;
 }
 
 static void remove_pending(struct accounts *a, struct pending *p) {
-    for (struct pending **at = &a->pending; *at; at = &(*at)->next) {
-        if (*at == p) {
-            *at = p->next;
-            a->pending_count--;
-            pending_free(p);
-            return;
-        }
-    }
-}
-
-/* Why add_pending() failed: too many waiting, or memory. */
-static int busy(const struct accounts *a) {
-    return a->pending_count >= PENDING_MAX ? -PROTO_ERR_RATE_LIMITED : -PROTO_ERR_INTERNAL;
+    waiting_done(&a->waiting, &p->w);
 }
 
 void accounts_conn_gone(struct server *srv, struct conn *c) {
     struct accounts *a = accounts_of(srv);
-    for (struct pending *p = a ? a->pending : NULL; p; p = p->next)
-        if (p->conn == c) p->conn = NULL;
+    if (a) waiting_conn_gone(&a->waiting, c);
 }
 
 /* ---- replies ---- */
@@ -163,16 +142,11 @@ static json_t *player_json(const struct player *pl) {
 }
 
 static void reply(struct pending *p, json_t *msg) {
-    if (!p->conn || !msg) {
-        json_decref(msg);
-        return;
-    }
-    proto_set_id(msg, p->id);
-    conn_send_json(p->conn, msg);
+    if (msg) waiting_reply(&p->w, msg, 0);
 }
 
 static void reply_error(struct pending *p, int code) {
-    if (p->conn) conn_send_error(p->conn, code, p->id, NULL);
+    waiting_reply(&p->w, NULL, code);
 }
 
 /* ---- requests ---- */
@@ -208,9 +182,7 @@ static void account_release(struct db_read *rd) {
 }
 
 static struct pending *find_pending(struct accounts *a, uint64_t cookie) {
-    struct pending *p = a ? a->pending : NULL;
-    while (p && p->cookie != cookie) p = p->next;
-    return p;
+    return a ? (struct pending *)(void *)waiting_find(&a->waiting, cookie) : NULL;
 }
 
 static void register_found(struct account_read *r, struct conn *c, struct store *store) {
@@ -228,14 +200,15 @@ static void register_found(struct account_read *r, struct conn *c, struct store 
         conn_send_error(c, -PROTO_ERR_ALREADY_REGISTERED, id, NULL);
         return;
     }
-    struct pending *p = add_pending(a, PENDING_REGISTER, c, id);
+    int rc;
+    struct pending *p = add_pending(a, PENDING_REGISTER, c, id, &rc);
     if (!p) {
-        conn_send_error(c, busy(a), id, NULL);
+        conn_send_error(c, rc, id, NULL);
         return;
     }
     str_copy(p->username, sizeof p->username, r->username);
     str_copy(p->name, sizeof p->name, r->name);
-    if (password_hash(persist_passwords(c->srv), r->password, p->cookie) < 0) {
+    if (password_hash(persist_passwords(c->srv), r->password, p->w.cookie) < 0) {
         remove_pending(a, p);
         conn_send_error(c, -PROTO_ERR_INTERNAL, id, NULL);
     }
@@ -246,15 +219,15 @@ static void login_found(struct account_read *r, struct server *srv, struct store
     struct pending *p = find_pending(a, r->cookie);
     if (!p) return;
     int rc;
-    if (!p->conn || !store) {
+    if (!p->w.conn || !store) {
         rc = -1; /* gone: no reply */
     } else if (r->base.status == 0) {
         p->account = r->account;
-        rc = password_verify(persist_passwords(srv), r->password, r->hash, p->cookie);
+        rc = password_verify(persist_passwords(srv), r->password, r->hash, p->w.cookie);
     } else if (r->base.status == -STORE_ERR_NOT_FOUND) {
         /* No such account: spend what a verification costs, then refuse. */
         p->unknown_user = true;
-        rc = password_hash(persist_passwords(srv), r->password, p->cookie);
+        rc = password_hash(persist_passwords(srv), r->password, p->w.cookie);
     } else {
         reply_error(p, -PROTO_ERR_STORE_UNAVAILABLE);
         remove_pending(a, p);
@@ -335,17 +308,17 @@ static int start_login(struct conn *c, const struct proto_request *req, int64_t 
     if (!valid) str_copy(lower, sizeof lower, "?"); /* one bucket for malformed names */
     struct accounts *a = accounts_of(c->srv);
     if (!attempt(c, req->username, lower, now)) return -PROTO_ERR_LOGIN_RATE_LIMITED;
-    struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id);
-    if (!p) return busy(a);
     int rc;
+    struct pending *p = add_pending(a, PENDING_LOGIN, c, req->id, &rc);
+    if (!p) return rc;
     if (valid) {
-        rc = find_account(c, PENDING_LOGIN, lower, req, p->cookie);
+        rc = find_account(c, PENDING_LOGIN, lower, req, p->w.cookie);
         if (rc < 0) remove_pending(a, p);
         return rc;
     }
     /* A malformed name cannot exist: spend what a verification costs, then refuse. */
     p->unknown_user = true;
-    rc = password_hash(persist_passwords(c->srv), req->password, p->cookie);
+    rc = password_hash(persist_passwords(c->srv), req->password, p->w.cookie);
     if (rc < 0) {
         remove_pending(a, p);
         return -PROTO_ERR_INTERNAL;
@@ -356,10 +329,12 @@ static int start_login(struct conn *c, const struct proto_request *req, int64_t 
 static int start_logout(struct conn *c, const struct proto_request *req, struct store *store) {
     struct accounts *a = accounts_of(c->srv);
     if (!c->has_session) return -PROTO_ERR_BAD_TOKEN;
-    struct pending *p = add_pending(a, PENDING_LOGOUT, c, req->id);
-    if (!p) return busy(a);
+    int rc;
+    struct pending *p = add_pending(a, PENDING_LOGOUT, c, req->id, &rc);
+    if (!p) return rc;
     memcpy(p->session, c->session_hash, sizeof p->session);
-    struct store_op op = {.type = STORE_OP_TOKEN_REVOKE, .cookie = p->cookie, .want_result = true};
+    struct store_op op = {
+        .type = STORE_OP_TOKEN_REVOKE, .cookie = p->w.cookie, .want_result = true};
     memcpy(op.u.token.hash, p->session, sizeof op.u.token.hash);
     op.u.token.at = now_wall_ms();
     if (store_submit(store, &op) == 0) {
@@ -385,7 +360,7 @@ int accounts_handle(struct conn *c, const struct proto_request *req, int64_t now
 static void register_hashed(struct server *srv, struct pending *p,
                             const struct password_result *r) {
     struct player *pl = p->player;
-    struct store_op op = {.type = STORE_OP_REGISTER, .cookie = p->cookie, .want_result = true};
+    struct store_op op = {.type = STORE_OP_REGISTER, .cookie = p->w.cookie, .want_result = true};
     str_copy(op.player_id, sizeof op.player_id, pl->id);
     str_copy(op.u.reg.name, sizeof op.u.reg.name, p->name);
     str_copy(op.u.reg.username, sizeof op.u.reg.username, p->username);
@@ -431,7 +406,7 @@ static void login_checked(struct server *srv, struct pending *p, const struct pa
         remove_pending(accounts_of(srv), p);
         return;
     }
-    struct store_op op = {.type = STORE_OP_TOKEN_ADD, .cookie = p->cookie, .want_result = true};
+    struct store_op op = {.type = STORE_OP_TOKEN_ADD, .cookie = p->w.cookie, .want_result = true};
     str_copy(op.player_id, sizeof op.player_id, p->account.player_id);
     auth_token_hash(p->token, op.u.token.hash);
     op.u.token.kind = STORE_TOKEN_SESSION;

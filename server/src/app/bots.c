@@ -1,6 +1,6 @@
 /*
- * Bot account requests wait in a small list under a cookie (in a range of their own, so the
- * store's results for accounts.c pass by) until the writer reports their commit.
+ * Bot account requests wait (app/waiting.h, under cookies of their own) until the writer
+ * reports their commit.
  */
 #include "app/bots.h"
 
@@ -11,6 +11,7 @@
 #include "app/auth.h"
 #include "app/internal.h"
 #include "app/persist.h"
+#include "app/waiting.h"
 #include "proto/encode.h"
 #include "util/ids.h"
 #include "util/log.h"
@@ -21,47 +22,37 @@
 #define PENDING_MAX 64
 
 struct bot_pending {
-    uint64_t cookie;
+    struct waiting w; /* first */
     enum proto_msg msg;
-    struct conn *conn; /* NULL once it closed */
-    json_t *id;        /* the request's id (a copy), or NULL */
     char bot_id[PLAYER_ID_LEN + 1];
     char name[STORE_NAME_MAX + 1];
     char token[PLAYER_TOKEN_LEN + 1];
-    struct bot_pending *next;
 };
 
 struct bots {
-    struct bot_pending *pending;
-    int pending_count;
-    uint64_t next_cookie;
+    struct waiting_list waiting;
 };
 
-struct bots *bots_create(void) {
-    struct bots *b = calloc(1, sizeof *b);
-    if (b) b->next_cookie = COOKIE_BASE;
-    return b;
-}
-
-static void pending_free(struct bot_pending *p) {
-    json_decref(p->id);
+static void pending_release(struct waiting *w) {
+    struct bot_pending *p = (struct bot_pending *)(void *)w;
     explicit_bzero(p->token, sizeof p->token);
     free(p);
 }
 
+struct bots *bots_create(void) {
+    struct bots *b = calloc(1, sizeof *b);
+    if (b) waiting_init(&b->waiting, COOKIE_BASE, PENDING_MAX, pending_release);
+    return b;
+}
+
 void bots_free(struct bots *b) {
     if (!b) return;
-    while (b->pending) {
-        struct bot_pending *next = b->pending->next;
-        pending_free(b->pending);
-        b->pending = next;
-    }
+    waiting_clear(&b->waiting);
     free(b);
 }
 
 void bots_conn_gone(struct bots *b, struct conn *c) {
-    for (struct bot_pending *p = b ? b->pending : NULL; p; p = p->next)
-        if (p->conn == c) p->conn = NULL;
+    if (b) waiting_conn_gone(&b->waiting, c);
 }
 
 /* A fresh id no player of the world has (the database's primary key catches the rest). */
@@ -82,20 +73,20 @@ int bots_handle(struct bots *b, struct conn *c, const struct proto_request *req)
     if (auth_username_check(req->username, lower) < 0)
         return req->msg == PROTO_MSG_BOT_CREATE ? -PROTO_ERR_USERNAME_INVALID
                                                 : -PROTO_ERR_BOT_NOT_FOUND;
-    if (b->pending_count >= PENDING_MAX) return -PROTO_ERR_RATE_LIMITED;
     struct bot_pending *p = calloc(1, sizeof *p);
     if (!p) return -PROTO_ERR_INTERNAL;
-    p->cookie = ++b->next_cookie;
+    int rc = waiting_add(&b->waiting, &p->w, c, req->id);
+    if (rc < 0) {
+        free(p);
+        return rc;
+    }
     p->msg = req->msg;
-    p->conn = c;
-    p->id = req->id ? json_deep_copy(req->id) : NULL;
     str_copy(p->name, sizeof p->name, req->username);
 
-    struct store_op op = {.cookie = p->cookie, .want_result = true};
+    struct store_op op = {.cookie = p->w.cookie, .want_result = true};
     str_copy(op.player_id, sizeof op.player_id, owner->id);
     str_copy(op.u.bot.username, sizeof op.u.bot.username, lower);
     op.u.bot.at = now_wall_ms();
-    int rc = 0;
     switch (req->msg) {
         case PROTO_MSG_BOT_CREATE:
             op.type = STORE_OP_BOT_CREATE;
@@ -112,14 +103,8 @@ int bots_handle(struct bots *b, struct conn *c, const struct proto_request *req)
         auth_token_hash(p->token, op.u.bot.token_hash);
     }
     if (rc == 0 && store_submit(store, &op) == 0) rc = -PROTO_ERR_STORE_UNAVAILABLE;
-    if (rc < 0) {
-        pending_free(p);
-        return rc;
-    }
-    p->next = b->pending;
-    b->pending = p;
-    b->pending_count++;
-    return 0;
+    if (rc < 0) waiting_done(&b->waiting, &p->w);
+    return rc;
 }
 
 /* Closes the connections of a bot whose tokens were revoked (its name is its username). */
@@ -159,21 +144,10 @@ static int error_for(int status) {
 }
 
 void bots_on_result(struct bots *b, struct server *srv, const struct store_result *r) {
-    struct bot_pending **at = b ? &b->pending : NULL;
-    while (at && *at && (*at)->cookie != r->cookie) at = &(*at)->next;
-    if (!at || !*at) return;
-    struct bot_pending *p = *at;
-    *at = p->next;
-    b->pending_count--;
+    struct waiting *w = b ? waiting_find(&b->waiting, r->cookie) : NULL;
+    if (!w) return;
+    struct bot_pending *p = (struct bot_pending *)(void *)w;
     json_t *msg = r->status < 0 ? NULL : success(srv, p);
-    if (p->conn && msg) {
-        proto_set_id(msg, p->id);
-        conn_send_json(p->conn, msg);
-    } else if (p->conn) {
-        conn_send_error(p->conn, r->status < 0 ? error_for(r->status) : -PROTO_ERR_INTERNAL, p->id,
-                        NULL);
-    } else {
-        json_decref(msg);
-    }
-    pending_free(p);
+    waiting_reply(w, msg, r->status < 0 ? error_for(r->status) : -PROTO_ERR_INTERNAL);
+    waiting_done(&b->waiting, w);
 }

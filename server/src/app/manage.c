@@ -26,6 +26,7 @@
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/waiting.h"
 #include "proto/encode.h"
 #include "store/read.h"
 #include "util/log.h"
@@ -40,30 +41,19 @@ _Static_assert(AUTH_SESSION_BYTES == STORE_SESSION_ID_BYTES, "session ids as sto
 _Static_assert(sizeof(((struct conn *)0)->session_hash) == STORE_HASH_LEN, "a token's hash");
 
 struct manage_pending {
-    uint64_t cookie;
+    struct waiting w; /* first */
     enum proto_msg msg;
-    struct conn *conn; /* NULL once it closed */
-    json_t *id;        /* the request's id (a copy), or NULL */
     struct player *player;
     uint8_t keep[STORE_HASH_LEN];                  /* the asker's session, which stays */
     char session[AUTH_SESSION_ID_LEN + 1];         /* session_revoke */
     char *new_password;                            /* password_change, until hashed (wiped) */
     char bots[BOTS_PER_ACCOUNT][STORE_ID_MAX + 1]; /* account_delete: the bots it owns */
     int bot_count;
-    struct manage_pending *next;
 };
 
 struct manage {
-    struct manage_pending *pending;
-    int count;
-    uint64_t next_cookie;
+    struct waiting_list waiting;
 };
-
-struct manage *manage_create(void) {
-    struct manage *m = calloc(1, sizeof *m);
-    if (m) m->next_cookie = COOKIE_BASE;
-    return m;
-}
 
 static void wipe_free(char *secret) {
     if (!secret) return;
@@ -71,78 +61,56 @@ static void wipe_free(char *secret) {
     free(secret);
 }
 
-static void pending_free(struct manage_pending *p) {
+static void pending_release(struct waiting *w) {
+    struct manage_pending *p = (struct manage_pending *)(void *)w;
     if (p->player) p->player->refs--;
-    json_decref(p->id);
     wipe_free(p->new_password);
     free(p);
 }
 
+struct manage *manage_create(void) {
+    struct manage *m = calloc(1, sizeof *m);
+    if (m) waiting_init(&m->waiting, COOKIE_BASE, PENDING_MAX, pending_release);
+    return m;
+}
+
 void manage_free(struct manage *m) {
     if (!m) return;
-    while (m->pending) {
-        struct manage_pending *next = m->pending->next;
-        pending_free(m->pending);
-        m->pending = next;
-    }
+    waiting_clear(&m->waiting);
     free(m);
 }
 
 void manage_conn_gone(struct server *srv, struct conn *c) {
-    for (struct manage_pending *p = srv->manage ? srv->manage->pending : NULL; p; p = p->next)
-        if (p->conn == c) p->conn = NULL;
+    if (srv->manage) waiting_conn_gone(&srv->manage->waiting, c);
 }
 
+/* A request of c's waiting in m, or NULL with *rc the error (too many waiting, memory). */
 static struct manage_pending *pending_add(struct manage *m, struct conn *c,
-                                          const struct proto_request *req) {
-    if (m->count >= PENDING_MAX) return NULL;
+                                          const struct proto_request *req, int *rc) {
     struct manage_pending *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    p->cookie = ++m->next_cookie;
+    *rc = p ? waiting_add(&m->waiting, &p->w, c, req->id) : -PROTO_ERR_INTERNAL;
+    if (*rc < 0) {
+        free(p);
+        return NULL;
+    }
     p->msg = req->msg;
-    p->conn = c;
-    p->id = req->id ? json_deep_copy(req->id) : NULL;
     p->player = c->player;
     p->player->refs++; /* not forgotten while the request waits (world.h) */
     memcpy(p->keep, c->session_hash, sizeof p->keep);
-    p->next = m->pending;
-    m->pending = p;
-    m->count++;
     return p;
 }
 
 static struct manage_pending *pending_find(struct manage *m, uint64_t cookie) {
-    struct manage_pending *p = m ? m->pending : NULL;
-    while (p && p->cookie != cookie) p = p->next;
-    return p;
+    return m ? (struct manage_pending *)(void *)waiting_find(&m->waiting, cookie) : NULL;
 }
 
 static void pending_remove(struct manage *m, struct manage_pending *p) {
-    for (struct manage_pending **at = &m->pending; *at; at = &(*at)->next) {
-        if (*at == p) {
-            *at = p->next;
-            m->count--;
-            pending_free(p);
-            return;
-        }
-    }
-}
-
-/* Why pending_add() failed: too many waiting, or memory. */
-static int busy(const struct manage *m) {
-    return m->count >= PENDING_MAX ? -PROTO_ERR_RATE_LIMITED : -PROTO_ERR_INTERNAL;
+    waiting_done(&m->waiting, &p->w);
 }
 
 /* Replies to the asker (msg consumed) or, with msg NULL, sends it the error code. */
 static void reply(struct manage_pending *p, json_t *msg, int code) {
-    if (p->conn && msg) {
-        proto_set_id(msg, p->id);
-        conn_send_json(p->conn, msg);
-    } else if (p->conn) {
-        conn_send_error(p->conn, code, p->id, NULL);
-    } else {
-        json_decref(msg);
-    }
+    waiting_reply(&p->w, msg, code);
 }
 
 /* reply(), and the request is done. */
@@ -242,7 +210,7 @@ static bool secret_answer(struct db_read *rd, struct conn *c, struct api_call *c
     for (int i = 0; i < r->bot_count; i++)
         str_copy(p->bots[i], sizeof p->bots[i], r->bots[i].player_id);
     p->bot_count = r->bot_count;
-    if (password_verify(persist_passwords(srv), r->password, r->hash, p->cookie) < 0)
+    if (password_verify(persist_passwords(srv), r->password, r->hash, p->w.cookie) < 0)
         finish(srv, p, NULL, -PROTO_ERR_INTERNAL);
     return false;
 }
@@ -255,8 +223,9 @@ static int start_checked(struct conn *c, const struct proto_request *req, int64_
     if (change && auth_password_check(req->new_password) < 0) return -PROTO_ERR_PASSWORD_INVALID;
     if (!change && pl->game_count > 0) return -PROTO_ERR_ACCOUNT_IN_GAME;
     if (!accounts_password_attempt(c, pl->name, now_ms)) return -PROTO_ERR_LOGIN_RATE_LIMITED;
-    struct manage_pending *p = pending_add(m, c, req);
-    if (!p) return busy(m);
+    int rc;
+    struct manage_pending *p = pending_add(m, c, req, &rc);
+    if (!p) return rc;
     struct secret_read *r = calloc(1, sizeof *r);
     if (!r || (change && !(p->new_password = strdup(req->new_password))) ||
         !(r->password = strdup(change ? req->current : req->password))) {
@@ -267,10 +236,10 @@ static int start_checked(struct conn *c, const struct proto_request *req, int64_
     r->base.run = secret_run;
     r->base.answer = secret_answer;
     r->base.release = secret_release;
-    r->cookie = p->cookie;
+    r->cookie = p->w.cookie;
     r->want_bots = !change;
     str_copy(r->player_id, sizeof r->player_id, pl->id);
-    int rc = reads_submit_conn(c, &r->base); /* frees r on failure */
+    rc = reads_submit_conn(c, &r->base); /* frees r on failure */
     if (rc < 0) pending_remove(m, p);
     return rc;
 }
@@ -332,7 +301,7 @@ static int list_sessions(struct conn *c, const struct proto_request *req) {
 /* ---- writes ---- */
 
 static struct store_op account_op(const struct manage_pending *p, enum store_op_type type) {
-    struct store_op op = {.type = type, .cookie = p->cookie, .want_result = true};
+    struct store_op op = {.type = type, .cookie = p->w.cookie, .want_result = true};
     str_copy(op.player_id, sizeof op.player_id, p->player->id);
     op.u.account.at = now_wall_ms();
     return op;
@@ -351,8 +320,9 @@ static int start_revoke(struct conn *c, const struct proto_request *req) {
     uint8_t prefix[AUTH_SESSION_BYTES];
     if (one && auth_session_parse(req->session, prefix) < 0) return -PROTO_ERR_SESSION_NOT_FOUND;
     if (!one && !c->has_session) return -PROTO_ERR_BAD_TOKEN;
-    struct manage_pending *p = pending_add(m, c, req);
-    if (!p) return busy(m);
+    int rc;
+    struct manage_pending *p = pending_add(m, c, req, &rc);
+    if (!p) return rc;
     struct store_op op = account_op(p, one ? STORE_OP_SESSION_REVOKE : STORE_OP_SESSIONS_REVOKE);
     if (one) {
         memcpy(op.u.account.session, prefix, sizeof prefix);
@@ -371,7 +341,7 @@ static int start_revoke(struct conn *c, const struct proto_request *req) {
 /* The verified password's next step: the new one hashed, or the deletion written. */
 static void password_verified(struct server *srv, struct manage_pending *p) {
     if (p->msg == PROTO_MSG_PASSWORD_CHANGE) {
-        int rc = password_hash(persist_passwords(srv), p->new_password, p->cookie);
+        int rc = password_hash(persist_passwords(srv), p->new_password, p->w.cookie);
         wipe_free(p->new_password);
         p->new_password = NULL;
         if (rc < 0) finish(srv, p, NULL, -PROTO_ERR_INTERNAL);
@@ -487,7 +457,7 @@ void manage_on_result(struct server *srv, const struct store_result *r) {
             break;
     }
     reply(p, msg, -PROTO_ERR_INTERNAL); /* before the asker's own session may end */
-    end_sessions(srv, &e, p->conn);
+    end_sessions(srv, &e, p->w.conn);
     if (p->msg == PROTO_MSG_ACCOUNT_DELETE) forget_account(srv, p);
     pending_remove(srv->manage, p);
 }

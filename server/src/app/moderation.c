@@ -1,7 +1,6 @@
 /*
- * Moderation requests. Writes wait in a small list under a cookie (in a range of their own, so
- * the store's results for accounts.c and bots.c pass by) until the writer reports them; reads
- * are struct db_read jobs (reads.h).
+ * Moderation requests. Writes wait (app/waiting.h, under cookies of their own) until the writer
+ * reports them; reads are struct db_read jobs (reads.h).
  */
 #include "app/moderation.h"
 
@@ -14,6 +13,7 @@
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/site.h"
+#include "app/waiting.h"
 #include "proto/encode.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -26,74 +26,56 @@
 #define LOG_MAX            100 /* log entries listed, newest first */
 
 struct mod_pending {
-    uint64_t cookie;
-    enum proto_msg msg; /* PROTO_MSG_COUNT: a grant the server made itself */
-    struct conn *conn;  /* NULL once it closed, or for the server's own grants */
-    json_t *id;         /* the request's id (a copy), or NULL */
-    int action;         /* MOD_ACTION: enum store_mod_action */
+    struct waiting w;             /* first; no connection for the server's own grants */
+    enum proto_msg msg;           /* PROTO_MSG_COUNT: a grant the server made itself */
+    int action;                   /* MOD_ACTION: enum store_mod_action */
+    char actor[STORE_ID_MAX + 1]; /* who asked ("" for the server) */
     char target[STORE_ID_MAX + 1];
     int64_t report;
-    struct mod_pending *next;
 };
 
 struct moderation {
-    struct mod_pending *pending;
-    int pending_count;
-    uint64_t next_cookie;
+    struct waiting_list waiting;
 };
+
+static void pending_release(struct waiting *w) {
+    free(w);
+}
 
 struct moderation *moderation_create(void) {
     struct moderation *m = calloc(1, sizeof *m);
-    if (m) m->next_cookie = COOKIE_BASE;
+    if (m) waiting_init(&m->waiting, COOKIE_BASE, PENDING_MAX, pending_release);
     return m;
-}
-
-static void pending_free(struct mod_pending *p) {
-    json_decref(p->id);
-    free(p);
 }
 
 void moderation_free(struct moderation *m) {
     if (!m) return;
-    while (m->pending) {
-        struct mod_pending *next = m->pending->next;
-        pending_free(m->pending);
-        m->pending = next;
-    }
+    waiting_clear(&m->waiting);
     free(m);
 }
 
 void moderation_conn_gone(struct server *srv, struct conn *c) {
-    for (struct mod_pending *p = srv->moderation ? srv->moderation->pending : NULL; p; p = p->next)
-        if (p->conn == c) p->conn = NULL;
+    if (srv->moderation) waiting_conn_gone(&srv->moderation->waiting, c);
 }
 
 /* ---- admins ---- */
 
-/* Queues a write for p (taking it into the pending list). Returns 0 or an error code (p is
- * freed then). */
-static int submit(struct server *srv, struct mod_pending *p, struct store_op *op) {
+/* Queues a write for p (a request of c, or of nobody), which waits for its result. Returns 0
+ * or an error code (p is freed then). */
+static int submit(struct server *srv, struct mod_pending *p, struct conn *c, const json_t *id,
+                  struct store_op *op) {
     struct moderation *m = srv->moderation;
     struct store *store = persist_store(srv);
-    if (!store || !m) {
-        pending_free(p);
-        return -PROTO_ERR_STORE_UNAVAILABLE;
+    int rc = store && m ? waiting_add(&m->waiting, &p->w, c, id) : -PROTO_ERR_STORE_UNAVAILABLE;
+    if (rc < 0) {
+        free(p);
+        return rc;
     }
-    if (m->pending_count >= PENDING_MAX) {
-        pending_free(p);
-        return -PROTO_ERR_RATE_LIMITED;
-    }
-    p->cookie = ++m->next_cookie;
-    op->cookie = p->cookie;
+    op->cookie = p->w.cookie;
     op->want_result = true;
-    if (store_submit(store, op) == 0) {
-        pending_free(p);
-        return -PROTO_ERR_STORE_UNAVAILABLE;
-    }
-    p->next = m->pending;
-    m->pending = p;
-    m->pending_count++;
-    return 0;
+    if (store_submit(store, op) > 0) return 0;
+    waiting_done(&m->waiting, &p->w);
+    return -PROTO_ERR_STORE_UNAVAILABLE;
 }
 
 /* A grant by the server itself: of the account target_id, or of username. */
@@ -112,7 +94,8 @@ static void grant(struct server *srv, const char *target_id, const char *usernam
     str_copy(op.u.mod.note, sizeof op.u.mod.note,
              first_only ? "the site's first account" : "named by --admin");
     op.u.mod.at = now_wall_ms();
-    if (submit(srv, p, &op) < 0) LOGW("moderation", "an admin grant could not be queued");
+    if (submit(srv, p, NULL, NULL, &op) < 0)
+        LOGW("moderation", "an admin grant could not be queued");
 }
 
 static int grant_listed(void *ctx, const char *name) {
@@ -133,13 +116,12 @@ void moderation_registered(struct server *srv, struct player *pl, const char *us
 
 /* ---- writes ---- */
 
-static struct mod_pending *pending_new(struct conn *c, const struct proto_request *req,
+static struct mod_pending *pending_new(const struct conn *c, const struct proto_request *req,
                                        const char *target) {
     struct mod_pending *p = calloc(1, sizeof *p);
     if (!p) return NULL;
     p->msg = req->msg;
-    p->conn = c;
-    p->id = req->id ? json_deep_copy(req->id) : NULL;
+    str_copy(p->actor, sizeof p->actor, c->player->id);
     str_copy(p->target, sizeof p->target, target ? target : "");
     return p;
 }
@@ -154,7 +136,7 @@ static int handle_report(struct conn *c, const struct proto_request *req) {
     str_copy(op.u.report.text, sizeof op.u.report.text, req->cmd.text ? req->cmd.text : "");
     str_copy(op.u.report.game_id, sizeof op.u.report.game_id, req->game ? req->game : "");
     op.u.report.at = now_wall_ms();
-    return submit(c->srv, p, &op);
+    return submit(c->srv, p, c, req->id, &op);
 }
 
 static int handle_block(struct conn *c, const struct proto_request *req, bool on) {
@@ -165,7 +147,7 @@ static int handle_block(struct conn *c, const struct proto_request *req, bool on
     str_copy(op.u.block.target_id, sizeof op.u.block.target_id, req->player);
     op.u.block.on = on;
     op.u.block.at = now_wall_ms();
-    return submit(c->srv, p, &op);
+    return submit(c->srv, p, c, req->id, &op);
 }
 
 static int handle_action(struct conn *c, const struct proto_request *req) {
@@ -181,7 +163,7 @@ static int handle_action(struct conn *c, const struct proto_request *req) {
     op.u.mod.report_id = p->report;
     str_copy(op.u.mod.note, sizeof op.u.mod.note, req->cmd.text);
     op.u.mod.at = now_wall_ms();
-    return submit(c->srv, p, &op);
+    return submit(c->srv, p, c, req->id, &op);
 }
 
 /* Every connection of pl gets the error, then closes. */
@@ -247,18 +229,15 @@ static json_t *success(struct server *srv, const struct mod_pending *p) {
         case PROTO_MSG_BLOCK:
         case PROTO_MSG_UNBLOCK: {
             bool on = p->msg == PROTO_MSG_BLOCK;
-            struct player *self = p->conn ? p->conn->player : NULL;
-            if (self) {
-                moderation_apply(srv, self->id, on ? "block" : "unblock", p->target);
-                site_player_moderated(srv, self->id, on ? "block" : "unblock", p->target);
-            }
+            /* Applied even when the asker's connection has closed: the player may have others. */
+            moderation_apply(srv, p->actor, on ? "block" : "unblock", p->target);
+            site_player_moderated(srv, p->actor, on ? "block" : "unblock", p->target);
             return json_pack("{s:s,s:s,s:b}", "type", "block_set", "player", p->target, "blocked",
                              on);
         }
         default:
             LOGI("moderation", "%s player=%s report=%lld by %s", store_mod_action_name(p->action),
-                 p->target, (long long)p->report,
-                 p->conn && p->conn->player ? p->conn->player->id : "the server");
+                 p->target, (long long)p->report, p->actor[0] ? p->actor : "the server");
             if (p->action != STORE_MOD_RESOLVE) {
                 apply_action(srv, p->action, p->target);
                 site_player_moderated(srv, p->target, store_mod_action_name(p->action), NULL);
@@ -293,28 +272,16 @@ static void granted(struct server *srv, const struct mod_pending *p, int status)
 
 void moderation_on_result(struct server *srv, const struct store_result *r) {
     struct moderation *m = srv->moderation;
-    struct mod_pending **at = m ? &m->pending : NULL;
-    while (at && *at && (*at)->cookie != r->cookie) at = &(*at)->next;
-    if (!at || !*at) return;
-    struct mod_pending *p = *at;
-    *at = p->next;
-    m->pending_count--;
-    if (p->msg == PROTO_MSG_COUNT) {
+    struct waiting *w = m ? waiting_find(&m->waiting, r->cookie) : NULL;
+    if (!w) return;
+    struct mod_pending *p = (struct mod_pending *)(void *)w;
+    if (p->msg == PROTO_MSG_COUNT)
         granted(srv, p, r->status);
-    } else if (r->status < 0) {
-        if (p->conn) conn_send_error(p->conn, error_for(p, r->status), p->id, NULL);
-    } else {
-        json_t *msg = success(srv, p);
-        if (p->conn && msg) {
-            proto_set_id(msg, p->id);
-            conn_send_json(p->conn, msg);
-        } else if (p->conn) {
-            conn_send_error(p->conn, -PROTO_ERR_INTERNAL, p->id, NULL);
-        } else {
-            json_decref(msg);
-        }
-    }
-    pending_free(p);
+    else if (r->status < 0)
+        waiting_reply(w, NULL, error_for(p, r->status));
+    else
+        waiting_reply(w, success(srv, p), -PROTO_ERR_INTERNAL);
+    waiting_done(&m->waiting, w);
 }
 
 /* ---- reads ---- */
