@@ -11,7 +11,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${CHESS_FUZZ_SECONDS:-45}
 live_messages=${CHESS_FUZZ_LIVE_MESSAGES:-20000}
-all_targets=(fen move pgn proto import netaddr)
+all_targets=(fen move pgn proto import netaddr http)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
 

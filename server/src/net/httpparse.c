@@ -180,6 +180,18 @@ bool http_dot_segment(const char *path) {
 
 /* ---- the WebSocket upgrade ---- */
 
+/* The port written in [p, end): 1 to 5 digits and at most 65535, or -1. The text is a span of
+ * the request, not a C string: nothing past end is read. */
+static int span_port(const char *p, const char *end) {
+    if (p >= end || end - p > 5) return -1;
+    int port = 0;
+    for (; p < end; p++) {
+        if (*p < '0' || *p > '9') return -1;
+        port = port * 10 + (*p - '0');
+    }
+    return port <= 65535 ? port : -1;
+}
+
 /* host[:port] of an origin ("https://example.org:8443") into host and port (the scheme's
  * default when absent). Returns 0 or -1. */
 static int origin_host(struct http_span origin, char *host, size_t size, int *port) {
@@ -196,8 +208,8 @@ static int origin_host(struct http_span origin, char *host, size_t size, int *po
     if (hlen == 0 || hlen >= size) return -1;
     memcpy(host, h, hlen);
     host[hlen] = '\0';
-    if (colon) *port = atoi(colon + 1);
-    return 0;
+    if (colon) *port = span_port(colon + 1, end);
+    return *port < 0 ? -1 : 0;
 }
 
 /* Whether the upgrade's Origin is allowed: listed in allowed_origins ("*": any), or, with no
@@ -231,5 +243,5 @@ bool http_origin_allowed(const char *list, struct http_span origin, struct http_
     memcpy(hhost, hp, name_len);
     hhost[name_len] = '\0';
     if (strcasecmp(hhost, ohost) != 0) return false;
-    return !colon || atoi(colon + 1) == oport;
+    return !colon || span_port(colon + 1, hp + hlen) == oport;
 }

@@ -146,6 +146,18 @@ static void test_origins(void) {
     CHECK(http_origin_allowed(NULL, span("http://localhost:8080"), span("localhost")));
     CHECK(!http_origin_allowed(NULL, span("http://evil.example"), span("chess.example")));
     CHECK(!http_origin_allowed(NULL, span("http://chess.example:81"), span("chess.example:80")));
+    /* Ports are read within the spans (a request's bytes, not C strings): a span cut just after
+     * the port, with digits following in memory, is read as far as it goes (found by
+     * fuzz_http), and a port that is not a number is refused. */
+    const char origin_then_digits[] = "http://chess.example:8099";
+    const char host_then_digits[] = "chess.example:8099";
+    struct http_span cut_origin = {origin_then_digits, sizeof origin_then_digits - 3};
+    struct http_span cut_host = {host_then_digits, sizeof host_then_digits - 3};
+    CHECK(http_origin_allowed(NULL, cut_origin, cut_host)); /* both :80 */
+    CHECK(!http_origin_allowed(NULL, cut_origin, span("chess.example:8099")));
+    CHECK(!http_origin_allowed(NULL, span("http://chess.example:8x"), span("chess.example:8")));
+    CHECK(!http_origin_allowed(NULL, span("http://chess.example:"), span("chess.example")));
+    CHECK(!http_origin_allowed(NULL, span("http://chess.example:999999"), span("chess.example")));
     CHECK(!http_origin_allowed(NULL, span("https://chess.example"), span("chess.example:80")));
     CHECK(!http_origin_allowed(NULL, span("http://chess.example.evil"), span("chess.example")));
     CHECK(!http_origin_allowed(NULL, span("null"), span("chess.example")));
