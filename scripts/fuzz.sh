@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Fuzzes for a bounded time: every libFuzzer target of tests/fuzz (built with clang, ASan and
-# UBSan: the "fuzz" preset) for CHESS_FUZZ_SECONDS each (default 45), two at a time, starting
+# UBSan: the "fuzz" preset) for CHESS_FUZZ_SECONDS each (default 30), two at a time, starting
 # from the corpus kept in the repo. Inputs that reach new coverage are merged into
 # tests/fuzz/corpus/<target>/ (commit them: the corpus grows with the runs); a crash, leak or
 # sanitizer report fails the run and leaves the input in build/fuzz/findings/<target>/.
@@ -9,7 +9,7 @@
 #   scripts/fuzz.sh [target...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
-seconds=${CHESS_FUZZ_SECONDS:-45}
+seconds=${CHESS_FUZZ_SECONDS:-30}
 live_messages=${CHESS_FUZZ_LIVE_MESSAGES:-20000}
 all_targets=(fen move pgn proto import netaddr http)
 targets=("$@")
