@@ -24,12 +24,10 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
-from harness import Server  # noqa: E402
+from harness import Server, mutate  # noqa: E402
 
 CORPUS = os.path.join(HERE, "corpus", "proto")
 CORPUS_GAME_ID = "L43JIUo2"  # the game id the corpus's messages name
-TOKENS = ['"', "{", "}", "[", "]", ",", ":", "\\", "\\u0000", "null", "true", "-1", "1e308",
-          '"type"', '"id"', '"game"', '"move"', "\u00e9", "\ud7ff", "\x00", " " * 40]
 SANITIZER_MARKS = ("ERROR: AddressSanitizer", "ERROR: LeakSanitizer", "runtime error:",
                    "UndefinedBehaviorSanitizer")
 
@@ -62,19 +60,6 @@ def frame(opcode, payload, fin=True, rsv=0, mask=True, length=None):
         return head + payload
     key = os.urandom(4)
     return head + key + bytes(b ^ key[i % 4] for i, b in enumerate(payload))
-
-
-def mutate(rng, text):
-    for _ in range(rng.randint(1, 4)):
-        at = rng.randint(0, len(text))
-        kind = rng.randint(0, 3)
-        if kind == 0 and at < len(text):
-            text = text[:at] + chr(rng.randint(1, 0x7F)) + text[at + 1:]
-        elif kind == 1:
-            text = text[:at] + text[at + rng.randint(1, 8):]
-        else:
-            text = text[:at] + rng.choice(TOKENS) + text[at:]
-    return text
 
 
 def broken_frame(rng):

@@ -81,10 +81,12 @@ class ServerProcess:
     """What every running chess_server offers a test: its URL, HTTP, client connections and its
     log. Subclasses set port, log_path and clients, and call launch()."""
 
-    def launch(self, cmd, what="server"):
-        """Starts cmd with its output in the log, and returns once /healthz answers."""
+    def launch(self, cmd, what="server", preexec_fn=None):
+        """Starts cmd with its output in the log, and returns once /healthz answers; preexec_fn
+        runs in the child before the program (e.g. to lower a resource limit)."""
         self.log = open(self.log_path, "a")
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT)
+        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
+                                     preexec_fn=preexec_fn)
         deadline = time.time() + 10
         while time.time() < deadline:
             if self.proc.poll() is not None:
@@ -427,3 +429,23 @@ def server_args(*args):
         fn.server_args = list(args)
         return fn
     return wrap
+
+
+# Pieces that break JSON, numbers and strings: what mutate() inserts.
+FUZZ_TOKENS = ['"', "\\", "{", "}", "[", "]", ",", ":", "-0", "1e999", "null", "true", '"id":',
+               '"type":', "\\u0000", "\\ud800", "\u00e9", "99999999999999999999", " ", "\n"]
+
+
+def mutate(rng, text):
+    """text with one to four random changes: a character replaced, a few removed, a token
+    inserted (test_errors.py and tests/fuzz/live_fuzz.py send such messages to the server)."""
+    for _ in range(rng.randint(1, 4)):
+        at = rng.randint(0, len(text))
+        kind = rng.randint(0, 3)
+        if kind == 0 and at < len(text):
+            text = text[:at] + chr(rng.randint(1, 0x7f)) + text[at + 1:]
+        elif kind == 1:
+            text = text[:at] + text[at + rng.randint(1, 8):]
+        else:
+            text = text[:at] + rng.choice(FUZZ_TOKENS) + text[at:]
+    return text

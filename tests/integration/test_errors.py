@@ -277,21 +277,6 @@ async def test_abandon_claim_errors(srv):
 
 FUZZ_CORPUS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "fuzz", "corpus",
                            "proto")
-FUZZ_TOKENS = ['"', "\\", "{", "}", "[", "]", ",", ":", "-0", "1e999", "null", "true", '"id":',
-               '"type":', "\\u0000", "\\ud800", "\u00e9", "99999999999999999999", " ", "\n"]
-
-
-def mutate(rng, text):
-    for _ in range(rng.randint(1, 4)):
-        at = rng.randint(0, len(text))
-        kind = rng.randint(0, 3)
-        if kind == 0 and at < len(text):
-            text = text[:at] + chr(rng.randint(1, 0x7f)) + text[at + 1:]
-        elif kind == 1:
-            text = text[:at] + text[at + rng.randint(1, 8):]
-        else:
-            text = text[:at] + rng.choice(FUZZ_TOKENS) + text[at:]
-    return text
 
 
 @server_args("--rate-limit", "100000", "--rate-burst", "100000", "--abuse-limit", "100000")

@@ -366,23 +366,8 @@ class LimitedServer(ServerProcess):
         cmd = [binary, "--listen", "127.0.0.1", "--port", str(self.port),
                "--data-dir", os.path.join(self.tmp, "data"), "--engine-workers", "0",
                "--static-dir", os.path.join(self.tmp, "no-client")]
-        self.launch(cmd)
-
-    def launch(self, cmd, what="server"):
-        self.log = open(self.log_path, "a")
-        limit = lambda: resource.setrlimit(resource.RLIMIT_NOFILE, (FD_LIMIT, FD_LIMIT))
-        self.proc = subprocess.Popen(cmd, stdout=self.log, stderr=subprocess.STDOUT,
-                                     preexec_fn=limit)
-        deadline = time.time() + 10
-        while time.time() < deadline:
-            if self.proc.poll() is not None:
-                raise RuntimeError("%s exited at start: %s" % (what, self.read_log()))
-            try:
-                self.http("/healthz")
-                return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("%s did not start" % what)
+        self.launch(cmd, preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_NOFILE,
+                                                               (FD_LIMIT, FD_LIMIT)))
 
     def cpu_seconds(self):
         with open("/proc/%d/stat" % self.proc.pid) as f:
