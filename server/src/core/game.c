@@ -127,9 +127,8 @@ int game_move(struct game *game, int color, const char *text, int expected_ply,
     if (game->ended) return -CORE_ERR_GAME_OVER;
     if (game_turn(game) != color) return -CORE_ERR_NOT_YOUR_TURN;
     if (expected_ply >= 0 && expected_ply != game_ply(game)) return -CORE_ERR_STALE_PLY;
-    /* Its compensation must cover an overrun: a check on a copy, before anything changes. */
-    struct gclock trial = game->clock;
-    if (trial.running >= 0 && gclock_press(&trial, now_ms, report) < 0) {
+    /* Its compensation must cover an overrun: checked before anything changes. */
+    if (!gclock_in_time(&game->clock, now_ms, report)) {
         finish_on_time(game, now_ms, wall_ms);
         return -CORE_ERR_GAME_OVER;
     }

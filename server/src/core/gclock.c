@@ -74,15 +74,29 @@ bool gclock_flagged(const struct gclock *clock, int64_t now_ms) {
     return clock->running >= 0 && now_ms >= gclock_deadline(clock);
 }
 
+/* The running side's time left after a move at now (negative: too late), with the compensation
+ * it gets in *comp. */
+static int64_t left_after(const struct gclock *clock, int64_t now_ms,
+                          const struct gclock_report *report, int64_t *comp) {
+    int64_t elapsed = now_ms - clock->started_at_ms;
+    if (elapsed < 0) elapsed = 0;
+    *comp = compensation(clock, elapsed, report);
+    return clock->remaining_ms[clock->running] - (elapsed - *comp);
+}
+
+bool gclock_in_time(const struct gclock *clock, int64_t now_ms,
+                    const struct gclock_report *report) {
+    int64_t comp;
+    return clock->running < 0 || left_after(clock, now_ms, report, &comp) >= 0;
+}
+
 int64_t gclock_press(struct gclock *clock, int64_t now_ms, const struct gclock_report *report) {
     if (clock->running < 0) return 0;
     int color = clock->running;
-    int64_t elapsed = now_ms - clock->started_at_ms;
-    if (elapsed < 0) elapsed = 0;
-    int64_t comp = compensation(clock, elapsed, report);
-    int64_t charged = elapsed - comp;
-    int64_t left = clock->remaining_ms[color] - charged;
+    int64_t comp;
+    int64_t left = left_after(clock, now_ms, report, &comp);
     if (left < 0) return -1;
+    int64_t charged = clock->remaining_ms[color] - left;
     clock->remaining_ms[color] = left + clock->increment_ms;
     clock->quota_ms[color] =
         min64(clock->quota_ms[color] + clock->quota_gain_ms - comp, clock->quota_max_ms);

@@ -65,6 +65,10 @@ int64_t gclock_remaining(const struct gclock *clock, int color, int64_t now_ms);
 /* True when the running side has used its time and what its quota can forgive by now. */
 bool gclock_flagged(const struct gclock *clock, int64_t now_ms);
 
+/* Whether a move at now with this report would be in time (gclock_press would take it); true
+ * when nothing runs. */
+bool gclock_in_time(const struct gclock *clock, int64_t now_ms, const struct gclock_report *report);
+
 /*
  * Charges the running side for a move made at now (report: NULL when the client said nothing),
  * adds the increment, refills the mover's quota and starts the other side. Returns the
