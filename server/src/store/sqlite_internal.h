@@ -143,8 +143,6 @@ int sqlite_reset_password(const struct store_config *cfg, const char *username,
                           size_t errlen);
 
 /* sqlite_moderation.c: moderation reads and writes (docs/moderation.md). */
-/* Fills id's moderation fields (admin, banned, closed, muted_until, blocks) on conn. */
-int sqlite_load_moderation(sqlite3 *conn, struct store_identity *id);
 int sqlite_blocks(struct store_reader *reader, const char *player_id, int max,
                   struct store_named *out, int *count);
 int sqlite_reports(struct store_reader *reader, bool closed, int max, struct store_report *out,

@@ -1,8 +1,8 @@
 /*
- * The SQLite backend's moderation: a player's moderation state read with its identity, the
- * blocks, reports and moderation log, and the writes of moderation operations (each logged in
- * mod_log in the operation's own transaction). These run rarely, so each statement is prepared
- * when it runs rather than kept.
+ * The SQLite backend's moderation: the reports and the moderation log, and the writes of
+ * moderation operations (each logged in mod_log in the operation's own transaction). These run
+ * rarely, so each statement is prepared when it runs rather than kept. A player's moderation
+ * state and blocks load with every identity: those queries are sqlite_read.c's, prepared once.
  */
 #include <stdio.h>
 #include <string.h>
@@ -42,54 +42,6 @@ static int read_failed(sqlite3 *conn, int rc) {
 }
 
 /* ---- reads ---- */
-
-static int each_block(sqlite3 *conn, const char *player_id, int max, struct store_named *named,
-                      char (*ids)[STORE_ID_MAX + 1], int *count) {
-    *count = 0;
-    sqlite3_stmt *st = prepare(conn, "SELECT b.blocked_id, p.name FROM blocks b JOIN players p ON "
-                                     "p.id = b.blocked_id WHERE b.player_id = ?1 "
-                                     "ORDER BY b.created_at, b.blocked_id LIMIT ?2");
-    if (!st) return -STORE_ERR_IO;
-    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
-    sqlite3_bind_int(st, 2, max);
-    int rc;
-    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
-        if (named) {
-            col_text(st, 0, named[*count].id, sizeof named[*count].id);
-            col_text(st, 1, named[*count].name, sizeof named[*count].name);
-        } else {
-            col_text(st, 0, ids[*count], sizeof ids[*count]);
-        }
-        (*count)++;
-    }
-    int status = rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_failed(conn, rc);
-    sqlite3_finalize(st);
-    return status;
-}
-
-int sqlite_load_moderation(sqlite3 *conn, struct store_identity *id) {
-    sqlite3_stmt *st = prepare(conn, "SELECT is_admin, muted_at, banned_at, closed_at FROM "
-                                     "players WHERE id = ?1");
-    if (!st) return -STORE_ERR_IO;
-    sqlite3_bind_text(st, 1, id->player_id, -1, SQLITE_TRANSIENT);
-    int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) {
-        id->admin = sqlite3_column_int(st, 0) != 0;
-        id->muted = sqlite3_column_type(st, 1) != SQLITE_NULL;
-        id->closed = sqlite3_column_type(st, 3) != SQLITE_NULL;
-        id->banned = id->closed || sqlite3_column_type(st, 2) != SQLITE_NULL;
-    }
-    int status = rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : read_failed(conn, rc);
-    sqlite3_finalize(st);
-    if (status < 0) return status;
-    return each_block(conn, id->player_id, STORE_BLOCKS_MAX, NULL, id->blocks, &id->block_count);
-}
-
-int sqlite_blocks(struct store_reader *reader, const char *player_id, int max,
-                  struct store_named *out, int *count) {
-    struct sqlite_reader *r = (struct sqlite_reader *)(void *)reader;
-    return each_block(r->conn, player_id, max, out, NULL, count);
-}
 
 static int parse_word(const char *word, const char *(*name)(int), int count) {
     for (int i = 0; i < count; i++)

@@ -23,7 +23,8 @@
 
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
-        *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions;
+        *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
+        *mod_state, *blocks;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -64,6 +65,10 @@ static const char *const read_sql[] = {
     "AND deleted_at IS NULL AND is_bot = 0",
     "SELECT hash, created_at, last_seen_at FROM tokens WHERE player_id = ?1 AND kind = 'session' "
     "AND revoked_at IS NULL ORDER BY COALESCE(last_seen_at, created_at) DESC, hash LIMIT ?2",
+    /* moderation (docs/moderation.md), with every identity */
+    "SELECT is_admin, muted_at, banned_at, closed_at FROM players WHERE id = ?1",
+    "SELECT b.blocked_id, p.name FROM blocks b JOIN players p ON p.id = b.blocked_id "
+    "WHERE b.player_id = ?1 ORDER BY b.created_at, b.blocked_id LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -154,6 +159,53 @@ static int step_one(struct sqlite_reader *r, sqlite3_stmt *st) {
     return rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : read_error(r, rc);
 }
 
+/* The players player_id blocks, at most max: with names into named, or ids only into ids. */
+static int each_block(struct sqlite_reader *r, struct sqlite_reads *rs, const char *player_id,
+                      int max, struct store_named *named, char (*ids)[STORE_ID_MAX + 1],
+                      int *count) {
+    *count = 0;
+    sqlite3_stmt *st = rs->blocks;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, max);
+    int rc;
+    while ((rc = sqlite3_step(st)) == SQLITE_ROW && *count < max) {
+        if (named) {
+            col_text(st, 0, named[*count].id, sizeof named[*count].id);
+            col_text(st, 1, named[*count].name, sizeof named[*count].name);
+        } else {
+            col_text(st, 0, ids[*count], sizeof ids[*count]);
+        }
+        (*count)++;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
+}
+
+/* id's moderation state (admin, banned, closed, muted) and the players it blocks. */
+static int load_moderation(struct sqlite_reader *r, struct sqlite_reads *rs,
+                           struct store_identity *id) {
+    sqlite3_stmt *st = rs->mod_state;
+    sqlite3_bind_text(st, 1, id->player_id, -1, SQLITE_TRANSIENT);
+    int rc = sqlite3_step(st);
+    if (rc == SQLITE_ROW) {
+        id->admin = sqlite3_column_int(st, 0) != 0;
+        id->muted = sqlite3_column_type(st, 1) != SQLITE_NULL;
+        id->closed = sqlite3_column_type(st, 3) != SQLITE_NULL;
+        id->banned = id->closed || sqlite3_column_type(st, 2) != SQLITE_NULL;
+    }
+    sqlite3_reset(st);
+    if (rc != SQLITE_ROW && rc != SQLITE_DONE) return read_error(r, rc);
+    return each_block(r, rs, id->player_id, STORE_BLOCKS_MAX, NULL, id->blocks, &id->block_count);
+}
+
+int sqlite_blocks(struct store_reader *reader, const char *player_id, int max,
+                  struct store_named *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    return each_block(r, rs, player_id, max, out, NULL, count);
+}
+
 /* The player's ratings and moderation state. */
 static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
                         struct store_identity *id) {
@@ -170,7 +222,7 @@ static int load_ratings(struct sqlite_reader *r, struct sqlite_reads *rs,
     }
     sqlite3_reset(st);
     if (rc != SQLITE_DONE) return read_error(r, rc);
-    return sqlite_load_moderation(r->conn, id);
+    return load_moderation(r, rs, id);
 }
 
 /* Reads PLAYER_COLUMNS (from column 0) and the player's ratings. The statement is reset. */
