@@ -20,6 +20,7 @@
 #include "app/backup.h"
 #include "app/bots.h"
 #include "app/engine.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/manage.h"
 #include "app/moderation.h"
@@ -123,6 +124,7 @@ static void finish(struct server *srv) {
     persist_detach(srv); /* no wake-ups from the store once the loop is going away */
     engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
     site_detach(srv);    /* the Redis links' handles close with the loop */
+    httpapi_detach(srv);
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     wake_drain(srv->wake);
     timer_close(&srv->world_timer);
@@ -139,6 +141,7 @@ static void house_timer_fired(struct server *srv) {
     conn_free_closed(srv);
     if (!srv->stopping) net_keepalive(srv->net, now);
     site_tick(srv, now);
+    httpapi_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -168,7 +171,9 @@ struct server *server_create(const struct server_config *cfg) {
     srv->bots = bots_create();
     srv->moderation = moderation_create();
     srv->manage = manage_create();
-    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage) goto fail;
+    srv->httpapi = httpapi_create();
+    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi)
+        goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -248,6 +253,7 @@ void server_destroy(struct server *srv) {
     bots_free(srv->bots);
     moderation_free(srv->moderation);
     manage_free(srv->manage);
+    httpapi_free(srv->httpapi);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */
