@@ -454,17 +454,20 @@ fail_map:
     return -CORE_ERR_NO_MEMORY;
 }
 
-/* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). */
+/* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
+ * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
 static int start_game(struct world *world, struct player *white, struct player *black,
-                      const struct time_control *tc, bool casual, int64_t now_ms,
-                      struct core_events *out, struct game **started) {
+                      const struct time_control *tc, bool casual, const char *want_id,
+                      int64_t now_ms, struct core_events *out, struct game **started) {
     int rc = check_can_play(world, white);
     if (rc == 0) rc = check_can_play(world, black);
     if (rc < 0) return rc;
     struct game *g = malloc(sizeof *g);
     if (!g) return -CORE_ERR_NO_MEMORY;
     char id[GAME_ID_LEN + 1];
-    if (unique_id(world, &world->games, id, GAME_ID_LEN) < 0) {
+    if (want_id && strlen(want_id) == GAME_ID_LEN && !strmap_get(&world->games, want_id)) {
+        memcpy(id, want_id, sizeof id);
+    } else if (unique_id(world, &world->games, id, GAME_ID_LEN) < 0) {
         free(g);
         return -CORE_ERR_NO_MEMORY;
     }
@@ -568,15 +571,17 @@ static int create_seek(struct world *world, struct player *actor, const struct c
         return -CORE_ERR_RATED_UNAVAILABLE;
     struct seek *s = calloc(1, sizeof *s);
     if (!s) return -CORE_ERR_NO_MEMORY;
-    size_t id_len = challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
+    /* A direct challenge's id becomes its game's (lichess's bots expect that), so it is as
+     * long as a game's and no game has it; a link is the invitation, harder to guess. */
+    size_t id_len = target ? GAME_ID_LEN : challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
     s->owner = actor;
     s->tc = cmd->tc;
     s->color = cmd->color;
     /* A challenge's colours are drawn when it is made, as lichess does (its finalColor); a
      * seek's when it is accepted. */
     s->final_color = cmd->color != COLOR_CHOICE_RANDOM ? (int)cmd->color
-                     : challenge                      ? random_bit(world)
-                                                      : -1;
+                     : challenge                       ? random_bit(world)
+                                                       : -1;
     s->is_challenge = challenge;
     s->target = target;
     s->casual = cmd->casual;
@@ -584,8 +589,11 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     s->rated = target && !cmd->casual &&
                world_rated_pairing(actor, target, &cmd->tc, world->cfg.bots_rated_vs_humans);
     s->created_wall_ms = wall(world, now_ms);
-    if (unique_id(world, &world->lobby.by_id, s->id, id_len) < 0 ||
-        lobby_add(&world->lobby, s) < 0) {
+    int tries = 0;
+    int rc = unique_id(world, &world->lobby.by_id, s->id, id_len);
+    while (rc == 0 && target && strmap_get(&world->games, s->id) && ++tries < 16)
+        rc = unique_id(world, &world->lobby.by_id, s->id, id_len);
+    if (rc < 0 || lobby_add(&world->lobby, s) < 0) {
         free(s);
         return -CORE_ERR_NO_MEMORY;
     }
@@ -643,7 +651,8 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
         !world_rated_pairing(white, black, &tc, world->cfg.bots_rated_vs_humans))
         return -CORE_ERR_RATED_UNAVAILABLE;
     /* Start first (it fails without side effects), then remove the seek. */
-    int rc = start_game(world, white, black, &tc, s->casual, now_ms, out, NULL);
+    int rc = start_game(world, white, black, &tc, s->casual, s->target ? s->id : NULL, now_ms, out,
+                        NULL);
     if (rc < 0) return rc;
     remove_seek(world, s, CHALLENGE_REMOVED_ACCEPTED, CHALLENGE_DECLINE_GENERIC, out);
     return 0;
@@ -708,7 +717,7 @@ static int accept_offer(struct world *world, struct game *g, int color, enum gam
         struct game *next = NULL;
         /* Colours swap. */
         int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc,
-                            !g->rated, now_ms, out, &next);
+                            !g->rated, NULL, now_ms, out, &next);
         if (rc < 0) return rc;
         int undone;
         game_accept(g, kind, color, now_ms, wall(world, now_ms), &undone);
@@ -860,7 +869,7 @@ static int play_computer(struct world *world, struct player *actor, const struct
     int color = cmd->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)cmd->color;
     struct player *white = color == CHESS_WHITE ? actor : computer;
     struct player *black = color == CHESS_WHITE ? computer : actor;
-    return start_game(world, white, black, &cmd->tc, true, now_ms, out, NULL);
+    return start_game(world, white, black, &cmd->tc, true, NULL, now_ms, out, NULL);
 }
 
 int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
