@@ -83,6 +83,10 @@ async def test_create_list_revoke(data):
     assert data.query("SELECT count(*) FROM api_tokens WHERE description LIKE ? OR scopes LIKE ?",
                       ("%" + token + "%", "%" + token + "%")) == [(0,)]
 
+    # An API token is not a session: it does not say hello.
+    c = await srv.connect()
+    await c.error({"type": "hello", "protocol": 1, "token": token}, "BAD_TOKEN")
+
     # Revoked by id (either case), once.
     r = await a.ok({"type": "api_token_revoke", "token_id": info["id"].upper()})
     assert r == {"type": "api_token_revoked", "token_id": info["id"], "id": r["id"]}, r
