@@ -42,6 +42,10 @@ export interface PlayerRef {
 
 export interface GamePlayer extends PlayerRef {
   connected: boolean;
+  /** An account's rating in the game's category (at the start of a rated game). */
+  rating?: number;
+  /** The rating is provisional (shown with a "?"). */
+  provisional?: boolean;
 }
 
 export interface Clocks {
@@ -103,6 +107,8 @@ export interface GameFull {
   black: GamePlayer;
   time: TimeControl;
   status: 'playing' | 'ended';
+  /** When the game started (Unix milliseconds). */
+  created?: number;
   /** Whether the game counts for ratings (servers with accounts say so). */
   rated?: boolean;
   initial_fen: string;
@@ -141,6 +147,8 @@ export interface Seek {
   color: ColorChoice;
   created: number;
   url?: string;
+  /** A challenge: the creator's colour, drawn when it was made (a seek's is drawn on acceptance). */
+  final_color?: 'white' | 'black';
   /** A direct challenge: the one player invited, and whether the game would be rated. */
   to?: PlayerRef;
   rated?: boolean;

@@ -17,6 +17,7 @@
 
 #include "app/archive.h"
 #include "app/engine.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
@@ -27,11 +28,15 @@
 #include "util/now.h"
 
 int api_send_json(struct net_http *req, unsigned status, json_t *msg) {
+    return api_send_json_extra(req, status, NULL, msg);
+}
+
+int api_send_json_extra(struct net_http *req, unsigned status, const char *extra, json_t *msg) {
     if (!msg) return -1;
     char *text = json_dumps(msg, JSON_COMPACT);
     json_decref(msg);
     if (!text) return -1;
-    return net_http_respond(req, status, "application/json", text, strlen(text));
+    return net_http_respond_extra(req, status, "application/json", extra, text, strlen(text));
 }
 
 static int send_error(struct net_http *req, unsigned status, int code) {
@@ -64,6 +69,7 @@ int api_more(void *user, struct net_http *req) {
 
 void api_closed(void *user) {
     struct api_call *call = user;
+    httpapi_closed(call);
     reads_http_gone(call);
     reads_discard(call->stream);
     free(call);
@@ -90,6 +96,13 @@ static int serve_game(struct server *srv, struct net_http *req, const char *rest
     long n = game_write_pgn(g, site, &text);
     if (n < 0) return -1;
     return net_http_respond(req, 200, "application/x-chess-pgn", text, (size_t)n);
+}
+
+int api_game_export(struct server *srv, struct net_http *req, const char *id, bool pgn) {
+    char rest[GAME_ID_LEN + 8];
+    if (strlen(id) > GAME_ID_LEN || !id[0]) return send_error(req, 404, -CORE_ERR_GAME_NOT_FOUND);
+    snprintf(rest, sizeof rest, "%s%s", id, pgn ? ".pgn" : "");
+    return serve_game(srv, req, rest);
 }
 
 static int serve_health(struct server *srv, struct net_http *req) {
@@ -188,6 +201,12 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
     return net_http_respond(req, 200, "text/plain; version=0.0.4", text, len);
 }
 
+static int method_not_allowed(struct net_http *req) {
+    return api_send_json_extra(req, 405, "allow: GET, HEAD\r\n",
+                               json_pack("{s:s,s:s}", "code", "METHOD_NOT_ALLOWED", "message",
+                                         "this endpoint takes GET and HEAD"));
+}
+
 static int no_endpoint(struct net_http *req) {
     return api_send_json(
         req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such endpoint"));
@@ -208,6 +227,9 @@ static bool dot_segment(const char *path) {
  * machine only; the metrics port serves /metrics and /healthz and nothing else. */
 static int route(struct server *srv, struct net_http *req, const char *path) {
     bool internal = net_http_internal(req);
+    bool reading = net_http_method(req) == NET_HTTP_GET || net_http_method(req) == NET_HTTP_HEAD;
+    bool api_path = strncmp(path, "/api/", 5) == 0 || strncmp(path, "/game/export/", 13) == 0;
+    if (!reading && (internal || !api_path)) return 1; /* the transport's 405 */
     if (strcmp(path, "/healthz") == 0) return serve_health(srv, req);
     if (strcmp(path, "/metrics") == 0) {
         bool allowed = srv->cfg.metrics_port ? internal : net_http_local(req);
@@ -217,6 +239,9 @@ static int route(struct server *srv, struct net_http *req, const char *path) {
     /* Encoded traversal (/api/games/..%2f..%2fetc) matches no route: a JSON 404. */
     if (internal || (api && dot_segment(path))) return no_endpoint(req);
     int rc;
+    if (api_path && (rc = httpapi_request(srv, req, path)) <= 0)
+        return rc; /* the lichess-compatible API */
+    if (!reading) return method_not_allowed(req);
     if (archive_http(srv, req, path, &rc)) return rc; /* players, users, leaderboard, FEN */
     if (strncmp(path, "/api/games/", 11) == 0) return serve_game(srv, req, path + 11);
     if (api || strcmp(path, "/ws") == 0) return no_endpoint(req);

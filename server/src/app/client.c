@@ -36,22 +36,45 @@ struct net_msg *outmsg_with_id(struct net_msg *m, const json_t *id) {
     return net_msg_adopt(block, len);
 }
 
-void *conn_open(void *ctx, struct net_conn *nc, const char *addr, const char *bearer) {
-    struct server *srv = ctx;
+/* Virtual connections' ids: far above the transport's (which count from 1), so that both can
+ * key the same maps. */
+#define VIRTUAL_ID_BASE (UINT64_C(1) << 48)
+
+static struct conn *conn_new(struct server *srv, uint64_t id, const char *addr) {
     struct conn *c = calloc(1, sizeof *c);
     if (!c) return NULL;
-    c->net = nc;
     c->srv = srv;
-    c->id = net_conn_id(nc);
+    c->id = id;
+    c->open = true;
     snprintf(c->addr, sizeof c->addr, "%s", addr);
     ratelimit_init(&c->limit, srv->cfg.rate_burst, srv->cfg.rate_per_s, now_mono_ms());
     c->all_next = srv->conns;
     if (srv->conns) srv->conns->all_prev = c;
     srv->conns = c;
     srv->conn_count++;
+    return c;
+}
+
+void *conn_open(void *ctx, struct net_conn *nc, const char *addr, const char *bearer) {
+    struct conn *c = conn_new(ctx, net_conn_id(nc), addr);
+    if (!c) return NULL;
+    c->net = nc;
     /* A bot may identify itself with its upgrade request ("Authorization: Bearer <token>"). */
     if (bearer) dispatch_bearer_hello(c, bearer);
     return c;
+}
+
+struct conn *conn_open_virtual(struct server *srv, const char *addr, const struct conn_sink *sink,
+                               void *ctx) {
+    struct conn *c = conn_new(srv, VIRTUAL_ID_BASE + ++srv->virtual_conns_total, addr);
+    if (!c) return NULL;
+    c->sink = sink;
+    c->sink_ctx = ctx;
+    return c;
+}
+
+void conn_end_virtual(struct conn *c) {
+    if (c->open) conn_closed(c);
 }
 
 /* ---- the inbound queue ---- */
@@ -83,7 +106,7 @@ static void drain(struct conn *c) {
         c->inbox_head = m->next;
         if (!c->inbox_head) c->inbox_tail = NULL;
         c->inbox_count--;
-        if (c->net && !c->close_code) dispatch_message(c, m->text, m->len, m->flags);
+        if (c->open && !c->close_code) dispatch_message(c, m->text, m->len, m->flags);
         free(m);
     }
     c->draining = false;
@@ -142,22 +165,29 @@ static void inbox_free(struct conn *c) {
 
 /* ---- sending and closing ---- */
 
+/* Closes the transport's side (a virtual connection's owner is told). */
+static void close_now(struct conn *c) {
+    if (c->sink)
+        c->sink->close(c->sink_ctx, c->close_code, c->close_reason);
+    else if (c->net)
+        net_close(c->net, c->close_code, c->close_reason);
+}
+
 void conn_close(struct conn *c, int code, const char *reason) {
-    if (!c->net || c->close_code) return;
+    if (!c->open || c->close_code) return;
     c->close_code = code;
     c->close_reason = reason;
-    if (c->held == 0) net_close(c->net, code, reason);
+    if (c->held == 0) close_now(c);
 }
 
 void conn_held_released(struct conn *c) {
-    if (--c->held == 0 && c->close_code && c->net)
-        net_close(c->net, c->close_code, c->close_reason);
+    if (--c->held == 0 && c->close_code && c->open) close_now(c);
 }
 
 /* A connection closing (except for shutdown) takes no new messages; those it accepted before
  * (held for a commit) still go out before the close. */
 static bool refuses_new(const struct conn *c) {
-    return !c->net || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY);
+    return !c->open || (c->close_code && c->close_code != NET_CLOSE_GOING_AWAY);
 }
 
 void conn_send(struct conn *c, struct net_msg *m) {
@@ -168,7 +198,10 @@ void conn_send(struct conn *c, struct net_msg *m) {
 }
 
 void conn_enqueue(struct conn *c, struct net_msg *m) {
-    if (c->net) net_send(c->net, m);
+    if (c->sink && c->open)
+        c->sink->deliver(c->sink_ctx, m);
+    else if (c->net)
+        net_send(c->net, m);
 }
 
 /* Serialises msg (consumed) and sends it; plain: it announces no write (conn_send_plain). */
@@ -252,6 +285,7 @@ void conn_closed(void *user) {
     if (c->all_next) c->all_next->all_prev = c->all_prev;
     srv->conn_count--;
     c->net = NULL;
+    c->open = false;
     c->free_next = srv->to_free;
     srv->to_free = c;
 }

@@ -121,7 +121,9 @@ void dispatch_conn_gone(struct conn *c) {
     site_conn_gone(c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
     lobby_set(c, false);
-    if (c->player) {
+    if (c->player && c->acting) {
+        c->player = NULL; /* never one of its player's connections */
+    } else if (c->player) {
         struct player *p = c->player;
         player_unlink(c);
         c->player = NULL;
@@ -352,6 +354,17 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     dispatch_events(srv, &srv->events, NULL, NULL);
     if (token) site_player_hello(srv, p); /* its games on other nodes follow the welcome */
     manage_session_seen(c);
+}
+
+void dispatch_api_hello(struct conn *c, struct player *p) {
+    struct server *srv = c->srv;
+    int64_t now = now_mono_ms();
+    player_link(c, p);
+    LOGD("net", "conn=%llu api player=%s", (unsigned long long)c->id, p->id);
+    world_player_attach(srv->world, p, now, &srv->events);
+    reply(c, proto_encode_welcome(p, now), NULL);
+    dispatch_events(srv, &srv->events, NULL, NULL);
+    site_player_hello(srv, p); /* its games on other nodes follow the welcome */
 }
 
 /* Identifies the connection: as the player a token names, or as a new guest (name may be

@@ -30,11 +30,27 @@ struct net_msg *outmsg_create(const json_t *msg);
 /* A copy of a message (an object) with the request id added; NULL when memory runs out. */
 struct net_msg *outmsg_with_id(struct net_msg *m, const json_t *id);
 
-/* One client's WebSocket connection, as the application sees it. Freed only from the
- * housekeeping timer, never inside its own callback chain: the transport's ws_closed unlinks it
- * and puts it on the server's free list. */
+/*
+ * Where a connection's messages go when it is not a WebSocket: the HTTP API's requests and
+ * streams (app/httpapi.c) are connections of their own whose outbound messages are handed to
+ * deliver (a reference is taken for the call only), and close asks their owner to end them.
+ */
+struct conn_sink {
+    void (*deliver)(void *ctx, struct net_msg *m);
+    void (*close)(void *ctx, int code, const char *reason);
+};
+
+/* One client's connection, as the application sees it: a WebSocket, or a virtual one of the
+ * HTTP API (conn_open_virtual). Freed only from the housekeeping timer, never inside its own
+ * callback chain: the transport's ws_closed (or conn_end_virtual) unlinks it and puts it on the
+ * server's free list. */
 struct conn {
-    struct net_conn *net; /* the transport's connection; NULL once it has closed */
+    struct net_conn *net;         /* the transport's connection; NULL once it has closed (and always
+                                   * for a virtual connection: open says whether it is open) */
+    const struct conn_sink *sink; /* a virtual connection's; NULL for a WebSocket */
+    void *sink_ctx;
+    bool open;   /* not yet closed */
+    bool acting; /* acts for player without being one of its connections (an API request) */
     struct server *srv;
     uint64_t id;
     char addr[NETADDR_TEXT_MAX];            /* the client's, behind trusted proxies */
@@ -90,8 +106,9 @@ struct server {
     struct accounts *accounts;       /* register, login, logout in progress (accounts.c) */
     struct bots *bots;               /* bot account changes in progress (bots.c) */
     struct moderation *moderation;   /* moderation requests in progress (moderation.c) */
-    struct manage *manage; /* password changes, sessions, deletions in progress (manage.c) */
-    struct tokens *tokens; /* API token changes in progress (tokens.c) */
+    struct manage *manage;   /* password changes, sessions, deletions in progress (manage.c) */
+    struct httpapi *httpapi; /* the lichess-compatible HTTP API's state (httpapi.h) */
+    struct tokens *tokens;   /* API token changes in progress (tokens.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */
@@ -103,9 +120,10 @@ struct server {
     int64_t started_wall_ms; /* when the server started (process_start_time_seconds) */
     struct conn *conns;      /* every open connection */
     int conn_count;
-    int players_here;       /* players with at least one of those connections */
-    struct conn *lobby;     /* lobby subscribers */
-    struct strmap watchers; /* game id -> struct watch_list */
+    uint64_t virtual_conns_total; /* virtual connections opened (their ids) */
+    int players_here;             /* players with at least one of those connections */
+    struct conn *lobby;           /* lobby subscribers */
+    struct strmap watchers;       /* game id -> struct watch_list */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */
     int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */
@@ -125,6 +143,15 @@ struct server {
 void *conn_open(void *srv, struct net_conn *nc, const char *addr, const char *bearer);
 void conn_message(void *conn, const char *text, size_t len, unsigned flags);
 void conn_closed(void *conn);
+
+/* A virtual connection (the HTTP API's): messages go to sink (with ctx); addr is the client's.
+ * Returns NULL when memory runs out. */
+struct conn *conn_open_virtual(struct server *srv, const char *addr, const struct conn_sink *sink,
+                               void *ctx);
+
+/* Ends a virtual connection as the transport's ws_closed ends a WebSocket (its player detached,
+ * its requests dropped); it is freed later. */
+void conn_end_virtual(struct conn *c);
 
 /* Sends a message (taking a reference). While writes wait for the disk the message is held
  * first (persist.c) and sent once they are committed. */
@@ -188,6 +215,10 @@ void dispatch_refuse(struct conn *c, int code, const char *text, size_t len);
  * welcome with the request's id, tells the others. */
 void dispatch_hello_player(struct conn *c, struct player *p, const char *token, const json_t *id);
 
+/* The hello of a virtual connection of the HTTP API for its token's player: linked to the player
+ * like a WebSocket (its welcome, then the player's events), without a session. */
+void dispatch_api_hello(struct conn *c, struct player *p);
+
 /* Delivers events (from a request, a tick, or a connection change). requester and id: the
  * connection that asked and its request id, for the reply event (may be NULL). */
 void dispatch_events(struct server *srv, struct core_events *events, struct conn *requester,
@@ -246,10 +277,19 @@ struct api_call {
     bool reading;           /* waiting for a database read */
     char read_key[24];      /* the read's id in decimal, while reading */
     struct db_read *stream; /* streaming: the request for the next batch, while idle */
+    struct hapi *hapi;      /* an HTTP API request (httpapi.h), or NULL */
 };
 
 /* The call for req, created on first use. NULL when memory runs out. */
 struct api_call *api_call_of(struct server *srv, struct net_http *req);
+
+/* A game's export by id (/game/export/<id>): its PGN, or its JSON state (pgn false), from the
+ * world or the archive. Returns what the HTTP callback returns. */
+int api_game_export(struct server *srv, struct net_http *req, const char *id, bool pgn);
+
+/* Starts a response with a JSON body (msg stolen) and more header lines (extra: "name:
+ * value\r\n" lines, or NULL). Returns 0 or -1. */
+int api_send_json_extra(struct net_http *req, unsigned status, const char *extra, json_t *msg);
 
 /* Starts a response with a JSON body (msg stolen). Returns 0 or -1. */
 int api_send_json(struct net_http *req, unsigned status, json_t *msg);

@@ -227,6 +227,10 @@ static struct player *player_for(struct server *srv, const struct store_identity
     return pl;
 }
 
+struct player *persist_player_for(struct server *srv, const struct store_identity *id) {
+    return player_for(srv, id, NULL);
+}
+
 /* A hello with a token the world does not know: its player is read from the database. */
 struct token_read {
     struct db_read base; /* first */

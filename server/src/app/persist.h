@@ -77,6 +77,11 @@ void persist_player_created(struct server *srv, struct player *player);
  */
 int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, bool bearer);
 
+/* The world's player for an identity read from the store (brought back into the world when it
+ * is not there; no token is mapped to it). NULL when memory runs out. */
+struct store_identity;
+struct player *persist_player_for(struct server *srv, const struct store_identity *id);
+
 /* The store, the password thread and the reads waiting on it (NULL without a database). */
 struct store *persist_store(struct server *srv);
 struct passwords *persist_passwords(struct server *srv);

@@ -20,6 +20,7 @@
 #include "app/backup.h"
 #include "app/bots.h"
 #include "app/engine.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/manage.h"
 #include "app/moderation.h"
@@ -125,6 +126,7 @@ static void finish(struct server *srv) {
     persist_detach(srv); /* no wake-ups from the store once the loop is going away */
     engine_detach(srv);  /* nor from the engine's workers: their last results are drained below */
     site_detach(srv);    /* the Redis links' handles close with the loop */
+    httpapi_detach(srv);
     LOGI("server", "shutdown complete (%d connections left)", srv->conn_count);
     wake_drain(srv->wake);
     timer_close(&srv->world_timer);
@@ -141,6 +143,7 @@ static void house_timer_fired(struct server *srv) {
     conn_free_closed(srv);
     if (!srv->stopping) net_keepalive(srv->net, now);
     site_tick(srv, now);
+    httpapi_tick(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -170,8 +173,11 @@ struct server *server_create(const struct server_config *cfg) {
     srv->bots = bots_create();
     srv->moderation = moderation_create();
     srv->manage = manage_create();
+    srv->httpapi = httpapi_create();
     srv->tokens = tokens_create();
-    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->tokens) goto fail;
+    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi ||
+        !srv->tokens)
+        goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
     world_set_wall_offset(srv->world, now_wall_ms() - now_mono_ms());
@@ -251,6 +257,7 @@ void server_destroy(struct server *srv) {
     bots_free(srv->bots);
     moderation_free(srv->moderation);
     manage_free(srv->manage);
+    httpapi_free(srv->httpapi);
     tokens_free(srv->tokens);
     site_release(srv);
 

@@ -9,8 +9,8 @@
  *   bytes of the hash, as sessions have), the description, the scopes written in one order,
  *   when it was created.
  * - api_tokens_list: the account's working tokens, newest first, without their text.
- * - api_token_revoke {token_id}: one of them stops working at once (the HTTP API reads every
- *   token from the database on every request).
+ * - api_token_revoke {token_id}: one of them stops working (the HTTP API reads tokens from the
+ *   database, and may keep one it has just read for a few seconds).
  *
  * Only an account may ask (ACCOUNT_REQUIRED for a guest or a bot; a bot's own tokens already
  * work on the HTTP API with the scope bot:play); unknown scopes get BAD_SCOPES, a token beyond

@@ -39,6 +39,7 @@ struct seek {
     struct player *owner;
     struct time_control tc;
     enum color_choice color; /* the colour the owner asked for */
+    int final_color;         /* the owner's colour if known yet (CHESS_WHITE/BLACK), else -1 */
     bool is_challenge;       /* unlisted, accepted through its link */
     struct player *target;   /* a direct challenge: only this player may accept; else NULL */
     bool casual;             /* asked to be unrated */

@@ -572,6 +572,11 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     s->owner = actor;
     s->tc = cmd->tc;
     s->color = cmd->color;
+    /* A challenge's colours are drawn when it is made, as lichess does (its finalColor); a
+     * seek's when it is accepted. */
+    s->final_color = cmd->color != COLOR_CHOICE_RANDOM ? (int)cmd->color
+                     : challenge                      ? random_bit(world)
+                                                      : -1;
     s->is_challenge = challenge;
     s->target = target;
     s->casual = cmd->casual;
@@ -630,7 +635,7 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
     if (s->target && s->target != actor) return -CORE_ERR_NOT_INVITED;
     if (world_player_blocks(s->owner, actor->id) || world_player_blocks(actor, s->owner->id))
         return -CORE_ERR_BLOCKED;
-    int owner_color = s->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)s->color;
+    int owner_color = s->final_color >= 0 ? s->final_color : random_bit(world);
     struct player *white = owner_color == CHESS_WHITE ? s->owner : actor;
     struct player *black = owner_color == CHESS_WHITE ? actor : s->owner;
     struct time_control tc = s->tc;

@@ -327,6 +327,11 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
     emit_engine(&t, g);
     emit_metric(&t, "chess_http_requests_total", "counter", "HTTP requests served.",
                 (double)m->http_requests_total);
+    emit_metric(&t, "chess_api_requests_total", "counter",
+                "Requests to the lichess-compatible HTTP API.", (double)m->api_requests_total);
+    emit_metric(&t, "chess_api_rate_limited_total", "counter",
+                "HTTP API requests refused with 429 (per address or per token).",
+                (double)m->api_rate_limited_total);
     emit_metric(&t, "chess_messages_out_total", "counter", "WebSocket messages queued to clients.",
                 (double)m->messages_out_total);
     emit_metric(&t, "chess_bytes_in_total", "counter", "WebSocket payload bytes received.",

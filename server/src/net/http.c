@@ -24,6 +24,7 @@
  * the connection opened or the previous response ended; a response that makes no progress for
  * HTTP_WRITE_TIMEOUT_MS is dropped.
  */
+#include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <netinet/in.h>
@@ -57,6 +58,7 @@
 
 enum http_state {
     HTTP_READING,   /* waiting for a complete request head */
+    HTTP_BODY,      /* the head is in: reading the body (POST, DELETE) */
     HTTP_BUSY,      /* the request is the application's, or its response is being written */
     HTTP_LINGERING, /* the response is out and the sending side shut: reading until EOF */
 };
@@ -67,21 +69,27 @@ struct http_conn {
     uv_poll_t poll;
     int events; /* what the poll handle waits for */
     enum http_state state;
-    bool internal;       /* came on the metrics port */
-    bool local;          /* the peer is a loopback address */
-    bool forwarded;      /* the request names a client behind a proxy */
-    bool keep_alive;     /* the connection serves another request after this one */
-    bool more_asked;     /* streaming: the application was asked for the next batch */
-    bool aborted;        /* net_http_abort: dropped on the next poll event */
-    int64_t deadline_ms; /* 0: none */
+    bool internal;               /* came on the metrics port */
+    bool local;                  /* the peer is a loopback address */
+    char peer[NETADDR_TEXT_MAX]; /* the peer's address */
+    int minor;                   /* the current request's HTTP/1.minor */
+    bool forwarded;              /* the request names a client behind a proxy */
+    bool keep_alive;             /* the connection serves another request after this one */
+    bool more_asked;             /* streaming: the application was asked for the next batch */
+    bool aborted;                /* net_http_abort: dropped on the next poll event */
+    int64_t deadline_ms;         /* 0: none */
     /* One block allocated with the first byte read (an idle connection costs little): the
      * bytes read (HTTP_HEAD_MAX), then the current request's decoded path and raw query. */
     char *in;
     size_t in_len;
     size_t head_len; /* the current request's head, consumed when it is answered */
     char *path, *query;
+    char *body; /* the current request's body (HTTP_BODY), NUL-terminated */
+    size_t body_len, body_need;
     char *out; /* what goes out: headers and body */
     size_t out_len, out_sent, out_cap;
+    int push_keepalive_ms; /* a pushed response: a newline after this long without text */
+    int64_t last_push_ms;
     struct net_http req;
     struct http_conn *prev, *next;
 };
@@ -99,6 +107,7 @@ static void poll_events(struct http_conn *c, int events) {
 
 static void free_conn(uv_handle_t *h) {
     struct http_conn *c = h->data;
+    free(c->body);
     free(c->in);
     free(c->out);
     free(c);
@@ -154,7 +163,14 @@ static const char *reason_phrase(unsigned status) {
         case 400: return "Bad Request";
         case 403: return "Forbidden";
         case 404: return "Not Found";
+        case 401: return "Unauthorized";
         case 405: return "Method Not Allowed";
+        case 408: return "Request Timeout";
+        case 409: return "Conflict";
+        case 411: return "Length Required";
+        case 413: return "Content Too Large";
+        case 415: return "Unsupported Media Type";
+        case 429: return "Too Many Requests";
         case 414: return "URI Too Long";
         case 431: return "Request Header Fields Too Large";
         case 500: return "Internal Server Error";
@@ -164,14 +180,17 @@ static const char *reason_phrase(unsigned status) {
     }
 }
 
-/* Queues the status line and headers. length < 0: unknown (the connection closes after). */
+/* Queues the status line and headers. length < 0: unknown (chunked when req.chunked, else the
+ * connection closes after). */
 static int out_headers(struct http_conn *c, unsigned status, const char *type, long long length,
                        const char *extra) {
     char head[1024], length_line[64] = "";
-    if (length < 0)
-        c->keep_alive = false;
-    else
+    if (length >= 0)
         snprintf(length_line, sizeof length_line, "content-length: %lld\r\n", length);
+    else if (c->req.chunked)
+        snprintf(length_line, sizeof length_line, "transfer-encoding: chunked\r\n");
+    else
+        c->keep_alive = false;
     int n = snprintf(head, sizeof head,
                      "HTTP/1.1 %u %s\r\ncontent-type: %s\r\n%s%s" SECURITY_HEADERS "%s\r\n", status,
                      reason_phrase(status), type, length_line, extra ? extra : "",
@@ -226,6 +245,9 @@ static void response_done(struct http_conn *c) {
     end_request(c);
     c->out_len = c->out_sent = 0;
     c->more_asked = false;
+    free(c->body);
+    c->body = NULL;
+    c->body_len = c->body_need = 0;
     if (!c->keep_alive) {
         begin_linger(c);
         return;
@@ -255,6 +277,12 @@ static void write_out(struct http_conn *c) {
         c->deadline_ms = now_mono_ms() + HTTP_WRITE_TIMEOUT_MS;
     }
     c->out_len = c->out_sent = 0;
+    if (c->req.pushing && !c->req.stream_done) {
+        /* All pushed text is out: wait for more, and notice the client leaving. */
+        poll_events(c, UV_READABLE);
+        c->deadline_ms = 0;
+        return;
+    }
     if (c->req.streaming && !c->req.stream_done) {
         /* The batch is out: the next one comes through net_http_stream_more(). */
         poll_events(c, 0);
@@ -307,6 +335,50 @@ static void read_in(struct http_conn *c) {
     process_input(c);
 }
 
+static void handle_request(struct http_conn *c, const struct http_head *h);
+
+/* The body is in: the request is handled, its head parsed again (it is still at the start of
+ * the buffer; the body's bytes were taken out of it). */
+static void body_complete(struct http_conn *c) {
+    struct http_head h;
+    poll_events(c, 0);
+    c->body[c->body_len] = '\0';
+    if (http_parse_head(c->in, c->in_len, &h) != 0) {
+        drop_conn(c); /* cannot be: it parsed before */
+        return;
+    }
+    handle_request(c, &h);
+}
+
+static void read_body(struct http_conn *c) {
+    ssize_t n = recv(c->fd, c->body + c->body_len, c->body_need - c->body_len, 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+    if (n <= 0) {
+        drop_conn(c);
+        return;
+    }
+    c->body_len += (size_t)n;
+    c->net->stats.bytes_in_total += (uint64_t)n;
+    if (c->body_len == c->body_need) body_complete(c);
+}
+
+/* While a pushed response waits for text, the client may only close the connection (or send a
+ * next request, which waits in the buffer: a full buffer drops the connection). */
+static void read_during_push(struct http_conn *c) {
+    if (c->in_len == HTTP_HEAD_MAX) {
+        drop_conn(c);
+        return;
+    }
+    ssize_t n = recv(c->fd, c->in + c->in_len, HTTP_HEAD_MAX - c->in_len, 0);
+    if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+    if (n <= 0) {
+        drop_conn(c); /* the client went away: the stream ends */
+        return;
+    }
+    c->in_len += (size_t)n;
+    c->net->stats.bytes_in_total += (uint64_t)n;
+}
+
 static void on_poll(uv_poll_t *poll, int status, int events) {
     struct http_conn *c = poll->data;
     if (status < 0 || c->aborted) {
@@ -322,6 +394,10 @@ static void on_poll(uv_poll_t *poll, int status, int events) {
         drain_linger(c);
     else if (c->state == HTTP_READING)
         read_in(c);
+    else if (c->state == HTTP_BODY)
+        read_body(c);
+    else if (c->req.pushing)
+        read_during_push(c);
 }
 
 /* Hands the connection to lws with what was read of it. */
@@ -446,6 +522,51 @@ static void serve_static(struct http_conn *c) {
     if (start_response(&c->req, 200, type, body, (long long)len, len, cache) < 0) drop_conn(c);
 }
 
+static bool request_method(struct http_span m, enum net_http_method *out) {
+    static const struct {
+        const char *name;
+        enum net_http_method method;
+    } methods[] = {{"GET", NET_HTTP_GET},
+                   {"HEAD", NET_HTTP_HEAD},
+                   {"POST", NET_HTTP_POST},
+                   {"DELETE", NET_HTTP_DELETE}};
+    for (size_t i = 0; i < sizeof methods / sizeof methods[0]; i++)
+        if (http_span_is(m, methods[i].name)) {
+            *out = methods[i].method;
+            return true;
+        }
+    return false;
+}
+
+/* A header's value into a buffer, cut at its size. Returns false when it was cut. */
+static bool copy_span(struct http_span s, char *out, size_t size) {
+    size_t len = s.len < size ? s.len : size - 1;
+    memcpy(out, s.p ? s.p : "", len);
+    out[len] = '\0';
+    return len == s.len;
+}
+
+/* What the application may ask of the request's headers, and the client's address. */
+static void copy_headers(struct http_conn *c, const struct http_head *h) {
+    struct net_http *req = &c->req;
+    req->has_authorization = h->authorization.p != NULL;
+    if (!copy_span(h->authorization, req->authorization, sizeof req->authorization))
+        req->authorization[0] = '\0';
+    copy_span(h->accept, req->accept, sizeof req->accept);
+    copy_span(h->content_type, req->content_type, sizeof req->content_type);
+    snprintf(req->addr, sizeof req->addr, "%s", c->peer);
+    const struct netaddr_list *trusted = c->net->cfg.trusted_proxies;
+    if (!trusted || trusted->count == 0 || (!h->forwarded_for.p && !h->real_ip.p)) return;
+    char *forwarded_for =
+        strndup(h->forwarded_for.p ? h->forwarded_for.p : "", h->forwarded_for.len);
+    char *real_ip = strndup(h->real_ip.p ? h->real_ip.p : "", h->real_ip.len);
+    /* When a header cannot be copied, the peer stays the client. */
+    if (forwarded_for && real_ip)
+        netaddr_client(trusted, c->peer, forwarded_for, real_ip, req->addr, sizeof req->addr);
+    free(forwarded_for);
+    free(real_ip);
+}
+
 static void handle_request(struct http_conn *c, const struct http_head *h) {
     struct net *net = c->net;
     c->state = HTTP_BUSY;
@@ -456,17 +577,25 @@ static void handle_request(struct http_conn *c, const struct http_head *h) {
     c->req.conn = c;
     c->req.query = c->query;
     c->forwarded = h->forwarded;
+    c->minor = h->minor;
     c->keep_alive = h->minor == 1 ? !http_has_token(h->connection, "close")
                                   : http_has_token(h->connection, "keep-alive");
-    /* No endpoint takes a body: answer, then close rather than read it. */
-    if ((h->length.p && !http_span_is(h->length, "0")) || h->encoding.p) c->keep_alive = false;
-    bool head = http_span_is(h->method, "HEAD");
-    if (!head && !http_span_is(h->method, "GET")) {
-        c->req.head = false;
+    enum net_http_method method;
+    if (!request_method(h->method, &method)) {
+        /* Its body (if any) is not read: answer, then close rather than read it. */
+        if ((h->length.p && !http_span_is(h->length, "0")) || h->encoding.p) c->keep_alive = false;
         if (respond_plain(c, 405, "allow: GET, HEAD\r\n", "method not allowed\n") < 0) drop_conn(c);
         return;
     }
+    bool head = method == NET_HTTP_HEAD;
+    /* A GET's or HEAD's body is not read either (POST's and DELETE's is, begin_request). */
+    if (!c->body && ((h->length.p && !http_span_is(h->length, "0")) || h->encoding.p))
+        c->keep_alive = false;
+    c->req.method = method;
     c->req.head = head;
+    c->req.body = c->body ? c->body : "";
+    c->req.body_len = c->body_len;
+    copy_headers(c, h);
     if (h->target.p[0] != '/') {
         refuse(c, 400, "bad request target\n");
         return;
@@ -490,7 +619,7 @@ static void handle_request(struct http_conn *c, const struct http_head *h) {
     memcpy(c->req.host, h->host.p ? h->host.p : "", hlen);
     c->req.host[hlen] = '\0';
 
-    if (h->upgrade.p && http_has_token(h->upgrade, "websocket")) {
+    if (method == NET_HTTP_GET && h->upgrade.p && http_has_token(h->upgrade, "websocket")) {
         if (c->internal || path_len != 3 || memcmp(h->target.p, "/ws", 3) != 0) {
             if (respond_plain(c, 404, NULL, "no WebSocket here: the endpoint is /ws\n") < 0)
                 drop_conn(c);
@@ -507,19 +636,65 @@ static void handle_request(struct http_conn *c, const struct http_head *h) {
     }
 
     char safe[128];
-    LOGD("http", "%s %s", head ? "HEAD" : "GET", log_sanitize(c->path, safe, sizeof safe));
+    LOGD("http", "%.*s %s", (int)h->method.len, h->method.p,
+         log_sanitize(c->path, safe, sizeof safe));
     enum net_http_outcome outcome = net->handler.http(net->handler.ctx, &c->req, c->path);
     if (outcome == NET_HTTP_CLOSE) {
         drop_conn(c);
         return;
     }
     if (outcome == NET_HTTP_NOT_MINE) {
+        if (method == NET_HTTP_POST || method == NET_HTTP_DELETE) {
+            if (respond_plain(c, 405, "allow: GET, HEAD\r\n", "method not allowed\n") < 0)
+                drop_conn(c);
+            return;
+        }
         if (c->internal) {
             if (respond_plain(c, 404, NULL, "not found\n") < 0) drop_conn(c);
             return;
         }
         serve_static(c);
     }
+}
+
+/* A request whose head is in: a POST's or DELETE's body is read first (at most
+ * NET_HTTP_BODY_MAX bytes, by Content-Length: 411 without one, 413 over), taken out of the
+ * buffer, where the head stays until the response is done. */
+static void begin_request(struct http_conn *c, const struct http_head *h) {
+    bool takes_body = http_span_is(h->method, "POST") || http_span_is(h->method, "DELETE");
+    if (!takes_body || (!h->length.p && !h->encoding.p)) {
+        handle_request(c, h);
+        return;
+    }
+    if (h->encoding.p) {
+        refuse(c, 411, "a request body needs a Content-Length\n");
+        return;
+    }
+    long long length = http_content_length(h->length, NET_HTTP_BODY_MAX);
+    if (length < 0) {
+        bool number = http_content_length(h->length, (long long)1 << 62) >= 0;
+        refuse(c, number ? 413 : 400, number ? "request body too large\n" : "bad Content-Length\n");
+        return;
+    }
+    c->body = malloc((size_t)length + 1);
+    if (!c->body) {
+        drop_conn(c);
+        return;
+    }
+    c->body_need = (size_t)length;
+    size_t have = c->in_len - h->len < (size_t)length ? c->in_len - h->len : (size_t)length;
+    memcpy(c->body, c->in + h->len, have);
+    memmove(c->in + h->len, c->in + h->len + have, c->in_len - h->len - have);
+    c->in_len -= have;
+    c->body_len = have;
+    if (have == (size_t)length) {
+        c->body[have] = '\0';
+        handle_request(c, h);
+        return;
+    }
+    c->state = HTTP_BODY;
+    c->deadline_ms = now_mono_ms() + HTTP_HEAD_TIMEOUT_MS;
+    poll_events(c, UV_READABLE);
 }
 
 /* Answers the complete request at the start of the buffer, if there is one. */
@@ -530,7 +705,7 @@ static void process_input(struct http_conn *c) {
     if (rc == 1) return; /* more to come */
     poll_events(c, 0);   /* one request at a time: the rest waits */
     switch (rc) {
-        case 0: handle_request(c, &h); return;
+        case 0: begin_request(c, &h); return;
         case 414: refuse(c, 414, "request target too long\n"); return;
         case 431: refuse(c, 431, "request headers too large\n"); return;
         case 505: refuse(c, 505, "HTTP/1.1 only\n"); return;
@@ -554,6 +729,21 @@ static bool peer_is_loopback(int fd) {
     return IN6_IS_ADDR_LOOPBACK(a) || (IN6_IS_ADDR_V4MAPPED(a) && a->s6_addr[12] == 127);
 }
 
+static void peer_text(int fd, char *out, size_t size) {
+    struct sockaddr_storage peer;
+    socklen_t len = sizeof peer;
+    out[0] = '\0';
+    if (getpeername(fd, (struct sockaddr *)&peer, &len) != 0) return;
+    const void *a =
+        peer.ss_family == AF_INET
+            ? (const void *)&((const struct sockaddr_in *)(const void *)&peer)->sin_addr
+            : (const void *)&((const struct sockaddr_in6 *)(const void *)&peer)->sin6_addr;
+    if (!inet_ntop(peer.ss_family, a, out, (socklen_t)size)) out[0] = '\0';
+    /* IPv4-mapped IPv6 addresses are written as IPv4 (as lws does). */
+    if (strncmp(out, "::ffff:", 7) == 0 && strchr(out, '.'))
+        memmove(out, out + 7, strlen(out + 7) + 1);
+}
+
 void http_accept(struct net *net, int fd, bool internal) {
     struct http_conn *c = calloc(1, sizeof *c);
     if (!c || uv_poll_init_socket(&net->loop, &c->poll, fd) != 0) {
@@ -569,6 +759,7 @@ void http_accept(struct net *net, int fd, bool internal) {
     c->state = HTTP_READING;
     c->deadline_ms = now_mono_ms() + HTTP_HEAD_TIMEOUT_MS;
     c->local = peer_is_loopback(fd);
+    peer_text(fd, c->peer, sizeof c->peer);
     c->next = net->http_conns;
     if (net->http_conns) net->http_conns->prev = c;
     net->http_conns = c;
@@ -583,6 +774,10 @@ void http_close_all(struct net *net) {
 void http_sweep(struct net *net, int64_t now_ms) {
     for (struct http_conn *c = net->http_conns, *next; c; c = next) {
         next = c->next;
+        if (c->state == HTTP_BUSY && c->req.pushing && !c->req.stream_done &&
+            c->push_keepalive_ms > 0 && now_ms - c->last_push_ms >= c->push_keepalive_ms &&
+            net_http_push(&c->req, "\n", 1) < 0)
+            continue; /* dropped */
         if (c->deadline_ms && now_ms >= c->deadline_ms) {
             LOGD("http", "connection dropped: %s",
                  c->state == HTTP_READING     ? "no complete request in time"
@@ -597,9 +792,78 @@ void http_sweep(struct net *net, int64_t now_ms) {
 
 int net_http_respond(struct net_http *req, unsigned status, const char *type, char *body,
                      size_t len) {
+    return net_http_respond_extra(req, status, type, NULL, body, len);
+}
+
+int net_http_respond_extra(struct net_http *req, unsigned status, const char *type,
+                           const char *extra, char *body, size_t len) {
+    char headers[512];
     req->streaming = false;
-    return start_response(req, status, type, body, (long long)len, len,
-                          "cache-control: no-store\r\n");
+    snprintf(headers, sizeof headers, "cache-control: no-store\r\n%s", extra ? extra : "");
+    return start_response(req, status, type, body, (long long)len, len, headers);
+}
+
+int net_http_push_start(struct net_http *req, unsigned status, const char *type, int keepalive_ms) {
+    struct http_conn *c = req->conn;
+    req->streaming = req->pushing = true;
+    req->stream_done = req->head;
+    req->chunked = c->minor == 1 && !req->head;
+    c->push_keepalive_ms = keepalive_ms;
+    c->last_push_ms = now_mono_ms();
+    /* X-Accel-Buffering: nginx (docs/self-hosting.md) passes each line on at once. */
+    return start_response(req, status, type, NULL, -1, 0,
+                          "cache-control: no-store\r\nx-accel-buffering: no\r\n");
+}
+
+int net_http_push(struct net_http *req, const char *text, size_t len) {
+    struct http_conn *c = req->conn;
+    if (!req->pushing || req->stream_done || len == 0) return 0;
+    char size_line[24];
+    int n = snprintf(size_line, sizeof size_line, "%zx\r\n", len);
+    if (c->aborted) return -1;
+    if (c->out_len - c->out_sent + len > NET_HTTP_PUSH_MAX ||
+        (req->chunked && out_add(c, size_line, (size_t)n) < 0) || out_add(c, text, len) < 0 ||
+        (req->chunked && out_add(c, "\r\n", 2) < 0)) {
+        LOGD("http", "a pushed response dropped: the client reads too slowly");
+        net_http_abort(req); /* not at once: the application is in this call chain */
+        return -1;
+    }
+    c->last_push_ms = now_mono_ms();
+    if (c->events != UV_WRITABLE) start_writing(c);
+    return 0;
+}
+
+void net_http_push_end(struct net_http *req) {
+    struct http_conn *c = req->conn;
+    if (!req->pushing || req->stream_done) return;
+    if (req->chunked && out_add(c, "0\r\n\r\n", 5) < 0) c->keep_alive = false;
+    req->stream_done = true;
+    start_writing(c);
+}
+
+enum net_http_method net_http_method(const struct net_http *req) {
+    return req->method;
+}
+
+const char *net_http_body(const struct net_http *req, size_t *len) {
+    *len = req->body_len;
+    return req->body ? req->body : "";
+}
+
+const char *net_http_authorization(const struct net_http *req) {
+    return req->has_authorization ? req->authorization : NULL;
+}
+
+const char *net_http_accept(const struct net_http *req) {
+    return req->accept;
+}
+
+const char *net_http_content_type(const struct net_http *req) {
+    return req->content_type;
+}
+
+const char *net_http_addr(const struct net_http *req) {
+    return req->addr;
 }
 
 int net_http_stream_start(struct net_http *req, const char *type, char *body, size_t len,
@@ -619,9 +883,10 @@ void net_http_stream_more(struct net_http *req, char *body, size_t len, bool las
     start_writing(c);
 }
 
-const char *net_http_query_arg(struct net_http *req, const char *name, char *buf, size_t size) {
+/* The value of name= in text (fields separated by '&'), decoded into buf. */
+static const char *field_value(const char *text, const char *name, char *buf, size_t size) {
     size_t nlen = strlen(name);
-    for (const char *p = req->query; *p;) {
+    for (const char *p = text; *p;) {
         const char *end = strchr(p, '&');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         if (len >= nlen && strncmp(p, name, nlen) == 0 && len - nlen < size) {
@@ -632,6 +897,16 @@ const char *net_http_query_arg(struct net_http *req, const char *name, char *buf
         p = end + 1;
     }
     return NULL;
+}
+
+const char *net_http_query_arg(struct net_http *req, const char *name, char *buf, size_t size) {
+    return field_value(req->query, name, buf, size);
+}
+
+const char *net_http_form_arg(struct net_http *req, const char *name, char *buf, size_t size) {
+    char field[64];
+    if (!req->body || snprintf(field, sizeof field, "%s=", name) >= (int)sizeof field) return NULL;
+    return field_value(req->body, field, buf, size);
 }
 
 void net_http_abort(struct net_http *req) {

@@ -24,6 +24,17 @@ bool http_span_is(struct http_span s, const char *text) {
     return s.len == strlen(text) && memcmp(s.p, text, s.len) == 0;
 }
 
+long long http_content_length(struct http_span s, long long max) {
+    if (!s.p || s.len == 0) return -1;
+    long long n = 0;
+    for (size_t i = 0; i < s.len; i++) {
+        if (s.p[i] < '0' || s.p[i] > '9') return -1;
+        n = n * 10 + (s.p[i] - '0');
+        if (n > max) return -1;
+    }
+    return n;
+}
+
 /* Whether a comma-separated header value lists token (any case). */
 bool http_has_token(struct http_span s, const char *token) {
     size_t tlen = strlen(token);
@@ -60,6 +71,9 @@ static unsigned parse_header(const char *line, size_t len, struct http_head *h) 
         {"origin", offsetof(struct http_head, origin)},
         {"content-length", offsetof(struct http_head, length)},
         {"transfer-encoding", offsetof(struct http_head, encoding)},
+        {"authorization", offsetof(struct http_head, authorization)},
+        {"accept", offsetof(struct http_head, accept)},
+        {"content-type", offsetof(struct http_head, content_type)},
     };
     for (size_t i = 0; i < sizeof kept / sizeof kept[0]; i++) {
         if (name.len != strlen(kept[i].name) || strncasecmp(name.p, kept[i].name, name.len))
@@ -71,6 +85,9 @@ static unsigned parse_header(const char *line, size_t len, struct http_head *h) 
         *slot = value;
         return 0;
     }
+    /* Proxies' headers: the last of each counts (a proxy appends to what the client sent). */
+    if (name.len == 15 && strncasecmp(name.p, "x-forwarded-for", 15) == 0) h->forwarded_for = value;
+    if (name.len == 9 && strncasecmp(name.p, "x-real-ip", 9) == 0) h->real_ip = value;
     if ((name.len == 15 && strncasecmp(name.p, "x-forwarded-for", 15) == 0) ||
         (name.len == 9 && strncasecmp(name.p, "x-real-ip", 9) == 0) ||
         (name.len == 9 && strncasecmp(name.p, "forwarded", 9) == 0))

@@ -22,10 +22,15 @@ struct http_span {
 /* What the server needs of a request head; the spans point into the parsed buffer. */
 struct http_head {
     struct http_span method, target, host, connection, upgrade, origin, length, encoding;
+    struct http_span authorization, accept, content_type, forwarded_for, real_ip;
     bool forwarded; /* X-Forwarded-For, X-Real-IP or Forwarded */
     int minor;      /* HTTP/1.minor */
     size_t len;     /* bytes of the head, blank line included */
 };
+
+/* Content-Length's value: 0 or more decimal digits up to max. Returns the length, or -1 when it
+ * is not a number or over max. */
+long long http_content_length(struct http_span s, long long max);
 
 /* Whether s is exactly text. */
 bool http_span_is(struct http_span s, const char *text);

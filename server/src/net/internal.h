@@ -39,11 +39,21 @@ struct net_http {
     struct http_conn *conn;
     void *user;        /* the application's (net_http_set_user) */
     const char *query; /* the raw query string after '?' (in the connection's buffer), or "" */
-    char host[256];    /* the Host header, or "" */
-    bool head;         /* HEAD: the headers of the response, no body */
-    bool streaming;    /* the length is unknown: more batches may follow */
-    bool stream_done;  /* streaming: the batch in hand is the last */
-    bool answered;     /* a response started */
+    enum net_http_method method;
+    char host[256];              /* the Host header, or "" */
+    char authorization[128];     /* the Authorization header, or "" (also when too long) */
+    bool has_authorization;      /* the header came (perhaps too long for the buffer) */
+    char accept[128];            /* the Accept header (cut at the buffer's size), or "" */
+    char content_type[128];      /* the Content-Type header (cut likewise), or "" */
+    char addr[NETADDR_TEXT_MAX]; /* the client's address, behind trusted proxies */
+    const char *body;            /* the request's body, NUL-terminated ("" for none) */
+    size_t body_len;
+    bool head;        /* HEAD: the headers of the response, no body */
+    bool streaming;   /* the length is unknown: more batches may follow */
+    bool stream_done; /* streaming: the batch in hand is the last */
+    bool pushing;     /* a pushed response (net_http_push_start): no http_more */
+    bool chunked;     /* the body goes in chunks (HTTP/1.1 streams), so the connection may stay */
+    bool answered;    /* a response started */
 };
 
 /* A listening socket: the players' port, or the metrics port. */

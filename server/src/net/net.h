@@ -76,6 +76,17 @@ enum net_message_flags {
     NET_MESSAGE_OVERSIZE = 1 << 1, /* over max_message: text is NULL */
 };
 
+/* The methods the application sees (any other gets 405 from the transport). */
+enum net_http_method {
+    NET_HTTP_GET,
+    NET_HTTP_HEAD,
+    NET_HTTP_POST,
+    NET_HTTP_DELETE,
+};
+
+/* The largest request body the transport reads (413 above). */
+#define NET_HTTP_BODY_MAX (64 * 1024)
+
 /* What net_handler.http returns. */
 enum net_http_outcome {
     NET_HTTP_CLOSE = -1,   /* close the connection */
@@ -98,8 +109,10 @@ struct net_handler {
     void (*ws_message)(void *user, const char *text, size_t len, unsigned flags);
     /* The connection is gone; the transport frees it later (net_free_closed). */
     void (*ws_closed)(void *user);
-    /* A GET or HEAD request for path (percent-decoded; it may hold "." and ".." segments),
-     * before the static files. For HEAD the transport drops the body of the response. */
+    /* A GET, HEAD, POST or DELETE request for path (percent-decoded; it may hold "." and ".."
+     * segments), before the static files; a POST's or DELETE's body is read whole first
+     * (net_http_body). For HEAD the transport drops the body of the response. NOT_MINE for a
+     * POST or DELETE: 405. */
     enum net_http_outcome (*http)(void *ctx, struct net_http *req, const char *path);
     /* A streamed response's batch is written: the application hands the next one with
      * net_http_stream_more(), now or later. Returns 0, or -1 to end the response here. */
@@ -211,12 +224,55 @@ int net_http_stream_start(struct net_http *req, const char *type, char *body, si
 /* The next batch of a streamed response (malloc'd, taken over); last: nothing follows. */
 void net_http_stream_more(struct net_http *req, char *body, size_t len, bool last);
 
+/* The same with more header lines (extra: "name: value\r\n" lines, or NULL), e.g. Allow for a
+ * 405 or Retry-After for a 429. */
+int net_http_respond_extra(struct net_http *req, unsigned status, const char *type,
+                           const char *extra, char *body, size_t len);
+
+/*
+ * A pushed response (NDJSON streams): headers now, then the application adds text as things
+ * happen (net_http_push) until net_http_push_end(), or until the client goes away
+ * (http_closed). Chunked on HTTP/1.1, so the connection serves further requests after the end;
+ * until the end of the connection on HTTP/1.0. keepalive_ms > 0: a newline goes out whenever
+ * nothing was pushed for that long (so that clients and proxies keep the stream open). Returns 0
+ * or -1.
+ */
+int net_http_push_start(struct net_http *req, unsigned status, const char *type, int keepalive_ms);
+
+/* Adds text to a pushed response (copied). Returns 0, or -1 when the client reads too slowly
+ * (more than NET_HTTP_PUSH_MAX bytes wait): the connection is dropped (http_closed follows). */
+#define NET_HTTP_PUSH_MAX (1 << 20)
+int net_http_push(struct net_http *req, const char *text, size_t len);
+
+/* Ends a pushed response once what was pushed is out. */
+void net_http_push_end(struct net_http *req);
+
+/* The request's method. */
+enum net_http_method net_http_method(const struct net_http *req);
+
+/* A POST's or DELETE's body (NUL-terminated; "" with len 0 for none). */
+const char *net_http_body(const struct net_http *req, size_t *len);
+
+/* The Authorization header: NULL without one, "" for one too long to be the application's. */
+const char *net_http_authorization(const struct net_http *req);
+
+/* The Accept and Content-Type headers ("" without them). */
+const char *net_http_accept(const struct net_http *req);
+const char *net_http_content_type(const struct net_http *req);
+
+/* The client's address (behind trusted proxies, as for WebSocket connections). */
+const char *net_http_addr(const struct net_http *req);
+
 /* The request's Host header, or "localhost" without one. */
 void net_http_host(struct net_http *req, char *out, size_t size);
 
 /* The value of a query argument (name with its "=", e.g. "page=") copied into buf, or NULL when
  * the request has none. */
 const char *net_http_query_arg(struct net_http *req, const char *name, char *buf, size_t size);
+
+/* The value of a field of a form body (application/x-www-form-urlencoded: name=value&...)
+ * decoded into buf, or NULL when the body has none (or it does not fit). */
+const char *net_http_form_arg(struct net_http *req, const char *name, char *buf, size_t size);
 
 /* Drops the request's connection (a response that cannot be finished): on the next turn of the
  * loop, when http_closed is called. */

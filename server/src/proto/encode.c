@@ -131,11 +131,20 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     if (!obj) return NULL;
     put(obj, "id", json_string_nocheck(g->id));
     put(obj, "v", json_integer(g->version));
+    int category = g->tc.unlimited ? -1 : (int)rating_category_of(&g->tc);
     for (int c = 0; c < 2; c++) {
-        json_t *p = encode_player(g->players[c]);
-        if (p) put(p, "connected", json_boolean(g->players[c]->online > 0));
+        const struct player *pl = g->players[c];
+        json_t *p = encode_player(pl);
+        if (p) put(p, "connected", json_boolean(pl->online > 0));
+        /* An account's rating in the game's category: at the start of a rated game, else now. */
+        if (p && category >= 0 && (pl->registered || pl->bot)) {
+            const struct rating *r = &pl->ratings[category];
+            put(p, "rating", json_integer(g->rated ? g->rating[c] : lround(r->rating)));
+            if (rating_provisional(r)) put(p, "provisional", json_true());
+        }
         put(obj, proto_color_name(c), p);
     }
+    put(obj, "created", json_integer(g->created_wall_ms));
     put(obj, "time", encode_time(&g->tc));
     put(obj, "status", json_string_nocheck(g->ended ? "ended" : "playing"));
     put(obj, "rated", json_boolean(g->rated));
@@ -210,6 +219,8 @@ static json_t *encode_seek(const struct seek *s) {
         put(obj, "rated", json_true()); /* only an account may accept it */
     }
     if (s->is_challenge) {
+        if (s->final_color >= 0)
+            put(obj, "final_color", json_string_nocheck(proto_color_name(s->final_color)));
         char url[CHALLENGE_ID_LEN + 16];
         snprintf(url, sizeof url, "/challenge/%s", s->id);
         put(obj, "url", json_string_nocheck(url));

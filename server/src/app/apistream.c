@@ -1,0 +1,288 @@
+/*
+ * The HTTP API's virtual connections (httpapi.h): an action is one protocol message on a
+ * connection that acts for the token's player, answered with its reply; a stream is a
+ * connection linked to the player like a WebSocket, whose messages become lichess's NDJSON
+ * lines (lichess.h). Messages reach these connections after their writes are committed, as they
+ * reach WebSockets, so an HTTP answer or a streamed line never announces anything uncommitted.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/httpapi.h"
+#include "app/internal.h"
+#include "app/lichess.h"
+#include "util/log.h"
+#include "util/now.h"
+
+/* A newline at least this often on a stream (lichess's clients expect one every 7 s or so). */
+#define STREAM_KEEPALIVE_MS 6000
+
+/* The ids our messages carry on a virtual connection. */
+#define ACTION_ID 1
+#define WATCH_ID  2
+
+static json_t *parse(struct net_msg *m) {
+    return json_loadb((const char *)net_msg_data(m), m->len, 0, NULL);
+}
+
+static const char *str(const json_t *obj, const char *key) {
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "";
+}
+
+static bool has_id(const json_t *msg, json_int_t id) {
+    const json_t *v = json_object_get(msg, "id");
+    return json_is_integer(v) && json_integer_value(v) == id;
+}
+
+/* Sends one message (consumed) on the connection, as a client's. */
+static int send_message(struct conn *c, json_t *msg, json_int_t id) {
+    if (!msg) return -1;
+    json_object_set_new(msg, "id", json_integer(id));
+    char *text = json_dumps(msg, JSON_COMPACT);
+    json_decref(msg);
+    if (!text) return -1;
+    conn_message(c, text, strlen(text), 0);
+    free(text);
+    return 0;
+}
+
+/* Our error reply as lichess's: {"error": text} with a status. */
+static int answer_error(struct hapi *h, const json_t *reply) {
+    unsigned status;
+    const char *text = hapi_error_text(str(reply, "code"), &status);
+    return hapi_error(h->req, status, text ? text : str(reply, "message"));
+}
+
+/* ---- actions ---- */
+
+static void action_deliver(void *ctx, struct net_msg *m) {
+    struct hapi *h = ctx;
+    if (h->answered || !h->req) return;
+    json_t *reply = parse(m);
+    if (!reply || !has_id(reply, ACTION_ID)) {
+        json_decref(reply);
+        return;
+    }
+    h->answered = true;
+    int rc = strcmp(str(reply, "type"), "error") == 0 ? answer_error(h, reply)
+             : h->answer                              ? h->answer(h, reply)
+                                                      : hapi_ok(h->req);
+    json_decref(reply);
+    if (rc < 0) net_http_abort(h->req);
+}
+
+/* The application closes the connection (the player banned, the server stopping). */
+static void action_close(void *ctx, int code, const char *reason) {
+    struct hapi *h = ctx;
+    (void)code;
+    if (h->answered || !h->req) return;
+    h->answered = true;
+    if (hapi_error(h->req, 401, reason ? reason : "closed") < 0) net_http_abort(h->req);
+}
+
+static const struct conn_sink action_sink = {action_deliver, action_close};
+
+int hapi_act(struct hapi *h, json_t *msg, int (*answer)(struct hapi *h, const json_t *reply)) {
+    struct player *p = hapi_player(h);
+    if (!msg || !p) {
+        json_decref(msg);
+        return msg ? hapi_error(h->req, 401, "No such token") : -1;
+    }
+    h->kind = HAPI_ACTION;
+    h->answer = answer;
+    h->conn = conn_open_virtual(h->srv, net_http_addr(h->req), &action_sink, h);
+    if (!h->conn) {
+        json_decref(msg);
+        return -1;
+    }
+    h->conn->player = p;
+    h->conn->acting = true;
+    json_t *then = h->then;
+    h->then = NULL;
+    int rc = send_message(h->conn, msg, ACTION_ID);
+    /* What follows the first message goes right after it (a draw offered with a move). */
+    if (rc == 0 && then && h->conn->open)
+        rc = send_message(h->conn, then, ACTION_ID + 1);
+    else
+        json_decref(then);
+    return rc;
+}
+
+void hapi_end(struct hapi *h) {
+    struct conn *c = h->conn;
+    h->conn = NULL;
+    if (c) conn_end_virtual(c);
+}
+
+/* ---- streams ---- */
+
+static void push_line(struct hapi *h, json_t *line) {
+    if (!line) return;
+    char *text = h->req ? json_dumps(line, JSON_COMPACT) : NULL;
+    json_decref(line);
+    if (!text) return;
+    size_t len = strlen(text);
+    text[len] = '\n'; /* replaces the NUL: pushed with its length */
+    net_http_push(h->req, text, len + 1);
+    free(text);
+}
+
+static json_t *typed(const char *type, const char *key, json_t *value) {
+    if (!value) return NULL;
+    json_t *line = json_pack("{s:s,s:o}", "type", type, key, value);
+    return line;
+}
+
+/* The event stream follows a game of its player: gameStart now, gameFinish at its end. */
+static void events_game(struct hapi *h, const json_t *game) {
+    const char *id = str(game, "id");
+    if (!id[0] || json_object_get(h->games, id)) return;
+    json_t *copy = json_deep_copy(game);
+    if (!copy || json_object_set_new(h->games, id, copy) < 0) return;
+    push_line(h, typed("gameStart", "game", lichess_game_event(copy, h->player_id)));
+}
+
+static void events_challenge(struct hapi *h, const json_t *challenge) {
+    const char *id = str(challenge, "id");
+    if (!id[0]) return;
+    json_object_set(h->challenges, id, (json_t *)challenge);
+    json_t *line = typed("challenge", "challenge", lichess_challenge(challenge, h->origin, NULL));
+    if (line) json_object_set_new(line, "compat", json_pack("{s:b,s:b}", "bot", 1, "board", 1));
+    push_line(h, line);
+}
+
+static void events_message(struct hapi *h, const json_t *msg) {
+    const char *type = str(msg, "type");
+    if (strcmp(type, "welcome") == 0) {
+        size_t i;
+        json_t *g;
+        json_array_foreach(json_object_get(msg, "games"), i, g) events_game(h, g);
+    } else if (strcmp(type, "game_started") == 0 || strcmp(type, "game") == 0) {
+        events_game(h, json_object_get(msg, "game")); /* "game": one on another node */
+    } else if (strcmp(type, "challenge_created") == 0 || strcmp(type, "challenge_received") == 0) {
+        events_challenge(h, json_object_get(msg, "challenge"));
+    } else if (strcmp(type, "challenge_removed") == 0) {
+        const char *id = str(msg, "challenge"), *reason = str(msg, "reason");
+        json_t *ours = json_object_get(h->challenges, id);
+        if (!ours) return;
+        const char *event = strcmp(reason, "declined") == 0   ? "challengeDeclined"
+                            : strcmp(reason, "accepted") == 0 ? NULL
+                                                              : "challengeCanceled";
+        if (event) push_line(h, typed(event, "challenge", lichess_challenge(ours, h->origin, msg)));
+        json_object_del(h->challenges, id);
+    } else {
+        json_t *game = json_object_get(h->games, str(msg, "game"));
+        if (!game || !lichess_apply(game, msg) || strcmp(type, "game_end") != 0) return;
+        push_line(h, typed("gameFinish", "game", lichess_game_event(game, h->player_id)));
+        json_object_del(h->games, str(msg, "game"));
+    }
+}
+
+/* The game stream's first line, from the reply to its watch. */
+static void game_full(struct hapi *h, const json_t *msg) {
+    if (strcmp(str(msg, "type"), "error") == 0) {
+        h->answered = true;
+        if (answer_error(h, msg) < 0) net_http_abort(h->req);
+        return;
+    }
+    h->game = json_deep_copy(json_object_get(msg, "game"));
+    if (!h->game ||
+        net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0) {
+        net_http_abort(h->req);
+        return;
+    }
+    h->answered = h->started = true;
+    push_line(h, lichess_game_full(h->game));
+    if (strcmp(str(h->game, "status"), "ended") == 0) net_http_push_end(h->req);
+}
+
+static void game_message(struct hapi *h, const json_t *msg) {
+    const char *type = str(msg, "type");
+    if (!h->started) {
+        if (has_id(msg, WATCH_ID)) game_full(h, msg);
+        return;
+    }
+    if (strcmp(str(msg, "game"), h->args[0]) != 0) return;
+    if (h->deferred && strcmp(type, "game_end") != 0) {
+        hapi_undefer(h); /* what waited goes first */
+        hapi_flush(h);
+    }
+    if (strcmp(type, "chat") == 0) {
+        push_line(h, lichess_chat_line(msg));
+    } else if (strcmp(type, "presence") == 0) {
+        const char *mine = strcmp(str(json_object_get(h->game, "white"), "id"), h->player_id) == 0
+                               ? "white"
+                               : "black";
+        if (strcmp(str(msg, "color"), mine) == 0) return;
+        json_t *line = json_pack("{s:s,s:b}", "type", "opponentGone", "gone",
+                                 !json_is_true(json_object_get(msg, "connected")));
+        json_t *after = json_object_get(msg, "claim_after_ms");
+        if (line && json_is_integer(after))
+            json_object_set_new(line, "claimWinInSeconds",
+                                json_integer((json_integer_value(after) + 999) / 1000));
+        push_line(h, line);
+    } else if (lichess_apply(h->game, msg)) {
+        /* A move's state waits for the end of the turn: a game_end may follow it. */
+        if (strcmp(type, "move") == 0) {
+            hapi_defer(h);
+            return;
+        }
+        hapi_undefer(h);
+        push_line(h, lichess_game_state(h->game));
+        if (strcmp(type, "game_end") == 0) net_http_push_end(h->req);
+    }
+}
+
+void hapi_flush(struct hapi *h) {
+    if (h->req && h->game) push_line(h, lichess_game_state(h->game));
+}
+
+static void stream_deliver(void *ctx, struct net_msg *m) {
+    struct hapi *h = ctx;
+    if (!h->req) return;
+    json_t *msg = parse(m);
+    if (!msg) return;
+    if (h->kind == HAPI_EVENTS)
+        events_message(h, msg);
+    else
+        game_message(h, msg);
+    json_decref(msg);
+}
+
+/* The application closes the connection: the stream ends (or, not yet started, is refused). */
+static void stream_close(void *ctx, int code, const char *reason) {
+    struct hapi *h = ctx;
+    (void)code;
+    if (!h->req) return;
+    if (h->kind == HAPI_GAME && !h->started) {
+        if (!h->answered && hapi_error(h->req, 401, reason ? reason : "closed") < 0)
+            net_http_abort(h->req);
+        h->answered = true;
+        return;
+    }
+    net_http_push_end(h->req);
+}
+
+static const struct conn_sink stream_sink = {stream_deliver, stream_close};
+
+int hapi_stream(struct hapi *h) {
+    struct player *p = hapi_player(h);
+    if (!p) return hapi_error(h->req, 401, "No such token");
+    if (h->kind == HAPI_GAME && !hapi_take_stream_key(h))
+        return hapi_error(h->req, 429, "This game is already streamed with this token");
+    h->games = json_object();
+    h->challenges = json_object();
+    if (!h->games || !h->challenges) return -1;
+    /* The event stream starts at once; a game stream once its game is known (404 otherwise). */
+    if (h->kind == HAPI_EVENTS &&
+        net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0)
+        return -1;
+    h->conn = conn_open_virtual(h->srv, net_http_addr(h->req), &stream_sink, h);
+    if (!h->conn) return -1;
+    dispatch_api_hello(h->conn, p);
+    if (h->kind != HAPI_GAME || !h->conn->open) return 0;
+    return send_message(h->conn, json_pack("{s:s,s:s}", "type", "watch", "game", h->args[0]),
+                        WATCH_ID);
+}

@@ -1,0 +1,132 @@
+/*
+ * The lichess-compatible HTTP API (docs/http-api.md): the Bot and Board APIs, challenges, the
+ * account and user endpoints, with personal API tokens (Authorization: Bearer) and their scopes.
+ *
+ * A second transport over the same application: an API request that acts (a move, a resign, a
+ * challenge) becomes one of our protocol messages, dispatched on a virtual connection that acts
+ * for the token's player (client.c, conn_open_virtual); its reply becomes the HTTP answer, once
+ * committed, as a WebSocket client's would. A stream (/api/stream/event, the game streams) is a
+ * virtual connection linked to the player like a WebSocket, whose messages lichess.c turns into
+ * NDJSON lines. So spectators, clocks, durability, ratings and the site of several nodes work for
+ * API players exactly as for WebSocket players.
+ *
+ * httpapi.c: routes, tokens (looked up off the loop, kept for a few seconds), scopes, rate
+ * limits, and the endpoints that only read. apistream.c: the virtual connections (actions and
+ * streams). Loop thread only.
+ */
+#ifndef SERVER_APP_HTTPAPI_H
+#define SERVER_APP_HTTPAPI_H
+
+#include <jansson.h>
+#include <stdbool.h>
+
+#include "net/net.h"
+#include "store/types.h"
+
+struct server;
+struct api_call;
+struct player;
+struct conn;
+struct httpapi;
+
+/* The API's state (token cache, rate limits, open streams). NULL when memory runs out. */
+struct httpapi *httpapi_create(void);
+void httpapi_free(struct httpapi *api);
+
+/* A request for path: answered (0), dropped (-1), or 1 when no route of the API matches (the
+ * application's other endpoints then). */
+int httpapi_request(struct server *srv, struct net_http *req, const char *path);
+
+/* The transport's request behind call is over: its stream or action ends. */
+void httpapi_closed(struct api_call *call);
+
+/* The loop is ending: the API's loop handle closes. */
+void httpapi_detach(struct server *srv);
+
+/* Housekeeping (every 100 ms): expired cache entries and rate limits are dropped. */
+void httpapi_tick(struct server *srv, int64_t now_ms);
+
+/* ---- between httpapi.c and apistream.c ---- */
+
+#define HAPI_ARGS       2
+#define HAPI_ARG_MAX    64
+#define HAPI_ID_MAX     (STORE_ID_MAX + 1)
+#define HAPI_KEY_MAX    17 /* a token's key: its hash's first 8 bytes in hex */
+#define HAPI_SCOPES_MAX 256
+
+enum hapi_kind {
+    HAPI_PLAIN,  /* answered by httpapi.c */
+    HAPI_ACTION, /* a protocol message; its reply is the answer */
+    HAPI_EVENTS, /* /api/stream/event */
+    HAPI_GAME,   /* a game stream */
+};
+
+/* One API request in progress (attached to the transport's request through its api_call). */
+struct hapi {
+    struct server *srv;
+    struct api_call *call;
+    struct net_http *req; /* NULL once the request is over */
+    enum hapi_kind kind;
+    char args[HAPI_ARGS][HAPI_ARG_MAX]; /* the path's variable segments */
+    char player_id[HAPI_ID_MAX];        /* the token's player */
+    char scopes[HAPI_SCOPES_MAX];       /* its scopes, comma-separated */
+    char token_key[HAPI_KEY_MAX];
+    char origin[300];  /* "http://host" for URLs */
+    struct conn *conn; /* the virtual connection, or NULL */
+    /* Actions: the message, its reply's conversion, what follows. */
+    int (*answer)(struct hapi *h, const json_t *reply);
+    json_t *then; /* a second message sent once the first succeeded (a move's draw offer) */
+    bool answered;
+    /* The event stream: the games (id -> our state) and challenges (id -> ours) it follows. A
+     * game stream: its game's state (ours), kept up to date with its events. */
+    json_t *games, *challenges, *game;
+    bool started;  /* a game stream: its gameFull is out */
+    bool deferred; /* a game stream: its gameState waits for the end of the loop's turn */
+    struct hapi *deferred_next;
+    bool stream_key_held; /* a game stream: its (token, game) key is registered */
+    char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
+};
+
+/* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
+int hapi_error(struct net_http *req, unsigned status, const char *text);
+
+/* Sends {"ok": true}. */
+int hapi_ok(struct net_http *req);
+
+/* The player of the request's token (in the world). NULL when it has gone. */
+struct player *hapi_player(struct hapi *h);
+
+/* Whether the token has one of these scopes (comma-separated). */
+bool hapi_has_scope(const struct hapi *h, const char *any_of);
+
+/* apistream.c: runs msg (consumed; its id is set here) on a virtual connection acting for the
+ * token's player; answer(h, reply) turns the reply into the HTTP answer (NULL: {"ok": true} or
+ * the error). Returns 0 (answered later) or -1. */
+int hapi_act(struct hapi *h, json_t *msg, int (*answer)(struct hapi *h, const json_t *reply));
+
+/* apistream.c: opens the event stream or a game stream (h->kind, args[0]: the game). */
+int hapi_stream(struct hapi *h);
+
+/* apistream.c: the request is over. */
+void hapi_end(struct hapi *h);
+
+/* A lichess error text for one of our error codes, and its HTTP status. */
+const char *hapi_error_text(const char *code, unsigned *status);
+
+/* httpapi.c: takes (token, game) for a game stream. Returns false when another stream holds
+ * it. */
+bool hapi_take_stream_key(struct hapi *h);
+
+/* httpapi.c: h's line waits until the end of the loop's turn, when hapi_flush(h) is called:
+ * a move that ends the game is followed by its end in the same turn, and lichess tells both in
+ * one gameState. */
+void hapi_defer(struct hapi *h);
+void hapi_undefer(struct hapi *h);
+
+/* apistream.c: pushes what waited (hapi_defer). */
+void hapi_flush(struct hapi *h);
+
+/* httpapi.c: the game stream key (token, game) is free again. */
+void hapi_release_stream_key(struct hapi *h);
+
+#endif

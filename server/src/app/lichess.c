@@ -1,0 +1,398 @@
+/*
+ * lichess's JSON shapes from our protocol's messages (lichess.h). The shapes follow lichess's
+ * API documentation (https://lichess.org/api: "Stream Bot game state", "Stream incoming
+ * events"); docs/http-api.md lists the fields and what differs.
+ */
+#include "app/lichess.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+static void put(json_t *obj, const char *key, json_t *value) {
+    if (value) json_object_set_new(obj, key, value);
+}
+
+static const char *str(const json_t *obj, const char *key) {
+    const char *s = json_string_value(json_object_get(obj, key));
+    return s ? s : "";
+}
+
+void lichess_user_id(const char *name, char *out, size_t size) {
+    size_t i = 0;
+    for (; name[i] && i + 1 < size; i++) out[i] = (char)tolower((unsigned char)name[i]);
+    out[i] = '\0';
+}
+
+/* ---- time controls ---- */
+
+/* The clock's initial time and increment in seconds; false for an unlimited game. */
+static bool clock_of(const json_t *time, double *initial_s, long long *increment_s) {
+    if (!json_is_object(time)) return false;
+    *initial_s = json_number_value(json_object_get(time, "minutes")) * 60.0;
+    *increment_s = json_integer_value(json_object_get(time, "increment"));
+    return true;
+}
+
+/* Speeds as the server's rating categories count them (core/rating.c: initial + 40 increments),
+ * with lichess's ultraBullet below 30 s. */
+const char *lichess_speed(const json_t *time) {
+    double initial;
+    long long increment;
+    if (!clock_of(time, &initial, &increment)) return "correspondence";
+    double estimate = initial + 40.0 * (double)increment;
+    return estimate < 30     ? "ultraBullet"
+           : estimate < 180  ? "bullet"
+           : estimate < 480  ? "blitz"
+           : estimate < 1500 ? "rapid"
+                             : "classical";
+}
+
+const char *lichess_perf_name(const json_t *time) {
+    static const char *const names[][2] = {
+        {"ultraBullet", "UltraBullet"},
+        {"bullet", "Bullet"},
+        {"blitz", "Blitz"},
+        {"rapid", "Rapid"},
+        {"classical", "Classical"},
+        {"correspondence", "Correspondence"},
+    };
+    const char *speed = lichess_speed(time);
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcmp(names[i][0], speed) == 0) return names[i][1];
+    return "Classical";
+}
+
+/* The perf's key as lichess's user perfs name it ("blitz"), ultraBullet counted as bullet here
+ * (the server keeps no ultraBullet rating). */
+static const char *perf_key(const json_t *time) {
+    const char *speed = lichess_speed(time);
+    return strcmp(speed, "ultraBullet") == 0 ? "bullet" : speed;
+}
+
+static json_t *variant_standard(void) {
+    return json_pack("{s:s,s:s,s:s}", "key", "standard", "name", "Standard", "short", "Std");
+}
+
+/* ---- players ---- */
+
+json_t *lichess_player(const json_t *ours) {
+    if (!json_is_object(ours)) return json_null();
+    json_t *level = json_object_get(ours, "computer");
+    if (json_is_integer(level)) return json_pack("{s:I}", "aiLevel", json_integer_value(level));
+    char id[64];
+    lichess_user_id(str(ours, "name"), id, sizeof id);
+    json_t *p = json_pack("{s:s,s:s}", "id", id, "name", str(ours, "name"));
+    if (!p) return NULL;
+    if (json_is_true(json_object_get(ours, "bot"))) put(p, "title", json_string("BOT"));
+    json_t *rating = json_object_get(ours, "rating");
+    if (json_is_integer(rating)) put(p, "rating", json_integer(json_integer_value(rating)));
+    if (json_is_true(json_object_get(ours, "provisional"))) put(p, "provisional", json_true());
+    return p;
+}
+
+/* ---- status ---- */
+
+const char *lichess_status(const json_t *game) {
+    static const char *const reasons[][2] = {
+        {"checkmate", "mate"},
+        {"resignation", "resign"},
+        {"stalemate", "stalemate"},
+        {"timeout", "outoftime"},
+        {"timeout_vs_insufficient", "outoftime"},
+        {"aborted", "aborted"},
+        {"abandoned", "timeout"},
+    };
+    const char *reason = json_string_value(json_object_get(game, "reason"));
+    if (!reason) return "started";
+    for (size_t i = 0; i < sizeof reasons / sizeof reasons[0]; i++)
+        if (strcmp(reasons[i][0], reason) == 0) return reasons[i][1];
+    return "draw"; /* agreement, repetitions, fifty and seventy-five moves, material */
+}
+
+int lichess_status_id(const char *status) {
+    static const struct {
+        const char *name;
+        int id;
+    } ids[] = {{"created", 10},   {"started", 20},   {"aborted", 25}, {"mate", 30},
+               {"resign", 31},    {"stalemate", 32}, {"timeout", 33}, {"draw", 34},
+               {"outoftime", 35}, {"noStart", 37}};
+    for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
+        if (strcmp(ids[i].name, status) == 0) return ids[i].id;
+    return 38; /* unknownFinish */
+}
+
+/* ---- challenges ---- */
+
+static json_t *time_control(const json_t *time) {
+    double initial;
+    long long increment;
+    if (!clock_of(time, &initial, &increment)) return json_pack("{s:s}", "type", "unlimited");
+    char show[32];
+    if (initial >= 60 && (long long)initial % 60 == 0)
+        snprintf(show, sizeof show, "%lld+%lld", (long long)initial / 60, increment);
+    else
+        snprintf(show, sizeof show, "%g+%lld", initial / 60.0, increment);
+    return json_pack("{s:s,s:I,s:I,s:s}", "type", "clock", "limit", (json_int_t)initial,
+                     "increment", (json_int_t)increment, "show", show);
+}
+
+static const char *decline_text(const char *key) {
+    static const char *const texts[][2] = {
+        {"generic", "I'm not accepting challenges at the moment."},
+        {"later", "This is not the right time for me, please ask again later."},
+        {"tooFast",
+         "This time control is too fast for me, please challenge again with a slower game."},
+        {"tooSlow",
+         "This time control is too slow for me, please challenge again with a faster game."},
+        {"timeControl", "I'm not accepting challenges with this time control."},
+        {"rated", "Please send me a rated challenge instead."},
+        {"casual", "Please send me a casual challenge instead."},
+        {"standard", "I'm not accepting variant challenges right now."},
+        {"variant", "I'm not willing to play this variant right now."},
+        {"noBot", "I'm not accepting challenges from bots."},
+        {"onlyBot", "I'm only accepting challenges from bots."},
+        {"tooManyGames", "I'm playing too many games at the moment."},
+    };
+    for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++)
+        if (strcmp(texts[i][0], key) == 0) return texts[i][1];
+    return texts[0][1];
+}
+
+/* Our decline reasons ("time_control") as lichess's keys ("timeControl"). */
+static const char *decline_key(const char *ours) {
+    static const char *const keys[][2] = {
+        {"time_control", "timeControl"},
+        {"too_many_games", "tooManyGames"},
+    };
+    for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+        if (strcmp(keys[i][0], ours) == 0) return keys[i][1];
+    return ours[0] ? ours : "generic";
+}
+
+json_t *lichess_challenge(const json_t *ours, const char *origin, const json_t *removed) {
+    const json_t *time = json_object_get(ours, "time");
+    const char *id = str(ours, "id");
+    if (!id[0]) return NULL;
+    char url[512];
+    snprintf(url, sizeof url, "%s/%s", origin, id);
+    const char *status = "created";
+    const char *why = removed ? str(removed, "reason") : "";
+    if (strcmp(why, "declined") == 0) status = "declined";
+    if (strcmp(why, "cancelled") == 0 || strcmp(why, "expired") == 0) status = "canceled";
+    if (strcmp(why, "accepted") == 0) status = "accepted";
+    json_t *challenger = lichess_player(json_object_get(ours, "player"));
+    if (challenger && json_is_object(challenger)) put(challenger, "online", json_true());
+    json_t *to = json_object_get(ours, "to");
+    const char *color = str(ours, "color");
+    const char *final_color = str(ours, "final_color");
+    json_t *c = json_pack(
+        "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:s,s:o,s:s,s:s,s:{s:s,s:s}}", "id", id, "url", url, "status",
+        status, "challenger", challenger ? challenger : json_null(), "destUser",
+        to ? lichess_player(to) : json_null(), "variant", variant_standard(), "rated",
+        json_is_true(json_object_get(ours, "rated")), "speed", lichess_speed(time), "timeControl",
+        time_control(time), "color", color[0] ? color : "random", "finalColor",
+        final_color[0] ? final_color : (strcmp(color, "black") == 0 ? "black" : "white"), "perf",
+        "icon", "", "name", lichess_perf_name(time));
+    if (c && strcmp(status, "declined") == 0) {
+        const char *key = decline_key(str(removed, "decline_reason"));
+        put(c, "declineReasonKey", json_string(key));
+        put(c, "declineReason", json_string(decline_text(key)));
+    }
+    return c;
+}
+
+/* ---- games ---- */
+
+static int color_of(const json_t *game, const char *me) {
+    if (strcmp(str(json_object_get(game, "white"), "id"), me) == 0) return 0;
+    if (strcmp(str(json_object_get(game, "black"), "id"), me) == 0) return 1;
+    return -1;
+}
+
+static bool clock_ms(const json_t *game, const char *side, long long *ms) {
+    json_t *clock = json_object_get(game, "clock");
+    if (!json_is_object(clock)) return false;
+    *ms = json_integer_value(json_object_get(clock, side));
+    return true;
+}
+
+static const char *initial_fen(const json_t *game) {
+    const char *fen = str(game, "initial_fen");
+    return !fen[0] || strcmp(fen, START_FEN) == 0 ? "startpos" : fen;
+}
+
+json_t *lichess_game_event(const json_t *game, const char *me) {
+    int color = color_of(game, me);
+    if (color < 0) return NULL;
+    const char *mine = color == 0 ? "white" : "black";
+    const json_t *opponent = json_object_get(game, color == 0 ? "black" : "white");
+    const json_t *moves = json_object_get(game, "moves");
+    size_t plies = json_array_size(moves);
+    const char *last = plies ? json_string_value(json_array_get(moves, plies - 1)) : "";
+    const char *status = lichess_status(game);
+    bool playing = strcmp(status, "started") == 0;
+    const json_t *time = json_object_get(game, "time");
+    char opponent_id[64];
+    lichess_user_id(str(opponent, "name"), opponent_id, sizeof opponent_id);
+    json_t *opp = json_pack("{s:s,s:s}", "id", opponent_id, "username", str(opponent, "name"));
+    if (opp && json_is_integer(json_object_get(opponent, "rating")))
+        put(opp, "rating", json_integer(json_integer_value(json_object_get(opponent, "rating"))));
+    if (opp && json_is_integer(json_object_get(opponent, "computer")))
+        put(opp, "ai", json_integer(json_integer_value(json_object_get(opponent, "computer"))));
+    const char *id = str(game, "id");
+    json_t *ev = json_pack(
+        "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:{s:i,s:s},s:o,s:s,s:s,s:b,s:b,s:o,s:b,s:{s:b,s:b}}", "id",
+        id, "gameId", id, "fullId", id, "color", mine, "fen", str(game, "fen"), "lastMove",
+        last ? last : "", "source",
+        json_is_integer(json_object_get(opponent, "computer")) ? "ai" : "friend", "status", "id",
+        lichess_status_id(status), "name", status, "variant", variant_standard(), "speed",
+        lichess_speed(time), "perf", perf_key(time), "rated",
+        json_is_true(json_object_get(game, "rated")), "hasMoved", plies > (size_t)color, "opponent",
+        opp ? opp : json_null(), "isMyTurn", playing && strcmp(str(game, "turn"), mine) == 0,
+        "compat", "bot", true, "board", true);
+    long long left;
+    if (ev && clock_ms(game, mine, &left)) put(ev, "secondsLeft", json_integer(left / 1000));
+    const char *winner = json_string_value(json_object_get(game, "winner"));
+    if (ev && winner) put(ev, "winner", json_string(winner));
+    return ev;
+}
+
+json_t *lichess_game_state(const json_t *game) {
+    const json_t *moves = json_object_get(game, "moves");
+    size_t plies = json_array_size(moves), len = 0;
+    char *text = malloc(plies * 6 + 1);
+    if (!text) return NULL;
+    for (size_t i = 0; i < plies; i++) {
+        const char *uci = json_string_value(json_array_get(moves, i));
+        size_t n = uci ? strlen(uci) : 0;
+        if (n > 5) n = 5;
+        if (i) text[len++] = ' ';
+        memcpy(text + len, uci, n);
+        len += n;
+    }
+    text[len] = '\0';
+    long long wtime = LICHESS_NO_CLOCK_MS, btime = LICHESS_NO_CLOCK_MS, winc = 0;
+    if (clock_ms(game, "white", &wtime)) {
+        clock_ms(game, "black", &btime);
+        winc =
+            json_integer_value(json_object_get(json_object_get(game, "time"), "increment")) * 1000;
+    }
+    const json_t *offers = json_object_get(game, "offers");
+    const char *draw = json_string_value(json_object_get(offers, "draw"));
+    const char *takeback = json_string_value(json_object_get(offers, "takeback"));
+    json_t *state =
+        json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:s,s:b,s:b,s:b,s:b}", "type", "gameState", "moves",
+                  text, "wtime", (json_int_t)wtime, "btime", (json_int_t)btime, "winc",
+                  (json_int_t)winc, "binc", (json_int_t)winc, "status", lichess_status(game),
+                  "wdraw", draw && !strcmp(draw, "white"), "bdraw", draw && !strcmp(draw, "black"),
+                  "wtakeback", takeback && !strcmp(takeback, "white"), "btakeback",
+                  takeback && !strcmp(takeback, "black"));
+    free(text);
+    const char *winner = json_string_value(json_object_get(game, "winner"));
+    if (state && winner) put(state, "winner", json_string(winner));
+    return state;
+}
+
+json_t *lichess_game_full(const json_t *game) {
+    const json_t *time = json_object_get(game, "time");
+    double initial;
+    long long increment;
+    json_t *clock = clock_of(time, &initial, &increment)
+                        ? json_pack("{s:I,s:I}", "initial", (json_int_t)(initial * 1000.0),
+                                    "increment", (json_int_t)(increment * 1000))
+                        : json_null();
+    json_t *state = lichess_game_state(game);
+    json_t *full = json_pack(
+        "{s:s,s:s,s:o,s:s,s:{s:s},s:b,s:I,s:o,s:o,s:s,s:o,s:o}", "type", "gameFull", "id",
+        str(game, "id"), "variant", variant_standard(), "speed", lichess_speed(time), "perf",
+        "name", lichess_perf_name(time), "rated", json_is_true(json_object_get(game, "rated")),
+        "createdAt", json_integer_value(json_object_get(game, "created")), "white",
+        lichess_player(json_object_get(game, "white")), "black",
+        lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game), "clock",
+        clock ? clock : json_null(), "state", state ? state : json_null());
+    return full;
+}
+
+/* ---- following a game ---- */
+
+static void set_copy(json_t *game, const json_t *event, const char *key) {
+    json_t *value = json_object_get(event, key);
+    if (value) json_object_set(game, key, value);
+}
+
+static json_t *offers_of(json_t *game) {
+    json_t *offers = json_object_get(game, "offers");
+    if (json_is_object(offers)) return offers;
+    offers = json_object();
+    if (offers) json_object_set_new(game, "offers", offers);
+    return offers;
+}
+
+static void apply_move(json_t *game, const json_t *event) {
+    const char *mover = strcmp(str(event, "turn"), "white") == 0 ? "black" : "white";
+    json_t *moves = json_object_get(game, "moves");
+    if (json_is_array(moves)) json_array_append(moves, json_object_get(event, "uci"));
+    json_t *sans = json_object_get(game, "san");
+    if (json_is_array(sans)) json_array_append(sans, json_object_get(event, "san"));
+    set_copy(game, event, "fen");
+    set_copy(game, event, "turn");
+    set_copy(game, event, "ply");
+    set_copy(game, event, "clock");
+    /* The opponent's pending draw offer lapses with the move; any takeback proposal goes. */
+    json_t *offers = offers_of(game);
+    const char *draw = json_string_value(json_object_get(offers, "draw"));
+    if (draw && strcmp(draw, mover) != 0) json_object_set_new(offers, "draw", json_null());
+    json_object_set_new(offers, "takeback", json_null());
+}
+
+static void apply_takeback(json_t *game, const json_t *event) {
+    json_int_t undone = json_integer_value(json_object_get(event, "undone"));
+    json_t *moves = json_object_get(game, "moves"), *sans = json_object_get(game, "san");
+    for (json_int_t i = 0; i < undone; i++) {
+        if (json_array_size(moves)) json_array_remove(moves, json_array_size(moves) - 1);
+        if (json_array_size(sans)) json_array_remove(sans, json_array_size(sans) - 1);
+    }
+    set_copy(game, event, "fen");
+    set_copy(game, event, "turn");
+    set_copy(game, event, "ply");
+    set_copy(game, event, "clock");
+    json_object_set_new(offers_of(game), "takeback", json_null());
+}
+
+bool lichess_apply(json_t *game, const json_t *event) {
+    const char *type = str(event, "type");
+    if (strcmp(str(event, "game"), str(game, "id")) != 0) return false;
+    if (strcmp(type, "move") == 0) {
+        apply_move(game, event);
+    } else if (strcmp(type, "takeback") == 0) {
+        apply_takeback(game, event);
+    } else if (strcmp(type, "offer") == 0 || strcmp(type, "offer_declined") == 0) {
+        const char *kind = str(event, "kind");
+        if (strcmp(kind, "draw") != 0 && strcmp(kind, "takeback") != 0) return false;
+        json_object_set_new(offers_of(game), kind,
+                            strcmp(type, "offer") == 0 ? json_string(str(event, "by"))
+                                                       : json_null());
+    } else if (strcmp(type, "game_end") == 0) {
+        json_object_set_new(game, "status", json_string("ended"));
+        set_copy(game, event, "result");
+        set_copy(game, event, "reason");
+        set_copy(game, event, "winner");
+        set_copy(game, event, "clock");
+        json_t *offers = offers_of(game);
+        json_object_set_new(offers, "draw", json_null());
+        json_object_set_new(offers, "takeback", json_null());
+    } else {
+        return false;
+    }
+    return true;
+}
+
+json_t *lichess_chat_line(const json_t *event) {
+    const char *room = str(event, "room");
+    return json_pack("{s:s,s:s,s:s,s:s}", "type", "chatLine", "room",
+                     strcmp(room, "spectators") == 0 ? "spectator" : "player", "username",
+                     str(json_object_get(event, "from"), "name"), "text", str(event, "text"));
+}

@@ -1,0 +1,253 @@
+"""
+The lichess-compatible HTTP API (docs/http-api.md) against the real server: a bot on HTTP plays
+a person on the WebSocket protocol through the event and game streams; two HTTP bots play each
+other; challenges are accepted, declined and cancelled; a game stream cut mid-game is reopened
+with nothing lost; and every refusal gets lichess's status and a JSON error.
+"""
+import asyncio
+import json
+import time
+
+from harness import *
+from lichess_api import Api, ApiError, Stream
+
+
+def run(fn, *args, **kw):
+    """A blocking HTTP call off the event loop (the WebSocket clients keep reading)."""
+    return asyncio.to_thread(fn, *args, **kw)
+
+
+async def bot_api(srv, owner, bot):
+    """A bot account (created over the WebSocket protocol) and its API client."""
+    _, token, bot_id = await bot_account(srv, owner, bot)
+    return Api(srv.port, token), bot_id
+
+
+async def test_bot_plays_a_person(srv):
+    api, bot_id = await bot_api(srv, "Owner", "ApiBot")
+    me = await run(api.get, "/api/account")
+    assert me["username"] == "ApiBot" and me["id"] == "apibot" and me["title"] == "BOT", me
+    assert set(me["perfs"]) >= {"bullet", "blitz", "rapid", "classical"}, me
+    test = await run(api.post, "/api/token/test", body=api.token + ",nosuchtoken")
+    assert test[api.token]["userId"] == "apibot" and test[api.token]["scopes"] == "bot:play", test
+    assert test["nosuchtoken"] is None, test
+    events = await run(api.stream, "/api/stream/event")
+    person = await srv.player("Person")
+    await wait_online(person, bot_id)
+    created = await person.ok({"type": "challenge_create", "player": bot_id,
+                               "time": {"minutes": 5, "increment": 3}, "color": "white"})
+    cid = created["challenge"]["id"]
+    ev = await run(events.next_type, "challenge")
+    c = ev["challenge"]
+    assert c["id"] == cid and c["status"] == "created" and c["challenger"]["name"] == "Person", c
+    assert c["destUser"]["id"] == "apibot" and c["destUser"]["title"] == "BOT", c
+    assert c["timeControl"] == {"type": "clock", "limit": 300, "increment": 3, "show": "5+3"}, c
+    assert c["speed"] == "blitz" and c["color"] == "white" and c["finalColor"] == "white", c
+    assert c["variant"]["key"] == "standard" and c["rated"] is False, c
+    assert (await run(api.post, "/api/challenge/%s/accept" % cid)) == {"ok": True}
+    start = await run(events.next_type, "gameStart")
+    g = start["game"]
+    gid = g["gameId"]
+    assert g["color"] == "black" and g["isMyTurn"] is False and g["opponent"]["username"] == "Person", g
+    assert g["compat"] == {"bot": True, "board": True} and g["secondsLeft"] == 300, g
+    started = await person.recv_type("game_started")
+    assert started["game"]["id"] == gid
+    # The game stream: gameFull, then a gameState per move.
+    game = await run(api.stream, "/api/bot/game/stream/" + gid)
+    full = await run(game.next)
+    assert full["type"] == "gameFull" and full["id"] == gid, full
+    assert full["white"]["name"] == "Person" and full["black"]["title"] == "BOT", full
+    assert full["clock"] == {"initial": 300000, "increment": 3000}, full
+    assert full["initialFen"] == "startpos" and full["state"]["moves"] == "", full
+    assert full["state"]["status"] == "started" and full["speed"] == "blitz", full
+    # Fool's mate, the bot mating: the person's moves over the WebSocket, the bot's over HTTP.
+    for i, mv in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
+        if i % 2 == 0:
+            await person.move(gid, mv)
+        else:
+            assert (await run(api.post, "/api/bot/game/%s/move/%s" % (gid, mv))) == {"ok": True}
+            ev = await person.recv_type("move")
+            assert ev["uci"] == mv, ev
+        state = await run(game.next_type, "gameState")
+        played = ["f2f3", "e7e5", "g2g4", "d8h4"][: i + 1]
+        assert state["moves"] == " ".join(played), (state, played)
+        assert state["winc"] == 3000 and state["binc"] == 3000, state
+    assert state["status"] == "mate" and state["winner"] == "black", state
+    assert await run(game.ended), "the game stream ends with the game"
+    finish = await run(events.next_type, "gameFinish")
+    assert finish["game"]["gameId"] == gid and finish["game"]["status"]["name"] == "mate", finish
+    assert finish["game"]["winner"] == "black", finish
+    end = await person.recv_type("game_end")
+    assert end["reason"] == "checkmate" and end["winner"] == "black", end
+    # The game's PGN, as lichess exports it.
+    status, headers, pgn = await run(api.request, "GET", "/game/export/" + gid)
+    assert status == 200 and headers["content-type"] == "application/x-chess-pgn", (status, headers)
+    assert b'[Result "0-1"]' in pgn and b"Qh4#" in pgn, pgn
+    # An ended game's stream: its gameFull, and the end.
+    again = await run(api.stream, "/api/bot/game/stream/" + gid)
+    full = await run(again.next)
+    assert full["type"] == "gameFull" and full["state"]["status"] == "mate", full
+    assert await run(again.ended)
+    events.close()
+
+
+async def test_two_http_bots(srv):
+    a, a_id = await bot_api(srv, "OwnerA", "AlphaBot")
+    b, b_id = await bot_api(srv, "OwnerB", "BetaBot")
+    events_a = await run(a.stream, "/api/stream/event")
+    events_b = await run(b.stream, "/api/stream/event")
+    watcher = await srv.player("Watcher")
+    await wait_online(watcher, b_id)
+    # A challenges B by username with a form body, as lichess's clients do.
+    c = await run(a.post, "/api/challenge/BetaBot",
+                  form={"clock.limit": "180", "clock.increment": "2", "color": "black",
+                        "rated": "false"})
+    assert c["destUser"]["name"] == "BetaBot" and c["timeControl"]["show"] == "3+2", c
+    assert c["finalColor"] == "black", c
+    assert (await run(events_a.next_type, "challenge"))["challenge"]["id"] == c["id"]
+    assert (await run(events_b.next_type, "challenge"))["challenge"]["id"] == c["id"]
+    await run(b.post, "/api/challenge/%s/accept" % c["id"])
+    gid = (await run(events_a.next_type, "gameStart"))["game"]["gameId"]
+    assert (await run(events_b.next_type, "gameStart"))["game"]["color"] == "white"
+    stream_a = await run(a.stream, "/api/bot/game/stream/" + gid)
+    stream_b = await run(b.stream, "/api/bot/game/stream/" + gid)
+    await run(stream_a.next_type, "gameFull")
+    await run(stream_b.next_type, "gameFull")
+    # Each sees the other's moves; a spectator on the WebSocket sees them too.
+    await watcher.ok({"type": "watch", "game": gid})
+    moves = ["e2e4", "c7c5", "g1f3", "d7d6"]
+    for i, mv in enumerate(moves):
+        mover = b if i % 2 == 0 else a  # B is white
+        await run(mover.post, "/api/bot/game/%s/move/%s" % (gid, mv))
+        for s in (stream_a, stream_b):
+            state = await run(s.next_type, "gameState")
+            assert state["moves"] == " ".join(moves[: i + 1]), state
+        seen = await watcher.recv_type("move")
+        assert seen["uci"] == mv
+    # Chat in the players' room reaches the other bot's stream.
+    await run(a.post, "/api/bot/game/%s/chat" % gid, form={"room": "player", "text": "good game"})
+    line = await run(stream_b.next_type, "chatLine")
+    assert line == {"type": "chatLine", "room": "player", "username": "AlphaBot",
+                    "text": "good game"}, line
+    # A resigns: both streams end with its status, both event streams get gameFinish.
+    await run(a.post, "/api/bot/game/%s/resign" % gid)
+    for s in (stream_a, stream_b):
+        state = await run(s.next_type, "gameState")
+        assert state["status"] == "resign" and state["winner"] == "white", state
+    for e in (events_a, events_b):
+        fin = await run(e.next_type, "gameFinish")
+        assert fin["game"]["status"]["name"] == "resign", fin
+    for s in (events_a, events_b):
+        s.close()
+
+
+async def test_decline_and_cancel(srv):
+    a, a_id = await bot_api(srv, "OwnerC", "GammaBot")
+    b, b_id = await bot_api(srv, "OwnerD", "DeltaBot")
+    events_a = await run(a.stream, "/api/stream/event")
+    events_b = await run(b.stream, "/api/stream/event")
+    other = await srv.player("Other")
+    await wait_online(other, b_id)
+    c = await run(a.post, "/api/challenge/deltabot", form={"clock.limit": "60"})
+    await run(events_b.next_type, "challenge")
+    await run(b.post, "/api/challenge/%s/decline" % c["id"], form={"reason": "tooFast"})
+    for e in (events_a, events_b):
+        d = await run(e.next_type, "challengeDeclined")
+        assert d["challenge"]["id"] == c["id"] and d["challenge"]["status"] == "declined", d
+        assert d["challenge"]["declineReasonKey"] == "timeControl", d
+    c = await run(a.post, "/api/challenge/deltabot", form={"clock.limit": "600"})
+    await run(events_b.next_type, "challenge")
+    # Only its creator may cancel it, only the invited player accept it.
+    await run(b.post, "/api/challenge/%s/cancel" % c["id"], expect=400)
+    await run(a.post, "/api/challenge/%s/accept" % c["id"], expect=400)
+    await run(a.post, "/api/challenge/%s/cancel" % c["id"])
+    for e in (events_a, events_b):
+        d = await run(e.next_type, "challengeCanceled")
+        assert d["challenge"]["id"] == c["id"] and d["challenge"]["status"] == "canceled", d
+    await run(b.post, "/api/challenge/%s/accept" % c["id"], expect=404)
+    await run(a.post, "/api/challenge/nosuchuser1", form={"clock.limit": "60"}, expect=404)
+    for e in (events_a, events_b):
+        e.close()
+
+
+async def test_stream_cut_and_reopened(srv):
+    api, bot_id = await bot_api(srv, "OwnerE", "EpsilonBot")
+    events = await run(api.stream, "/api/stream/event")
+    person = await srv.player("Human")
+    await wait_online(person, bot_id)
+    created = await person.ok({"type": "challenge_create", "player": bot_id,
+                               "time": {"minutes": 10, "increment": 0}, "color": "white"})
+    await run(api.post, "/api/challenge/%s/accept" % created["challenge"]["id"])
+    gid = (await run(events.next_type, "gameStart"))["game"]["gameId"]
+    await person.recv_type("game_started")
+    game = await run(api.stream, "/api/bot/game/stream/" + gid)
+    await run(game.next_type, "gameFull")
+    # One stream per game per token.
+    with_second = await run(lambda: Stream(api, "/api/bot/game/stream/" + gid, expect=429))
+    assert with_second.status == 429
+    await person.move(gid, "e2e4")
+    await run(game.next_type, "gameState")
+    game.close()  # cut
+    await run(api.post, "/api/bot/game/%s/move/e7e5" % gid)
+    await person.recv_type("move")
+    await person.move(gid, "g1f3")
+    # Reopened: gameFull again, with every move.
+    reopened = await run(lambda: _reopen(api, gid))
+    full = await run(reopened.next_type, "gameFull")
+    assert full["state"]["moves"] == "e2e4 e7e5 g1f3", full
+    # The account's games in progress.
+    playing = await run(api.get, "/api/account/playing")
+    assert [g["gameId"] for g in playing["nowPlaying"]] == [gid], playing
+    assert playing["nowPlaying"][0]["isMyTurn"] is True, playing
+    reopened.close()
+    events.close()
+
+
+def _reopen(api, gid):
+    """The game stream again once the cut one's key is free (the server notices the cut)."""
+    deadline = time.monotonic() + TIMEOUT
+    while True:
+        try:
+            return Stream(api, "/api/bot/game/stream/" + gid)
+        except ApiError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.05)
+
+
+async def test_refusals(srv):
+    api, bot_id = await bot_api(srv, "OwnerF", "ZetaBot")
+    anonymous = Api(srv.port)
+    wrong = Api(srv.port, "X" * 32)
+    for who, status, error in ((anonymous, 401, "Missing token"), (wrong, 401, "No such token")):
+        body = await run(who.get, "/api/account", expect=status)
+        assert body == {"error": error}, body
+        await run(who.stream, "/api/stream/event", expect=status)
+    # A bot token on the board API, and a move in a game that does not exist.
+    await run(api.post, "/api/board/game/abcdefgh/move/e2e4", expect=403)
+    body = await run(api.post, "/api/bot/game/abcdefgh/move/e2e4", expect=404)
+    assert body == {"error": "No such game"}, body
+    await run(api.stream, "/api/bot/game/stream/abcdefgh", expect=404)
+    # Wrong methods and unknown paths: JSON, never the web client.
+    status, headers, body = await run(api.request, "GET", "/api/bot/game/abcdefgh/resign")
+    assert status == 405 and "POST" in headers["allow"] and json.loads(body), (status, body)
+    status, _, body = await run(api.request, "GET", "/api/no/such/endpoint")
+    assert status == 404 and json.loads(body), (status, body)
+    # Bad forms.
+    await run(api.post, "/api/challenge/someone", form={"variant": "chess960"}, expect=400)
+    await run(api.post, "/api/challenge/someone", form={"clock.limit": "x"}, expect=400)
+    await run(api.post, "/api/challenge/someone", form={"color": "green"}, expect=400)
+    await run(api.post, "/api/bot/game/abcdefgh/draw/maybe", expect=400)
+    # A body too large, and no Content-Length.
+    status, _, _ = await run(api.request, "POST", "/api/token/test", body="x" * 70000)
+    assert status == 413, status
+    # Users.
+    user = await run(anonymous.get, "/api/user/zetabot")
+    assert user["username"] == "ZetaBot" and user["title"] == "BOT", user
+    await run(anonymous.get, "/api/user/nobodyhere", expect=404)
+    status = await run(anonymous.get, "/api/users/status?ids=zetabot,ownerf,nobodyhere")
+    assert [s["id"] for s in status] == ["zetabot", "ownerf"], status
+
+
+if __name__ == "__main__":
+    run_tests(globals())
