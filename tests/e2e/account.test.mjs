@@ -140,7 +140,7 @@ async function logInHere(page, username, password) {
   return form;
 }
 
-test("an account's settings: another session logged out, the password changed, the account deleted", async (t) => {
+test("an account's settings: another session logged out, an API token, the password changed, the account deleted", async (t) => {
   const cora = await openPlayer(ctx.browser, ctx.server, 'Cora');
   const page = cora.page;
   await registerAccount(page, 'cora_e2e', PASSWORD);
@@ -164,6 +164,26 @@ test("an account's settings: another session logged out, the password changed, t
   // The other browser is logged out at once: it continues as a new guest.
   await laptop.page.getByRole('heading', { name: 'Create an account' }).waitFor();
   await laptop.page.getByText('You play as a guest').waitFor();
+
+  // A personal API token: a checkbox per scope, the text shown once, listed without it, revoked.
+  const api = page.locator('section').filter({ has: page.getByRole('heading', { name: 'API access tokens' }) });
+  await api.getByText('No API tokens yet.').waitFor();
+  await api.getByLabel('Token description').fill('my e2e app');
+  await api.getByRole('checkbox', { name: 'Play games with the bot API (bot:play)' }).check();
+  await api.getByRole('checkbox', { name: 'Read incoming challenges (challenge:read)' }).check();
+  await api.getByRole('button', { name: 'Create token' }).click();
+  const shownToken = api.getByRole('region', { name: 'New API token my e2e app' });
+  await shownToken.getByText('you will not see it again').waitFor();
+  const apiToken = await shownToken.getByRole('textbox', { name: 'API token my e2e app' }).inputValue();
+  assert.match(apiToken, /^[A-Za-z0-9]{32}$/);
+  const row = api.getByRole('listitem', { name: 'API token my e2e app' });
+  await row.getByText('challenge:read, bot:play', { exact: false }).waitFor();
+  await screenshot(page, 'account-api-token');
+  await shownToken.getByRole('button', { name: 'I have copied it, hide it' }).click();
+  assert.equal(await page.getByText(apiToken).count(), 0);
+  await row.getByRole('button', { name: 'Revoke the API token my e2e app' }).click();
+  await row.getByRole('button', { name: 'Yes, revoke my e2e app' }).click();
+  await api.getByText('No API tokens yet.').waitFor();
 
   // The change (each password attempt counts against the username's login limit: 5 at once, so
   // this test makes no more; wrong passwords are the Vitest and integration tests' business).
@@ -190,5 +210,5 @@ test("an account's settings: another session logged out, the password changed, t
   await page.getByText('You play as a guest').waitFor();
   await page.getByRole('heading', { name: 'Create an account' }).waitFor();
   for (const s of [cora, laptop]) await s.context.close();
-  t.diagnostic('sessions, password change and deletion through the account page');
+  t.diagnostic('sessions, an API token, password change and deletion through the account page');
 });

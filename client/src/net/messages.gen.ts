@@ -5,6 +5,7 @@
 // message the server sends (ServerMessage). The shapes inside them are kept by hand in
 // protocol.ts, which re-exports these types.
 import type {
+  ApiTokenInfo,
   ArchivedGame,
   ChallengeRemoval,
   Clocks,
@@ -133,6 +134,9 @@ export type ErrorCode =
   | 'PASSWORD_MISMATCH'
   | 'SESSION_NOT_FOUND'
   | 'ACCOUNT_IN_GAME'
+  | 'BAD_SCOPES'
+  | 'TOO_MANY_TOKENS'
+  | 'TOKEN_NOT_FOUND'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -562,6 +566,27 @@ export interface AccountDeleteRequest {
   id?: RequestId;
 }
 
+export interface ApiTokenCreateRequest {
+  type: 'api_token_create';
+  /** 1-100 bytes */
+  description: string;
+  /** 0-256 bytes */
+  scopes?: string;
+  id?: RequestId;
+}
+
+export interface ApiTokensListRequest {
+  type: 'api_tokens_list';
+  id?: RequestId;
+}
+
+export interface ApiTokenRevokeRequest {
+  type: 'api_token_revoke';
+  /** 16-16 letters and digits */
+  token_id: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -645,6 +670,9 @@ export type ClientMessage =
   | SessionRevokeRequest
   | SessionsRevokeAllRequest
   | AccountDeleteRequest
+  | ApiTokenCreateRequest
+  | ApiTokensListRequest
+  | ApiTokenRevokeRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -1027,6 +1055,25 @@ export interface AccountDeletedMessage {
   id?: RequestId;
 }
 
+export interface ApiTokenCreatedMessage {
+  type: 'api_token_created';
+  token: string;
+  info: ApiTokenInfo;
+  id?: RequestId;
+}
+
+export interface ApiTokensMessage {
+  type: 'api_tokens';
+  tokens: ApiTokenInfo[];
+  id?: RequestId;
+}
+
+export interface ApiTokenRevokedMessage {
+  type: 'api_token_revoked';
+  token_id: string;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1077,4 +1124,7 @@ export type ServerMessage =
   | SessionsMessage
   | SessionRevokedMessage
   | SessionsRevokedMessage
-  | AccountDeletedMessage;
+  | AccountDeletedMessage
+  | ApiTokenCreatedMessage
+  | ApiTokensMessage
+  | ApiTokenRevokedMessage;

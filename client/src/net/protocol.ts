@@ -170,6 +170,17 @@ export interface SessionInfo {
   current: boolean;
 }
 
+/** One of the account's personal API access tokens (api_tokens_list, api_token_created): its id
+ * (not its text), what it is for, its scopes comma-separated ("challenge:read,board:play"; ""
+ * for none), when it was created and last used (null: not yet). */
+export interface ApiTokenInfo {
+  id: string;
+  description: string;
+  scopes: string;
+  created_at: number;
+  last_used_at: number | null;
+}
+
 /** Why a challenge went away; a declined one also says why (DeclineReason). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
 

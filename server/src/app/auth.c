@@ -1,5 +1,5 @@
 /*
- * Username and password rules, token hashes and session ids.
+ * Username and password rules, token hashes, session ids, and API token scopes.
  */
 #include "app/auth.h"
 
@@ -65,4 +65,65 @@ int auth_session_parse(const char *text, uint8_t out[AUTH_SESSION_BYTES]) {
         out[i] = (uint8_t)(hi << 4 | lo);
     }
     return 0;
+}
+
+/* ---- API token scopes ---- */
+
+/* Indexed by bit number, in the order of enum auth_scope. */
+static const char *const scope_names[] = {
+    "preference:read", "preference:write", "email:read", "challenge:read",
+    "challenge:write", "board:play",       "bot:play",
+};
+#define SCOPE_COUNT (int)(sizeof scope_names / sizeof scope_names[0])
+_Static_assert(AUTH_SCOPE_ALL == (1u << SCOPE_COUNT) - 1, "one name per scope");
+
+const char *auth_scope_name(unsigned scope) {
+    for (int i = 0; i < SCOPE_COUNT; i++)
+        if (scope == 1u << i) return scope_names[i];
+    return NULL;
+}
+
+static bool is_scope_separator(char c) {
+    return c == ',' || c == ' ';
+}
+
+int auth_scopes_parse(const char *text, unsigned *mask) {
+    *mask = 0;
+    unsigned found = 0;
+    for (const char *p = text; p && *p;) {
+        if (is_scope_separator(*p)) {
+            p++;
+            continue;
+        }
+        size_t len = 0;
+        while (p[len] && !is_scope_separator(p[len])) len++;
+        int i = 0;
+        while (i < SCOPE_COUNT &&
+               !(strlen(scope_names[i]) == len && memcmp(scope_names[i], p, len) == 0))
+            i++;
+        if (i == SCOPE_COUNT) return -1;
+        found |= 1u << i;
+        p += len;
+    }
+    *mask = found;
+    return 0;
+}
+
+int auth_scopes_format(unsigned mask, char *out, size_t size) {
+    if (size > 0) out[0] = '\0';
+    if (size == 0 || (mask & ~(unsigned)AUTH_SCOPE_ALL)) return -1;
+    size_t len = 0;
+    for (int i = 0; i < SCOPE_COUNT; i++) {
+        if (!(mask & 1u << i)) continue;
+        size_t n = strlen(scope_names[i]);
+        if (len + (len > 0) + n + 1 > size) {
+            out[0] = '\0';
+            return -1;
+        }
+        if (len > 0) out[len++] = ',';
+        memcpy(out + len, scope_names[i], n);
+        len += n;
+        out[len] = '\0';
+    }
+    return (int)len;
 }

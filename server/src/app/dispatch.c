@@ -19,6 +19,7 @@
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/site.h"
+#include "app/tokens.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "util/log.h"
@@ -522,6 +523,9 @@ STORE_HANDLER(handle_sessions_list, manage_handle(c, req, now))
 STORE_HANDLER(handle_session_revoke, manage_handle(c, req, now))
 STORE_HANDLER(handle_sessions_revoke_all, manage_handle(c, req, now))
 STORE_HANDLER(handle_account_delete, manage_handle(c, req, now))
+STORE_HANDLER(handle_api_token_create, tokens_handle(c, req))
+STORE_HANDLER(handle_api_tokens_list, tokens_handle(c, req))
+STORE_HANDLER(handle_api_token_revoke, tokens_handle(c, req))
 #undef STORE_HANDLER
 
 /* The handler table, from the declaration's handler column: adding a message is its row in

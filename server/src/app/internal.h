@@ -108,6 +108,7 @@ struct server {
     struct moderation *moderation;   /* moderation requests in progress (moderation.c) */
     struct manage *manage;   /* password changes, sessions, deletions in progress (manage.c) */
     struct httpapi *httpapi; /* the lichess-compatible HTTP API's state (httpapi.h) */
+    struct tokens *tokens;   /* API token changes in progress (tokens.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

@@ -270,21 +270,10 @@ static json_t *session_json(const struct store_session *s, const struct conn *c)
 static bool sessions_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
     (void)call;
     struct sessions_read *r = (struct sessions_read *)(void *)rd;
-    if (!c) return false;
-    if (rd->status < 0) {
-        conn_send_error(c, -PROTO_ERR_STORE_UNAVAILABLE, rd->req_id, NULL);
-        return false;
-    }
-    json_t *list = json_array();
+    json_t *list = c && rd->status == 0 ? json_array() : NULL;
     for (int i = 0; list && i < r->count; i++)
         json_array_append_new(list, session_json(&r->sessions[i], c));
-    json_t *msg = json_pack("{s:s,s:o*}", "type", "sessions", "sessions", list);
-    if (!msg) {
-        conn_send_error(c, -PROTO_ERR_INTERNAL, rd->req_id, NULL);
-        return false;
-    }
-    proto_set_id(msg, rd->req_id);
-    conn_send_json(c, msg);
+    reads_reply_list(rd, c, "sessions", "sessions", list);
     return false;
 }
 

@@ -12,6 +12,7 @@
 
 #include "app/internal.h"
 #include "app/persist.h"
+#include "proto/encode.h"
 #include "util/log.h"
 
 struct reads {
@@ -166,4 +167,20 @@ void reads_http_gone(struct api_call *call) {
     struct reads *r = reads_of(call->srv);
     if (call->reading && r) strmap_remove(&r->calls, call->read_key);
     call->reading = false;
+}
+
+void reads_reply_list(struct db_read *rd, struct conn *c, const char *type, const char *key,
+                      json_t *list) {
+    if (!c || rd->status < 0) {
+        json_decref(list);
+        if (c) conn_send_error(c, -PROTO_ERR_STORE_UNAVAILABLE, rd->req_id, NULL);
+        return;
+    }
+    json_t *msg = json_pack("{s:s,s:o}", "type", type, key, list);
+    if (!msg) {
+        conn_send_error(c, -PROTO_ERR_INTERNAL, rd->req_id, NULL);
+        return;
+    }
+    proto_set_id(msg, rd->req_id);
+    conn_send_json(c, msg);
 }

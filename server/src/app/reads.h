@@ -77,6 +77,12 @@ int reads_resubmit_http(struct api_call *call, struct db_read *rd);
 /* Releases and frees a request that is not outstanding (kept by its answer). NULL is ignored. */
 void reads_discard(struct db_read *rd);
 
+/* Answers a connection's read that lists rows: {"type": type, key: list, "id": ...} (list
+ * consumed; NULL when building it ran out of memory: INTERNAL), or STORE_UNAVAILABLE when the
+ * read failed (rd->status < 0). Nothing when c is NULL (it went away). */
+void reads_reply_list(struct db_read *rd, struct conn *c, const char *type, const char *key,
+                      json_t *list);
+
 /* A connection or HTTP request closed: its answer, when it comes, is dropped. */
 void reads_conn_gone(struct conn *c);
 void reads_http_gone(struct api_call *call);

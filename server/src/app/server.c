@@ -27,6 +27,7 @@
 #include "app/persist.h"
 #include "app/server.h"
 #include "app/site.h"
+#include "app/tokens.h"
 #include "util/ids.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -40,6 +41,7 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     bots_on_result(srv->bots, srv, r);
     moderation_on_result(srv, r);
     manage_on_result(srv, r);
+    tokens_on_result(srv, r);
 }
 
 static void route_password_result(struct server *srv, const struct password_result *r) {
@@ -172,7 +174,9 @@ struct server *server_create(const struct server_config *cfg) {
     srv->moderation = moderation_create();
     srv->manage = manage_create();
     srv->httpapi = httpapi_create();
-    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi)
+    srv->tokens = tokens_create();
+    if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi ||
+        !srv->tokens)
         goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
@@ -254,6 +258,7 @@ void server_destroy(struct server *srv) {
     moderation_free(srv->moderation);
     manage_free(srv->manage);
     httpapi_free(srv->httpapi);
+    tokens_free(srv->tokens);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

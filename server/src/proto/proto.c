@@ -315,6 +315,9 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
         case PROTO_FIELD_CURRENT: req->current = x->string; break;
         case PROTO_FIELD_NEW: req->new_password = x->string; break;
         case PROTO_FIELD_SESSION: req->session = x->string; break;
+        case PROTO_FIELD_DESCRIPTION: req->description = x->string; break;
+        case PROTO_FIELD_SCOPES: req->scopes = x->string; break;
+        case PROTO_FIELD_TOKEN_ID: req->token_id = x->string; break;
         case PROTO_FIELD_COUNT: break;
     }
 }

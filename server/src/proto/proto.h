@@ -71,6 +71,11 @@
     X(SESSION_NOT_FOUND, "none of your sessions has this id")                                      \
     X(ACCOUNT_IN_GAME,                                                                             \
       "the account or one of its bots is playing: finish or abort those games first")              \
+    X(BAD_SCOPES, "unknown scope: scopes are preference:read, preference:write, email:read, "      \
+                  "challenge:read, challenge:write, board:play and bot:play, separated by commas " \
+                  "or spaces")                                                                     \
+    X(TOO_MANY_TOKENS, "you have as many API access tokens as an account may; revoke one first")   \
+    X(TOKEN_NOT_FOUND, "none of your API access tokens has this id")                               \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -212,6 +217,9 @@ struct proto_request {
     const char *current;      /* password_change: the password now */
     const char *new_password; /* password_change: "new" */
     const char *session;      /* session_revoke: a session's id */
+    const char *description;  /* api_token_create */
+    const char *scopes;       /* api_token_create: NULL when absent */
+    const char *token_id;     /* api_token_revoke: a token's id */
     int action;               /* mod_action: enum store_mod_action (its first words) */
     int kind;                 /* report: enum store_report_kind */
     int64_t report;           /* report_resolve */

@@ -143,6 +143,11 @@ struct store_backend {
                             char password_hash[STORE_PWHASH_MAX]);
     int (*sessions)(struct store_reader *reader, const char *player_id, int max,
                     struct store_session *out, int *count);
+    int (*find_api_token)(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                          struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                          int64_t *created_at);
+    int (*api_tokens)(struct store_reader *reader, const char *player_id, int max,
+                      struct store_api_token *out, int *count);
 
     /* ---- the operator's tools (store.h), without a store handle ---- */
 

@@ -137,5 +137,7 @@ const struct store_backend store_pg_backend = {
     .mod_log = pg_mod_log,
     .account_password = pg_account_password,
     .sessions = pg_sessions,
+    .find_api_token = pg_find_api_token,
+    .api_tokens = pg_api_tokens,
     .reset_password = pg_reset_password,
 };

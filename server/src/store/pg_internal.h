@@ -184,6 +184,11 @@ int pg_account_password(struct store_reader *reader, const char *player_id,
                         char password_hash[STORE_PWHASH_MAX]);
 int pg_sessions(struct store_reader *reader, const char *player_id, int max,
                 struct store_session *out, int *count);
+int pg_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                      struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                      int64_t *created_at);
+int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
+                  struct store_api_token *out, int *count);
 
 /* ---- pg_admin.c: the operator's tools, beside a running server (backend.h) ---- */
 

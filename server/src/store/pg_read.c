@@ -450,28 +450,99 @@ int pg_account_password(struct store_reader *reader, const char *player_id,
     return rc;
 }
 
+/* Runs a query whose rows come in binary format (a hash's bytes, a bigint's 8 bytes big-endian,
+ * a text's bytes): the result (PQclear it), or NULL with the failure logged. */
+static PGresult *query_binary(PGconn *conn, const char *sql, const struct pg_params *p,
+                              const char *what) {
+    PGresult *r = PQexecParams(conn, sql, p->n, NULL, p->value, p->length, p->format, 1);
+    if (PQresultStatus(r) == PGRES_TUPLES_OK) return r;
+    LOGE("store", "%s failed: %s", what, PQresultErrorMessage(r));
+    PQclear(r);
+    return NULL;
+}
+
 int pg_sessions(struct store_reader *reader, const char *player_id, int max,
                 struct store_session *out, int *count) {
     *count = 0;
     struct pg_params p = {0};
     pg_text(&p, player_id);
     pg_int(&p, max);
-    PGresult *r = PQexecParams(pg_reader_of(reader)->conn,
+    PGresult *r = query_binary(pg_reader_of(reader)->conn,
                                "SELECT hash, created_at, last_seen_at FROM tokens WHERE player_id "
                                "= $1 AND kind = 'session' AND revoked_at IS NULL ORDER BY "
                                "COALESCE(last_seen_at, created_at) DESC, hash LIMIT $2",
-                               p.n, NULL, p.value, p.length, p.format, 1 /* binary */);
-    if (PQresultStatus(r) != PGRES_TUPLES_OK) {
-        LOGE("store", "reading sessions failed: %s", PQresultErrorMessage(r));
-        PQclear(r);
-        return -STORE_ERR_IO;
-    }
+                               &p, "reading sessions");
+    if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r) && *count < max; i++) {
         if (PQgetlength(r, i, 0) != STORE_HASH_LEN) continue; /* the table checks it */
         struct store_session *s = &out[(*count)++];
         memcpy(s->hash, PQgetvalue(r, i, 0), STORE_HASH_LEN);
         s->created_at = pg_col_be64(r, i, 1);
         s->last_seen_at = pg_col_be64(r, i, 2);
+    }
+    PQclear(r);
+    return 0;
+}
+
+/* ---- personal API access tokens ---- */
+
+struct api_token_row {
+    char *scopes;
+    int64_t created_at;
+    bool bot_token;
+};
+
+static void api_token_row(const PGresult *r, void *ctx) {
+    struct api_token_row *t = ctx;
+    pg_col_text(r, 0, 5, t->scopes, STORE_SCOPES_MAX);
+    t->created_at = pg_col_i64(r, 0, 6);
+    t->bot_token = pg_col_i64(r, 0, 7) != 0;
+}
+
+/* A personal token, or a bot's token, which plays as bot:play (sqlite_read.c). */
+int pg_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                      struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                      int64_t *created_at) {
+    struct pg_params p = {0};
+    pg_bytes(&p, hash, STORE_HASH_LEN);
+    char text[STORE_SCOPES_MAX];
+    struct api_token_row row = {.scopes = text};
+    int rc = find_one(pg_reader_of(reader)->conn,
+                      "SELECT " PLAYER_COLUMNS ", a.scopes, a.created_at, 0 FROM api_tokens a "
+                      "JOIN players p ON p.id = a.player_id WHERE a.hash = $1 "
+                      "AND a.revoked_at IS NULL UNION ALL SELECT " PLAYER_COLUMNS
+                      ", 'bot:play', t.created_at, 1 FROM tokens t JOIN players p "
+                      "ON p.id = t.player_id WHERE t.hash = $1 AND t.kind = 'bot' "
+                      "AND t.revoked_at IS NULL",
+                      &p, out, api_token_row, &row);
+    if (rc < 0) return rc;
+    out->bot_token = row.bot_token;
+    memcpy(scopes, text, sizeof text);
+    *created_at = row.created_at;
+    return 0;
+}
+
+int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
+                  struct store_api_token *out, int *count) {
+    *count = 0;
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, max);
+    PGresult *r = query_binary(pg_reader_of(reader)->conn,
+                               "SELECT hash, description, scopes, created_at, last_used_at FROM "
+                               "api_tokens WHERE player_id = $1 AND revoked_at IS NULL "
+                               "ORDER BY created_at DESC, hash LIMIT $2",
+                               &p, "reading API tokens");
+    if (!r) return -STORE_ERR_IO;
+    for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+        if (PQgetlength(r, i, 0) != STORE_HASH_LEN) continue; /* the table checks it */
+        struct store_api_token *t = &out[(*count)++];
+        memcpy(t->hash, PQgetvalue(r, i, 0), STORE_HASH_LEN);
+        /* text in binary format: its bytes (PQgetvalue adds the NUL) */
+        pg_col_text(r, i, 1, t->description, sizeof t->description);
+        pg_col_text(r, i, 2, t->scopes, sizeof t->scopes);
+        t->created_at = pg_col_be64(r, i, 3);
+        t->last_used_at = pg_col_be64(r, i, 4);
     }
     PQclear(r);
     return 0;

@@ -67,6 +67,11 @@ enum {
     W_DELETE_TOKENS,
     W_DELETE_RATINGS,
     W_DELETE_PLAYERS,
+    W_API_TOKEN_COUNT,
+    W_API_TOKEN_ADD,
+    W_API_TOKEN_REVOKE,
+    W_API_TOKEN_USED,
+    W_DELETE_API_TOKENS,
     W_COUNT
 };
 
@@ -151,6 +156,18 @@ static const char *const sql_text[W_COUNT] = {
     /* tombstones; the usernames stay, reserved */
     [W_DELETE_PLAYERS] = "UPDATE players SET name = $2, password_hash = NULL, deleted_at = $3 "
                          "WHERE id = $1 OR owner_id = $1",
+    /* personal API access tokens: an account's working ones, a new one, one revoked by its id
+     * (the first STORE_SESSION_ID_BYTES of its hash), one used, all of a deleted account's */
+    [W_API_TOKEN_COUNT] = "SELECT count(*) FROM api_tokens WHERE player_id = $1 AND revoked_at IS "
+                          "NULL",
+    [W_API_TOKEN_ADD] = "INSERT INTO api_tokens (hash, player_id, description, scopes, "
+                        "created_at) VALUES ($1, $2, $3, $4, $5)",
+    [W_API_TOKEN_REVOKE] = "UPDATE api_tokens SET revoked_at = $3 WHERE player_id = $1 AND "
+                           "revoked_at IS NULL AND substring(hash from 1 for length($2::bytea)) "
+                           "= $2::bytea",
+    [W_API_TOKEN_USED] = "UPDATE api_tokens SET last_used_at = $2 WHERE hash = $1",
+    [W_DELETE_API_TOKENS] = "UPDATE api_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND "
+                            "player_id = $1",
 };
 
 /* A prepared statement's name: "w" and its index (0..W_COUNT-1). */
@@ -681,16 +698,23 @@ static int put_password(struct pg_db *d, const struct store_op *op) {
     return pg_run(d, W_REVOKE_OTHERS, &r, false, 0);
 }
 
+/* The account in id ($1) exists (it has a password and is not deleted: not a bot) and the
+ * count(*) statement `count` of it is below limit: 0, NOT_FOUND, `over`, or an error. */
+static int account_below(struct pg_db *d, const struct pg_params *id, int count, int64_t limit,
+                         int over) {
+    int64_t n = 0;
+    int rc = select_int(d, W_DELETE_CHECK, id, STORE_ERR_NOT_FOUND, &n);
+    if (rc == 0 && n == 0) rc = STORE_ERR_NOT_FOUND;
+    if (rc == 0) rc = select_int(d, count, id, STORE_ERR_NOT_FOUND, &n);
+    return rc == 0 && n >= limit ? over : rc;
+}
+
 static int put_account_delete(struct pg_db *d, const struct store_op *op) {
-    int64_t n = 0, at = op->u.account.at;
+    int64_t at = op->u.account.at;
     struct pg_params id = {0};
     pg_text(&id, op->player_id);
-    int rc = select_int(d, W_DELETE_CHECK, &id, STORE_ERR_NOT_FOUND, &n);
-    if (rc == 0 && n == 0) rc = STORE_ERR_NOT_FOUND;
-    if (rc == 0) {
-        rc = select_int(d, W_DELETE_LIVE, &id, STORE_ERR_NOT_FOUND, &n);
-        if (rc == 0 && n > 0) rc = STORE_ERR_CONFLICT;
-    }
+    /* no game of the account or its bots in progress */
+    int rc = account_below(d, &id, W_DELETE_LIVE, 1, STORE_ERR_CONFLICT);
     /* Everything that points to the players first, then the players themselves. */
     struct pg_params named = id, timed = id, both = id;
     pg_text(&named, STORE_DELETED_NAME);
@@ -701,9 +725,27 @@ static int put_account_delete(struct pg_db *d, const struct store_op *op) {
     for (size_t i = 0; rc == 0 && i < sizeof anonymise / sizeof anonymise[0]; i++)
         rc = pg_run(d, anonymise[i], &named, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_TOKENS, &timed, false, 0);
+    if (rc == 0) rc = pg_run(d, W_DELETE_API_TOKENS, &timed, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_RATINGS, &id, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_PLAYERS, &both, false, 0);
     return rc;
+}
+
+/* ---- personal API access tokens ---- */
+
+/* CREATE: an account (not a bot, not deleted) with fewer than max_tokens working tokens. */
+static int put_api_token(struct pg_db *d, const struct store_op *op) {
+    struct pg_params id = {0};
+    pg_text(&id, op->player_id);
+    int rc = account_below(d, &id, W_API_TOKEN_COUNT, op->u.api_token.max_tokens, STORE_ERR_LIMIT);
+    if (rc != 0) return rc;
+    struct pg_params p = {0};
+    pg_bytes(&p, op->u.api_token.hash, STORE_HASH_LEN);
+    pg_text(&p, op->player_id);
+    pg_text(&p, op->u.api_token.description);
+    pg_text(&p, op->u.api_token.scopes);
+    pg_int(&p, op->u.api_token.at);
+    return pg_run(d, W_API_TOKEN_ADD, &p, false, 0);
 }
 
 static int apply_op(struct pg_db *d, const struct store_op *op) {
@@ -758,6 +800,16 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             pg_int(&p, op->u.token.at);
             return pg_run(d, W_TOKEN_SEEN, &p, false, 0);
         case STORE_OP_ACCOUNT_DELETE: return put_account_delete(d, op);
+        case STORE_OP_API_TOKEN_CREATE: return put_api_token(d, op);
+        case STORE_OP_API_TOKEN_REVOKE:
+            pg_text(&p, op->player_id);
+            pg_bytes(&p, op->u.api_token.id, STORE_SESSION_ID_BYTES);
+            pg_int(&p, op->u.api_token.at);
+            return pg_run(d, W_API_TOKEN_REVOKE, &p, true, STORE_ERR_NOT_FOUND);
+        case STORE_OP_API_TOKEN_USED:
+            pg_bytes(&p, op->u.api_token.hash, STORE_HASH_LEN);
+            pg_int(&p, op->u.api_token.at);
+            return pg_run(d, W_API_TOKEN_USED, &p, false, 0);
     }
     return STORE_ERR_NOT_FOUND;
 }
@@ -774,6 +826,7 @@ static bool pipelinable(enum store_op_type type) {
         case STORE_OP_CHAT:
         case STORE_OP_TOKEN_ADD:
         case STORE_OP_TOKEN_SEEN:
+        case STORE_OP_API_TOKEN_USED:
         case STORE_OP_IMPORT: return true;
         default: return false;
     }

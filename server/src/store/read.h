@@ -181,6 +181,33 @@ struct store_session {
 int store_sessions(struct store_reader *reader, const char *player_id, int max,
                    struct store_session *out, int *count);
 
+/* ---- personal API access tokens (app/tokens.h) ---- */
+
+/*
+ * The identity an API token names, filled as store_find_token() fills it (ratings, moderation
+ * state, blocks), with the token's scopes as text ("board:play,bot:play") and when it was
+ * created: a working (not revoked) personal token of api_tokens, or a working bot token
+ * (tokens.kind 'bot'), which is the bot's with the scopes "bot:play" (out->bot_token set). A
+ * session token is no API token. -NOT_FOUND otherwise.
+ */
+int store_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                         struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                         int64_t *created_at);
+
+/* One of an account's personal API tokens (its hash: the id shown is its first
+ * STORE_SESSION_ID_BYTES). */
+struct store_api_token {
+    uint8_t hash[STORE_HASH_LEN];
+    char description[STORE_DESCRIPTION_MAX + 1];
+    char scopes[STORE_SCOPES_MAX];
+    int64_t created_at;
+    int64_t last_used_at; /* 0: never used */
+};
+
+/* player_id's working (not revoked) API tokens, newest first: at most max into out. */
+int store_api_tokens(struct store_reader *reader, const char *player_id, int max,
+                     struct store_api_token *out, int *count);
+
 /* The best ratings of a category that are not provisional as they stand at now_ms (wall clock:
  * the deviation grown since each player's last game, rating_at): at most limit (1..100) into
  * out, as stored (updated_at with them). Banned and closed players are left out. */

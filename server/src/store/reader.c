@@ -203,3 +203,14 @@ int store_mod_log(struct store_reader *r, const char *target_id, int max,
                   struct store_mod_entry *out, int *count) {
     return r->backend->mod_log(r, target_id, max, out, count);
 }
+
+int store_find_api_token(struct store_reader *r, const uint8_t hash[STORE_HASH_LEN],
+                         struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                         int64_t *created_at) {
+    return r->backend->find_api_token(r, hash, out, scopes, created_at);
+}
+
+int store_api_tokens(struct store_reader *r, const char *player_id, int max,
+                     struct store_api_token *out, int *count) {
+    return r->backend->api_tokens(r, player_id, max, out, count);
+}

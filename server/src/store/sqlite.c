@@ -354,5 +354,7 @@ const struct store_backend store_sqlite_backend = {
     .mod_log = sqlite_mod_log,
     .account_password = sqlite_account_password,
     .sessions = sqlite_sessions,
+    .find_api_token = sqlite_find_api_token,
+    .api_tokens = sqlite_api_tokens,
     .reset_password = sqlite_reset_password,
 };

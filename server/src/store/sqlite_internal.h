@@ -28,6 +28,9 @@ struct writer_stmts {
     sqlite3_stmt *password_set, *revoke_others, *revoke_session, *token_seen, *delete_check,
         *delete_live, *delete_chat, *delete_white, *delete_black, *delete_tokens, *delete_ratings,
         *delete_players;
+    /* personal API access tokens */
+    sqlite3_stmt *api_token_count, *api_token_add, *api_token_revoke, *api_token_used,
+        *delete_api_tokens;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
@@ -136,6 +139,11 @@ int sqlite_account_password(struct store_reader *reader, const char *player_id,
                             char password_hash[STORE_PWHASH_MAX]);
 int sqlite_sessions(struct store_reader *reader, const char *player_id, int max,
                     struct store_session *out, int *count);
+int sqlite_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                          struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                          int64_t *created_at);
+int sqlite_api_tokens(struct store_reader *reader, const char *player_id, int max,
+                      struct store_api_token *out, int *count);
 
 /* sqlite_admin.c: the operator's tools, on the file beside a running server (backend.h). */
 int sqlite_reset_password(const struct store_config *cfg, const char *username,

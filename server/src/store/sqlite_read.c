@@ -24,7 +24,7 @@
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
-        *mod_state, *blocks;
+        *mod_state, *blocks, *api_token, *api_tokens;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -69,6 +69,14 @@ static const char *const read_sql[] = {
     "SELECT is_admin, muted_at, banned_at, closed_at FROM players WHERE id = ?1",
     "SELECT b.blocked_id, p.name FROM blocks b JOIN players p ON p.id = b.blocked_id "
     "WHERE b.player_id = ?1 ORDER BY b.created_at, b.blocked_id LIMIT ?2",
+    /* API tokens (read.h): a personal one, or a bot's token, which plays as bot:play */
+    "SELECT " PLAYER_COLUMNS ", a.scopes, a.created_at, 0 FROM api_tokens a "
+    "JOIN players p ON p.id = a.player_id WHERE a.hash = ?1 AND a.revoked_at IS NULL "
+    "UNION ALL SELECT " PLAYER_COLUMNS ", 'bot:play', t.created_at, 1 FROM tokens t "
+    "JOIN players p ON p.id = t.player_id WHERE t.hash = ?1 AND t.kind = 'bot' "
+    "AND t.revoked_at IS NULL",
+    "SELECT hash, description, scopes, created_at, last_used_at FROM api_tokens "
+    "WHERE player_id = ?1 AND revoked_at IS NULL ORDER BY created_at DESC, hash LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -237,6 +245,16 @@ static int read_identity(struct sqlite_reader *r, struct sqlite_reads *rs, sqlit
     return load_ratings(r, rs, out);
 }
 
+/* Copies PLAYER_COLUMNS (from column 0) of a token's row into id (zeroed first). */
+static void token_player(sqlite3_stmt *st, struct store_identity *id) {
+    memset(id, 0, sizeof *id);
+    col_text(st, 0, id->player_id, sizeof id->player_id);
+    col_text(st, 1, id->name, sizeof id->name);
+    col_text(st, 2, id->username, sizeof id->username);
+    id->bot = sqlite3_column_int(st, 3) != 0;
+    id->created_at = sqlite3_column_int64(st, 4);
+}
+
 int sqlite_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
                       struct store_identity *out) {
     struct sqlite_reader *r = reader_of(reader);
@@ -250,12 +268,7 @@ int sqlite_find_token(struct store_reader *reader, const uint8_t hash[STORE_HASH
     bool bot_token = kind && strcmp((const char *)kind, "bot") == 0;
     /* Copy the row before the ratings query runs. */
     struct store_identity id;
-    memset(&id, 0, sizeof id);
-    col_text(st, 0, id.player_id, sizeof id.player_id);
-    col_text(st, 1, id.name, sizeof id.name);
-    col_text(st, 2, id.username, sizeof id.username);
-    id.bot = sqlite3_column_int(st, 3) != 0;
-    id.created_at = sqlite3_column_int64(st, 4);
+    token_player(st, &id);
     sqlite3_reset(st);
     rc = load_ratings(r, rs, &id);
     if (rc < 0) return rc;
@@ -597,6 +610,57 @@ int sqlite_sessions(struct store_reader *reader, const char *player_id, int max,
         memcpy(s->hash, sqlite3_column_blob(st, 0), STORE_HASH_LEN);
         s->created_at = sqlite3_column_int64(st, 1);
         s->last_seen_at = sqlite3_column_int64(st, 2);
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
+}
+
+/* ---- personal API access tokens ---- */
+
+int sqlite_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],
+                          struct store_identity *out, char scopes[STORE_SCOPES_MAX],
+                          int64_t *created_at) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->api_token;
+    sqlite3_bind_blob(st, 1, hash, STORE_HASH_LEN, SQLITE_TRANSIENT);
+    int rc = step_one(r, st);
+    if (rc < 0) return rc;
+    /* Copy the row before the ratings query runs. */
+    struct store_identity id;
+    token_player(st, &id);
+    char text[STORE_SCOPES_MAX];
+    col_text(st, 5, text, sizeof text);
+    int64_t created = sqlite3_column_int64(st, 6);
+    id.bot_token = sqlite3_column_int(st, 7) != 0;
+    sqlite3_reset(st);
+    rc = load_ratings(r, rs, &id);
+    if (rc < 0) return rc;
+    *out = id;
+    memcpy(scopes, text, sizeof text);
+    *created_at = created;
+    return 0;
+}
+
+int sqlite_api_tokens(struct store_reader *reader, const char *player_id, int max,
+                      struct store_api_token *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
+    *count = 0;
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->api_tokens;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, max);
+    int rc = SQLITE_DONE;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        if (sqlite3_column_bytes(st, 0) != STORE_HASH_LEN) continue; /* the table checks it */
+        struct store_api_token *t = &out[(*count)++];
+        memcpy(t->hash, sqlite3_column_blob(st, 0), STORE_HASH_LEN);
+        col_text(st, 1, t->description, sizeof t->description);
+        col_text(st, 2, t->scopes, sizeof t->scopes);
+        t->created_at = sqlite3_column_int64(st, 3);
+        t->last_used_at = sqlite3_column_int64(st, 4);
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);

@@ -116,6 +116,18 @@ static const char *const sql_text[] = {
     /* delete_players: tombstones; the usernames stay, reserved */
     "UPDATE players SET name = ?2, password_hash = NULL, deleted_at = ?3 "
     "WHERE id = ?1 OR owner_id = ?1",
+    /* api_token_count: an account's working API tokens */
+    "SELECT count(*) FROM api_tokens WHERE player_id = ?1 AND revoked_at IS NULL",
+    /* api_token_add */
+    "INSERT INTO api_tokens (hash, player_id, description, scopes, created_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5)",
+    /* api_token_revoke: by its id, the first bytes of its hash */
+    "UPDATE api_tokens SET revoked_at = ?3 WHERE player_id = ?1 AND revoked_at IS NULL "
+    "AND substr(hash, 1, " SESSION_ID_BYTES_SQL ") = ?2",
+    /* api_token_used */
+    "UPDATE api_tokens SET last_used_at = ?2 WHERE hash = ?1",
+    /* delete_api_tokens: the account's (bots have none) */
+    "UPDATE api_tokens SET revoked_at = ?2 WHERE revoked_at IS NULL AND player_id = ?1",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -534,24 +546,49 @@ static int delete_step(struct sqlite_db *d, sqlite3_stmt *st, const struct store
     return step(d, st);
 }
 
-static int put_account_delete(struct sqlite_db *d, const struct store_op *op) {
-    int64_t n = 0, at = op->u.account.at;
-    sqlite3_bind_text(d->ws.delete_check, 1, op->player_id, -1, SQLITE_STATIC);
+/* The account player_id exists (it has a password and is not deleted: not a bot) and the
+ * count(*) statement `count` of it (?1) is below limit: OP_OK, NOT_FOUND, `over`, or an error. */
+static int account_below(struct sqlite_db *d, const char *player_id, sqlite3_stmt *count,
+                         int64_t limit, int over) {
+    int64_t n = 0;
+    sqlite3_bind_text(d->ws.delete_check, 1, player_id, -1, SQLITE_STATIC);
     int rc = select_int(d, d->ws.delete_check, STORE_ERR_NOT_FOUND, &n);
     if (rc == OP_OK && n == 0) rc = STORE_ERR_NOT_FOUND;
-    if (rc == OP_OK) {
-        sqlite3_bind_text(d->ws.delete_live, 1, op->player_id, -1, SQLITE_STATIC);
-        rc = select_int(d, d->ws.delete_live, STORE_ERR_NOT_FOUND, &n);
-        if (rc == OP_OK && n > 0) rc = STORE_ERR_CONFLICT;
-    }
+    if (rc != OP_OK) return rc;
+    sqlite3_bind_text(count, 1, player_id, -1, SQLITE_STATIC);
+    rc = select_int(d, count, STORE_ERR_NOT_FOUND, &n);
+    return rc == OP_OK && n >= limit ? over : rc;
+}
+
+static int put_account_delete(struct sqlite_db *d, const struct store_op *op) {
+    int64_t at = op->u.account.at;
+    /* no game of the account or its bots in progress */
+    int rc = account_below(d, op->player_id, d->ws.delete_live, 1, STORE_ERR_CONFLICT);
     /* Everything that points to the players first, then the players themselves. */
     sqlite3_stmt *const anonymise[] = {d->ws.delete_chat, d->ws.delete_white, d->ws.delete_black};
     for (size_t i = 0; rc == OP_OK && i < sizeof anonymise / sizeof anonymise[0]; i++)
         rc = delete_step(d, anonymise[i], op, STORE_DELETED_NAME, -1);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_tokens, op, NULL, at);
+    if (rc == OP_OK) rc = delete_step(d, d->ws.delete_api_tokens, op, NULL, at);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_ratings, op, NULL, -1);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_players, op, STORE_DELETED_NAME, at);
     return rc;
+}
+
+/* ---- personal API access tokens ---- */
+
+/* CREATE: an account (not a bot, not deleted) with fewer than max_tokens working tokens. */
+static int put_api_token(struct sqlite_db *d, const struct store_op *op) {
+    int rc = account_below(d, op->player_id, d->ws.api_token_count, op->u.api_token.max_tokens,
+                           STORE_ERR_LIMIT);
+    if (rc != OP_OK) return rc;
+    sqlite3_stmt *st = d->ws.api_token_add;
+    sqlite3_bind_blob(st, 1, op->u.api_token.hash, STORE_HASH_LEN, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, op->u.api_token.description, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 4, op->u.api_token.scopes, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 5, op->u.api_token.at);
+    return step(d, st);
 }
 
 static int apply_op(struct sqlite_db *d, const struct store_op *op) {
@@ -609,6 +646,18 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
             sqlite3_bind_int64(st, 2, op->u.token.at);
             return step(d, st);
         case STORE_OP_ACCOUNT_DELETE: return put_account_delete(d, op);
+        case STORE_OP_API_TOKEN_CREATE: return put_api_token(d, op);
+        case STORE_OP_API_TOKEN_REVOKE:
+            st = d->ws.api_token_revoke;
+            sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+            sqlite3_bind_blob(st, 2, op->u.api_token.id, STORE_SESSION_ID_BYTES, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, op->u.api_token.at);
+            return step_changed(d, st, STORE_ERR_NOT_FOUND);
+        case STORE_OP_API_TOKEN_USED:
+            st = d->ws.api_token_used;
+            sqlite3_bind_blob(st, 1, op->u.api_token.hash, STORE_HASH_LEN, SQLITE_STATIC);
+            sqlite3_bind_int64(st, 2, op->u.api_token.at);
+            return step(d, st);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -19,7 +19,9 @@
 #define STORE_PWHASH_MAX       128 /* an account's encoded password hash (app/password.h makes it) */
 #define STORE_FEN_MAX          100
 #define STORE_TERM_MAX         32
-#define STORE_SESSION_ID_BYTES 8 /* a session's public id: the first bytes of its token's hash */
+#define STORE_SESSION_ID_BYTES 8   /* a session's public id: the first bytes of its token's hash */
+#define STORE_SCOPES_MAX       128 /* an API token's scopes as text, with the NUL (app/auth.h) */
+#define STORE_DESCRIPTION_MAX  100 /* bytes of an API token's description */
 /* The name a deleted account's games and chat lines show (no username or guest name can be it). */
 #define STORE_DELETED_NAME "[deleted]"
 
@@ -108,6 +110,13 @@ enum store_op_type {
                                  anonymised, tokens revoked, ratings removed, the rows kept as
                                  tombstones that reserve the usernames (0, -CONFLICT while a game
                                  of one of them is live, -NOT_FOUND: no such account) */
+    /* Personal API access tokens (app/tokens.c): */
+    STORE_OP_API_TOKEN_CREATE, /* a token of player_id's: u.api_token's hash, description,
+                                  scopes, at (0, -NOT_FOUND: no such account, -LIMIT: it has
+                                  max_tokens working tokens already) */
+    STORE_OP_API_TOKEN_REVOKE, /* player_id's working token whose id is u.api_token.id stops
+                                  working (0, -NOT_FOUND: none of its working tokens has it) */
+    STORE_OP_API_TOKEN_USED,   /* a token was used: u.api_token.hash, last used at u.api_token.at */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
@@ -231,6 +240,14 @@ struct store_op {
             uint8_t session[STORE_SESSION_ID_BYTES]; /* SESSION_REVOKE */
             int64_t at;
         } account;
+        struct {
+            uint8_t hash[STORE_HASH_LEN];                /* CREATE, USED */
+            uint8_t id[STORE_SESSION_ID_BYTES];          /* REVOKE: the first bytes of its hash */
+            char description[STORE_DESCRIPTION_MAX + 1]; /* CREATE */
+            char scopes[STORE_SCOPES_MAX];               /* CREATE: "board:play,bot:play" */
+            int max_tokens;                              /* CREATE: working tokens allowed */
+            int64_t at;
+        } api_token;
         struct {
             char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
             char result[8];

@@ -46,8 +46,67 @@ static void test_session_ids(void) {
     CHECK_EQ_INT(auth_session_parse(NULL, back), -1);
 }
 
+/* Scopes read as lichess spells them, separated by commas and/or spaces, and written back in
+ * one order whatever order they came in. */
+static void test_scopes(void) {
+    unsigned mask = 99;
+    CHECK_EQ_INT(auth_scopes_parse("bot:play,board:play", &mask), 0);
+    CHECK_EQ_INT(mask, AUTH_SCOPE_BOT_PLAY | AUTH_SCOPE_BOARD_PLAY);
+    char text[AUTH_SCOPES_TEXT_MAX];
+    CHECK_EQ_INT(auth_scopes_format(mask, text, sizeof text), 19);
+    CHECK_EQ_STR(text, "board:play,bot:play");
+    CHECK_EQ_INT(auth_scopes_parse(" challenge:read  preference:write,, email:read ,", &mask), 0);
+    CHECK_EQ_INT(mask,
+                 AUTH_SCOPE_CHALLENGE_READ | AUTH_SCOPE_PREFERENCE_WRITE | AUTH_SCOPE_EMAIL_READ);
+    CHECK_EQ_INT(auth_scopes_parse("bot:play bot:play", &mask), 0); /* repeated */
+    CHECK_EQ_INT(mask, AUTH_SCOPE_BOT_PLAY);
+    CHECK_EQ_INT(auth_scopes_parse("", &mask), 0);
+    CHECK_EQ_INT(mask, 0);
+    CHECK_EQ_INT(auth_scopes_parse(" , ", &mask), 0);
+    CHECK_EQ_INT(mask, 0);
+    CHECK_EQ_INT(auth_scopes_parse(NULL, &mask), 0);
+    CHECK_EQ_INT(mask, 0);
+    /* Unknown words, other spellings, other separators, a prefix of a scope. */
+    const char *bad[] = {"bot:play,web:mod",
+                         "Bot:Play",
+                         "bot:play;board:play",
+                         "bot:pla",
+                         "bot:playx",
+                         "bot",
+                         ":",
+                         "board:play\tbot:play"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        mask = 1;
+        CHECK_EQ_INT(auth_scopes_parse(bad[i], &mask), -1);
+        CHECK_EQ_INT(mask, 0);
+    }
+    /* Every scope: all of them read back, in the order of the enum. */
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_ALL, text, sizeof text), 94);
+    CHECK_EQ_STR(text, "preference:read,preference:write,email:read,challenge:read,"
+                       "challenge:write,board:play,bot:play");
+    CHECK_EQ_INT(auth_scopes_parse(text, &mask), 0);
+    CHECK_EQ_INT(mask, AUTH_SCOPE_ALL);
+    for (unsigned bit = 1; bit & AUTH_SCOPE_ALL; bit <<= 1) {
+        CHECK(auth_scope_name(bit) != NULL);
+        CHECK_EQ_INT(auth_scopes_format(bit, text, sizeof text), (int)strlen(auth_scope_name(bit)));
+        CHECK_EQ_INT(auth_scopes_parse(auth_scope_name(bit), &mask), 0);
+        CHECK_EQ_INT(mask, bit);
+    }
+    CHECK(auth_scope_name(0) == NULL);
+    CHECK(auth_scope_name(AUTH_SCOPE_BOT_PLAY | AUTH_SCOPE_BOARD_PLAY) == NULL);
+    CHECK_EQ_INT(auth_scopes_format(0, text, sizeof text), 0);
+    CHECK_EQ_STR(text, "");
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_ALL + 1, text, sizeof text), -1); /* no scope */
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_BOT_PLAY, text, 8), -1); /* "bot:play" needs 9 */
+    CHECK_EQ_STR(text, "");
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_BOT_PLAY, text, 9), 8);
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_BOARD_PLAY | AUTH_SCOPE_BOT_PLAY, text, 19), -1);
+    CHECK_EQ_STR(text, "");
+}
+
 int main(void) {
     RUN(test_rules);
     RUN(test_session_ids);
+    RUN(test_scopes);
     return check_finish();
 }

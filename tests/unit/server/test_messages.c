@@ -43,6 +43,10 @@ static const char *const built_elsewhere[] = {
     "session_revoked",
     "sessions_revoked",
     "account_deleted",
+    /* app/tokens.c */
+    "api_token_created",
+    "api_tokens",
+    "api_token_revoked",
 };
 
 static bool sampled[PROTO_OUT_COUNT];

@@ -694,6 +694,159 @@ static void test_account_operations(void) {
     store_close(s);
 }
 
+/* An API token operation of player's with its own result (cookie): CREATE with the token
+ * (hashed here), REVOKE by the id of token's hash. */
+static void submit_api_token(struct store *s, enum store_op_type type, const char *player,
+                             const char *token, const char *description, const char *scopes,
+                             int64_t at, uint64_t cookie) {
+    struct store_op op = {.type = type, .want_result = cookie != 0, .cookie = cookie};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash(token, h);
+    memcpy(op.u.api_token.hash, h, sizeof h);
+    memcpy(op.u.api_token.id, h, sizeof op.u.api_token.id);
+    snprintf(op.u.api_token.description, sizeof op.u.api_token.description, "%s",
+             description ? description : "");
+    snprintf(op.u.api_token.scopes, sizeof op.u.api_token.scopes, "%s", scopes ? scopes : "");
+    op.u.api_token.max_tokens = 2;
+    op.u.api_token.at = at;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* Whose the API token is (player id, or "" when it names nobody) and its scopes. */
+static void find_api(struct store *s, const char *token, const char *player, const char *scopes) {
+    struct store_identity id;
+    char found[STORE_SCOPES_MAX] = "?";
+    int64_t created = -1;
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash(token, h);
+    int rc = store_find_api_token(store_startup_reader(s), h, &id, found, &created);
+    if (!*player) {
+        CHECK_EQ_INT(rc, -STORE_ERR_NOT_FOUND);
+        return;
+    }
+    CHECK_EQ_INT(rc, 0);
+    if (rc < 0) return;
+    CHECK_EQ_STR(id.player_id, player);
+    CHECK_EQ_STR(found, scopes);
+    CHECK(created > 0);
+}
+
+/* Personal API tokens: created by accounts only, at most max_tokens working ones, found with
+ * the identity and scopes, listed newest first, revoked by their id by their owner only, used,
+ * and revoked with the account; bot tokens are API tokens with bot:play, sessions are not. */
+static void test_api_tokens(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Guest1", "sessA");
+    submit_player(s, "pX", "Guest2", "sessX");
+    submit_player(s, "pG", "Guest3", "sessG"); /* stays a guest */
+    submit_register(s, "pA", "alice", 1);
+    submit_register(s, "pX", "xena", 2);
+    submit_bot(s, STORE_OP_BOT_CREATE, "pA", "bA", "RoboA", "botTok", 3);
+    check_statuses(s, (const int[]){0, 0, 0}, 3);
+
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pA", "apiA1", "my bot", "bot:play", 100, 10);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pA", "apiA2", "board",
+                     "board:play,challenge:read", 200, 11);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pA", "apiA3", "third", "", 300, 12);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pX", "apiX1", "xena's", "", 150, 13);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pG", "apiG1", "guest", "", 150, 14);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "bA", "apiB1", "bot", "", 150, 15);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pNobody", "apiN1", "none", "", 150, 16);
+    check_statuses(s,
+                   (const int[]){0, 0, -STORE_ERR_LIMIT, 0, -STORE_ERR_NOT_FOUND,
+                                 -STORE_ERR_NOT_FOUND, -STORE_ERR_NOT_FOUND},
+                   7);
+
+    find_api(s, "apiA1", "pA", "bot:play");
+    find_api(s, "apiA2", "pA", "board:play,challenge:read");
+    find_api(s, "apiX1", "pX", "");
+    find_api(s, "apiA3", "", "");
+    find_api(s, "apiG1", "", "");
+    find_api(s, "sessA", "", ""); /* a session is no API token */
+    find_api(s, "botTok", "bA", "bot:play");
+    struct store_identity id;
+    char scopes[STORE_SCOPES_MAX];
+    int64_t created = 0;
+    uint8_t h[STORE_HASH_LEN];
+    auth_token_hash("botTok", h);
+    CHECK_EQ_INT(store_find_api_token(store_startup_reader(s), h, &id, scopes, &created), 0);
+    CHECK(id.bot && id.bot_token);
+    CHECK_EQ_INT(created, 5);
+    CHECK_EQ_STR(id.username, "roboa");
+    auth_token_hash("apiA2", h);
+    CHECK_EQ_INT(store_find_api_token(store_startup_reader(s), h, &id, scopes, &created), 0);
+    CHECK(!id.bot && !id.bot_token);
+    CHECK_EQ_INT(created, 200);
+    CHECK_EQ_STR(id.username, "alice");
+    CHECK_EQ_STR(id.name, "alice");
+    CHECK_EQ_INT((int)id.ratings[RATING_BLITZ].rating, (int)rating_initial().rating);
+
+    /* Listed newest first, with what they were given; the used one says when. */
+    submit_api_token(s, STORE_OP_API_TOKEN_USED, "", "apiA1", NULL, NULL, 250, 0);
+    CHECK_EQ_INT(settle(s, &(struct results){0}), 0);
+    struct store_api_token list[4];
+    int n = 0;
+    CHECK_EQ_INT(store_api_tokens(store_startup_reader(s), "pA", 4, list, &n), 0);
+    CHECK_EQ_INT(n, 2);
+    auth_token_hash("apiA2", h);
+    CHECK(n == 2 && memcmp(list[0].hash, h, sizeof h) == 0);
+    CHECK(n == 2 && list[0].created_at == 200 && list[0].last_used_at == 0);
+    CHECK_EQ_STR(n == 2 ? list[0].description : "", "board");
+    CHECK_EQ_STR(n == 2 ? list[0].scopes : "", "board:play,challenge:read");
+    CHECK(n == 2 && list[1].created_at == 100 && list[1].last_used_at == 250);
+    CHECK_EQ_STR(n == 2 ? list[1].description : "", "my bot");
+    CHECK_EQ_INT(store_api_tokens(store_startup_reader(s), "pA", 1, list, &n), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_INT(store_api_tokens(store_startup_reader(s), "pG", 4, list, &n), 0);
+    CHECK_EQ_INT(n, 0);
+
+    /* Revoked by its id: not by another account, once; then there is room for another. */
+    submit_api_token(s, STORE_OP_API_TOKEN_REVOKE, "pX", "apiA1", NULL, NULL, 400, 20);
+    submit_api_token(s, STORE_OP_API_TOKEN_REVOKE, "pA", "apiA1", NULL, NULL, 400, 21);
+    submit_api_token(s, STORE_OP_API_TOKEN_REVOKE, "pA", "apiA1", NULL, NULL, 401, 22);
+    submit_api_token(s, STORE_OP_API_TOKEN_REVOKE, "pA", "sessA", NULL, NULL, 401, 23);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pA", "apiA4", "fourth", "email:read", 500, 24);
+    check_statuses(
+        s, (const int[]){-STORE_ERR_NOT_FOUND, 0, -STORE_ERR_NOT_FOUND, -STORE_ERR_NOT_FOUND, 0},
+        5);
+    find_api(s, "apiA1", "", "");
+    find_api(s, "apiA4", "pA", "email:read");
+    CHECK(token_works(s, "sessA"));
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM api_tokens WHERE revoked_at = 400"), 1);
+
+    /* A bot token revoked is no API token any more. */
+    submit_bot(s, STORE_OP_BOT_REVOKE, "pA", "", "RoboA", NULL, 25);
+    check_statuses(s, (const int[]){0}, 1);
+    find_api(s, "botTok", "", "");
+
+    /* The account's deletion revokes its API tokens in the same transaction. */
+    submit_account(s, STORE_OP_ACCOUNT_DELETE, "pA", NULL, NULL, 26);
+    check_statuses(s, (const int[]){0}, 1);
+    find_api(s, "apiA2", "", "");
+    find_api(s, "apiA4", "", "");
+    find_api(s, "apiX1", "pX", "");
+    CHECK_EQ_INT(store_api_tokens(store_startup_reader(s), "pA", 4, list, &n), 0);
+    CHECK_EQ_INT(n, 0);
+    CHECK_EQ_INT(raw_int("SELECT count(*) FROM api_tokens WHERE player_id = 'pA' AND "
+                         "revoked_at = 50"),
+                 2);
+    submit_api_token(s, STORE_OP_API_TOKEN_CREATE, "pA", "apiA5", "after", "", 600, 27);
+    check_statuses(s, (const int[]){-STORE_ERR_NOT_FOUND}, 1);
+    store_close(s);
+
+    /* What was committed is there after a restart. */
+    s = reopen();
+    if (!s) return;
+    find_api(s, "apiX1", "pX", "");
+    find_api(s, "apiA2", "", "");
+    CHECK_EQ_INT(store_api_tokens(store_startup_reader(s), "pX", 4, list, &n), 0);
+    CHECK_EQ_INT(n, 1);
+    CHECK_EQ_STR(n == 1 ? list[0].description : "", "xena's");
+    store_close(s);
+}
+
 /* A database that cannot grow: the writer retries, gives up, and the store refuses more. */
 /* The lock-free peek sees a commit before store_poll() reports it, and never one that failed. */
 static void test_commit_reached(void) {
@@ -994,6 +1147,7 @@ int main(void) {
     RUN(test_accounts_and_tokens);
     RUN(test_bot_accounts);
     RUN(test_account_operations);
+    RUN(test_api_tokens);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     if (!testdb_pg()) {

@@ -1,13 +1,14 @@
 /*
  * A logged-in account's own settings on the account page: change the password (the server logs
  * out every other session), the sessions with a button to log each other one out and one for
- * all of them, and deleting the account with its password (its games stay, anonymised; this
+ * all of them, its personal API access tokens (ApiTokens.tsx), and deleting the account with its password (its games stay, anonymised; this
  * browser continues as a new guest). The server's refusals are shown in words next to each form.
  */
 import { useCallback, useEffect, useId, useState, type FormEvent } from 'react';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { useAppState } from '../../hooks/useStore';
 import type { SessionInfo } from '../../net/protocol';
+import { ApiTokens } from './ApiTokens';
 import { useAccount } from './hooks';
 
 export function AccountSettings() {
@@ -15,6 +16,7 @@ export function AccountSettings() {
     <div className="account-forms">
       <PasswordForm />
       <Sessions />
+      <ApiTokens />
       <DeleteAccount />
     </div>
   );

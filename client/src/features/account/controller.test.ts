@@ -1,7 +1,8 @@
 /*
  * The account controller on a fake socket: logging in and out changes the identity (a new
  * connection with the new token), and errors come back in words; an account changes its
- * password, lists and revokes its sessions, and deletes itself (a new guest afterwards).
+ * password, lists and revokes its sessions, creates, lists and revokes its API access tokens,
+ * and deletes itself (a new guest afterwards).
  */
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { clientOnFakeSocket } from '../../app/testClient';
@@ -98,6 +99,38 @@ describe('AccountController', () => {
     await expect(all).resolves.toBeNull();
     const guest = account.sessions();
     f.current.receive({ type: 'error', code: 'ACCOUNT_REQUIRED', message: 'only a registered account (not a guest or a bot) may do that', id: f.current.last('sessions_list')!.id });
+    await expect(guest).rejects.toThrow('Only a registered account (not a guest or a bot) may do that.');
+  });
+
+  it('creates, lists and revokes API access tokens, with the refusals in words', async () => {
+    const { f, account } = setup();
+    welcome(f.current, [], 'session-token', { id: 'a1', name: 'ann' });
+    const info = { id: '8c41d0e9a7b2f356', description: 'my app', scopes: 'challenge:read,board:play', created_at: 5, last_used_at: null };
+    const made = account.createApiToken('my app', ['challenge:read', 'board:play']);
+    const sent = f.current.last('api_token_create')!;
+    expect(sent).toMatchObject({ description: 'my app', scopes: 'challenge:read,board:play' });
+    f.current.receive({ type: 'api_token_created', token: 'k3Pq9ZrT0bWm5xYc2LnV8dHs4FgJ1uAe', info, id: sent.id });
+    await expect(made).resolves.toEqual({ token: 'k3Pq9ZrT0bWm5xYc2LnV8dHs4FgJ1uAe', info });
+    const none = account.createApiToken('no scopes', []);
+    expect(f.current.last('api_token_create')).toMatchObject({ description: 'no scopes', scopes: '' });
+    f.current.receive({ type: 'error', code: 'TOO_MANY_TOKENS', message: 'you have as many API access tokens as an account may; revoke one first', id: f.current.last('api_token_create')!.id });
+    await expect(none).rejects.toThrow('You have as many API access tokens as an account may; revoke one first.');
+    const blank = account.createApiToken(' ', []);
+    f.current.receive({ type: 'error', code: 'BAD_FIELD', message: 'a field is missing, of the wrong type or out of range', field: 'description', id: f.current.last('api_token_create')!.id });
+    await expect(blank).rejects.toThrow('A description has 1 to 100 characters.');
+
+    const listed = account.apiTokens();
+    f.current.receive({ type: 'api_tokens', tokens: [info], id: f.current.last('api_tokens_list')!.id });
+    await expect(listed).resolves.toEqual([info]);
+    const revoked = account.revokeApiToken(info.id);
+    expect(f.current.last('api_token_revoke')).toMatchObject({ token_id: info.id });
+    f.current.receive({ type: 'api_token_revoked', token_id: info.id, id: f.current.last('api_token_revoke')!.id });
+    await expect(revoked).resolves.toBeNull();
+    const gone = account.revokeApiToken(info.id);
+    f.current.receive({ type: 'error', code: 'TOKEN_NOT_FOUND', message: 'none of your API access tokens has this id', id: f.current.last('api_token_revoke')!.id });
+    await expect(gone).resolves.toBe('None of your API access tokens has this id.');
+    const guest = account.apiTokens();
+    f.current.receive({ type: 'error', code: 'ACCOUNT_REQUIRED', message: 'only a registered account (not a guest or a bot) may do that', id: f.current.last('api_tokens_list')!.id });
     await expect(guest).rejects.toThrow('Only a registered account (not a guest or a bot) may do that.');
   });
 

@@ -1,14 +1,14 @@
 /*
  * Accounts and the archive (servers with a database): register, log in and out, start over as a
- * new guest; an account's own settings (change the password, list and revoke its sessions,
- * delete it); profiles, a player's finished games, the leaderboard. The player's identity itself
+ * new guest; an account's own settings (change the password, list and revoke its sessions, its
+ * personal API access tokens, delete it); profiles, a player's finished games, the leaderboard. The player's identity itself
  * is the app's (the session); logging in or out asks the app to continue as the new identity on
  * a new connection. Errors come back in words; a server without accounts answers UNKNOWN_TYPE,
  * which reads "not available on this server yet".
  */
 import { readableError } from '../../lib/errors';
 import type { Feature, FeatureContext, Handlers } from '../../lib/feature';
-import type { LeaderboardRow, Profile, RatingCategory, ServerMessageOf, SessionInfo } from '../../net/protocol';
+import type { ApiTokenInfo, LeaderboardRow, Profile, RatingCategory, ServerMessageOf, SessionInfo } from '../../net/protocol';
 
 /** What the app does when the identity changes. */
 export interface Identity {
@@ -113,6 +113,40 @@ export class AccountController implements Feature {
     }
   }
 
+  /** The account's personal API access tokens, newest first (never their text); rejects with the
+   * reason in words. */
+  async apiTokens(): Promise<ApiTokenInfo[]> {
+    try {
+      const reply = await this.ctx.request({ type: 'api_tokens_list' });
+      if (reply.type !== 'api_tokens') throw new Error('unexpected reply');
+      return reply.tokens;
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  /** A new API access token with these scopes: its text (to show this once) and its info;
+   * rejects with the reason in words. */
+  async createApiToken(description: string, scopes: readonly string[]): Promise<{ token: string; info: ApiTokenInfo }> {
+    try {
+      const reply = await this.ctx.request({ type: 'api_token_create', description, scopes: scopes.join(',') });
+      if (reply.type !== 'api_token_created') throw new Error('unexpected reply');
+      return { token: reply.token, info: reply.info };
+    } catch (err) {
+      throw new Error(accountError(err));
+    }
+  }
+
+  /** Revokes one API access token by its id; null, or the reason it failed in words. */
+  async revokeApiToken(id: string): Promise<string | null> {
+    try {
+      await this.ctx.request({ type: 'api_token_revoke', token_id: id });
+      return null;
+    } catch (err) {
+      return accountError(err);
+    }
+  }
+
   /** Deletes the account (its games stay, anonymised); the browser continues as a new guest.
    * Resolves to null, or the reason it failed in words. */
   async deleteAccount(password: string): Promise<string | null> {
@@ -166,5 +200,7 @@ function accountError(err: unknown): string {
   if (code === 'UNKNOWN_TYPE') return 'Accounts are not available on this server yet.';
   if (code === 'PASSWORD_MISMATCH') return 'Wrong password.';
   if (code === 'PASSWORD_INVALID') return 'A password has 8 to 128 characters.';
+  if (code === 'BAD_FIELD' && (err as { field?: string }).field === 'description')
+    return 'A description has 1 to 100 characters.';
   return readableError(err);
 }

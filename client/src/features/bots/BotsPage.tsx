@@ -10,6 +10,7 @@ import { useCallback, useEffect, useState, type FormEvent } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ConfirmButton } from '../../components/ConfirmButton';
+import { TokenOnce } from '../../components/TokenOnce';
 import { useAppState } from '../../hooks/useStore';
 import type { OwnedBot } from '../../net/protocol';
 import { useBots } from './hooks';
@@ -116,7 +117,7 @@ function BotsManager() {
           </p>
         )}
         {status && <p role="status">{status}</p>}
-        {shown && <TokenOnce shown={shown} onHide={() => setShown(null)} />}
+        {shown && <BotTokenOnce shown={shown} onHide={() => setShown(null)} />}
       </section>
       <section className="panel" aria-labelledby="bot-list-title">
         <h2 id="bot-list-title">Your bots</h2>
@@ -179,34 +180,10 @@ function BotsManager() {
   );
 }
 
-/** A token shown this once, with a copy button and the command that runs a bot with it. */
-function TokenOnce({ shown, onHide }: { shown: ShownToken; onHide: () => void }) {
-  const [copied, setCopied] = useState<boolean | null>(null);
-  const copy = async () => {
-    try {
-      await navigator.clipboard.writeText(shown.token);
-      setCopied(true);
-    } catch {
-      setCopied(false); // no clipboard (an insecure origin, say): the field is selected instead
-      (document.getElementById('bot-token') as HTMLInputElement | null)?.select();
-    }
-  };
+/** A bot's token shown this once, with the command that runs a bot with it. */
+function BotTokenOnce({ shown, onHide }: { shown: ShownToken; onHide: () => void }) {
   return (
-    <div className="token-once" role="region" aria-label={`New token for ${shown.bot}`}>
-      <p className="warning">
-        <strong>Copy this token now: you will not see it again.</strong> The server keeps only its hash; if you
-        lose it, make a new one.
-      </p>
-      <label htmlFor="bot-token">Token for {shown.bot}</label>
-      <div className="token-row">
-        <input id="bot-token" readOnly value={shown.token} onFocus={(e) => e.target.select()} spellCheck={false} />
-        <button type="button" className="primary" onClick={() => void copy()}>
-          Copy
-        </button>
-      </div>
-      {copied !== null && (
-        <p role="status">{copied ? 'Copied to the clipboard.' : 'Could not copy here: the token is selected, copy it by hand.'}</p>
-      )}
+    <TokenOnce region={`New token for ${shown.bot}`} label={`Token for ${shown.bot}`} token={shown.token} onHide={onHide}>
       <p className="hint">
         Run a bot with it:{' '}
         <code>
@@ -214,9 +191,6 @@ function TokenOnce({ shown, onHide }: { shown: ShownToken; onHide: () => void })
           {window.location.host}/ws
         </code>
       </p>
-      <button type="button" onClick={onHide}>
-        I have copied it, hide it
-      </button>
-    </div>
+    </TokenOnce>
   );
 }
