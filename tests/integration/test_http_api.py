@@ -215,6 +215,78 @@ def _reopen(api, gid):
             time.sleep(0.05)
 
 
+async def account_api(srv, name, scopes):
+    """A registered account (connected) and an API client with a personal token of these scopes."""
+    ws = await srv.player(name)
+    await ws.ok({"type": "register", "username": name, "password": "password " + name})
+    created = await ws.ok({"type": "api_token_create", "description": "test", "scopes": scopes})
+    return ws, Api(srv.port, created["token"]), created["info"]["id"]
+
+
+async def test_board_api_with_personal_tokens(srv):
+    alice_ws, alice, token_id = await account_api(srv, "Alice", "board:play,challenge:read")
+    _, reader, _ = await account_api(srv, "Reader", "preference:read")
+    test = await run(alice.post, "/api/token/test", body=alice.token)
+    assert test[alice.token]["scopes"] == "challenge:read,board:play", test
+    # Scopes: a token without board:play may not play or stream games, nor read events.
+    body = await run(reader.stream, "/api/stream/event", expect=403)
+    await run(reader.post, "/api/board/game/abcdefgh/move/e2e4", expect=403)
+    assert (await run(reader.get, "/api/account"))["username"] == "Reader"
+    # A person in the browser (a WebSocket) challenges the board program's account.
+    events = await run(alice.stream, "/api/stream/event")
+    alice_id = alice_ws.player["id"]
+    bob = await srv.player("Bob")
+    await wait_online(bob, alice_id)
+    created = await bob.ok({"type": "challenge_create", "player": alice_id,
+                            "time": {"minutes": 10, "increment": 5}, "color": "white"})
+    cid = created["challenge"]["id"]
+    await run(events.next_type, "challenge")
+    await run(alice.post, "/api/challenge/%s/accept" % cid)
+    gid = (await run(events.next_type, "gameStart"))["game"]["gameId"]
+    assert gid == cid, "a direct challenge's game has its id, as on lichess"
+    await run(alice.stream, "/api/bot/game/stream/" + gid, expect=403)
+    game = await run(alice.stream, "/api/board/game/stream/" + gid)
+    full = await run(game.next_type, "gameFull")
+    assert full["black"]["name"] == "Alice" and "title" not in full["black"], full
+    await bob.move(gid, "e2e4")
+    await run(game.next_type, "gameState")
+    await run(alice.post, "/api/board/game/%s/move/e7e5" % gid)
+    await run(game.next_type, "gameState")
+    # Bob proposes a takeback: the stream shows it; Alice accepts: both moves are undone.
+    await bob.ok({"type": "takeback_propose", "game": gid})
+    state = await run(game.next_type, "gameState")
+    assert state["wtakeback"] is True and state["btakeback"] is False, state
+    await run(alice.post, "/api/board/game/%s/takeback/yes" % gid)
+    state = await run(game.next_type, "gameState")
+    assert state["moves"] == "" and state["wtakeback"] is False, state
+    await bob.recv_type("takeback")
+    # A move offering a draw, declined; then a draw offered and accepted.
+    await bob.move(gid, "d2d4")
+    await run(game.next_type, "gameState")
+    await run(alice.post, "/api/board/game/%s/move/d7d5?offeringDraw=true" % gid)
+    state = await run(game.next_type, "gameState")
+    while not state["bdraw"]:
+        state = await run(game.next_type, "gameState")
+    assert state["moves"] == "d2d4 d7d5", state
+    await bob.recv_type("offer", kind="draw")
+    await bob.ok({"type": "draw_decline", "game": gid})
+    state = await run(game.next_type, "gameState")
+    assert state["bdraw"] is False, state
+    await bob.ok({"type": "draw_offer", "game": gid})
+    state = await run(game.next_type, "gameState")
+    assert state["wdraw"] is True, state
+    await run(alice.post, "/api/board/game/%s/draw/yes" % gid)
+    state = await run(game.next_type, "gameState")
+    assert state["status"] == "draw" and "winner" not in state, state
+    end = await bob.recv_type("game_end")
+    assert end["reason"] == "agreement", end
+    # Revoked: refused at once on this node.
+    await alice_ws.ok({"type": "api_token_revoke", "token_id": token_id})
+    body = await run(alice.get, "/api/account", expect=401)
+    assert body == {"error": "No such token"}, body
+    events.close()
+
+
 async def test_refusals(srv):
     api, bot_id = await bot_api(srv, "OwnerF", "ZetaBot")
     anonymous = Api(srv.port)

@@ -9,6 +9,7 @@
 #include <strings.h>
 
 #include "app/auth.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/waiting.h"
@@ -129,6 +130,7 @@ static json_t *success(struct server *srv, const struct bot_pending *p) {
                              p->token);
         default:
             LOGI("bots", "tokens of bot %s revoked", p->name);
+            httpapi_forget_tokens(srv);
             disconnect_bot(srv, p->name);
             return json_pack("{s:s,s:s}", "type", "bot_token_revoked", "username", p->name);
     }

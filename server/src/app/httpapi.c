@@ -349,12 +349,14 @@ struct token_read {
     const struct route *route;
 };
 
+/* A personal API token, or a bot token made over the WebSocket protocol (a bot:play token
+ * here); session tokens are not the API's. */
 static void token_lookup(struct store_reader *reader, const uint8_t hash[AUTH_TOKEN_HASH_LEN],
                          struct store_identity *id, char scopes[HAPI_SCOPES_MAX], int *status) {
-    /* Bot tokens made over the WebSocket protocol are bot:play tokens here. */
-    *status = store_find_token(reader, hash, id);
-    if (*status == 0 && !id->bot_token) *status = -STORE_ERR_NOT_FOUND;
-    if (*status == 0) snprintf(scopes, HAPI_SCOPES_MAX, "bot:play");
+    char stored[STORE_SCOPES_MAX];
+    int64_t created_at = 0;
+    *status = store_find_api_token(reader, hash, id, stored, &created_at);
+    snprintf(scopes, HAPI_SCOPES_MAX, "%s", *status == 0 ? stored : "");
 }
 
 static void token_run(struct store_reader *reader, struct db_read *rd) {
@@ -445,6 +447,7 @@ static int run_route(struct hapi *h, const struct route *r) {
     if (r->scopes) {
         struct player *p = hapi_player(h);
         if (!p) return refuse_token(h->req, "No such token");
+        if (p->banned || p->closed) return refuse_token(h->req, "This account is closed");
         char key[80];
         snprintf(key, sizeof key, "t:%s", h->token_key);
         const struct server_config *cfg = &h->srv->cfg;
@@ -488,6 +491,13 @@ int httpapi_request(struct server *srv, struct net_http *req, const char *path) 
         return r->fn(h);
     }
     return with_token(h, r);
+}
+
+void httpapi_forget_tokens(struct server *srv) {
+    struct httpapi *api = srv->httpapi;
+    if (!api) return;
+    free_values(&api->tokens);
+    api->tokens = (struct strmap){0};
 }
 
 static void flush_deferred(uv_check_t *check) {

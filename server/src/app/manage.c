@@ -23,6 +23,7 @@
 #include "app/accounts.h"
 #include "app/auth.h"
 #include "app/bots.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
@@ -447,7 +448,10 @@ void manage_on_result(struct server *srv, const struct store_result *r) {
     }
     reply(p, msg, -PROTO_ERR_INTERNAL); /* before the asker's own session may end */
     end_sessions(srv, &e, p->w.conn);
-    if (p->msg == PROTO_MSG_ACCOUNT_DELETE) forget_account(srv, p);
+    if (p->msg == PROTO_MSG_ACCOUNT_DELETE) {
+        forget_account(srv, p);
+        httpapi_forget_tokens(srv); /* its API tokens and its bots' */
+    }
     pending_remove(srv->manage, p);
 }
 

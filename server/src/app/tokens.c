@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "app/auth.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"
@@ -206,9 +207,10 @@ static int error_for(const struct token_pending *p, int status) {
     }
 }
 
-static json_t *success(const struct token_pending *p) {
+static json_t *success(struct server *srv, const struct token_pending *p) {
     if (p->msg == PROTO_MSG_API_TOKEN_REVOKE) {
         LOGI("tokens", "player=%s revoked its API token %s", p->player_id, p->id);
+        httpapi_forget_tokens(srv);
         return json_pack("{s:s,s:s}", "type", "api_token_revoked", "token_id", p->id);
     }
     json_t *info = info_json(p->hash, p->description, p->scopes, p->created_at, 0);
@@ -224,7 +226,7 @@ void tokens_on_result(struct server *srv, const struct store_result *r) {
     struct waiting *w = srv->tokens ? waiting_find(&srv->tokens->waiting, r->cookie) : NULL;
     if (!w) return;
     struct token_pending *p = (struct token_pending *)(void *)w;
-    json_t *msg = r->status < 0 ? NULL : success(p);
+    json_t *msg = r->status < 0 ? NULL : success(srv, p);
     waiting_reply(w, msg, r->status < 0 ? error_for(p, r->status) : -PROTO_ERR_INTERNAL);
     waiting_done(&srv->tokens->waiting, w);
 }
