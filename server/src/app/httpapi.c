@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app/archive.h"
 #include "app/auth.h"
 #include "app/internal.h"
 #include "app/lichess.h"
@@ -203,6 +204,7 @@ static int api_user_public(struct hapi *h);
 static int users_status(struct hapi *h);
 static int bots_online(struct hapi *h);
 static int game_export(struct hapi *h);
+static int user_games(struct hapi *h);
 static int bot_upgrade(struct hapi *h);
 static int api_game_move(struct hapi *h);
 static int api_game_resign(struct hapi *h);
@@ -212,6 +214,7 @@ static int api_game_draw(struct hapi *h);
 static int api_game_takeback(struct hapi *h);
 static int api_game_claim_victory(struct hapi *h);
 static int api_challenge_create(struct hapi *h);
+static int board_seek(struct hapi *h);
 static int api_challenge_accept(struct hapi *h);
 static int api_challenge_decline(struct hapi *h);
 static int api_challenge_cancel(struct hapi *h);
@@ -227,6 +230,7 @@ static const struct route routes[] = {
     {NET_HTTP_GET,  "/api/users/status", NULL, ANYONE, HAPI_PLAIN, users_status},
     {NET_HTTP_GET,  "/api/bot/online", NULL, ANYONE, HAPI_PLAIN, bots_online},
     {NET_HTTP_GET,  "/game/export/*", NULL, ANYONE, HAPI_PLAIN, game_export},
+    {NET_HTTP_GET,  "/api/games/user/*", NULL, ANYONE, HAPI_PLAIN, user_games},
     {NET_HTTP_POST, "/api/bot/account/upgrade", "bot:play", ANY_ACCOUNT, HAPI_PLAIN, bot_upgrade},
     {NET_HTTP_GET,  "/api/stream/event", "challenge:read," PLAY, ANY_ACCOUNT, HAPI_EVENTS, NULL},
     {NET_HTTP_GET,  "/api/bot/game/stream/*", "bot:play", BOT_ONLY, HAPI_GAME, NULL},
@@ -249,6 +253,7 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/challenge/*/decline", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_decline},
     {NET_HTTP_POST, "/api/challenge/*/cancel", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_cancel},
     {NET_HTTP_POST, "/api/challenge/*", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_create},
+    {NET_HTTP_POST, "/api/board/seek", "board:play", NOT_BOT, HAPI_SEEK, board_seek},
 };
 /* clang-format on */
 
@@ -862,6 +867,15 @@ static int bots_online(struct hapi *h) {
     return net_http_respond(h->req, 200, "application/x-ndjson", out, len);
 }
 
+/* lichess's /api/games/user/{username}: PGN, or NDJSON with Accept: application/x-ndjson. */
+static int user_games(struct hapi *h) {
+    char max_text[16];
+    long max = net_http_query_arg(h->req, "max=", max_text, sizeof max_text) ? atol(max_text) : 0;
+    if (max < 0) max = 0;
+    bool ndjson = strstr(net_http_accept(h->req), "application/x-ndjson") != NULL;
+    return archive_http_user_games(h->srv, h->req, h->args[0], ndjson, max);
+}
+
 static int game_export(struct hapi *h) {
     const char *accept = net_http_accept(h->req);
     bool json = strstr(accept, "application/json") != NULL;
@@ -1065,6 +1079,36 @@ static int api_challenge_create(struct hapi *h) {
     if (reads_submit_http(h->srv, h->req, &t->base) < 0)
         return hapi_error(h->req, 503, "The database is busy. Try again later.");
     return 0;
+}
+
+/* A seek in the lobby (time in minutes, increment in seconds), held while the request is open. */
+static int board_seek(struct hapi *h) {
+    char value[64], minutes[32], increment[32] = "0";
+    if (form_field(h, "days", value, sizeof value))
+        return hapi_error(h->req, 400, "days: correspondence seeks are not offered here yet");
+    if (form_field(h, "variant", value, sizeof value) && strcmp(value, "standard") != 0)
+        return hapi_error(h->req, 400, "variant: only standard is played here");
+    if (!form_field(h, "time", minutes, sizeof minutes))
+        return hapi_error(h->req, 400, "time: the clock's initial time in minutes");
+    form_field(h, "increment", increment, sizeof increment);
+    char *end1, *end2;
+    double m = strtod(minutes, &end1);
+    long inc = strtol(increment, &end2, 10);
+    if (*end1 || *end2 || !(m > 0) || m > 180 || inc < 0 || inc > 180)
+        return hapi_error(h->req, 400, "time: 0 to 180 minutes; increment: 0 to 180 seconds");
+    json_t *msg = json_pack("{s:s,s:{s:f,s:i}}", "type", "seek_create", "time", "minutes", m,
+                            "increment", (int)inc);
+    if (!msg) return -1;
+    if (form_field(h, "color", value, sizeof value) && strcmp(value, "random") != 0) {
+        if (strcmp(value, "white") && strcmp(value, "black")) {
+            json_decref(msg);
+            return hapi_error(h->req, 400, "color: white, black or random");
+        }
+        json_object_set_new(msg, "color", json_string(value));
+    }
+    bool rated = form_field(h, "rated", value, sizeof value) && strcmp(value, "true") == 0;
+    json_object_set_new(msg, "rated", json_boolean(rated));
+    return hapi_seek(h, msg);
 }
 
 static json_t *challenge_msg(const char *type, const char *id) {

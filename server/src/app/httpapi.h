@@ -63,6 +63,7 @@ enum hapi_kind {
     HAPI_ACTION, /* a protocol message; its reply is the answer */
     HAPI_EVENTS, /* /api/stream/event */
     HAPI_GAME,   /* a game stream */
+    HAPI_SEEK,   /* a board seek, held while the request is open */
 };
 
 /* One API request in progress (attached to the transport's request through its api_call). */
@@ -89,6 +90,7 @@ struct hapi {
     struct hapi *deferred_next;
     bool stream_key_held; /* a game stream: its (token, game) key is registered */
     char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
+    char seek_id[HAPI_ID_MAX]; /* a board seek's, once created */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -110,6 +112,9 @@ int hapi_act(struct hapi *h, json_t *msg, int (*answer)(struct hapi *h, const js
 
 /* apistream.c: opens the event stream or a game stream (h->kind, args[0]: the game). */
 int hapi_stream(struct hapi *h);
+
+/* apistream.c: a board seek (msg: seek_create, consumed) held while the request stays open. */
+int hapi_seek(struct hapi *h, json_t *msg);
 
 /* apistream.c: the request is over. */
 void hapi_end(struct hapi *h);
