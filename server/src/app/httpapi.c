@@ -373,6 +373,17 @@ static int refuse_token(struct net_http *req, const char *why) {
     return hapi_error(req, 401, why);
 }
 
+/* A personal token's last use (shown in the account's list), written when it is read from the
+ * database: at most once per TOKEN_CACHE_MS while it is in use. A lost write loses nothing. */
+static void note_used(struct server *srv, const uint8_t hash[AUTH_TOKEN_HASH_LEN], bool bot) {
+    struct store *store = persist_store(srv);
+    if (!store || bot) return;
+    struct store_op op = {.type = STORE_OP_API_TOKEN_USED};
+    memcpy(op.u.api_token.hash, hash, sizeof op.u.api_token.hash);
+    op.u.api_token.at = now_wall_ms();
+    if (store_submit(store, &op) == 0) LOGD("api", "a token's last use was not written");
+}
+
 /* A token known: its player, cached, and the route goes on. */
 static int token_known(struct hapi *h, const struct route *r, const struct token_entry *t) {
     snprintf(h->player_id, sizeof h->player_id, "%s", t->player_id);
@@ -415,6 +426,7 @@ static bool token_answer(struct db_read *rd, struct conn *c, struct api_call *ca
         snprintf(e->scopes, sizeof e->scopes, "%s", t->scopes);
         e->created_at = t->id.created_at;
         e->expires_ms = now_mono_ms() + TOKEN_CACHE_MS;
+        note_used(srv, t->hash, t->id.bot_token);
         rc = token_known(h, t->route, e);
     }
     if (rc < 0 && h->req) net_http_abort(h->req);

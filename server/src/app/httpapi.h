@@ -40,10 +40,6 @@ int httpapi_request(struct server *srv, struct net_http *req, const char *path);
 /* The transport's request behind call is over: its stream or action ends. */
 void httpapi_closed(struct api_call *call);
 
-/* Tokens were revoked (an API token, a bot's tokens, an account deleted): the tokens this node
- * keeps for a few seconds are forgotten, so that none of them works a moment longer here. */
-void httpapi_forget_tokens(struct server *srv);
-
 /* The loop is ending: the API's loop handle closes. */
 void httpapi_detach(struct server *srv);
 
