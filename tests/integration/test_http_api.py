@@ -331,6 +331,24 @@ async def test_board_seek_and_exports(srv):
     status, _, _ = await run(alice.request, "GET", "/api/games/user/nosuchname")
     assert status == 404, status
     events.close()
+    # Upgrading to a bot account: refused for an account that has played, and for a token
+    # without bot:play; done, for good, for one that has not.
+    played = await alice_ws.ok({"type": "api_token_create", "description": "b", "scopes": "bot:play"})
+    body = await run(Api(srv.port, played["token"]).post, "/api/bot/account/upgrade", expect=400)
+    assert "played" in body["error"], body
+    await run(alice.post, "/api/bot/account/upgrade", expect=403)
+    fresh_ws, fresh, _ = await account_api(srv, "Newbot", "bot:play")
+    assert "title" not in await run(fresh.get, "/api/account")
+    assert await run(fresh.post, "/api/bot/account/upgrade") == {"ok": True}
+    assert (await run(fresh.get, "/api/account"))["title"] == "BOT"
+    await run(fresh.post, "/api/bot/account/upgrade", expect=400)
+    stream = await run(fresh.stream, "/api/stream/event")  # a bot's, now
+    await wait_online(bob, fresh_ws.player["id"])
+    challenge = await bob.ok({"type": "challenge_create", "player": fresh_ws.player["id"],
+                              "time": {"minutes": 5, "increment": 0}})
+    assert challenge["challenge"]["to"]["bot"] is True, challenge
+    assert (await run(stream.next_type, "challenge"))["challenge"]["destUser"]["title"] == "BOT"
+    stream.close()
 
 
 async def test_open_challenges_and_rate_limits(srv):

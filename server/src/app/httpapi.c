@@ -55,9 +55,11 @@ struct httpapi {
     uv_check_t flush; /* after each turn of the loop: the deferred lines go out */
     bool flush_initialised;
     struct hapi *deferred;
-    struct strmap tokens;  /* hash hex -> struct token_entry */
-    struct strmap limits;  /* key -> struct limit_entry */
-    struct strmap streams; /* "<token key>:<game>" -> the game stream's struct hapi */
+    struct strmap tokens;   /* hash hex -> struct token_entry */
+    struct strmap limits;   /* key -> struct limit_entry */
+    struct strmap streams;  /* "<token key>:<game>" -> the game stream's struct hapi */
+    struct strmap upgrades; /* a bot upgrade's cookie (decimal) -> its struct hapi */
+    uint64_t upgrades_total;
     int64_t next_sweep_ms;
 };
 
@@ -78,6 +80,7 @@ void httpapi_free(struct httpapi *api) {
     free_values(&api->tokens);
     free_values(&api->limits);
     strmap_free(&api->streams); /* the values are requests, freed with them */
+    strmap_free(&api->upgrades);
     free(api);
 }
 
@@ -313,6 +316,7 @@ void httpapi_closed(struct api_call *call) {
     h->req = NULL;
     hapi_undefer(h);
     hapi_release_stream_key(h);
+    if (h->upgrade_key[0]) strmap_remove(&h->srv->httpapi->upgrades, h->upgrade_key);
     hapi_end(h);
     json_decref(h->then);
     json_decref(h->games);
@@ -894,13 +898,54 @@ static int game_export(struct hapi *h) {
     return api_game_export(h->srv, h->req, h->args[0], !json);
 }
 
+/* Bot upgrades' store cookies (app/tokens.c's comment lists the others). */
+#define UPGRADE_COOKIE_BASE (UINT64_C(5) << 60)
+
+/* An account that has played no game becomes a bot, for good (as on lichess). */
 static int bot_upgrade(struct hapi *h) {
     struct player *p = hapi_player(h);
-    if (p && p->bot) return hapi_error(h->req, 400, "This account is already a bot account.");
-    /* Accounts become bots here when their owner creates them (docs/bots.md, bot_create). */
-    return hapi_error(h->req, 400,
-                      "Upgrading an account to a bot is not offered here: create a bot account "
-                      "with bot_create and use its token.");
+    struct store *store = persist_store(h->srv);
+    if (!p) return refuse_token(h->req, "No such token");
+    if (p->bot) return hapi_error(h->req, 400, "This account is already a bot account.");
+    if (!p->registered || p->game_count > 0)
+        return hapi_error(h->req, 400, "This account has played games: it cannot become a bot.");
+    if (!store) return hapi_error(h->req, 503, "No database");
+    struct httpapi *api = h->srv->httpapi;
+    uint64_t cookie = UPGRADE_COOKIE_BASE + ++api->upgrades_total;
+    snprintf(h->upgrade_key, sizeof h->upgrade_key, "%llu", (unsigned long long)cookie);
+    if (strmap_put(&api->upgrades, h->upgrade_key, h) < 0) {
+        h->upgrade_key[0] = '\0';
+        return -1;
+    }
+    struct store_op op = {.type = STORE_OP_BOT_UPGRADE, .cookie = cookie, .want_result = true};
+    snprintf(op.player_id, sizeof op.player_id, "%s", p->id);
+    if (store_submit(store, &op) == 0) {
+        strmap_remove(&api->upgrades, h->upgrade_key);
+        h->upgrade_key[0] = '\0';
+        return hapi_error(h->req, 503, "The database is unavailable. Try again later.");
+    }
+    return 0;
+}
+
+void httpapi_on_result(struct server *srv, const struct store_result *r) {
+    char key[24];
+    if (r->cookie <= UPGRADE_COOKIE_BASE || !srv->httpapi) return;
+    snprintf(key, sizeof key, "%llu", (unsigned long long)r->cookie);
+    struct hapi *h = strmap_remove(&srv->httpapi->upgrades, key);
+    if (!h) return;
+    h->upgrade_key[0] = '\0';
+    struct player *p = hapi_player(h);
+    int rc;
+    if (r->status == 0) {
+        if (p) p->bot = true;
+        LOGI("api", "player=%s upgraded its account to a bot account", h->player_id);
+        rc = hapi_ok(h->req);
+    } else if (r->status == -STORE_ERR_CONFLICT) {
+        rc = hapi_error(h->req, 400, "This account has played games: it cannot become a bot.");
+    } else {
+        rc = hapi_error(h->req, 503, "The database is unavailable. Try again later.");
+    }
+    if (rc < 0) net_http_abort(h->req);
 }
 
 /* ---- actions: our protocol's messages (apistream.c runs them) ---- */

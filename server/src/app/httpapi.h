@@ -40,6 +40,10 @@ int httpapi_request(struct server *srv, struct net_http *req, const char *path);
 /* The transport's request behind call is over: its stream or action ends. */
 void httpapi_closed(struct api_call *call);
 
+/* A store result: a bot upgrade's, when it is the API's (its cookie). */
+struct store_result;
+void httpapi_on_result(struct server *srv, const struct store_result *r);
+
 /* The loop is ending: the API's loop handle closes. */
 void httpapi_detach(struct server *srv);
 
@@ -87,6 +91,7 @@ struct hapi {
     bool stream_key_held; /* a game stream: its (token, game) key is registered */
     char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
     char seek_id[HAPI_ID_MAX]; /* a board seek's, once created */
+    char upgrade_key[24];      /* a bot upgrade's cookie in decimal, while it is written */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
