@@ -382,6 +382,39 @@ async def test_open_challenges_and_rate_limits(srv):
         limited.close()
 
 
+async def test_opponent_gone_and_claim_victory(srv):
+    quick = Server(srv.binary, args=["--abandon-seconds", "2"])
+    try:
+        api, bot_id = await bot_api(quick, "OwnerI", "IotaBot")
+        events = await run(api.stream, "/api/stream/event")
+        person = await quick.player("Leaver")
+        await wait_online(person, bot_id)
+        created = await person.ok({"type": "challenge_create", "player": bot_id,
+                                   "time": {"minutes": 5, "increment": 0}, "color": "white"})
+        await run(api.post, "/api/challenge/%s/accept" % created["challenge"]["id"])
+        gid = (await run(events.next_type, "gameStart"))["game"]["gameId"]
+        game = await run(api.stream, "/api/bot/game/stream/" + gid)
+        await run(game.next_type, "gameFull")
+        await person.move(gid, "e2e4")
+        await run(api.post, "/api/bot/game/%s/move/e7e5" % gid)
+        await run(game.next_type, "gameState")
+        # Too early to claim while the opponent is there.
+        await run(api.post, "/api/bot/game/%s/claim-victory" % gid, expect=400)
+        await person.close()
+        gone = await run(game.next_type, "opponentGone")
+        assert gone["gone"] is True and gone["claimWinInSeconds"] == 2, gone
+        await run(api.post, "/api/bot/game/%s/claim-victory" % gid, expect=400)
+        await asyncio.sleep(2.2)
+        assert (await run(api.post, "/api/bot/game/%s/claim-victory" % gid)) == {"ok": True}
+        state = await run(game.next_type, "gameState")
+        assert state["status"] == "timeout" and state["winner"] == "black", state
+        events.close()
+    finally:
+        for c in quick.clients:
+            await c.close()
+        quick.close()
+
+
 async def test_refusals(srv):
     api, bot_id = await bot_api(srv, "OwnerF", "ZetaBot")
     anonymous = Api(srv.port)
