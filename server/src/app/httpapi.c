@@ -393,6 +393,7 @@ static int token_known(struct hapi *h, const struct route *r, const struct token
     snprintf(h->player_id, sizeof h->player_id, "%s", t->player_id);
     snprintf(h->scopes, sizeof h->scopes, "%s", t->scopes);
     snprintf(h->token_key, sizeof h->token_key, "%.16s", t->hash_hex);
+    h->created_at = t->created_at;
     return run_route(h, r);
 }
 
@@ -715,17 +716,7 @@ static json_t *user_json(const char *name, bool bot, const struct rating *rating
 static int api_account(struct hapi *h) {
     struct player *p = hapi_player(h);
     if (!p) return refuse_token(h->req, "No such token");
-    const struct token_entry *e = NULL;
-    size_t i = 0;
-    const char *key;
-    void *value;
-    while (strmap_next(&h->srv->httpapi->tokens, &i, &key, &value))
-        if (strcmp(((struct token_entry *)value)->player_id, p->id) == 0) {
-            e = value;
-            break;
-        }
-    json_t *u =
-        user_json(p->name, p->bot, p->ratings, e ? e->created_at : 0, p->online > 0, h->origin);
+    json_t *u = user_json(p->name, p->bot, p->ratings, h->created_at, p->online > 0, h->origin);
     return api_send_json(h->req, 200, u);
 }
 

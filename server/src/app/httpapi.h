@@ -76,8 +76,9 @@ struct hapi {
     char player_id[HAPI_ID_MAX];        /* the token's player */
     char scopes[HAPI_SCOPES_MAX];       /* its scopes, comma-separated */
     char token_key[HAPI_KEY_MAX];
-    char origin[300];  /* "http://host" for URLs */
-    struct conn *conn; /* the virtual connection, or NULL */
+    int64_t created_at; /* the token's player's account, wall ms */
+    char origin[300];   /* "http://host" for URLs */
+    struct conn *conn;  /* the virtual connection, or NULL */
     /* Actions: the message, its reply's conversion, what follows. */
     int (*answer)(struct hapi *h, const json_t *reply);
     json_t *then; /* a second message sent once the first succeeded (a move's draw offer) */
