@@ -457,9 +457,8 @@ static int select_int(struct pg_db *d, int stmt, const struct pg_params *p, int 
 
 /* ---- the session ---- */
 
-int pg_session_open(struct store_db *db) {
-    struct pg_db *d = pg_db_of(db);
-    if (live_load(d) < 0) return -STORE_ERR_IO;
+/* The writer's statements, prepared on its connection. Returns 0 or -STORE_ERR_IO. */
+static int prepare_all(struct pg_db *d) {
     for (int i = 0; i < W_COUNT; i++) {
         char name[8];
         stmt_name(i, name);
@@ -472,6 +471,30 @@ int pg_session_open(struct store_db *db) {
         }
     }
     return 0;
+}
+
+int pg_session_open(struct store_db *db) {
+    struct pg_db *d = pg_db_of(db);
+    if (live_load(d) < 0) return -STORE_ERR_IO;
+    return prepare_all(d);
+}
+
+/* The writer's connection was lost (PostgreSQL restarted, the network cut): a new one, with the
+ * node's lock and the statements again. The transaction in flight was lost with it: the writer
+ * retries it. Returns true when the connection is usable again. */
+static bool writer_reconnect(struct pg_db *d) {
+    char err[256];
+    d->pipelined = false;
+    d->in_flight = 0;
+    if (!pg_reconnect(d->wconn, false)) return false;
+    int rc = pg_take_lock(d, err, sizeof err);
+    if (rc < 0) {
+        LOGW("store", "after reconnecting: %s", err);
+        PQreset(d->wconn); /* so that the next attempt starts over */
+        return false;
+    }
+    d->careful = true; /* the retried transaction runs its statements one by one */
+    return prepare_all(d) == 0;
 }
 
 void pg_session_close(struct store_db *db) {
@@ -904,6 +927,10 @@ int pg_commit(struct store_db *db) {
 void pg_rollback(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
     batch_reset(&d->moves);
+    if (PQstatus(d->wconn) == CONNECTION_BAD) {
+        if (writer_reconnect(d) && live_load(d) < 0) LOGE("store", "cannot reload the live games");
+        return;
+    }
     if (d->pipelined) {
         pipeline_flush(d);
         if (PQexitPipelineMode(d->wconn) == 1) d->pipelined = false;
