@@ -95,6 +95,7 @@ export type ErrorCode =
   | 'RATED_UNAVAILABLE'
   | 'CHAT_MUTED'
   | 'BLOCKED'
+  | 'NO_SUCH_POOL'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'
@@ -587,6 +588,19 @@ export interface ApiTokenRevokeRequest {
   id?: RequestId;
 }
 
+export interface PoolJoinRequest {
+  type: 'pool_join';
+  /** minutes from 0.25 to 180, increment 0 to 180 s */
+  time: TimeControl;
+  rated?: boolean;
+  id?: RequestId;
+}
+
+export interface PoolLeaveRequest {
+  type: 'pool_leave';
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -673,6 +687,8 @@ export type ClientMessage =
   | ApiTokenCreateRequest
   | ApiTokensListRequest
   | ApiTokenRevokeRequest
+  | PoolJoinRequest
+  | PoolLeaveRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -753,6 +769,19 @@ export interface ChallengeRemovedMessage {
 export interface LiveGamesMessage {
   type: 'live_games';
   games: GameSummary[];
+  id?: RequestId;
+}
+
+export interface PoolJoinedMessage {
+  type: 'pool_joined';
+  time: TimeControl;
+  rated: boolean;
+  waiting: number;
+  id?: RequestId;
+}
+
+export interface PoolLeftMessage {
+  type: 'pool_left';
   id?: RequestId;
 }
 
@@ -1087,6 +1116,8 @@ export type ServerMessage =
   | ChallengeMessage
   | ChallengeRemovedMessage
   | LiveGamesMessage
+  | PoolJoinedMessage
+  | PoolLeftMessage
   | GameMessage
   | GameStartedMessage
   | MoveMessage

@@ -30,9 +30,13 @@ struct player {
     struct ratelimit chat_limit;
     void *net_conns; /* owned by the network layer (its connections of this player); opaque here */
     /* Accounts and persistence (store/, docs/persistence.md). */
-    bool stored;        /* the database has this player (and the token it holds now) */
-    bool registered;    /* an account with a username and password: may play rated games */
-    bool bot;           /* a bot account (issue 8) */
+    bool stored;     /* the database has this player (and the token it holds now) */
+    bool registered; /* an account with a username and password: may play rated games */
+    bool bot;        /* a bot account (issue 8) */
+    /* Quick pairing (core/pool.h). */
+    bool pooled;    /* waits in a pool */
+    int color_bias; /* recent games as White minus games as Black (kept within +-4) */
+    char last_opponent[PLAYER_ID_LEN + 1]; /* its latest game's opponent, or "" */
     int computer_level; /* 1..8: the built-in engine playing at that level; 0 for everyone else */
     struct rating ratings[RATING_CATEGORY_COUNT];
     /* Moderation (docs/moderation.md): set from the database when the player is loaded, and by

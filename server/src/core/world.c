@@ -7,10 +7,12 @@
  */
 #include "core/world.h"
 
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/pool.h"
 #include "util/str.h"
 #include "util/vec.h"
 
@@ -28,6 +30,7 @@ struct world {
     struct heap game_timers;
     struct heap seek_timers;
     struct heap purge_timers; /* players away: when to check whether to forget them */
+    struct pools pools;       /* quick pairing (core/pool.h) */
     int players_online;
     uint64_t moves_total;
     uint64_t games_started_total;
@@ -124,6 +127,7 @@ struct world *world_create(const struct world_config *cfg) {
     if (!world) return NULL;
     world->cfg = *cfg;
     if (world->cfg.max_finished_games < 1) world->cfg.max_finished_games = 1;
+    pools_init(&world->pools);
     if (create_computers(world) < 0) {
         world_destroy(world);
         return NULL;
@@ -169,6 +173,7 @@ void world_destroy(struct world *world) {
     heap_free(&world->game_timers);
     heap_free(&world->seek_timers);
     heap_free(&world->purge_timers);
+    pools_free(&world->pools);
     free(world);
 }
 
@@ -342,6 +347,7 @@ void world_player_detach(struct world *world, struct player *player, int64_t now
     if (player->online <= 0 || --player->online > 0) return;
     world->players_online--;
     player->offline_since_ms = now_ms;
+    pools_remove(&world->pools, player); /* gone: it leaves quick pairing */
     schedule_purge(world, player, now_ms);
     seek_expiry_set(world, player, now_ms + world->cfg.seek_grace_ms);
     presence_events(player, false, world->cfg.abandon_ms, out);
@@ -478,6 +484,14 @@ static int start_game(struct world *world, struct player *white, struct player *
     rc = link_live_game(world, g);
     if (rc < 0) goto fail_link;
     world->games_started_total++;
+    /* Quick pairing's memory: a game started any way takes its players out of the pools and
+     * counts for their colours and last opponents. */
+    pools_remove(&world->pools, white);
+    pools_remove(&world->pools, black);
+    white->color_bias = white->color_bias < 4 ? white->color_bias + 1 : 4;
+    black->color_bias = black->color_bias > -4 ? black->color_bias - 1 : -4;
+    str_copy(white->last_opponent, sizeof white->last_opponent, black->id);
+    str_copy(black->last_opponent, sizeof black->last_opponent, white->id);
     push_game_event(out, CORE_EV_GAME_STARTED, CORE_TO_GAME_PLAYERS, g);
     mark_reply(out);
     if (started) *started = g;
@@ -889,6 +903,74 @@ int world_computer_move(struct world *world, const char *game_id, int ply, uint6
     return apply_move(world, g, color, &cmd, now_ms, out);
 }
 
+/* ---- quick pairing ---- */
+
+static int join_pool(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                     int64_t now_ms, struct core_events *out) {
+    bool rated = cmd->rated_required;
+    struct pool *pool = pools_find(&world->pools, &cmd->tc, rated);
+    if (!pool) return -CORE_ERR_NO_SUCH_POOL;
+    if (rated && !actor->registered) return -CORE_ERR_RATED_UNAVAILABLE;
+    int rc = check_can_play(world, actor);
+    if (rc < 0) return rc;
+    if (pools_of(&world->pools, actor) != pool) {
+        pools_remove(&world->pools, actor); /* one pool at a time */
+        if ((rc = pool_add(pool, actor, now_ms)) < 0) return rc;
+    }
+    struct core_event *ev = push_event(out, CORE_EV_POOL_JOINED, CORE_TO_PLAYER);
+    if (ev) {
+        ev->player = actor;
+        ev->pool = pool;
+        ev->waiting = pool->count;
+    }
+    mark_reply(out);
+    return 0;
+}
+
+static int leave_pool(struct world *world, struct player *actor, struct core_events *out) {
+    pools_remove(&world->pools, actor);
+    struct core_event *ev = push_event(out, CORE_EV_POOL_LEFT, CORE_TO_PLAYER);
+    if (ev) ev->player = actor;
+    mark_reply(out);
+    return 0;
+}
+
+/* A wave: the pairs pool_pair() chooses start their games (which takes them out of the pool). */
+static void pool_wave(struct world *world, struct pool *pool, int64_t now_ms,
+                      struct core_events *out) {
+    int n = pool->count;
+    int category = rating_category_of(&pool->tc);
+    struct pool_candidate *c = calloc((size_t)n, sizeof *c);
+    struct pool_pair *pairs = calloc((size_t)n / 2 + 1, sizeof *pairs);
+    struct player **players = calloc((size_t)n, sizeof *players);
+    int count = c && pairs && players ? 0 : -1;
+    for (int i = 0; count == 0 && i < n; i++) {
+        struct player *p = pool->members[i].player;
+        players[i] = p;
+        c[i] = (struct pool_candidate){.id = p->id,
+                                       .rating = (int)lround(p->ratings[category].rating),
+                                       .joined_ms = pool->members[i].joined_ms,
+                                       .bot = p->bot,
+                                       .color_bias = p->color_bias,
+                                       .last_opponent = p->last_opponent};
+    }
+    if (count == 0)
+        count = pool_pair(c, n, now_ms, world->cfg.bots_rated_vs_humans || !pool->rated, pairs);
+    for (int k = 0; k < count; k++) {
+        struct player *white = players[pairs[k].white], *black = players[pairs[k].black];
+        if (start_game(world, white, black, &pool->tc, !pool->rated, NULL, now_ms, out, NULL) < 0) {
+            pools_remove(&world->pools, white); /* cannot play now: out of the pool */
+            pools_remove(&world->pools, black);
+        }
+    }
+    free(c);
+    free(pairs);
+    free(players);
+    pool->next_wave_ms = pool->count < 2            ? GCLOCK_NEVER
+                         : pool->count >= POOL_BUSY ? now_ms + POOL_BUSY_WAVE_MS
+                                                    : now_ms + POOL_WAVE_MS;
+}
+
 int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
                 int64_t now_ms, struct core_events *out) {
     core_events_reset(out);
@@ -906,6 +988,8 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
                                out);
         case CORE_CMD_COMPUTER_PLAY: return play_computer(world, actor, cmd, now_ms, out);
         case CORE_CMD_CHALLENGE_DECLINE: return decline_challenge(world, actor, cmd, out);
+        case CORE_CMD_POOL_JOIN: return join_pool(world, actor, cmd, now_ms, out);
+        case CORE_CMD_POOL_LEAVE: return leave_pool(world, actor, out);
         default: return apply_game_command(world, actor, cmd, now_ms, out);
     }
 }
@@ -940,6 +1024,7 @@ void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
                       struct core_events *out) {
     core_events_reset(out);
     p->banned = true;
+    pools_remove(&world->pools, p);
     for (struct seek *s = world->lobby.head, *next; s; s = next) {
         next = s->next;
         if (s->owner == p || s->target == p)
@@ -968,7 +1053,8 @@ int64_t world_next_deadline(const struct world *world) {
     if (g && g->key < next) next = g->key;
     if (s && s->key < next) next = s->key;
     if (p && p->key < next) next = p->key;
-    return next;
+    int64_t wave = pools_next_wave(&world->pools);
+    return wave < next ? wave : next;
 }
 
 /* True when nothing refers to an away guest any more: no game in memory (ended games kept for
@@ -1016,6 +1102,9 @@ void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
         else if (!p->registered && !p->bot)
             schedule_purge(world, p, now_ms); /* a game still names it: look again later */
     }
+    for (int i = 0; i < POOL_COUNT; i++)
+        if (world->pools.pool[i].next_wave_ms <= now_ms)
+            pool_wave(world, &world->pools.pool[i], now_ms, out);
 }
 
 /* ---- lookups ---- */

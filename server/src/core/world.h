@@ -65,6 +65,8 @@ enum core_cmd_type {
     CORE_CMD_ABANDON_CLAIM,
     CORE_CMD_CHAT,
     CORE_CMD_CHALLENGE_DECLINE,
+    CORE_CMD_POOL_JOIN,  /* tc, rated_required: the pool (core/pool.h) */
+    CORE_CMD_POOL_LEAVE, /* whichever pool the player waits in */
     CORE_CMD_COUNT
 };
 
@@ -103,6 +105,8 @@ enum core_event_type {
     CORE_EV_CHALLENGE_CREATED,  /* seek */
     CORE_EV_CHALLENGE_REMOVED,  /* seek, removal (to the owner, and to the invited player) */
     CORE_EV_CHALLENGE_RECEIVED, /* seek: to the invited player */
+    CORE_EV_POOL_JOINED,        /* pool, waiting: to the player who joined */
+    CORE_EV_POOL_LEFT,          /* to the player who left (pairing is told by GAME_STARTED) */
 };
 
 /* Who receives an event. */
@@ -132,6 +136,8 @@ struct core_event {
     struct seek seek;                      /* a copy: the seek itself may be gone */
     enum challenge_removal removal;        /* CHALLENGE_REMOVED */
     enum challenge_decline decline_reason; /* CHALLENGE_REMOVED by a decline */
+    const struct pool *pool;               /* POOL_JOINED */
+    int waiting;                           /* POOL_JOINED: players waiting in it */
 };
 
 /* Events produced by one call. `reply` is the index of the event that answers the request (it

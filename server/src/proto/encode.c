@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "chess/fen.h"
+#include "core/pool.h"
 #include "proto/proto.h"
 #include "util/buf.h"
 
@@ -307,6 +308,14 @@ static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
         case CORE_EV_SEEK_REMOVED:
             if ((msg = message("seek_removed"))) put(msg, "seek", json_string_nocheck(ev->seek.id));
             return msg;
+        case CORE_EV_POOL_JOINED:
+            if ((msg = message("pool_joined"))) {
+                put(msg, "time", encode_time(&ev->pool->tc));
+                put(msg, "rated", json_boolean(ev->pool->rated));
+                put(msg, "waiting", json_integer(ev->waiting));
+            }
+            return msg;
+        case CORE_EV_POOL_LEFT: return message("pool_left");
         case CORE_EV_CHALLENGE_REMOVED:
             if ((msg = message("challenge_removed"))) {
                 static const char *const removals[] = {"cancelled", "accepted", "declined",

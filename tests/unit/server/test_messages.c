@@ -172,6 +172,17 @@ static void sample_game_events(struct world *w, struct player *a, struct player 
         proto_encode_game_message("game", world_game(w, game), 9000, PROTO_VIEWER_SPECTATOR));
 }
 
+/* Quick pairing: joined (the reply), left, joined again by both and paired by a wave. */
+static void sample_pools(struct world *w, struct player *a, struct player *b) {
+    struct core_cmd join = {.type = CORE_CMD_POOL_JOIN, .tc = blitz, .rated_required = true};
+    CHECK_EQ_INT(apply(w, a, join, 20000), 0);
+    CHECK_EQ_INT(apply(w, a, (struct core_cmd){.type = CORE_CMD_POOL_LEAVE}, 20000), 0);
+    CHECK_EQ_INT(apply(w, a, join, 20000), 0);
+    CHECK_EQ_INT(apply(w, b, join, 20000), 0);
+    world_tick(w, world_next_deadline(w), &ev);
+    check_events(22000);
+}
+
 /* Challenges by link and to a bot, declined and cancelled; a game with the bot, whose turn
  * brings the legal moves. */
 static void sample_challenges(struct world *w, struct player *a, struct player *bot) {
@@ -269,6 +280,7 @@ static void test_every_message(void) {
     world_player_attach(w, b, 0, &ev);
     world_player_attach(w, bot, 0, &ev);
     sample_game_events(w, a, b);
+    sample_pools(w, a, b);
     sample_challenges(w, a, bot);
     sample_replies(w, a, bot);
     world_destroy(w);

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/pool.h"
 #include "core/world.h"
 
 /* Deterministic randomness: splitmix64. */
@@ -540,6 +541,72 @@ static void test_rated_or_casual(void) {
 
 /* Guests away with nothing left in memory are forgotten after guest_purge_ms; a game (live or
  * kept), a challenge addressed to them or an account keeps them. */
+/* Quick pairing: joining (the reply), one pool at a time, refusals, a wave pairs by rating and
+ * starts the games, leaving and disconnecting take a player out, no immediate rematch. */
+static void test_pools(void) {
+    struct world *w = make_world();
+    struct player *p[5];
+    for (int i = 0; i < 5; i++) {
+        char name[8];
+        snprintf(name, sizeof name, "P%d", i);
+        p[i] = world_player_create(w, name, 0);
+        CHECK(p[i] != NULL);
+        if (!p[i]) return;
+        p[i]->registered = i < 4; /* P4 is a guest */
+        world_player_attach(w, p[i], 0, &ev);
+    }
+    /* Ratings: P0 1500, P1 1520, P2 1900, P3 1910 (blitz). */
+    int ratings[4] = {1500, 1520, 1900, 1910};
+    for (int i = 0; i < 4; i++) p[i]->ratings[RATING_BLITZ].rating = ratings[i];
+    struct time_control three_two = {.initial_ms = 180000, .increment_ms = 2000};
+    struct core_cmd join = {.type = CORE_CMD_POOL_JOIN, .tc = three_two, .rated_required = true};
+    CHECK_EQ_INT(world_apply(w, p[0], &join, 0, &ev), 0);
+    const struct core_event *joined = find_event(CORE_EV_POOL_JOINED);
+    CHECK(joined && joined->player == p[0] && joined->waiting == 1 && ev.reply == 0);
+    CHECK(joined && joined->pool->rated);
+    CHECK_EQ_INT(world_next_deadline(w), GCLOCK_NEVER); /* alone: no wave */
+    /* Refusals: a guest in a rated pool, a time control that is no preset. */
+    CHECK_EQ_INT(world_apply(w, p[4], &join, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
+    struct core_cmd odd = join;
+    odd.tc.initial_ms = 240000;
+    CHECK_EQ_INT(world_apply(w, p[1], &odd, 0, &ev), -CORE_ERR_NO_SUCH_POOL);
+    /* P1 first waits in the casual pool, then moves to the rated one. */
+    struct core_cmd casual = join;
+    casual.rated_required = false;
+    CHECK_EQ_INT(world_apply(w, p[1], &casual, 100, &ev), 0);
+    CHECK_EQ_INT(world_apply(w, p[1], &join, 200, &ev), 0);
+    joined = find_event(CORE_EV_POOL_JOINED);
+    CHECK(joined && joined->waiting == 2);
+    CHECK_EQ_INT(world_apply(w, p[2], &join, 300, &ev), 0);
+    CHECK_EQ_INT(world_apply(w, p[3], &join, 400, &ev), 0);
+    int64_t wave = world_next_deadline(w);
+    CHECK_EQ_INT(wave, 200 + POOL_WAVE_MS);
+    /* The wave: P0-P1 and P2-P3, rated games. */
+    world_tick(w, wave, &ev);
+    int started = 0;
+    for (int i = 0; i < ev.count; i++) started += ev.items[i].type == CORE_EV_GAME_STARTED;
+    CHECK_EQ_INT(started, 2);
+    for (int i = 0; i < ev.count; i++) {
+        const struct core_event *e = &ev.items[i];
+        if (e->type != CORE_EV_GAME_STARTED) continue;
+        struct player *wh = e->game->players[CHESS_WHITE], *bl = e->game->players[CHESS_BLACK];
+        CHECK(e->game->rated);
+        CHECK(((wh == p[0] || wh == p[1]) && (bl == p[0] || bl == p[1])) ||
+              ((wh == p[2] || wh == p[3]) && (bl == p[2] || bl == p[3])));
+        CHECK(!wh->pooled && !bl->pooled && wh->color_bias == 1 && bl->color_bias == -1);
+    }
+    CHECK_EQ_INT(world_next_deadline(w) >= wave + 1000, 1);
+    /* Leaving, and disconnecting, take a player out. */
+    CHECK_EQ_INT(world_apply(w, p[4], &casual, 5000, &ev), 0);
+    CHECK(p[4]->pooled);
+    CHECK_EQ_INT(apply(w, p[4], CORE_CMD_POOL_LEAVE, NULL, NULL, 5000), 0);
+    CHECK(!p[4]->pooled && find_event(CORE_EV_POOL_LEFT) != NULL);
+    CHECK_EQ_INT(world_apply(w, p[4], &casual, 5000, &ev), 0);
+    world_player_detach(w, p[4], 5100, &ev);
+    CHECK(!p[4]->pooled);
+    world_destroy(w);
+}
+
 static void test_guest_purge(void) {
     struct world_config cfg;
     world_config_defaults(&cfg);
@@ -618,6 +685,7 @@ int main(void) {
     RUN(test_chat);
     RUN(test_first_move_abort_and_retention);
     RUN(test_guest_purge);
+    RUN(test_pools);
     core_events_free(&ev);
     return check_finish();
 }
