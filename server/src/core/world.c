@@ -460,6 +460,13 @@ fail_map:
     return -CORE_ERR_NO_MEMORY;
 }
 
+/* Takes a player out of the pool it waits in, telling it (POOL_LEFT). */
+static void pool_left(struct world *world, struct player *p, struct core_events *out) {
+    if (!pools_remove(&world->pools, p)) return;
+    struct core_event *ev = push_event(out, CORE_EV_POOL_LEFT, CORE_TO_PLAYER);
+    if (ev) ev->player = p;
+}
+
 /* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
  * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
 static int start_game(struct world *world, struct player *white, struct player *black,
@@ -486,8 +493,8 @@ static int start_game(struct world *world, struct player *white, struct player *
     world->games_started_total++;
     /* Quick pairing's memory: a game started any way takes its players out of the pools and
      * counts for their colours and last opponents. */
-    pools_remove(&world->pools, white);
-    pools_remove(&world->pools, black);
+    pool_left(world, white, out);
+    pool_left(world, black, out);
     white->color_bias = white->color_bias < 4 ? white->color_bias + 1 : 4;
     black->color_bias = black->color_bias > -4 ? black->color_bias - 1 : -4;
     str_copy(white->last_opponent, sizeof white->last_opponent, black->id);

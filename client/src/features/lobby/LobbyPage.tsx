@@ -87,22 +87,25 @@ function GamesInProgress() {
 function QuickPairing() {
   const lobby = useLobby();
   const registered = useAppState((s) => s.me?.registered);
-  const [color, setColor] = useState<ColorChoice>('random');
+  const pool = useLobbyState((s) => s.pool);
   const [mode, setMode] = useState<Mode>('rated');
+  const rated = ratedField(mode, registered);
   return (
     <section className="panel" aria-labelledby="quick-title">
       <h2 id="quick-title">Quick pairing</h2>
-      <p className="hint">Pick a time control: your seek appears in the list below for others to join.</p>
+      <p className="hint">Pick a time control: you are paired with someone of a similar rating.</p>
       <div className="preset-grid">
         {PRESETS.map((p) => {
           const name = formatTimeControl(p);
+          const waiting = pool !== null && formatTimeControl(pool.time) === name && pool.rated === rated;
           return (
             <button
               key={name}
               type="button"
-              className="preset"
-              aria-label={`Seek a ${name} ${speedOf(p)} game`}
-              onClick={() => void lobby.createSeek(p, color, ratedField(mode, registered))}
+              className={waiting ? 'preset waiting' : 'preset'}
+              aria-pressed={waiting}
+              aria-label={`Play a ${name} ${speedOf(p)} game`}
+              onClick={() => void (waiting ? lobby.leavePool() : lobby.joinPool(p, rated))}
             >
               <span className="preset-time">{name}</span>
               <span className="preset-speed">{speedOf(p)}</span>
@@ -110,7 +113,16 @@ function QuickPairing() {
           );
         })}
       </div>
-      <ColorPicker name="quick-color" value={color} onChange={setColor} />
+      <p className="pool-status" role="status">
+        {pool ? (
+          <>
+            Looking for a {pool.rated ? 'rated' : 'casual'} {formatTimeControl(pool.time)} opponent…{' '}
+            <button type="button" className="link" onClick={() => void lobby.leavePool()}>
+              Cancel
+            </button>
+          </>
+        ) : null}
+      </p>
       <ModePicker name="quick-mode" value={mode} onChange={setMode} registered={registered} />
     </section>
   );

@@ -1,6 +1,6 @@
 /*
- * The lobby's controller: its state (state.ts) kept by the seek and challenge messages, and what
- * the lobby's pages do: seeks (quick pairing, custom), challenges (by link, to one player, by
+ * The lobby's controller: its state (state.ts) kept by the pool, seek and challenge messages, and
+ * what the lobby's pages do: quick pairing (pools), seeks, challenges (by link, to one player, by
  * name), answers to challenges, and games against the computer.
  *
  * The seek list is live while a page holds it (hold()), and asked for again after every
@@ -40,6 +40,8 @@ export class LobbyController extends Store<LobbyState> implements Feature {
 
   welcomed(): void {
     if (this.users > 0) this.ctx.send({ type: 'lobby_subscribe' });
+    // A new connection waits in no pool: the server took the player out when it left.
+    if (this.getState().pool) this.update((s) => ({ ...s, pool: null }));
   }
 
   reset(): void {
@@ -55,6 +57,17 @@ export class LobbyController extends Store<LobbyState> implements Feature {
         this.update((s) => ({ ...s, seeksLoaded: false }));
       }
     };
+  }
+
+  // ---- quick pairing ----
+
+  /** Waits in a preset's pool (rated: accounts only) until the server pairs a game. */
+  joinPool(time: TimeControl, rated: boolean) {
+    return this.ctx.act({ type: 'pool_join', time, rated });
+  }
+
+  leavePool() {
+    return this.ctx.act({ type: 'pool_leave' });
   }
 
   // ---- seeks ----

@@ -4,9 +4,19 @@
  * an answer. Pure reducers by message type, fed recorded messages by the tests.
  */
 import { reduceWith, type Reducers } from '../../lib/feature';
-import type { DeclineReason, Seek, ServerMessage } from '../../net/protocol';
+import type { DeclineReason, Seek, ServerMessage, TimeControl } from '../../net/protocol';
+
+/** The quick pairing pool this player waits in (docs/protocol.md, pool_join). */
+export interface PoolWait {
+  time: TimeControl;
+  rated: boolean;
+  /** Players waiting in it when this player joined. */
+  waiting: number;
+}
 
 export interface LobbyState {
+  /** Quick pairing: the pool this player waits in, or null. */
+  pool: PoolWait | null;
   seeks: Seek[];
   seeksLoaded: boolean;
   /** This player's open challenges (by link, or to one player). */
@@ -15,9 +25,17 @@ export interface LobbyState {
   incoming: Record<string, Seek>;
 }
 
-export const initialLobbyState: LobbyState = { seeks: [], seeksLoaded: false, challenges: {}, incoming: {} };
+export const initialLobbyState: LobbyState = {
+  pool: null,
+  seeks: [],
+  seeksLoaded: false,
+  challenges: {},
+  incoming: {},
+};
 
 export const lobbyReducers: Reducers<LobbyState> = {
+  pool_joined: (state, msg) => ({ ...state, pool: { time: msg.time, rated: msg.rated, waiting: msg.waiting } }),
+  pool_left: (state) => ({ ...state, pool: null }),
   seeks: (state, msg) => ({ ...state, seeks: msg.seeks, seeksLoaded: true }),
   seek_added: (state, msg) => {
     if (state.seeks.some((s) => s.id === msg.seek.id)) return state; // the reply and the push
