@@ -72,6 +72,7 @@ enum {
     W_API_TOKEN_REVOKE,
     W_API_TOKEN_USED,
     W_DELETE_API_TOKENS,
+    W_BOT_UPGRADE,
     W_COUNT
 };
 
@@ -166,6 +167,9 @@ static const char *const sql_text[W_COUNT] = {
                            "revoked_at IS NULL AND substring(hash from 1 for length($2::bytea)) "
                            "= $2::bytea",
     [W_API_TOKEN_USED] = "UPDATE api_tokens SET last_used_at = $2 WHERE hash = $1",
+    [W_BOT_UPGRADE] = "UPDATE players SET is_bot = 1 WHERE id = $1 AND password_hash IS NOT NULL "
+                      "AND deleted_at IS NULL AND is_bot = 0 AND owner_id IS NULL AND NOT EXISTS "
+                      "(SELECT 1 FROM games WHERE white_id = $1 OR black_id = $1)",
     [W_DELETE_API_TOKENS] = "UPDATE api_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND "
                             "player_id = $1",
 };
@@ -810,6 +814,9 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             pg_bytes(&p, op->u.api_token.hash, STORE_HASH_LEN);
             pg_int(&p, op->u.api_token.at);
             return pg_run(d, W_API_TOKEN_USED, &p, false, 0);
+        case STORE_OP_BOT_UPGRADE:
+            pg_text(&p, op->player_id);
+            return pg_run(d, W_BOT_UPGRADE, &p, true, STORE_ERR_CONFLICT);
     }
     return STORE_ERR_NOT_FOUND;
 }
