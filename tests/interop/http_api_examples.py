@@ -10,7 +10,8 @@ copy what changed into the document.
 
 The tokens in the output are this run's; in the curl commands $BOT_TOKEN stands for ExampleBot's
 bot token, $TOKEN for Owner's personal token with board:play, challenge:read and challenge:write,
-$PLAIN_TOKEN for one without scopes and $BOTPLAY_TOKEN for one with bot:play (Owner is no bot).
+$PLAIN_TOKEN for one without scopes, $BOTPLAY_TOKEN for one with bot:play (Owner is no bot) and
+$FRESH_TOKEN for Fresh's bot:play token (an account that has played no game: it upgrades).
 The server runs with --abandon-seconds 3, so that claim-victory can be shown.
 """
 import argparse
@@ -229,6 +230,9 @@ async def scenario(srv, rec_out):
     await run(rec.call, "export PGN", "GET", "/game/export/" + gid)
     await run(rec.call, "export JSON", "GET", "/game/export/" + gid,
               headers={"Accept": "application/json"})
+    await run(rec.call, "user games PGN", "GET", "/api/games/user/examplebot?max=1")
+    await run(rec.call, "user games NDJSON", "GET", "/api/games/user/examplebot?max=1",
+              headers={"Accept": "application/x-ndjson"})
 
     # Resign and abort, against a new person.
     bob = await srv.player("Bob")
@@ -273,6 +277,37 @@ async def scenario(srv, rec_out):
     rec.stream_lines("board event stream", "/api/stream/event", token, drain(bevents))
     bevents.close()
 
+    rec.section("Board seek")
+    # A seek held by its request; Bob (WebSocket) accepts it from the lobby.
+    seek_conn = http.client.HTTPConnection("127.0.0.1", srv.port, timeout=30)
+    form = "time=3&increment=2"
+    seek_conn.request("POST", "/api/board/seek", body=form, headers={
+        "Authorization": "Bearer " + token,
+        "Content-Type": "application/x-www-form-urlencoded"})
+    seek_resp = await run(seek_conn.getresponse)
+    listed = (await bob.ok({"type": "lobby_subscribe"}))["seeks"]
+    seek = listed[0] if listed else (await bob.recv_type("seek_added"))["seek"]
+    t0 = time.monotonic()
+    await asyncio.sleep(7)  # a keep-alive newline
+    await bob.ok({"type": "seek_accept", "seek": seek["id"]})
+    body = await run(seek_resp.read)
+    rec.out.append("### board seek\n\n    curl -X POST -H \"Authorization: Bearer $TOKEN\" "
+                   "-d time=3 -d increment=2 http://localhost:8080/api/board/seek\n")
+    rec.out.append("```\nHTTP/1.1 %d\n%s\n%r (%.1f s, until Bob accepted the seek)\n```\n" % (
+        seek_resp.status, "".join("%s: %s\n" % (k.lower(), v) for k, v in seek_resp.getheaders()
+                                  if k.lower() in SHOWN_HEADERS), body, time.monotonic() - t0))
+    seek_conn.close()
+    await run(rec.call, "board seek: days", "POST", "/api/board/seek", token, form={"days": "3"})
+    rec.section("Bot upgrade")
+    fresh = await srv.player("Fresh")
+    await fresh.ok({"type": "register", "username": "Fresh", "password": "password Fresh"})
+    fresh_token = (await fresh.ok({"type": "api_token_create", "description": "upgrade",
+                                   "scopes": "bot:play"}))["token"]
+    rec.names[fresh_token] = "$FRESH_TOKEN"
+    await run(rec.call, "upgrade (an account that played no game)", "POST",
+              "/api/bot/account/upgrade", fresh_token)
+    await run(rec.call, "account after the upgrade", "GET", "/api/account", fresh_token)
+
     rec.section("Refusals")
     await run(rec.call, "no token", "GET", "/api/account")
     await run(rec.call, "bad token", "GET", "/api/account", "X" * 32)
@@ -282,7 +317,8 @@ async def scenario(srv, rec_out):
               "/api/board/game/%s/move/e2e4" % gid, bot_token)
     await run(rec.call, "bot endpoint, not a bot", "GET", "/api/bot/game/stream/%s" % gid,
               botplay)
-    await run(rec.call, "upgrade (person)", "POST", "/api/bot/account/upgrade", botplay)
+    await run(rec.call, "upgrade (an account that played)", "POST", "/api/bot/account/upgrade",
+              botplay)
     await run(rec.call, "upgrade (bot)", "POST", "/api/bot/account/upgrade", bot_token)
     await run(rec.call, "no such game", "POST", "/api/bot/game/abcdefgh/move/e2e4", bot_token)
     await run(rec.call, "no such game stream", "GET", "/api/bot/game/stream/abcdefgh", bot_token)
