@@ -4,17 +4,21 @@ not part of the test command, because lichess-bot and python-chess are not Debia
 
     LICHESS_BOT_DIR=~/src/lichess-bot PYTHON_CHESS_DIR=~/src/python-chess \\
         /usr/bin/python3 tests/interop/lichess_bot.py --server build/release/server/chess_server \\
-        [--games 2] [--transcript out.ndjson]
+        [--games 2] [--transcript transcript.json]
 
 It starts the real server with a fresh data directory, registers an owner and a bot account over
 the WebSocket protocol, writes a lichess-bot configuration whose url is this server and whose
 token is the bot's, and runs lichess-bot (its own lichess-bot.py, its own dependencies: Debian's
 python3-requests, python3-yaml, python3-backoff, python3-rich, and python-chess from
 PYTHON_CHESS_DIR) with Stockfish as its engine. A person on the WebSocket protocol then
-challenges the bot and plays random legal moves until each game ends; the bot's event stream and
-game stream are recorded alongside (a second token reading the same streams would be refused,
-one stream per game per token, so the transcript is read by the person's client from the same
-endpoints with a second bot token of the same bot). Exits 0 when every game ended with a result
+challenges the bot and plays random legal moves until each game ends.
+
+With --transcript FILE, the bot's event stream and each game's stream are read alongside
+lichess-bot, as the server sends them (keep-alive newlines included, each line with the seconds
+since lichess-bot was started), with a second bot token of the same bot: the server allows one
+game stream per game per token, so lichess-bot's own token could not read them twice. FILE gets
+them as JSON, with each game's end and PGN, lichess-bot's log, and the lichess-bot and
+python-chess commits. Exits 0 when every game ended with a result
 and lichess-bot made its moves; 77 when LICHESS_BOT_DIR or PYTHON_CHESS_DIR is not set.
 """
 import argparse
@@ -32,7 +36,37 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 
 from harness import Server, bot_account, load_declarations, wait_online  # noqa: E402
-from lichess_api import Api  # noqa: E402
+from lichess_api import Api, Stream  # noqa: E402
+
+
+class RecordedStream(Stream):
+    """A stream whose lines are also kept as the server sent them, keep-alive newlines included,
+    each with the seconds since t0: [[seconds, text], ...]."""
+
+    def __init__(self, api, path, t0):
+        self.t0 = t0
+        self.raw = []
+        super().__init__(api, path)
+
+    def _read(self):
+        readline = self.resp.readline
+
+        def recording():
+            line = readline()
+            if line:
+                self.raw.append([round(time.monotonic() - self.t0, 3), line.decode().rstrip("\n")])
+            return line
+
+        self.resp.readline = recording
+        super()._read()
+
+
+def commit_of(directory):
+    try:
+        return subprocess.check_output(["git", "-C", directory, "log", "-1", "--format=%h"],
+                                       text=True).strip()
+    except (OSError, subprocess.CalledProcessError):
+        return None
 
 
 def config_text(url, token, engine_dir, engine_name):
@@ -84,13 +118,16 @@ matchmaking:
 """
 
 
-async def play_game(srv, person, bot_id, chess, seed):
-    """The person challenges the bot and plays random legal moves; returns the game_end."""
+async def play_game(srv, person, bot_id, chess, seed, on_start=None):
+    """The person challenges the bot and plays random legal moves; returns the game_end.
+    on_start(game id) is awaited once the game has started, before the first move."""
     rng = random.Random(seed)
     created = await person.ok({"type": "challenge_create", "player": bot_id,
                                "time": {"minutes": 1, "increment": 1}, "color": "white"})
     started = await person.recv_type("game_started", timeout=30)
     gid = started["game"]["id"]
+    if on_start:
+        await on_start(gid)
     board = chess.Board()
     while True:
         move = rng.choice(list(board.legal_moves))
@@ -139,6 +176,7 @@ def main():
 async def run(srv, opts, lb_dir, chess_dir, chess, stockfish, work):
     owner, token, bot_id = await bot_account(srv, "Owner", "StockBot")
     watch_token = (await owner.ok({"type": "bot_token_create", "username": "StockBot"}))["token"]
+    watch = Api(srv.port, watch_token)
     config = os.path.join(work, "config.yml")
     with open(config, "w") as f:
         f.write(config_text("http://127.0.0.1:%d/" % srv.port, token,
@@ -149,20 +187,39 @@ async def run(srv, opts, lb_dir, chess_dir, chess, stockfish, work):
                             "--disable_auto_logging"],
                            cwd=lb_dir, env=env, stdout=open(log_path, "w"),
                            stderr=subprocess.STDOUT)
+    t0 = time.monotonic()
     transcript = []
+    events = None
     try:
         person = await srv.player("Person")
         await wait_online(person, bot_id, timeout=60)
         print("lichess-bot is online (its event stream is open)")
+        if opts.transcript:
+            # The bot's events as a second reader sees them, with the bot's second token.
+            events = await asyncio.to_thread(RecordedStream, watch, "/api/stream/event", t0)
         for n in range(opts.games):
-            t0 = time.monotonic()
-            gid, end = await play_game(srv, person, bot_id, chess, n)
+            t_game = time.monotonic()
+            streams = []
+
+            async def on_start(gid):
+                if opts.transcript:
+                    streams.append(await asyncio.to_thread(
+                        RecordedStream, watch, "/api/bot/game/stream/" + gid, t0))
+
+            gid, end = await play_game(srv, person, bot_id, chess, n, on_start)
             print("game %s: %s %s in %.1f s" % (gid, end["result"], end["reason"],
-                                                 time.monotonic() - t0))
+                                                 time.monotonic() - t_game))
             if end["reason"] == "aborted":
                 raise AssertionError("the game was aborted: lichess-bot did not play")
-            status, _, pgn = Api(srv.port, watch_token).request("GET", "/game/export/" + gid)
-            transcript.append({"game": gid, "end": end, "pgn": pgn.decode()})
+            status, _, pgn = watch.request("GET", "/game/export/" + gid)
+            record = {"game": gid, "end": end, "pgn": pgn.decode()}
+            if streams:
+                if not await asyncio.to_thread(streams[0].ended, 10):
+                    raise AssertionError("the game stream did not end with its game")
+                record["game_stream"] = streams[0].raw
+            transcript.append(record)
+        if events:
+            await asyncio.sleep(1)  # the last gameFinish
         return 0
     finally:
         bot.terminate()
@@ -170,11 +227,16 @@ async def run(srv, opts, lb_dir, chess_dir, chess, stockfish, work):
             bot.wait(10)
         except subprocess.TimeoutExpired:
             bot.kill()
+        if events:
+            events.close()
         with open(log_path) as f:
             log = f.read()
         if opts.transcript:
             with open(opts.transcript, "w") as f:
-                json.dump({"games": transcript, "lichess_bot_log": log}, f, indent=1)
+                json.dump({"lichess_bot_commit": commit_of(lb_dir),
+                           "python_chess_commit": commit_of(chess_dir),
+                           "event_stream": events.raw if events else [],
+                           "games": transcript, "lichess_bot_log": log}, f, indent=1)
         print("---- lichess-bot log (last 40 lines) ----")
         print("\n".join(log.splitlines()[-40:]))
 
