@@ -166,6 +166,23 @@ async def test_decline_and_cancel(srv):
         assert d["challenge"]["id"] == c["id"] and d["challenge"]["status"] == "canceled", d
     await run(b.post, "/api/challenge/%s/accept" % c["id"], expect=404)
     await run(a.post, "/api/challenge/nosuchuser1", form={"clock.limit": "60"}, expect=404)
+    # The computer: a game at once; only its player streams it.
+    ai = await run(a.post, "/api/challenge/ai", form={"level": "1", "clock.limit": "300",
+                                                       "clock.increment": "0", "color": "white"})
+    assert ai["color"] == "white" and ai["opponent"]["ai"] == 1 and ai["source"] == "ai", ai
+    stream = await run(a.stream, "/api/bot/game/stream/" + ai["gameId"])
+    full = await run(stream.next_type, "gameFull")
+    assert full["black"] == {"aiLevel": 1}, full
+    await run(b.stream, "/api/bot/game/stream/" + ai["gameId"], expect=404)
+    await run(a.post, "/api/bot/game/%s/move/e2e4" % ai["gameId"])
+    state = await run(stream.next_type, "gameState")
+    while len(state["moves"].split()) < 2:  # the computer answers
+        state = await run(stream.next_type, "gameState")
+    await run(a.post, "/api/bot/game/%s/resign" % ai["gameId"])
+    stream.close()
+    await run(a.post, "/api/challenge/ai", form={"level": "9"}, expect=400)
+    body = await run(a.post, "/api/challenge/open", expect=400)
+    assert "not offered" in body["error"], body
     for e in (events_a, events_b):
         e.close()
 

@@ -202,14 +202,17 @@ static int serve_metrics(struct server *srv, struct net_http *req) {
 }
 
 static int method_not_allowed(struct net_http *req) {
+    /* "error" as lichess's API answers, "code" and "message" as this server's. */
     return api_send_json_extra(req, 405, "allow: GET, HEAD\r\n",
-                               json_pack("{s:s,s:s}", "code", "METHOD_NOT_ALLOWED", "message",
+                               json_pack("{s:s,s:s,s:s}", "error", "Method not allowed", "code",
+                                         "METHOD_NOT_ALLOWED", "message",
                                          "this endpoint takes GET and HEAD"));
 }
 
 static int no_endpoint(struct net_http *req) {
-    return api_send_json(
-        req, 404, json_pack("{s:s,s:s}", "code", "NOT_FOUND", "message", "no such endpoint"));
+    return api_send_json(req, 404,
+                         json_pack("{s:s,s:s,s:s}", "error", "Not found", "code", "NOT_FOUND",
+                                   "message", "no such endpoint"));
 }
 
 /* Whether a (decoded) path has a "." or ".." segment: no endpoint's does. */

@@ -206,6 +206,14 @@ static void game_full(struct hapi *h, const json_t *msg) {
         if (answer_error(h, msg) < 0) net_http_abort(h->req);
         return;
     }
+    /* Only its players stream a game here (spectators watch over the WebSocket protocol). */
+    const json_t *state = json_object_get(msg, "game");
+    if (strcmp(str(json_object_get(state, "white"), "id"), h->player_id) != 0 &&
+        strcmp(str(json_object_get(state, "black"), "id"), h->player_id) != 0) {
+        h->answered = true;
+        if (hapi_error(h->req, 404, "No such game") < 0) net_http_abort(h->req);
+        return;
+    }
     h->game = json_deep_copy(json_object_get(msg, "game"));
     if (!h->game ||
         net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0) {
@@ -270,7 +278,7 @@ static void seek_message(struct hapi *h, const json_t *msg) {
         }
         snprintf(h->seek_id, sizeof h->seek_id, "%s", str(json_object_get(msg, "seek"), "id"));
         h->answered = true;
-        if (net_http_push_start(h->req, 200, "text/plain", STREAM_KEEPALIVE_MS) < 0)
+        if (net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0)
             net_http_abort(h->req);
         return;
     }

@@ -217,6 +217,8 @@ static int api_game_draw(struct hapi *h);
 static int api_game_takeback(struct hapi *h);
 static int api_game_claim_victory(struct hapi *h);
 static int api_challenge_create(struct hapi *h);
+static int challenge_ai(struct hapi *h);
+static int challenge_open(struct hapi *h);
 static int board_seek(struct hapi *h);
 static int api_challenge_accept(struct hapi *h);
 static int api_challenge_decline(struct hapi *h);
@@ -255,6 +257,8 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/challenge/*/accept", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_accept},
     {NET_HTTP_POST, "/api/challenge/*/decline", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_decline},
     {NET_HTTP_POST, "/api/challenge/*/cancel", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_cancel},
+    {NET_HTTP_POST, "/api/challenge/ai", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, challenge_ai},
+    {NET_HTTP_POST, "/api/challenge/open", NULL, ANYONE, HAPI_PLAIN, challenge_open},
     {NET_HTTP_POST, "/api/challenge/*", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_create},
     {NET_HTTP_POST, "/api/board/seek", "board:play", NOT_BOT, HAPI_SEEK, board_seek},
 };
@@ -701,22 +705,31 @@ static json_t *perfs_of(const struct rating ratings[RATING_CATEGORY_COUNT], int6
 }
 
 /* lichess's user object for a player. */
-static json_t *user_json(const char *name, bool bot, const struct rating *ratings,
-                         int64_t created_at, bool online, const char *origin) {
+/* What lichess's user object says of a player. */
+struct user_view {
+    const char *player_id, *name;
+    bool bot, online;
+    const struct rating *ratings;
+    int64_t created_at; /* wall ms; 0: not known here (left out) */
+};
+
+/* lichess's user object; url: the player's page in the web client. */
+static json_t *user_json(const struct user_view *v, const char *origin) {
     char id[64], url[400];
-    lichess_user_id(name, id, sizeof id);
-    snprintf(url, sizeof url, "%s/@/%s", origin, name);
-    json_t *u = json_pack("{s:s,s:s,s:o,s:I,s:b,s:s}", "id", id, "username", name, "perfs",
-                          perfs_of(ratings, now_wall_ms()), "createdAt", (json_int_t)created_at,
-                          "online", online, "url", url);
-    if (u && bot) json_object_set_new(u, "title", json_string("BOT"));
+    lichess_user_id(v->name, id, sizeof id);
+    snprintf(url, sizeof url, "%s/player/%s", origin, v->player_id);
+    json_t *u = json_pack("{s:s,s:s,s:o,s:b,s:s}", "id", id, "username", v->name, "perfs",
+                          perfs_of(v->ratings, now_wall_ms()), "online", v->online, "url", url);
+    if (u && v->bot) json_object_set_new(u, "title", json_string("BOT"));
+    if (u && v->created_at > 0) json_object_set_new(u, "createdAt", json_integer(v->created_at));
     return u;
 }
 
 static int api_account(struct hapi *h) {
     struct player *p = hapi_player(h);
     if (!p) return refuse_token(h->req, "No such token");
-    json_t *u = user_json(p->name, p->bot, p->ratings, h->created_at, p->online > 0, h->origin);
+    struct user_view v = {p->id, p->name, p->bot, p->online > 0, p->ratings, h->created_at};
+    json_t *u = user_json(&v, h->origin);
     return api_send_json(h->req, 200, u);
 }
 
@@ -773,11 +786,11 @@ static bool users_answer(struct db_read *rd, struct conn *c, struct api_call *ca
         rc = hapi_error(h->req, 503, "The database is unavailable. Try again later.");
     } else if (u->one) {
         const struct store_identity *id = &u->ids[0];
-        rc = u->status[0] < 0
-                 ? hapi_error(h->req, 404, "No such user")
-                 : api_send_json(h->req, 200,
-                                 user_json(id->name, id->bot, id->ratings, id->created_at,
-                                           online_here(srv, id->player_id), h->origin));
+        struct user_view v = {id->player_id, id->name,
+                              id->bot,       online_here(srv, id->player_id),
+                              id->ratings,   id->created_at};
+        rc = u->status[0] < 0 ? hapi_error(h->req, 404, "No such user")
+                              : api_send_json(h->req, 200, user_json(&v, h->origin));
     } else {
         json_t *list = json_array();
         for (int i = 0; list && i < u->count; i++) {
@@ -851,7 +864,8 @@ static int bots_online(struct hapi *h) {
         struct player *p = c->player;
         if (!p || !p->bot || c->acting || strmap_get(&seen, p->id)) continue;
         if (strmap_put(&seen, p->id, p) < 0) break;
-        json_t *u = user_json(p->name, true, p->ratings, 0, true, h->origin);
+        struct user_view v = {p->id, p->name, true, true, p->ratings, 0};
+        json_t *u = user_json(&v, h->origin);
         char *line = u ? json_dumps(u, JSON_COMPACT) : NULL;
         json_decref(u);
         if (!line) continue;
@@ -1036,6 +1050,13 @@ static const char *form_field(struct hapi *h, const char *name, char *out, size_
     return result;
 }
 
+/* The computer's game, as lichess answers /api/challenge/ai: the game's summary. */
+static int ai_answer(struct hapi *h, const json_t *reply) {
+    json_t *g = lichess_game_event(json_object_get(reply, "game"), h->player_id);
+    if (!g) return hapi_error(h->req, 500, "The game cannot be shown");
+    return api_send_json(h->req, 200, g);
+}
+
 static int challenge_answer(struct hapi *h, const json_t *reply) {
     json_t *c = lichess_challenge(json_object_get(reply, "challenge"), h->origin, NULL);
     if (!c) return hapi_error(h->req, 500, "The challenge cannot be shown");
@@ -1078,38 +1099,73 @@ static bool target_answer(struct db_read *rd, struct conn *c, struct api_call *c
     return false;
 }
 
-static int api_challenge_create(struct hapi *h) {
-    char lower[AUTH_USERNAME_MAX + 1], value[64];
-    if (auth_username_check(h->args[0], lower) < 0) return hapi_error(h->req, 404, "No such user");
+/*
+ * A challenge's form (lichess's fields: clock.limit, clock.increment, color, variant, days, fen)
+ * as one of our messages of this type with its time and colour. NULL when the form is refused:
+ * *rc is then the answer's (a 400 sent) or -1.
+ */
+static json_t *challenge_form(struct hapi *h, const char *type, int *rc) {
+    char value[64], limit[32], increment[32] = "0";
+    const char *refusal = NULL;
     if (form_field(h, "variant", value, sizeof value) && strcmp(value, "standard") != 0)
-        return hapi_error(h->req, 400, "variant: only standard is played here");
-    if (form_field(h, "days", value, sizeof value))
-        return hapi_error(h->req, 400, "days: correspondence games are not played here yet");
-    if (form_field(h, "fen", value, sizeof value))
-        return hapi_error(h->req, 400, "fen: games from a position are not played here yet");
-    json_t *time;
-    char limit[32], increment[32] = "0";
-    if (form_field(h, "clock.limit", limit, sizeof limit)) {
+        refusal = "variant: only standard is played here";
+    else if (form_field(h, "days", value, sizeof value))
+        refusal = "days: correspondence games are not played here yet";
+    else if (form_field(h, "fen", value, sizeof value))
+        refusal = "fen: games from a position are not played here yet";
+    json_t *time = NULL;
+    if (!refusal && form_field(h, "clock.limit", limit, sizeof limit)) {
         form_field(h, "clock.increment", increment, sizeof increment);
         char *end1, *end2;
         double seconds = strtod(limit, &end1);
         long inc = strtol(increment, &end2, 10);
         if (*end1 || *end2 || seconds < 0 || seconds > 10800 || inc < 0 || inc > 180)
-            return hapi_error(h->req, 400,
-                              "clock.limit: 0 to 10800 s; clock.increment: 0 to 180 s");
-        time = json_pack("{s:f,s:i}", "minutes", seconds / 60.0, "increment", (int)inc);
-    } else {
+            refusal = "clock.limit: 0 to 10800 s; clock.increment: 0 to 180 s";
+        else
+            time = json_pack("{s:f,s:i}", "minutes", seconds / 60.0, "increment", (int)inc);
+    } else if (!refusal) {
         time = json_string("unlimited");
     }
-    json_t *msg = json_pack("{s:s,s:o}", "type", "challenge_create", "time", time);
-    if (!msg) return -1;
-    if (form_field(h, "color", value, sizeof value)) {
-        if (strcmp(value, "white") && strcmp(value, "black") && strcmp(value, "random")) {
-            json_decref(msg);
-            return hapi_error(h->req, 400, "color: white, black or random");
-        }
-        json_object_set_new(msg, "color", json_string(value));
+    if (!refusal && form_field(h, "color", value, sizeof value) && strcmp(value, "white") &&
+        strcmp(value, "black") && strcmp(value, "random"))
+        refusal = "color: white, black or random";
+    json_t *msg = refusal || !time ? NULL : json_pack("{s:s,s:o}", "type", type, "time", time);
+    if (!msg) {
+        if (!refusal) json_decref(time);
+        *rc = refusal ? hapi_error(h->req, 400, refusal) : -1;
+        return NULL;
     }
+    if (form_field(h, "color", value, sizeof value))
+        json_object_set_new(msg, "color", json_string(value));
+    return msg;
+}
+
+/* POST /api/challenge/ai: a game against the computer (level 1 to 8). */
+static int challenge_ai(struct hapi *h) {
+    char level_text[8] = "1";
+    form_field(h, "level", level_text, sizeof level_text);
+    char *end;
+    long level = strtol(level_text, &end, 10);
+    if (*end || level < 1 || level > 8) return hapi_error(h->req, 400, "level: 1 to 8");
+    int rc = 0;
+    json_t *msg = challenge_form(h, "computer_play", &rc);
+    if (!msg) return rc;
+    json_object_set_new(msg, "level", json_integer(level));
+    return hapi_act(h, msg, ai_answer);
+}
+
+static int challenge_open(struct hapi *h) {
+    return hapi_error(h->req, 400,
+                      "Open challenges (two other players) are not offered here: challenge a "
+                      "player by name, or create a challenge by link in the lobby.");
+}
+
+static int api_challenge_create(struct hapi *h) {
+    char lower[AUTH_USERNAME_MAX + 1], value[64];
+    if (auth_username_check(h->args[0], lower) < 0) return hapi_error(h->req, 404, "No such user");
+    int rc = 0;
+    json_t *msg = challenge_form(h, "challenge_create", &rc);
+    if (!msg) return rc;
     /* rated: lichess's default is casual. */
     bool rated = form_field(h, "rated", value, sizeof value) && strcmp(value, "true") == 0;
     json_object_set_new(msg, "rated", json_boolean(rated));

@@ -180,7 +180,7 @@ json_t *lichess_challenge(const json_t *ours, const char *origin, const json_t *
     const char *id = str(ours, "id");
     if (!id[0]) return NULL;
     char url[512];
-    snprintf(url, sizeof url, "%s/%s", origin, id);
+    snprintf(url, sizeof url, "%s/challenge/%s", origin, id); /* the web client's page */
     const char *status = "created";
     const char *why = removed ? str(removed, "reason") : "";
     if (strcmp(why, "declined") == 0) status = "declined";
@@ -243,8 +243,10 @@ json_t *lichess_game_event(const json_t *game, const char *me) {
     json_t *opp = json_pack("{s:s,s:s}", "id", opponent_id, "username", str(opponent, "name"));
     if (opp && json_is_integer(json_object_get(opponent, "rating")))
         put(opp, "rating", json_integer(json_integer_value(json_object_get(opponent, "rating"))));
-    if (opp && json_is_integer(json_object_get(opponent, "computer")))
+    if (opp && json_is_integer(json_object_get(opponent, "computer"))) {
         put(opp, "ai", json_integer(json_integer_value(json_object_get(opponent, "computer"))));
+        put(opp, "id", json_null()); /* the computer is no user (lichess: null) */
+    }
     const char *id = str(game, "id");
     json_t *ev = json_pack(
         "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:{s:i,s:s},s:o,s:s,s:s,s:b,s:b,s:o,s:b,s:{s:b,s:b}}", "id",

@@ -7,7 +7,10 @@
  * - the head (request line and headers) is read into a buffer of HTTP_HEAD_MAX bytes: a request
  *   target over HTTP_TARGET_MAX is 414, a head that does not fit is 431, one that does not parse
  *   is 400 (505 for another HTTP version); a %00 or a bad escape anywhere in the target is 400;
- * - GET and HEAD are served; any other method (names are case-sensitive) is 405 with Allow;
+ * - GET, HEAD, POST and DELETE go to the application (POST's and DELETE's body is read first,
+ *   by Content-Length, at most NET_HTTP_BODY_MAX: 411 without one, 413 over); any other method
+ *   (names are case-sensitive) is 405 with Allow, and so is a POST or DELETE to a path that is
+ *   not the application's;
  * - a WebSocket upgrade to exactly /ws from an allowed Origin (net_config.allowed_origins) is
  *   handed to lws with the bytes read so far (lws_adopt_socket_vhost_readbuf); other upgrade
  *   targets are 404, other origins 403;
@@ -15,8 +18,11 @@
  *   index.html for anything else (a path with a "." or ".." segment gets 404 instead).
  *
  * One request at a time per connection: pipelined requests wait in the buffer (or the socket)
- * and are answered in order. A request with a body is answered and then the connection closes
- * (no endpoint takes a body). Closing after a response is a shutdown of the sending side, then
+ * and are answered in order. A request whose body is not read (a GET's, another method's) is
+ * answered and then the connection closes. Responses: whole (Content-Length), streamed in
+ * batches the application hands over (http_more), or pushed as things happen (the HTTP API's
+ * NDJSON streams: chunked on HTTP/1.1, a newline when quiet; net_http_push). Closing after a
+ * response is a shutdown of the sending side, then
  * reading until the client closes (at most HTTP_LINGER_MS), so that what the client sent after
  * its request does not turn the close into a reset that loses the response.
  *

@@ -173,7 +173,7 @@ static void test_challenges(void) {
                       " \"time\": {\"minutes\": 0.5, \"increment\": 0}, \"color\": \"random\","
                       " \"final_color\": \"black\", \"rated\": true}");
     json_t *l = lichess_challenge(c, "http://example.org", NULL);
-    CHECK_EQ_STR(str(l, "url"), "http://example.org/C1");
+    CHECK_EQ_STR(str(l, "url"), "http://example.org/challenge/C1");
     CHECK_EQ_STR(str(l, "status"), "created");
     CHECK_EQ_STR(str(l, "finalColor"), "black");
     CHECK_EQ_STR(str(json_object_get(l, "timeControl"), "show"), "0.5+0");
