@@ -15,7 +15,16 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
-import { eventually, openPlayer, registerAccount, ROOT, screenshot, suite, waitForGame } from './harness.mjs';
+import {
+  eventually,
+  openPlayer,
+  registerAccount,
+  ROOT,
+  screenshot,
+  seekFromForm,
+  suite,
+  waitForGame,
+} from './harness.mjs';
 
 const ctx = suite();
 const PASSWORD = 'correct horse battery';
@@ -166,8 +175,7 @@ test('a rated seek is listed as rated', async () => {
   try {
     await register(eve.page, 'eve_e2e');
     await eve.page.getByRole('link', { name: 'Play' }).click();
-    await eve.page.getByRole('radio', { name: 'Rated' }).first().check();
-    await eve.page.getByRole('button', { name: /^Seek a 10\+0 / }).click();
+    await seekFromForm(eve.page, '10+0', null, 'Rated');
     const row = fay.page.getByRole('row').filter({ hasText: 'eve_e2e' });
     await row.waitFor();
     assert.match(await row.innerText(), /\brated\b/);

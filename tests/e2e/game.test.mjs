@@ -17,6 +17,7 @@ import {
   pair as pairIn,
   PHONE,
   screenshot,
+  seekFromForm,
   square,
   suite,
   waitForGame,
@@ -303,7 +304,7 @@ test('sounds for a move, a capture, a check and the end; the mute switch', async
 test('game page on a phone', async () => {
   const alice = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', PHONE);
   const bob = await openPlayer(ctx.browser, ctx.server, 'Hank', '/', PHONE);
-  await alice.page.getByRole('button', { name: /^Seek a 3\+0 / }).click();
+  await seekFromForm(alice.page, '3+0');
   await bob.page.getByRole('button', { name: "Join Gina's 3+0 game" }).click();
   await waitForGame(alice.page);
   await waitForGame(bob.page);

@@ -248,13 +248,25 @@ export function suite(serverArgs = []) {
 export async function pair(ctx, aliceName, bobName, timeLabel = '5+0', setupBob = null, setupAlice = null) {
   const alice = await openPlayer(ctx.browser, ctx.server, aliceName, '/', DESKTOP, setupAlice);
   const bob = await openPlayer(ctx.browser, ctx.server, bobName, '/', DESKTOP, setupBob);
-  await alice.page.getByRole('radio', { name: 'White' }).first().check();
-  const seekName = new RegExp(`^Seek a ${timeLabel.replace('+', '\\+')} `);
-  await alice.page.getByRole('button', { name: seekName }).click();
+  await seekFromForm(alice.page, timeLabel, 'White');
   await bob.page.getByRole('button', { name: `Join ${aliceName}'s ${timeLabel} game` }).click();
   const [gameA, gameB] = await Promise.all([waitForGame(alice.page), waitForGame(bob.page)]);
   assert.equal(gameA, gameB);
   return { alice, bob, gameId: gameA };
+}
+
+/**
+ * A seek from the lobby's custom game form: timeLabel "M+I", color 'White', 'Black' or null
+ * (random); mode 'Rated' or 'Casual' or null (the form's default).
+ */
+export async function seekFromForm(page, timeLabel, color = null, mode = null) {
+  const form = page.locator('section').filter({ has: page.getByRole('heading', { name: 'Custom game' }) });
+  const [minutes, increment] = timeLabel.split('+');
+  await form.getByLabel('Minutes per side').fill(minutes);
+  await form.getByLabel('Increment (seconds)').fill(increment);
+  if (color) await form.getByRole('radio', { name: color }).check();
+  if (mode) await form.getByRole('radio', { name: mode }).check();
+  await form.getByRole('button', { name: 'Create seek' }).click();
 }
 
 /** The SAN moves in a page's move list. */

@@ -17,6 +17,7 @@ import {
   openPlayer,
   PHONE,
   screenshot,
+  seekFromForm,
   suite,
   waitForGame,
   waitForMoves,
@@ -30,7 +31,8 @@ test('a challenge by link, accepted by a friend', async () => {
   const carol = await openPlayer(ctx.browser, ctx.server, 'Carol');
   await carol.page.getByLabel('Minutes per side').fill('7');
   await carol.page.getByLabel('Increment (seconds)').fill('2');
-  await carol.page.getByRole('radio', { name: 'Black' }).nth(1).check();
+  const custom = carol.page.locator('section').filter({ has: carol.page.getByRole('heading', { name: 'Custom game' }) });
+  await custom.getByRole('radio', { name: 'Black' }).check();
   await carol.page.getByRole('button', { name: 'Challenge a friend' }).click();
   await carol.page.waitForURL(/\/challenge\/[A-Za-z0-9]+$/);
   const link = await carol.page.getByLabel('Send this link to your friend').inputValue();
@@ -57,7 +59,7 @@ test('a challenge by link, accepted by a friend', async () => {
 test('seeks come and go in other people’s lobbies; live games and counts', async () => {
   const alice = await openPlayer(ctx.browser, ctx.server, 'Alice');
   const bob = await openPlayer(ctx.browser, ctx.server, 'Bob');
-  await alice.page.getByRole('button', { name: /^Seek a 10\+5 / }).click();
+  await seekFromForm(alice.page, '10+5');
   const join = bob.page.getByRole('button', { name: "Join Alice's 10+5 game" });
   await join.waitFor();
   await alice.page.getByRole('button', { name: 'Cancel your 10+5 seek' }).click();
@@ -69,7 +71,7 @@ test('seeks come and go in other people’s lobbies; live games and counts', asy
   await bob.page.getByRole('button', { name: "Join Alice's 4+1 game" }).waitFor();
   await alice.page.getByRole('button', { name: 'Cancel your 4+1 seek' }).click();
   await bob.page.getByRole('button', { name: "Join Alice's 4+1 game" }).waitFor({ state: 'detached' });
-  await alice.page.getByRole('button', { name: /^Seek a 3\+2 / }).click();
+  await seekFromForm(alice.page, '3+2');
   await bob.page.getByRole('button', { name: "Join Alice's 3+2 game" }).waitFor();
   // The challenge game from the previous test is live.
   await bob.page.getByRole('link', { name: /^Watch Carol \(white\) against Dave|^Watch Dave \(white\) against Carol/ }).waitFor();
@@ -85,6 +87,28 @@ test('seeks come and go in other people’s lobbies; live games and counts', asy
   await phone.page.getByRole('link', { name: /^Watch / }).first().click();
   await phone.page.getByText('spectating').first().waitFor();
   for (const p of [alice, bob, phone]) await p.context.close();
+});
+
+test('quick pairing: two players press the same preset and land in one game', async () => {
+  const ivy = await openPlayer(ctx.browser, ctx.server, 'Ivy');
+  const jon = await openPlayer(ctx.browser, ctx.server, 'Jon');
+  try {
+    // Ivy waits (and can change her mind); then both press 3+2.
+    const ivyPreset = ivy.page.getByRole('button', { name: 'Play a 3+2 blitz game' });
+    await ivyPreset.click();
+    await ivy.page.getByRole('status').filter({ hasText: 'Looking for a casual 3+2 opponent' }).waitFor();
+    assert.equal(await ivyPreset.getAttribute('aria-pressed'), 'true');
+    await ivy.page.getByRole('button', { name: 'Cancel' }).click();
+    await eventually(async () => (await ivyPreset.getAttribute('aria-pressed')) === 'false', { what: 'the wait cancelled' });
+    await ivyPreset.click();
+    await jon.page.getByRole('button', { name: 'Play a 3+2 blitz game' }).click();
+    const [a, b] = await Promise.all([waitForGame(ivy.page), waitForGame(jon.page)]);
+    assert.equal(a, b);
+    await ivy.page.getByText('3+2').first().waitFor();
+  } finally {
+    await ivy.context.close();
+    await jon.context.close();
+  }
 });
 
 const VALUE = { p: 1, n: 3, b: 3, r: 5, q: 9, k: 0 };

@@ -90,6 +90,27 @@ describe('challengeByName', () => {
   });
 });
 
+describe('quick pairing', () => {
+  it('joins a pool, follows the wait, leaves it; a new connection waits in none', async () => {
+    const { f, lobby } = setup();
+    void lobby.joinPool({ minutes: 3, increment: 2 }, true);
+    const join = f.current.last('pool_join')!;
+    expect(join).toMatchObject({ time: { minutes: 3, increment: 2 }, rated: true });
+    f.current.receive({ type: 'pool_joined', time: { minutes: 3, increment: 2 }, rated: true, waiting: 2, id: join.id });
+    expect(lobby.getState().pool).toEqual({ time: { minutes: 3, increment: 2 }, rated: true, waiting: 2 });
+    void lobby.leavePool();
+    const leave = f.current.last('pool_leave')!;
+    f.current.receive({ type: 'pool_left', id: leave.id });
+    expect(lobby.getState().pool).toBeNull();
+    void lobby.joinPool({ minutes: 1, increment: 0 }, false);
+    f.current.receive({ type: 'pool_joined', time: { minutes: 1, increment: 0 }, rated: false, waiting: 1 });
+    f.current.drop();
+    vi.advanceTimersByTime(300);
+    welcome(f.current, [], 'tok1', { id: 'p1', name: 'Ann' });
+    expect(lobby.getState().pool).toBeNull();
+  });
+});
+
 describe('seeks, rated or casual', () => {
   it('sends the choice, and a form gets the server’s refusal', async () => {
     const { f, lobby } = setup();

@@ -14,6 +14,14 @@ const seek = (id: string) => ({
 });
 
 describe('reduceLobby', () => {
+  it('follows the quick pairing pool this player waits in', () => {
+    const time = { minutes: 3, increment: 2 };
+    let s = reduceLobby(initialLobbyState, { type: 'pool_joined', time, rated: true, waiting: 3 }, 0);
+    expect(s.pool).toEqual({ time, rated: true, waiting: 3 });
+    s = reduceLobby(s, { type: 'pool_left' }, 0);
+    expect(s.pool).toBeNull();
+  });
+
   it('keeps the seek list live', () => {
     let s = reduceLobby(initialLobbyState, { type: 'seeks', seeks: [seek('a')] }, 0);
     expect(s.seeksLoaded).toBe(true);
