@@ -31,7 +31,7 @@
     X(TOO_MANY_GAMES, "you are playing too many games at once")                                    \
     X(COMPUTER_UNAVAILABLE, "playing the computer is not available on this server")                \
     X(CHAT_INVALID, "chat text must be 1 to 140 characters without control characters")            \
-    X(CHAT_NOT_ALLOWED, "players write in the players room, spectators in the spectators room")    \
+    X(CHAT_NOT_ALLOWED, "only the players write in the players room")                              \
     X(CHAT_RATE_LIMITED, "too many chat messages; wait a few seconds")                             \
     X(OPPONENT_CONNECTED, "your opponent is connected")                                            \
     X(CLAIM_TOO_EARLY, "your opponent has not been away long enough to claim")                     \

@@ -825,7 +825,9 @@ static int apply_chat(struct world *world, struct player *actor, struct game *g,
     bool player = color >= 0;
     enum chat_room room = cmd->room;
     if (room == CHAT_ROOM_AUTO) room = player ? CHAT_ROOM_PLAYERS : CHAT_ROOM_SPECTATORS;
-    if (player != (room == CHAT_ROOM_PLAYERS)) return -CORE_ERR_CHAT_NOT_ALLOWED;
+    /* A player may also greet the spectators (lichess's bots do); a spectator never writes to
+     * the players. */
+    if (!player && room == CHAT_ROOM_PLAYERS) return -CORE_ERR_CHAT_NOT_ALLOWED;
     char clean[CHAT_MAX_BYTES + 1];
     int rc = chat_clean_text(cmd->text, clean);
     if (rc < 0) return rc;
@@ -835,7 +837,8 @@ static int apply_chat(struct world *world, struct player *actor, struct game *g,
         chat_log_append(&g->chat[room], wall(world, now_ms), actor->id, actor->name, clean);
     if (!line) return -CORE_ERR_NO_MEMORY;
     struct core_event *ev = push_game_event(
-        out, CORE_EV_CHAT, player ? CORE_TO_GAME_PLAYERS : CORE_TO_GAME_SPECTATORS, g);
+        out, CORE_EV_CHAT,
+        room == CHAT_ROOM_PLAYERS ? CORE_TO_GAME_PLAYERS : CORE_TO_GAME_SPECTATORS, g);
     if (ev) {
         ev->room = room;
         ev->chat = line;

@@ -55,8 +55,8 @@ struct metrics {
     uint64_t connections_closed_idle;  /* nothing heard (no frame, no pong) for the idle timeout */
     uint64_t connections_closed_abuse; /* rate limit or size abuse */
     uint64_t http_requests_total;
-    uint64_t api_requests_total;     /* HTTP API requests (docs/http-api.md) */
-    uint64_t api_rate_limited_total; /* of those, refused with 429 */
+    uint64_t api_requests_total;            /* HTTP API requests (docs/http-api.md) */
+    uint64_t api_rate_limited_total;        /* of those, refused with 429 */
     uint64_t accept_paused_total;           /* accepting paused: no file descriptor left */
     uint64_t upgrades_refused_origin_total; /* WebSocket upgrades refused for their Origin */
     uint64_t messages_out_total;
