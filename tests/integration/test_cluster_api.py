@@ -10,7 +10,7 @@ requests spread over the nodes, as the nginx front (least_conn, no stickiness) s
 import asyncio
 
 from cluster_harness import *
-from harness import wait_online
+from harness import bot_account, wait_online
 from lichess_api import Api
 
 MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
@@ -24,11 +24,8 @@ def run(fn, *args, **kw):
 async def http_bot(node, owner_name, bot_name):
     """A bot made by an owner on node: the owner (connected), the bot's API client on that node
     and its id."""
-    owner = await node.player(owner_name)
-    await owner.ok({"type": "register", "username": owner_name,
-                    "password": "password " + owner_name})
-    created = await owner.ok({"type": "bot_create", "username": bot_name})
-    return owner, Api(node.port, created["token"]), created["bot"]["id"]
+    owner, token, bot_id = await bot_account(node, owner_name, bot_name)
+    return owner, Api(node.port, token), bot_id
 
 
 async def test_http_bot_on_one_node_plays_a_person_on_another(site):
