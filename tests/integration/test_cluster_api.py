@@ -176,5 +176,36 @@ async def test_a_bots_requests_spread_over_the_nodes(site):
     events.close()
 
 
+async def test_account_playing_lists_the_games_other_nodes_hold(site):
+    """/api/account/playing answers for the site: lichess-bot asks it at start to resume its
+    games, through a front that may send the request to any node. Fails at present: the node
+    answers with the games it holds only (httpapi.c account_playing reads the player's local
+    games), while a reopened event stream on the same node does send gameStart for the game."""
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    owner, bot, bot_id = await http_bot(a, "PlayingOwner", "PlayingBot")
+    events = await run(bot.stream, "/api/stream/event")
+    person = await b.player("Resumer")
+    created = await person.ok({"type": "challenge_create", "player": bot_id,
+                               "time": {"minutes": 5, "increment": 0}, "color": "white"})
+    await run(events.next_type, "challenge")
+    await run(bot.post, "/api/challenge/%s/accept" % created["challenge"]["id"])
+    gid = (await run(events.next_type, "gameStart"))["game"]["gameId"]
+    await person.recv_type("game_started")
+    await person.move(gid, "e2e4")
+    events.close()
+    # The event stream opened again on node a knows the game (node b holds it) ...
+    again = await run(bot.stream, "/api/stream/event")
+    start = (await run(again.next_type, "gameStart"))["game"]
+    assert start["gameId"] == gid and start["isMyTurn"] is True, start
+    again.close()
+    # ... and so must /api/account/playing, asked on either node.
+    for node in (b, a):
+        playing = await run(Api(node.port, bot.token).get, "/api/account/playing")
+        assert [g["gameId"] for g in playing["nowPlaying"]] == [gid], (
+            "SERVER BUG: /api/account/playing on node %s: %s; the game %s is held by node b"
+            % (node.node_id, playing, gid))
+
+
 if __name__ == "__main__":
     run_site_tests(globals())
