@@ -5,12 +5,15 @@
 # tests/fuzz/corpus/<target>/ (commit them: the corpus grows with the runs); a crash, leak or
 # sanitizer report fails the run and leaves the input in build/fuzz/findings/<target>/.
 # Then the live server, built with ASan, takes CHESS_FUZZ_LIVE_MESSAGES mutated messages and
-# frames with random disconnects (tests/fuzz/live_fuzz.py, default 20000) and must exit 0.
+# frames with random disconnects (tests/fuzz/live_fuzz.py, default 20000) and
+# CHESS_FUZZ_API_REQUESTS mutated HTTP API requests (tests/fuzz/api_fuzz.py, default 5000), and
+# must exit 0.
 #   scripts/fuzz.sh [target...]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 seconds=${CHESS_FUZZ_SECONDS:-30}
 live_messages=${CHESS_FUZZ_LIVE_MESSAGES:-20000}
+api_requests=${CHESS_FUZZ_API_REQUESTS:-5000}
 all_targets=(fen move pgn proto import netaddr http)
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=("${all_targets[@]}")
@@ -64,4 +67,9 @@ if [ "$live_messages" -gt 0 ]; then
     scripts/build.sh asan >/dev/null
     /usr/bin/python3 tests/fuzz/live_fuzz.py --server build/asan/server/chess_server \
         --messages "$live_messages" --seed "${CHESS_FUZZ_SEED:-$RANDOM}"
+fi
+if [ "$api_requests" -gt 0 ]; then
+    scripts/build.sh asan >/dev/null
+    /usr/bin/python3 tests/fuzz/api_fuzz.py --server build/asan/server/chess_server \
+        --requests "$api_requests" --seed "${CHESS_FUZZ_SEED:-$RANDOM}"
 fi

@@ -8,6 +8,8 @@
 #                                  its URL (a database "chess" owned by user "chess"), then
 #                                  stops and removes it; exits with CMD's status
 #   pg_cluster.sh start DIR        starts a cluster in the new directory DIR; prints its URL
+#   pg_cluster.sh restart DIR      restarts it (a fast shutdown: every session ends; what is
+#                                  committed stays), on the same port
 #   pg_cluster.sh stop DIR         stops it and removes DIR
 #
 # CHESS_PG_OPTIONS adds server settings ("-c name=value ..."), e.g. for benchmarks.
@@ -69,6 +71,12 @@ start() {
     echo "postgresql://chess@127.0.0.1:$port/chess"
 }
 
+restart() {
+    local dir=$1
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -m fast -w -t 60 restart \
+        >/dev/null 2>&1 || { tail -20 "$dir/server.log" >&2; return 1; }
+}
+
 stop() {
     local dir=$1
     if [ -f "$dir/data/postmaster.pid" ]; then
@@ -80,6 +88,7 @@ stop() {
 case "${1:-}" in
     start) start "$2" ;;
     stop) stop "$2" ;;
+    restart) restart "$2" ;;
     run)
         shift
         dir=$(mktemp -d /tmp/chess-pg-XXXXXX)
@@ -92,7 +101,7 @@ case "${1:-}" in
         exit $rc
         ;;
     *)
-        echo "usage: pg_cluster.sh run CMD... | start DIR | stop DIR" >&2
+        echo "usage: pg_cluster.sh run CMD... | start DIR | restart DIR | stop DIR" >&2
         exit 2
         ;;
 esac

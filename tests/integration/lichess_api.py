@@ -59,16 +59,18 @@ class Api:
     def post(self, path, expect=200, **kw):
         return self.json("POST", path, expect, **kw)
 
-    def stream(self, path, expect=200):
-        return Stream(self, path, expect)
+    def stream(self, path, expect=200, method="GET", form=None):
+        return Stream(self, path, expect, method, form)
 
 
 class Stream:
     """An NDJSON stream: each line read on a thread into a queue; keep-alive newlines counted."""
 
-    def __init__(self, api, path, expect=200):
+    def __init__(self, api, path, expect=200, method="GET", form=None):
         self.conn = http.client.HTTPConnection(api.host, api.port, timeout=60)
-        self.conn.request("GET", path, headers=api.headers())
+        body = urlencode(form) if form is not None else None
+        extra = {"Content-Type": "application/x-www-form-urlencoded"} if form is not None else None
+        self.conn.request(method, path, body=body, headers=api.headers(extra))
         self.resp = self.conn.getresponse()
         self.status = self.resp.status
         self.headers = {k.lower(): v for k, v in self.resp.getheaders()}
@@ -80,7 +82,8 @@ class Stream:
             self.conn.close()
             raise ApiError("GET %s: %d (expected %d): %r" % (path, self.status, expect, body))
         if self.status == 200:
-            assert self.headers["content-type"] == "application/x-ndjson", self.headers
+            if method == "GET":
+                assert self.headers["content-type"] == "application/x-ndjson", self.headers
             threading.Thread(target=self._read, daemon=True).start()
 
     def _read(self):

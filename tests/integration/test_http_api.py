@@ -287,6 +287,134 @@ async def test_board_api_with_personal_tokens(srv):
     events.close()
 
 
+async def test_board_seek_and_exports(srv):
+    alice_ws, alice, _ = await account_api(srv, "Carol", "board:play")
+    bob = await srv.player("Dave")
+    await bob.ok({"type": "lobby_subscribe"})
+    # A seek held while the request is open: closed, it goes.
+    seek = await run(alice.stream, "/api/board/seek", method="POST",
+                     form={"time": "3", "increment": "2", "color": "white"})
+    added = await bob.recv_type("seek_added")
+    assert added["seek"]["player"]["name"] == "Carol" and added["seek"]["color"] == "white", added
+    seek.close()
+    removed = await bob.recv_type("seek_removed")
+    assert removed["seek"] == added["seek"]["id"], removed
+    # Held again, and accepted: the request ends, and the game is the account's.
+    events = await run(alice.stream, "/api/stream/event")
+    seek = await run(alice.stream, "/api/board/seek", method="POST",
+                     form={"time": "3", "increment": "2"})
+    added = await bob.recv_type("seek_added")
+    started = await bob.ok({"type": "seek_accept", "seek": added["seek"]["id"]})
+    gid = started["game"]["id"]
+    assert await run(seek.ended), "the seek's request ends when its game starts"
+    assert (await run(events.next_type, "gameStart"))["game"]["gameId"] == gid
+    await run(alice.post, "/api/board/seek", form={"time": "0"}, expect=400)
+    await run(alice.post, "/api/board/seek", form={"time": "3", "days": "2"}, expect=400)
+    # The game played out (Carol resigns over HTTP), then exported as lichess exports games.
+    white = started["game"]["white"]["name"]
+    first = "e2e4" if white == "Dave" else None
+    if first:
+        await bob.move(gid, first)
+    await run(alice.post, "/api/board/game/%s/resign" % gid)
+    await bob.recv_type("game_end")
+    status, headers, pgn = await run(alice.request, "GET", "/api/games/user/carol")
+    assert status == 200 and headers["content-type"] == "application/x-chess-pgn", headers
+    assert pgn.count(b"[Event ") == 1 and b'[Site "http://' in pgn, pgn
+    status, headers, body = await run(alice.request, "GET", "/api/games/user/Carol",
+                                      headers={"Accept": "application/x-ndjson"})
+    assert status == 200 and headers["content-type"] == "application/x-ndjson", headers
+    games = [json.loads(line) for line in body.splitlines()]
+    assert len(games) == 1 and games[0]["id"] == gid and games[0]["status"] == "resign", games
+    assert games[0]["players"]["white"]["user"]["name"] == white, games
+    assert games[0]["clock"] == {"initial": 180, "increment": 2, "totalTime": 260}, games
+    assert games[0]["speed"] == "blitz" and games[0]["moves"] == ("e4" if first else ""), games
+    status, _, _ = await run(alice.request, "GET", "/api/games/user/nosuchname")
+    assert status == 404, status
+    events.close()
+    # Upgrading to a bot account: refused for an account that has played, and for a token
+    # without bot:play; done, for good, for one that has not.
+    played = await alice_ws.ok({"type": "api_token_create", "description": "b", "scopes": "bot:play"})
+    body = await run(Api(srv.port, played["token"]).post, "/api/bot/account/upgrade", expect=400)
+    assert "played" in body["error"], body
+    await run(alice.post, "/api/bot/account/upgrade", expect=403)
+    fresh_ws, fresh, _ = await account_api(srv, "Newbot", "bot:play")
+    assert "title" not in await run(fresh.get, "/api/account")
+    assert await run(fresh.post, "/api/bot/account/upgrade") == {"ok": True}
+    assert (await run(fresh.get, "/api/account"))["title"] == "BOT"
+    await run(fresh.post, "/api/bot/account/upgrade", expect=400)
+    stream = await run(fresh.stream, "/api/stream/event")  # a bot's, now
+    await wait_online(bob, fresh_ws.player["id"])
+    challenge = await bob.ok({"type": "challenge_create", "player": fresh_ws.player["id"],
+                              "time": {"minutes": 5, "increment": 0}})
+    assert challenge["challenge"]["to"]["bot"] is True, challenge
+    assert (await run(stream.next_type, "challenge"))["challenge"]["destUser"]["title"] == "BOT"
+    stream.close()
+
+
+async def test_open_challenges_and_rate_limits(srv):
+    api, bot_id = await bot_api(srv, "OwnerG", "EtaBot")
+    person = await srv.player("Person")
+    first = await run(api.stream, "/api/stream/event")
+    await wait_online(person, bot_id)
+    created = await person.ok({"type": "challenge_create", "player": bot_id,
+                               "time": {"minutes": 5, "increment": 0}})
+    await run(first.next_type, "challenge")
+    first.close()
+    # A stream opened later is told of the challenge still open.
+    again = await run(api.stream, "/api/stream/event")
+    ev = await run(again.next_type, "challenge")
+    assert ev["challenge"]["id"] == created["challenge"]["id"], ev
+    again.close()
+    # Per token: a bot's burst (--bot-rate-burst) and then 429 with Retry-After.
+    limited = Server(srv.binary, args=["--bot-rate-burst", "5", "--bot-rate-limit", "1"])
+    try:
+        api2, _ = await bot_api(limited, "OwnerH", "ThetaBot")
+        statuses = []
+        for _ in range(8):
+            status, headers, body = await run(api2.request, "GET", "/api/account")
+            statuses.append(status)
+        assert statuses[:5] == [200] * 5 and statuses[-1] == 429, statuses
+        assert headers["retry-after"] == "1" and json.loads(body)["error"], (headers, body)
+        assert "chess_api_rate_limited_total" in limited.http("/metrics")[2].decode()
+    finally:
+        for c in limited.clients:
+            await c.close()
+        limited.close()
+
+
+async def test_opponent_gone_and_claim_victory(srv):
+    quick = Server(srv.binary, args=["--abandon-seconds", "2"])
+    try:
+        api, bot_id = await bot_api(quick, "OwnerI", "IotaBot")
+        events = await run(api.stream, "/api/stream/event")
+        person = await quick.player("Leaver")
+        await wait_online(person, bot_id)
+        created = await person.ok({"type": "challenge_create", "player": bot_id,
+                                   "time": {"minutes": 5, "increment": 0}, "color": "white"})
+        await run(api.post, "/api/challenge/%s/accept" % created["challenge"]["id"])
+        gid = (await run(events.next_type, "gameStart"))["game"]["gameId"]
+        game = await run(api.stream, "/api/bot/game/stream/" + gid)
+        await run(game.next_type, "gameFull")
+        await person.move(gid, "e2e4")
+        await run(api.post, "/api/bot/game/%s/move/e7e5" % gid)
+        await run(game.next_type, "gameState")
+        # Too early to claim while the opponent is there.
+        await run(api.post, "/api/bot/game/%s/claim-victory" % gid, expect=400)
+        await person.close()
+        gone = await run(game.next_type, "opponentGone")
+        assert gone["gone"] is True and gone["claimWinInSeconds"] == 2, gone
+        await run(api.post, "/api/bot/game/%s/claim-victory" % gid, expect=400)
+        await asyncio.sleep(2.2)
+        assert (await run(api.post, "/api/bot/game/%s/claim-victory" % gid)) == {"ok": True}
+        state = await run(game.next_type, "gameState")
+        assert state["status"] == "timeout" and state["winner"] == "black", state
+        events.close()
+    finally:
+        for c in quick.clients:
+            await c.close()
+        quick.close()
+
+
 async def test_refusals(srv):
     api, bot_id = await bot_api(srv, "OwnerF", "ZetaBot")
     anonymous = Api(srv.port)

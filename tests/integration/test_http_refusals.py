@@ -1,7 +1,8 @@
 """
 HTTP on the players' port as a hostile client sends it, in raw bytes over a socket (no client
 library to tidy the requests up): every request gets a status at once, never a silent close or a
-hang. Methods other than GET and HEAD (405 with Allow), HEAD, pipelined requests, %00 (400), long
+hang. Methods other than GET and HEAD (405 with Allow), HEAD, request bodies (POST and DELETE:
+read whole however they arrive; 411, 413, 400), pipelined requests, %00 (400), long
 paths and request lines (414) and headers (431), API paths that match no route (a JSON 404, never
 the web client), /metrics kept off the players' port (--metrics-listen), the WebSocket upgrade's
 path and Origin (--allowed-origins), and running out of file descriptors (no spinning: the
@@ -155,6 +156,49 @@ async def test_methods_other_than_get_and_head(srv):
             continue
         assert status == 405 and headers["connection"] == "close", (method, headers)
         assert c.closed(), method
+
+
+async def test_request_bodies(srv):
+    # The HTTP API's POST bodies (Content-Length, at most 64 KiB): read whole however they
+    # arrive, pipelined requests with bodies answered in order; what cannot be read is refused.
+    def token_test(body):
+        return request(b"POST", b"/api/token/test", body=body)
+    c = Raw(srv.port)
+    head, body = token_test(b"alpha,beta").split(b"\r\n\r\n", 1)
+    c.send(head + b"\r\n\r\nal")
+    time.sleep(0.2)
+    c.send(body[2:])
+    status, headers, got = c.response()
+    assert status == 200 and json.loads(got) == {"alpha": None, "beta": None}, (status, got)
+    c.send(token_test(b"one") + request(b"GET", b"/healthz") + token_test(b"two,three"))
+    assert json.loads(c.response()[2]) == {"one": None}
+    assert json.loads(c.response()[2])["status"] == "ok"
+    assert json.loads(c.response()[2]) == {"two": None, "three": None}
+    c.close()
+    refusals = [
+        (b"POST /api/token/test HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+         b"5\r\nalpha\r\n0\r\n\r\n", 411),
+        (b"POST /api/token/test HTTP/1.1\r\nHost: x\r\nContent-Length: 70000\r\n\r\n", 413),
+        (b"POST /api/token/test HTTP/1.1\r\nHost: x\r\nContent-Length: 12x\r\n\r\n", 400),
+        (b"POST /api/token/test HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\n"
+         b"Content-Length: 2\r\n\r\nab", 400),
+        (request(b"POST", b"/api/bot/game/a%00b/resign", body=b"x"), 400),
+    ]
+    for data, want in refusals:
+        c = Raw(srv.port)
+        c.send(data)
+        status, headers, _ = c.response()
+        assert status == want and headers["connection"] == "close", (data[:60], status, headers)
+        assert c.closed(), data[:60]
+        c.close()
+    # A body that never comes whole: the connection is dropped after the request timeout (10 s).
+    c = Raw(srv.port)
+    c.sock.settimeout(15)
+    c.send(b"POST /api/token/test HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\nshort")
+    t0 = time.time()
+    assert c.sock.recv(100) == b"", "dropped without an answer"
+    assert 8 < time.time() - t0 < 14, time.time() - t0
+    c.close()
 
 
 @with_client

@@ -12,6 +12,7 @@
 #include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/lichess.h"
+#include "proto/encode.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -113,7 +114,12 @@ int hapi_act(struct hapi *h, json_t *msg, int (*answer)(struct hapi *h, const js
 void hapi_end(struct hapi *h) {
     struct conn *c = h->conn;
     h->conn = NULL;
-    if (c) conn_end_virtual(c);
+    if (!c) return;
+    /* A board seek goes with its request (lichess: "the seek stays as long as the connection"). */
+    if (h->kind == HAPI_SEEK && h->seek_id[0] && c->open && world_seek(h->srv->world, h->seek_id))
+        send_message(c, json_pack("{s:s,s:s}", "type", "seek_cancel", "seek", h->seek_id),
+                     ACTION_ID + 2);
+    conn_end_virtual(c);
 }
 
 /* ---- streams ---- */
@@ -153,12 +159,25 @@ static void events_challenge(struct hapi *h, const json_t *challenge) {
     push_line(h, line);
 }
 
+/* The direct challenges to and from the player that are open on this node, after its games. */
+static void open_challenges(struct hapi *h) {
+    for (const struct seek *s = world_seek_first(h->srv->world); s; s = s->next) {
+        if (!s->is_challenge || !s->target) continue;
+        if (strcmp(s->owner->id, h->player_id) != 0 && strcmp(s->target->id, h->player_id) != 0)
+            continue;
+        json_t *msg = proto_encode_challenge(s);
+        events_challenge(h, json_object_get(msg, "challenge"));
+        json_decref(msg);
+    }
+}
+
 static void events_message(struct hapi *h, const json_t *msg) {
     const char *type = str(msg, "type");
     if (strcmp(type, "welcome") == 0) {
         size_t i;
         json_t *g;
         json_array_foreach(json_object_get(msg, "games"), i, g) events_game(h, g);
+        open_challenges(h);
     } else if (strcmp(type, "game_started") == 0 || strcmp(type, "game") == 0) {
         events_game(h, json_object_get(msg, "game")); /* "game": one on another node */
     } else if (strcmp(type, "challenge_created") == 0 || strcmp(type, "challenge_received") == 0) {
@@ -239,6 +258,29 @@ void hapi_flush(struct hapi *h) {
     if (h->req && h->game) push_line(h, lichess_game_state(h->game));
 }
 
+/* A board seek: its creation is the answer (a stream of keep-alive newlines); it ends when a
+ * game starts from it. */
+static void seek_message(struct hapi *h, const json_t *msg) {
+    const char *type = str(msg, "type");
+    if (has_id(msg, ACTION_ID)) {
+        if (strcmp(type, "error") == 0) {
+            h->answered = true;
+            if (answer_error(h, msg) < 0) net_http_abort(h->req);
+            return;
+        }
+        snprintf(h->seek_id, sizeof h->seek_id, "%s", str(json_object_get(msg, "seek"), "id"));
+        h->answered = true;
+        if (net_http_push_start(h->req, 200, "text/plain", STREAM_KEEPALIVE_MS) < 0)
+            net_http_abort(h->req);
+        return;
+    }
+    if (strcmp(type, "game_started") == 0 && h->seek_id[0] &&
+        !world_seek(h->srv->world, h->seek_id)) {
+        h->seek_id[0] = '\0'; /* accepted: nothing to cancel */
+        net_http_push_end(h->req);
+    }
+}
+
 static void stream_deliver(void *ctx, struct net_msg *m) {
     struct hapi *h = ctx;
     if (!h->req) return;
@@ -246,6 +288,8 @@ static void stream_deliver(void *ctx, struct net_msg *m) {
     if (!msg) return;
     if (h->kind == HAPI_EVENTS)
         events_message(h, msg);
+    else if (h->kind == HAPI_SEEK)
+        seek_message(h, msg);
     else
         game_message(h, msg);
     json_decref(msg);
@@ -256,16 +300,31 @@ static void stream_close(void *ctx, int code, const char *reason) {
     struct hapi *h = ctx;
     (void)code;
     if (!h->req) return;
-    if (h->kind == HAPI_GAME && !h->started) {
-        if (!h->answered && hapi_error(h->req, 401, reason ? reason : "closed") < 0)
-            net_http_abort(h->req);
+    if (!h->answered) { /* a game stream or a seek not yet answered */
         h->answered = true;
+        if (hapi_error(h->req, 401, reason ? reason : "closed") < 0) net_http_abort(h->req);
         return;
     }
     net_http_push_end(h->req);
 }
 
 static const struct conn_sink stream_sink = {stream_deliver, stream_close};
+
+int hapi_seek(struct hapi *h, json_t *msg) {
+    struct player *p = hapi_player(h);
+    if (!p) {
+        json_decref(msg);
+        return hapi_error(h->req, 401, "No such token");
+    }
+    h->kind = HAPI_SEEK;
+    h->conn = conn_open_virtual(h->srv, net_http_addr(h->req), &stream_sink, h);
+    if (!h->conn) {
+        json_decref(msg);
+        return -1;
+    }
+    dispatch_api_hello(h->conn, p); /* the seek's owner is connected while the request is open */
+    return send_message(h->conn, msg, ACTION_ID);
+}
 
 int hapi_stream(struct hapi *h) {
     struct player *p = hapi_player(h);
@@ -276,9 +335,11 @@ int hapi_stream(struct hapi *h) {
     h->challenges = json_object();
     if (!h->games || !h->challenges) return -1;
     /* The event stream starts at once; a game stream once its game is known (404 otherwise). */
-    if (h->kind == HAPI_EVENTS &&
-        net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0)
-        return -1;
+    if (h->kind == HAPI_EVENTS) {
+        if (net_http_push_start(h->req, 200, "application/x-ndjson", STREAM_KEEPALIVE_MS) < 0)
+            return -1;
+        h->answered = true;
+    }
     h->conn = conn_open_virtual(h->srv, net_http_addr(h->req), &stream_sink, h);
     if (!h->conn) return -1;
     dispatch_api_hello(h->conn, p);

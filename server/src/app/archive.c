@@ -18,6 +18,7 @@
 #include "app/auth.h"
 #include "app/bots.h"
 #include "app/internal.h"
+#include "app/lichess.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "proto/encode.h"
@@ -164,6 +165,8 @@ struct archive_read {
     bool have_import;
     struct store_game_cursor cursor; /* export: after this game */
     bool started;                    /* export: the first batch is out */
+    long max;                        /* export: at most this many games (0: all) */
+    long exported;                   /* export: games so far */
     /* What the reader found. */
     struct store_identity identity;
     struct store_game game;
@@ -205,14 +208,28 @@ static void run_player(struct store_reader *r, struct archive_read *a) {
                                      : store_find_username(r, a->username, &a->identity);
 }
 
+/* One game as lichess's NDJSON export has it (a line). Returns its length, or -1. */
+static long game_ndjson(const struct store_game *g, char **out) {
+    json_t *obj = lichess_stored_game(g);
+    *out = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+    json_decref(obj);
+    if (!*out) return -1;
+    size_t n = strlen(*out);
+    (*out)[n] = '\n'; /* the NUL becomes the line's end (no blank line follows) */
+    return (long)n;
+}
+
 static int append_game(void *ctx, const struct store_game *g) {
     struct archive_read *a = ctx;
     a->count++;
     a->cursor.created_at = g->created_at;
     snprintf(a->cursor.id, sizeof a->cursor.id, "%s", g->id);
+    if (a->max && a->exported >= a->max) return 1; /* enough: the export ends */
+    a->exported++;
     char *one = NULL;
-    long n = store_game_pgn(g, a->site, &one);
-    if (n < 0) return 0; /* a game that does not replay is left out */
+    long n = a->format == FORMAT_JSON ? game_ndjson(g, &one) : store_game_pgn(g, a->site, &one);
+    if (n < 0) return 0;               /* a game that does not replay is left out */
+    if (a->format == FORMAT_JSON) n++; /* its newline; no blank line between lines */
     char *grown = realloc(a->text, a->len + (size_t)n + 2);
     if (!grown) {
         free(one);
@@ -221,7 +238,7 @@ static int append_game(void *ctx, const struct store_game *g) {
     a->text = grown;
     memcpy(a->text + a->len, one, (size_t)n);
     a->len += (size_t)n;
-    a->text[a->len++] = '\n'; /* games are separated by a blank line */
+    if (a->format != FORMAT_JSON) a->text[a->len++] = '\n'; /* PGN games: a blank line */
     a->text[a->len] = '\0';
     free(one);
     return 0;
@@ -233,13 +250,15 @@ static void run_export(struct store_reader *r, struct archive_read *a) {
     a->len = 0;
     a->count = 0;
     if (!a->started) {
-        a->base.status = store_find_player(r, a->player_id, &a->identity);
+        a->base.status = a->player_id[0] ? store_find_player(r, a->player_id, &a->identity)
+                                         : store_find_username(r, a->username, &a->identity);
         if (a->base.status < 0) return;
+        snprintf(a->player_id, sizeof a->player_id, "%s", a->identity.player_id);
     }
     int rc = store_each_player_game(r, a->player_id, a->started ? &a->cursor : NULL, EXPORT_BATCH,
                                     append_game, a);
     a->base.status = rc < 0 ? rc : 0;
-    a->last = a->count < EXPORT_BATCH;
+    a->last = rc > 0 || a->count < EXPORT_BATCH;
 }
 
 static void run_game(struct store_reader *r, struct archive_read *a) {
@@ -438,7 +457,9 @@ static bool answer_export(struct archive_read *a, struct api_call *call) {
         }
         a->started = true;
         call->stream = a->last ? NULL : &a->base;
-        if (net_http_stream_start(req, "application/x-chess-pgn", text, len, !a->last) < 0) {
+        const char *type =
+            a->format == FORMAT_JSON ? "application/x-ndjson" : "application/x-chess-pgn";
+        if (net_http_stream_start(req, type, text, len, !a->last) < 0) {
             call->stream = NULL;
             net_http_abort(req);
             return false;
@@ -658,12 +679,30 @@ static int serve_player(struct server *srv, struct net_http *req, const char *re
                        query_int(req, "limit=", 1, 100, 20));
     } else if (strcmp(sub, "/games.pgn") == 0) {
         a = archive_read_new(ARCHIVE_EXPORT, NULL);
-        if (a) site_of(req, a->site, sizeof a->site);
+        if (a) {
+            a->format = FORMAT_PGN;
+            site_of(req, a->site, sizeof a->site);
+        }
     } else {
         return http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
     }
     if (!a) return -1;
     snprintf(a->player_id, sizeof a->player_id, "%s", player_id);
+    return submit_http(srv, req, a);
+}
+
+int archive_http_user_games(struct server *srv, struct net_http *req, const char *username,
+                            bool ndjson, long max) {
+    char lower[STORE_USERNAME_MAX + 1];
+    if (!persist_store(srv)) return http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
+    if (auth_username_check(username, lower) < 0)
+        return http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
+    struct archive_read *a = archive_read_new(ARCHIVE_EXPORT, NULL);
+    if (!a) return -1;
+    site_of(req, a->site, sizeof a->site);
+    snprintf(a->username, sizeof a->username, "%s", lower);
+    a->format = ndjson ? FORMAT_JSON : FORMAT_PGN;
+    a->max = max;
     return submit_http(srv, req, a);
 }
 

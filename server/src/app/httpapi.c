@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app/archive.h"
 #include "app/auth.h"
 #include "app/internal.h"
 #include "app/lichess.h"
@@ -54,9 +55,11 @@ struct httpapi {
     uv_check_t flush; /* after each turn of the loop: the deferred lines go out */
     bool flush_initialised;
     struct hapi *deferred;
-    struct strmap tokens;  /* hash hex -> struct token_entry */
-    struct strmap limits;  /* key -> struct limit_entry */
-    struct strmap streams; /* "<token key>:<game>" -> the game stream's struct hapi */
+    struct strmap tokens;   /* hash hex -> struct token_entry */
+    struct strmap limits;   /* key -> struct limit_entry */
+    struct strmap streams;  /* "<token key>:<game>" -> the game stream's struct hapi */
+    struct strmap upgrades; /* a bot upgrade's cookie (decimal) -> its struct hapi */
+    uint64_t upgrades_total;
     int64_t next_sweep_ms;
 };
 
@@ -77,6 +80,7 @@ void httpapi_free(struct httpapi *api) {
     free_values(&api->tokens);
     free_values(&api->limits);
     strmap_free(&api->streams); /* the values are requests, freed with them */
+    strmap_free(&api->upgrades);
     free(api);
 }
 
@@ -203,6 +207,7 @@ static int api_user_public(struct hapi *h);
 static int users_status(struct hapi *h);
 static int bots_online(struct hapi *h);
 static int game_export(struct hapi *h);
+static int user_games(struct hapi *h);
 static int bot_upgrade(struct hapi *h);
 static int api_game_move(struct hapi *h);
 static int api_game_resign(struct hapi *h);
@@ -212,6 +217,7 @@ static int api_game_draw(struct hapi *h);
 static int api_game_takeback(struct hapi *h);
 static int api_game_claim_victory(struct hapi *h);
 static int api_challenge_create(struct hapi *h);
+static int board_seek(struct hapi *h);
 static int api_challenge_accept(struct hapi *h);
 static int api_challenge_decline(struct hapi *h);
 static int api_challenge_cancel(struct hapi *h);
@@ -227,6 +233,7 @@ static const struct route routes[] = {
     {NET_HTTP_GET,  "/api/users/status", NULL, ANYONE, HAPI_PLAIN, users_status},
     {NET_HTTP_GET,  "/api/bot/online", NULL, ANYONE, HAPI_PLAIN, bots_online},
     {NET_HTTP_GET,  "/game/export/*", NULL, ANYONE, HAPI_PLAIN, game_export},
+    {NET_HTTP_GET,  "/api/games/user/*", NULL, ANYONE, HAPI_PLAIN, user_games},
     {NET_HTTP_POST, "/api/bot/account/upgrade", "bot:play", ANY_ACCOUNT, HAPI_PLAIN, bot_upgrade},
     {NET_HTTP_GET,  "/api/stream/event", "challenge:read," PLAY, ANY_ACCOUNT, HAPI_EVENTS, NULL},
     {NET_HTTP_GET,  "/api/bot/game/stream/*", "bot:play", BOT_ONLY, HAPI_GAME, NULL},
@@ -249,6 +256,7 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/challenge/*/decline", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_decline},
     {NET_HTTP_POST, "/api/challenge/*/cancel", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_cancel},
     {NET_HTTP_POST, "/api/challenge/*", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_create},
+    {NET_HTTP_POST, "/api/board/seek", "board:play", NOT_BOT, HAPI_SEEK, board_seek},
 };
 /* clang-format on */
 
@@ -308,6 +316,7 @@ void httpapi_closed(struct api_call *call) {
     h->req = NULL;
     hapi_undefer(h);
     hapi_release_stream_key(h);
+    if (h->upgrade_key[0]) strmap_remove(&h->srv->httpapi->upgrades, h->upgrade_key);
     hapi_end(h);
     json_decref(h->then);
     json_decref(h->games);
@@ -368,11 +377,23 @@ static int refuse_token(struct net_http *req, const char *why) {
     return hapi_error(req, 401, why);
 }
 
+/* A personal token's last use (shown in the account's list), written when it is read from the
+ * database: at most once per TOKEN_CACHE_MS while it is in use. A lost write loses nothing. */
+static void note_used(struct server *srv, const uint8_t hash[AUTH_TOKEN_HASH_LEN], bool bot) {
+    struct store *store = persist_store(srv);
+    if (!store || bot) return;
+    struct store_op op = {.type = STORE_OP_API_TOKEN_USED};
+    memcpy(op.u.api_token.hash, hash, sizeof op.u.api_token.hash);
+    op.u.api_token.at = now_wall_ms();
+    if (store_submit(store, &op) == 0) LOGD("api", "a token's last use was not written");
+}
+
 /* A token known: its player, cached, and the route goes on. */
 static int token_known(struct hapi *h, const struct route *r, const struct token_entry *t) {
     snprintf(h->player_id, sizeof h->player_id, "%s", t->player_id);
     snprintf(h->scopes, sizeof h->scopes, "%s", t->scopes);
     snprintf(h->token_key, sizeof h->token_key, "%.16s", t->hash_hex);
+    h->created_at = t->created_at;
     return run_route(h, r);
 }
 
@@ -410,6 +431,7 @@ static bool token_answer(struct db_read *rd, struct conn *c, struct api_call *ca
         snprintf(e->scopes, sizeof e->scopes, "%s", t->scopes);
         e->created_at = t->id.created_at;
         e->expires_ms = now_mono_ms() + TOKEN_CACHE_MS;
+        note_used(srv, t->hash, t->id.bot_token);
         rc = token_known(h, t->route, e);
     }
     if (rc < 0 && h->req) net_http_abort(h->req);
@@ -694,17 +716,7 @@ static json_t *user_json(const char *name, bool bot, const struct rating *rating
 static int api_account(struct hapi *h) {
     struct player *p = hapi_player(h);
     if (!p) return refuse_token(h->req, "No such token");
-    const struct token_entry *e = NULL;
-    size_t i = 0;
-    const char *key;
-    void *value;
-    while (strmap_next(&h->srv->httpapi->tokens, &i, &key, &value))
-        if (strcmp(((struct token_entry *)value)->player_id, p->id) == 0) {
-            e = value;
-            break;
-        }
-    json_t *u =
-        user_json(p->name, p->bot, p->ratings, e ? e->created_at : 0, p->online > 0, h->origin);
+    json_t *u = user_json(p->name, p->bot, p->ratings, h->created_at, p->online > 0, h->origin);
     return api_send_json(h->req, 200, u);
 }
 
@@ -862,19 +874,69 @@ static int bots_online(struct hapi *h) {
     return net_http_respond(h->req, 200, "application/x-ndjson", out, len);
 }
 
+/* lichess's /api/games/user/{username}: PGN, or NDJSON with Accept: application/x-ndjson. */
+static int user_games(struct hapi *h) {
+    char max_text[16];
+    long max = net_http_query_arg(h->req, "max=", max_text, sizeof max_text) ? atol(max_text) : 0;
+    if (max < 0) max = 0;
+    bool ndjson = strstr(net_http_accept(h->req), "application/x-ndjson") != NULL;
+    return archive_http_user_games(h->srv, h->req, h->args[0], ndjson, max);
+}
+
 static int game_export(struct hapi *h) {
     const char *accept = net_http_accept(h->req);
     bool json = strstr(accept, "application/json") != NULL;
     return api_game_export(h->srv, h->req, h->args[0], !json);
 }
 
+/* Bot upgrades' store cookies (app/tokens.c's comment lists the others). */
+#define UPGRADE_COOKIE_BASE (UINT64_C(5) << 60)
+
+/* An account that has played no game becomes a bot, for good (as on lichess). */
 static int bot_upgrade(struct hapi *h) {
     struct player *p = hapi_player(h);
-    if (p && p->bot) return hapi_error(h->req, 400, "This account is already a bot account.");
-    /* Accounts become bots here when their owner creates them (docs/bots.md, bot_create). */
-    return hapi_error(h->req, 400,
-                      "Upgrading an account to a bot is not offered here: create a bot account "
-                      "with bot_create and use its token.");
+    struct store *store = persist_store(h->srv);
+    if (!p) return refuse_token(h->req, "No such token");
+    if (p->bot) return hapi_error(h->req, 400, "This account is already a bot account.");
+    if (!p->registered || p->game_count > 0)
+        return hapi_error(h->req, 400, "This account has played games: it cannot become a bot.");
+    if (!store) return hapi_error(h->req, 503, "No database");
+    struct httpapi *api = h->srv->httpapi;
+    uint64_t cookie = UPGRADE_COOKIE_BASE + ++api->upgrades_total;
+    snprintf(h->upgrade_key, sizeof h->upgrade_key, "%llu", (unsigned long long)cookie);
+    if (strmap_put(&api->upgrades, h->upgrade_key, h) < 0) {
+        h->upgrade_key[0] = '\0';
+        return -1;
+    }
+    struct store_op op = {.type = STORE_OP_BOT_UPGRADE, .cookie = cookie, .want_result = true};
+    snprintf(op.player_id, sizeof op.player_id, "%s", p->id);
+    if (store_submit(store, &op) == 0) {
+        strmap_remove(&api->upgrades, h->upgrade_key);
+        h->upgrade_key[0] = '\0';
+        return hapi_error(h->req, 503, "The database is unavailable. Try again later.");
+    }
+    return 0;
+}
+
+void httpapi_on_result(struct server *srv, const struct store_result *r) {
+    char key[24];
+    if (r->cookie <= UPGRADE_COOKIE_BASE || !srv->httpapi) return;
+    snprintf(key, sizeof key, "%llu", (unsigned long long)r->cookie);
+    struct hapi *h = strmap_remove(&srv->httpapi->upgrades, key);
+    if (!h) return;
+    h->upgrade_key[0] = '\0';
+    struct player *p = hapi_player(h);
+    int rc;
+    if (r->status == 0) {
+        if (p) p->bot = true;
+        LOGI("api", "player=%s upgraded its account to a bot account", h->player_id);
+        rc = hapi_ok(h->req);
+    } else if (r->status == -STORE_ERR_CONFLICT) {
+        rc = hapi_error(h->req, 400, "This account has played games: it cannot become a bot.");
+    } else {
+        rc = hapi_error(h->req, 503, "The database is unavailable. Try again later.");
+    }
+    if (rc < 0) net_http_abort(h->req);
 }
 
 /* ---- actions: our protocol's messages (apistream.c runs them) ---- */
@@ -1065,6 +1127,36 @@ static int api_challenge_create(struct hapi *h) {
     if (reads_submit_http(h->srv, h->req, &t->base) < 0)
         return hapi_error(h->req, 503, "The database is busy. Try again later.");
     return 0;
+}
+
+/* A seek in the lobby (time in minutes, increment in seconds), held while the request is open. */
+static int board_seek(struct hapi *h) {
+    char value[64], minutes[32], increment[32] = "0";
+    if (form_field(h, "days", value, sizeof value))
+        return hapi_error(h->req, 400, "days: correspondence seeks are not offered here yet");
+    if (form_field(h, "variant", value, sizeof value) && strcmp(value, "standard") != 0)
+        return hapi_error(h->req, 400, "variant: only standard is played here");
+    if (!form_field(h, "time", minutes, sizeof minutes))
+        return hapi_error(h->req, 400, "time: the clock's initial time in minutes");
+    form_field(h, "increment", increment, sizeof increment);
+    char *end1, *end2;
+    double m = strtod(minutes, &end1);
+    long inc = strtol(increment, &end2, 10);
+    if (*end1 || *end2 || !(m > 0) || m > 180 || inc < 0 || inc > 180)
+        return hapi_error(h->req, 400, "time: 0 to 180 minutes; increment: 0 to 180 seconds");
+    json_t *msg = json_pack("{s:s,s:{s:f,s:i}}", "type", "seek_create", "time", "minutes", m,
+                            "increment", (int)inc);
+    if (!msg) return -1;
+    if (form_field(h, "color", value, sizeof value) && strcmp(value, "random") != 0) {
+        if (strcmp(value, "white") && strcmp(value, "black")) {
+            json_decref(msg);
+            return hapi_error(h->req, 400, "color: white, black or random");
+        }
+        json_object_set_new(msg, "color", json_string(value));
+    }
+    bool rated = form_field(h, "rated", value, sizeof value) && strcmp(value, "true") == 0;
+    json_object_set_new(msg, "rated", json_boolean(rated));
+    return hapi_seek(h, msg);
 }
 
 static json_t *challenge_msg(const char *type, const char *id) {

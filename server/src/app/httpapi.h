@@ -40,9 +40,9 @@ int httpapi_request(struct server *srv, struct net_http *req, const char *path);
 /* The transport's request behind call is over: its stream or action ends. */
 void httpapi_closed(struct api_call *call);
 
-/* Tokens were revoked (an API token, a bot's tokens, an account deleted): the tokens this node
- * keeps for a few seconds are forgotten, so that none of them works a moment longer here. */
-void httpapi_forget_tokens(struct server *srv);
+/* A store result: a bot upgrade's, when it is the API's (its cookie). */
+struct store_result;
+void httpapi_on_result(struct server *srv, const struct store_result *r);
 
 /* The loop is ending: the API's loop handle closes. */
 void httpapi_detach(struct server *srv);
@@ -63,6 +63,7 @@ enum hapi_kind {
     HAPI_ACTION, /* a protocol message; its reply is the answer */
     HAPI_EVENTS, /* /api/stream/event */
     HAPI_GAME,   /* a game stream */
+    HAPI_SEEK,   /* a board seek, held while the request is open */
 };
 
 /* One API request in progress (attached to the transport's request through its api_call). */
@@ -75,8 +76,9 @@ struct hapi {
     char player_id[HAPI_ID_MAX];        /* the token's player */
     char scopes[HAPI_SCOPES_MAX];       /* its scopes, comma-separated */
     char token_key[HAPI_KEY_MAX];
-    char origin[300];  /* "http://host" for URLs */
-    struct conn *conn; /* the virtual connection, or NULL */
+    int64_t created_at; /* the token's player's account, wall ms */
+    char origin[300];   /* "http://host" for URLs */
+    struct conn *conn;  /* the virtual connection, or NULL */
     /* Actions: the message, its reply's conversion, what follows. */
     int (*answer)(struct hapi *h, const json_t *reply);
     json_t *then; /* a second message sent once the first succeeded (a move's draw offer) */
@@ -89,6 +91,8 @@ struct hapi {
     struct hapi *deferred_next;
     bool stream_key_held; /* a game stream: its (token, game) key is registered */
     char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
+    char seek_id[HAPI_ID_MAX]; /* a board seek's, once created */
+    char upgrade_key[24];      /* a bot upgrade's cookie in decimal, while it is written */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -110,6 +114,9 @@ int hapi_act(struct hapi *h, json_t *msg, int (*answer)(struct hapi *h, const js
 
 /* apistream.c: opens the event stream or a game stream (h->kind, args[0]: the game). */
 int hapi_stream(struct hapi *h);
+
+/* apistream.c: a board seek (msg: seek_create, consumed) held while the request stays open. */
+int hapi_seek(struct hapi *h, json_t *msg);
 
 /* apistream.c: the request is over. */
 void hapi_end(struct hapi *h);

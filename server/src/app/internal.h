@@ -261,6 +261,12 @@ void server_arm_world_timer(struct server *srv);
 /* (Re)arms the backup timer to fire once after delay_ms (backup.c). */
 void server_arm_backup_timer(struct server *srv, int64_t delay_ms);
 
+/* ---- httpapi.c ---- */
+
+/* Tokens were revoked (an API token, a bot's tokens, an account deleted): the tokens the HTTP
+ * API keeps for a few seconds are forgotten, so that none of them works a moment longer here. */
+void httpapi_forget_tokens(struct server *srv);
+
 /* ---- api.c ---- */
 
 /* The transport's HTTP callbacks (net_handler): a GET for the application's paths, the next

@@ -7,7 +7,10 @@
 
 #include <ctype.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "store/read.h"
 
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
@@ -388,6 +391,56 @@ bool lichess_apply(json_t *game, const json_t *event) {
         return false;
     }
     return true;
+}
+
+static json_t *stored_side(const struct store_game *g, int c) {
+    char id[64];
+    lichess_user_id(g->name[c], id, sizeof id);
+    json_t *user = json_pack("{s:s,s:s}", "name", g->name[c], "id", id);
+    if (user && g->bot[c]) json_object_set_new(user, "title", json_string("BOT"));
+    json_t *side = json_pack("{s:o}", "user", user ? user : json_null());
+    if (side && g->has_ratings) {
+        json_object_set_new(side, "rating", json_integer(g->rating[c]));
+        if (g->result[0]) json_object_set_new(side, "ratingDiff", json_integer(g->rating_diff[c]));
+    }
+    return side;
+}
+
+json_t *lichess_stored_game(const struct store_game *g) {
+    json_t *time = g->unlimited ? json_string("unlimited")
+                                : json_pack("{s:f,s:I}", "minutes", (double)g->initial_ms / 60000.0,
+                                            "increment", (json_int_t)(g->increment_ms / 1000));
+    json_t *ours = json_pack("{s:s}", "reason", g->termination[0] ? g->termination : "aborted");
+    size_t cap = (size_t)g->ply_count * 12 + 1, len = 0;
+    char *moves = malloc(cap);
+    json_t *out = NULL;
+    if (!time || !ours || !moves) goto done;
+    moves[0] = '\0';
+    for (int i = 0; g->moves && i < g->ply_count; i++)
+        len += (size_t)snprintf(moves + len, cap - len, "%s%s", i ? " " : "", g->moves[i].san);
+    int64_t last = g->ply_count && g->moves ? g->moves[g->ply_count - 1].played_at : g->created_at;
+    out = json_pack("{s:s,s:b,s:s,s:s,s:s,s:I,s:I,s:s,s:{s:o,s:o},s:s}", "id", g->id, "rated",
+                    g->rated, "variant", "standard", "speed", lichess_speed(time), "perf",
+                    perf_key(time), "createdAt", (json_int_t)g->created_at, "lastMoveAt",
+                    (json_int_t)(g->ended_at ? g->ended_at : last), "status", lichess_status(ours),
+                    "players", "white", stored_side(g, 0), "black", stored_side(g, 1), "moves",
+                    moves);
+    if (!out) goto done;
+    if (strcmp(g->result, "1-0") == 0) json_object_set_new(out, "winner", json_string("white"));
+    if (strcmp(g->result, "0-1") == 0) json_object_set_new(out, "winner", json_string("black"));
+    if (g->initial_fen[0] && strcmp(g->initial_fen, START_FEN) != 0)
+        json_object_set_new(out, "initialFen", json_string(g->initial_fen));
+    if (!g->unlimited)
+        json_object_set_new(out, "clock",
+                            json_pack("{s:I,s:I,s:I}", "initial",
+                                      (json_int_t)(g->initial_ms / 1000), "increment",
+                                      (json_int_t)(g->increment_ms / 1000), "totalTime",
+                                      (json_int_t)((g->initial_ms + 40 * g->increment_ms) / 1000)));
+done:
+    json_decref(time);
+    json_decref(ours);
+    free(moves);
+    return out;
 }
 
 json_t *lichess_chat_line(const json_t *event) {

@@ -54,6 +54,10 @@ json_t *lichess_game_state(const json_t *game);
  * change with a gameState (every one of these events). Other messages: false, nothing changed. */
 bool lichess_apply(json_t *game, const json_t *event);
 
+/* A stored game as lichess's game export (/api/games/user/..., application/x-ndjson) has it. */
+struct store_game;
+json_t *lichess_stored_game(const struct store_game *g);
+
 /* A game stream's chatLine from our chat event ({"room", "from", "text"}). */
 json_t *lichess_chat_line(const json_t *event);
 

@@ -23,7 +23,6 @@
 #include "app/accounts.h"
 #include "app/auth.h"
 #include "app/bots.h"
-#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"

@@ -42,6 +42,7 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     moderation_on_result(srv, r);
     manage_on_result(srv, r);
     tokens_on_result(srv, r);
+    httpapi_on_result(srv, r);
 }
 
 static void route_password_result(struct server *srv, const struct password_result *r) {

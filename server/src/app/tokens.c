@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "app/auth.h"
-#include "app/httpapi.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "app/reads.h"

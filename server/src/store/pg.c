@@ -27,7 +27,7 @@ static void backend_close(struct store_db *db) {
  */
 #define PG_LOCK_WAIT "1s"
 
-static int take_lock(struct pg_db *d, char *err, size_t errlen) {
+int pg_take_lock(struct pg_db *d, char *err, size_t errlen) {
     struct pg_params p = {0};
     pg_text(&p, d->node_id);
     PGresult *r = PQexec(d->wconn, "SET lock_timeout = '" PG_LOCK_WAIT "'");
@@ -85,7 +85,7 @@ static int backend_open(const struct store_config *cfg, struct store_db **out, c
         rc = -STORE_ERR_LOCATION;
         goto fail;
     }
-    if ((rc = take_lock(d, err, errlen)) < 0) goto fail;
+    if ((rc = pg_take_lock(d, err, errlen)) < 0) goto fail;
     *out = &d->base;
     err[0] = '\0';
     return 0;

@@ -116,6 +116,20 @@ int pg_error_status(const PGresult *r);
  * transactions when read_only). NULL with err filled when it cannot. */
 PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen);
 
+/* A connection that was lost (its server restarted, the network cut) made anew, with the same
+ * settings: true when it is usable again. */
+bool pg_reconnect(PGconn *conn, bool read_only);
+
+/* pg_query() on a reader's connection: a query that fails because the connection was lost,
+ * outside a transaction, runs once more on a new connection. */
+PGresult *pg_read_query(PGconn *conn, const char *sql, const struct pg_params *p, const char *what);
+
+/* ---- pg.c ---- */
+
+/* Takes the node's advisory lock on the writer's connection: 0, -STORE_ERR_LOCKED (another
+ * server holds it) or -STORE_ERR_IO, with err filled. */
+int pg_take_lock(struct pg_db *d, char *err, size_t errlen);
+
 /* ---- pg_migrate.c ---- */
 
 int pg_migrate(struct store_db *db, int *applied, int *version, char *err, size_t errlen);

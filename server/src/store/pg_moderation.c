@@ -20,11 +20,11 @@ static int each_block(PGconn *conn, const char *player_id, int max, struct store
     struct pg_params p = {0};
     pg_text(&p, player_id);
     pg_int(&p, max);
-    PGresult *r = pg_query(conn,
-                           "SELECT b.blocked_id, p.name FROM blocks b JOIN players p ON "
-                           "p.id = b.blocked_id WHERE b.player_id = $1 "
-                           "ORDER BY b.created_at, b.blocked_id LIMIT $2",
-                           &p, "reading blocks");
+    PGresult *r = pg_read_query(conn,
+                                "SELECT b.blocked_id, p.name FROM blocks b JOIN players p ON "
+                                "p.id = b.blocked_id WHERE b.player_id = $1 "
+                                "ORDER BY b.created_at, b.blocked_id LIMIT $2",
+                                &p, "reading blocks");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r) && *count < max; i++, (*count)++) {
         if (named) {
@@ -41,9 +41,9 @@ static int each_block(PGconn *conn, const char *player_id, int max, struct store
 int pg_load_moderation(PGconn *conn, struct store_identity *id) {
     struct pg_params p = {0};
     pg_text(&p, id->player_id);
-    PGresult *r =
-        pg_query(conn, "SELECT is_admin, muted_at, banned_at, closed_at FROM players WHERE id = $1",
-                 &p, "reading moderation");
+    PGresult *r = pg_read_query(
+        conn, "SELECT is_admin, muted_at, banned_at, closed_at FROM players WHERE id = $1", &p,
+        "reading moderation");
     if (!r) return -STORE_ERR_IO;
     if (PQntuples(r) == 1) {
         id->admin = pg_col_i64(r, 0, 0) != 0;
@@ -72,7 +72,7 @@ int pg_reports(struct store_reader *reader, bool closed, int max, struct store_r
     struct pg_params p = {0};
     pg_bool(&p, closed);
     pg_int(&p, max);
-    PGresult *r = pg_query(
+    PGresult *r = pg_read_query(
         pg_reader_of(reader)->conn,
         "SELECT r.id, r.reporter_id, a.name, r.target_id, t.name, r.kind, r.game_id, r.text, "
         "r.created_at, r.closed_at, r.closed_by, m.name, r.note FROM reports r "
@@ -109,13 +109,14 @@ int pg_mod_log(struct store_reader *reader, const char *target_id, int max,
     struct pg_params p = {0};
     pg_text_or_null(&p, target_id);
     pg_int(&p, max);
-    PGresult *r = pg_query(pg_reader_of(reader)->conn,
-                           "SELECT l.id, l.at, l.moderator_id, m.name, l.action, l.target_id, "
-                           "t.name, l.report_id, l.note FROM mod_log l "
-                           "LEFT JOIN players m ON m.id = l.moderator_id "
-                           "LEFT JOIN players t ON t.id = l.target_id "
-                           "WHERE $1::text IS NULL OR l.target_id = $1 ORDER BY l.id DESC LIMIT $2",
-                           &p, "reading the moderation log");
+    PGresult *r =
+        pg_read_query(pg_reader_of(reader)->conn,
+                      "SELECT l.id, l.at, l.moderator_id, m.name, l.action, l.target_id, "
+                      "t.name, l.report_id, l.note FROM mod_log l "
+                      "LEFT JOIN players m ON m.id = l.moderator_id "
+                      "LEFT JOIN players t ON t.id = l.target_id "
+                      "WHERE $1::text IS NULL OR l.target_id = $1 ORDER BY l.id DESC LIMIT $2",
+                      &p, "reading the moderation log");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r) && *count < max; i++) {
         struct store_mod_entry *o = &out[(*count)++];

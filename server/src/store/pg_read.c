@@ -54,10 +54,10 @@ static int load_ratings(PGconn *conn, struct store_identity *id) {
     for (int c = 0; c < RATING_CATEGORY_COUNT; c++) id->ratings[c] = rating_initial();
     struct pg_params p = {0};
     pg_text(&p, id->player_id);
-    PGresult *r = pg_query(conn,
-                           "SELECT category, rating, deviation, volatility, games, updated_at "
-                           "FROM ratings WHERE player_id = $1",
-                           &p, "reading ratings");
+    PGresult *r = pg_read_query(conn,
+                                "SELECT category, rating, deviation, volatility, games, updated_at "
+                                "FROM ratings WHERE player_id = $1",
+                                &p, "reading ratings");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r); i++) {
         int c = rating_category_parse(PQgetvalue(r, i, 0));
@@ -86,7 +86,7 @@ static int read_identity(PGconn *conn, const PGresult *r, struct store_identity 
 static int find_one(PGconn *conn, const char *sql, const struct pg_params *p,
                     struct store_identity *out, void (*extra)(const PGresult *r, void *ctx),
                     void *ctx) {
-    PGresult *r = pg_query(conn, sql, p, "finding a player");
+    PGresult *r = pg_read_query(conn, sql, p, "finding a player");
     if (!r) return -STORE_ERR_IO;
     if (PQntuples(r) == 0) {
         PQclear(r);
@@ -164,11 +164,11 @@ int pg_owned_bots(struct store_reader *reader, const char *owner_id, int max, st
     struct pg_params p = {0};
     pg_text(&p, owner_id);
     pg_int(&p, max);
-    PGresult *r = pg_query(pg_reader_of(reader)->conn,
-                           "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t "
-                           "WHERE t.player_id = p.id AND t.revoked_at IS NULL) FROM players p "
-                           "WHERE p.owner_id = $1 ORDER BY p.created_at, p.id LIMIT $2",
-                           &p, "reading bots");
+    PGresult *r = pg_read_query(pg_reader_of(reader)->conn,
+                                "SELECT p.id, p.name, p.created_at, (SELECT count(*) FROM tokens t "
+                                "WHERE t.player_id = p.id AND t.revoked_at IS NULL) FROM players p "
+                                "WHERE p.owner_id = $1 ORDER BY p.created_at, p.id LIMIT $2",
+                                &p, "reading bots");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r) && *count < max; i++) {
         struct store_bot *b = &out[(*count)++];
@@ -240,11 +240,11 @@ static int read_moves(PGconn *conn, struct store_game *g) {
     struct pg_params p = {0};
     pg_text(&p, g->id);
     bool live = strcmp(g->status, "live") == 0;
-    PGresult *r =
-        pg_query(conn,
-                 live ? "SELECT " MOVE_COLUMNS " FROM live_moves WHERE game_id = $1 ORDER BY ply"
-                      : "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = $1 ORDER BY ply",
-                 &p, "reading moves");
+    PGresult *r = pg_read_query(
+        conn,
+        live ? "SELECT " MOVE_COLUMNS " FROM live_moves WHERE game_id = $1 ORDER BY ply"
+             : "SELECT " MOVE_COLUMNS " FROM moves WHERE game_id = $1 ORDER BY ply",
+        &p, "reading moves");
     if (!r) return -STORE_ERR_IO;
     int rc = copy_moves(r, 0, PQntuples(r), g);
     PQclear(r);
@@ -255,8 +255,8 @@ int pg_read_game(struct store_reader *reader, const char *id, struct store_game 
     PGconn *conn = pg_reader_of(reader)->conn;
     struct pg_params p = {0};
     pg_text(&p, id);
-    PGresult *r =
-        pg_query(conn, "SELECT " GAME_COLUMNS " FROM games WHERE id = $1", &p, "reading a game");
+    PGresult *r = pg_read_query(conn, "SELECT " GAME_COLUMNS " FROM games WHERE id = $1", &p,
+                                "reading a game");
     if (!r) return -STORE_ERR_IO;
     if (PQntuples(r) == 0) {
         PQclear(r);
@@ -276,10 +276,11 @@ int pg_player_games(struct store_reader *reader, const char *player_id, int page
     pg_text(&p, player_id);
     pg_int(&p, per_page + 1); /* one more says whether a next page exists */
     pg_int(&p, (int64_t)(page - 1) * per_page);
-    PGresult *r = pg_query(pg_reader_of(reader)->conn,
-                           "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
-                           "$1) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
-                           &p, "reading a player's games");
+    PGresult *r =
+        pg_read_query(pg_reader_of(reader)->conn,
+                      "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
+                      "$1) ORDER BY created_at DESC, id DESC LIMIT $2 OFFSET $3",
+                      &p, "reading a player's games");
     if (!r) return -STORE_ERR_IO;
     for (int i = 0; i < PQntuples(r); i++) {
         if (*count == per_page) {
@@ -301,11 +302,12 @@ int pg_each_player_game(struct store_reader *reader, const char *player_id,
     pg_int(&p, limit);
     pg_int(&p, after ? after->created_at : INT64_MIN);
     pg_text(&p, after ? after->id : "");
-    PGresult *r = pg_query(conn,
-                           "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
-                           "$1) AND status = 'ended' AND (created_at, id) > ($3, $4) "
-                           "ORDER BY created_at, id LIMIT $2",
-                           &p, "reading a player's games");
+    PGresult *r =
+        pg_read_query(conn,
+                      "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
+                      "$1) AND status = 'ended' AND (created_at, id) > ($3, $4) "
+                      "ORDER BY created_at, id LIMIT $2",
+                      &p, "reading a player's games");
     if (!r) return -STORE_ERR_IO;
     int rc = 0;
     for (int i = 0; i < PQntuples(r) && rc == 0; i++) {
@@ -343,22 +345,23 @@ int pg_load_live(struct store_reader *reader,
                  void *ctx) {
     struct pg_reader *rd = pg_reader_of(reader);
     PGconn *conn = rd->conn;
-    PGresult *begin = pg_query(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL,
-                               "loading the live games");
+    PGresult *begin = pg_read_query(conn, "BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", NULL,
+                                    "loading the live games");
     if (!begin) return -STORE_ERR_IO;
     PQclear(begin);
     struct pg_params p = {0};
     pg_text(&p, rd->db->node_id);
-    PGresult *games = pg_query(conn,
-                               "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND "
-                               "node = $1 ORDER BY id COLLATE \"C\"",
-                               &p, "loading the live games");
-    PGresult *moves = games ? pg_query(conn,
-                                       "SELECT m." MOVE_COLUMNS ", m.game_id FROM live_moves m "
-                                       "JOIN games g ON g.id = m.game_id WHERE g.status = 'live' "
-                                       "AND g.node = $1 ORDER BY m.game_id COLLATE \"C\", m.ply",
-                                       &p, "loading the live moves")
-                            : NULL;
+    PGresult *games = pg_read_query(conn,
+                                    "SELECT " GAME_COLUMNS " FROM games WHERE status = 'live' AND "
+                                    "node = $1 ORDER BY id COLLATE \"C\"",
+                                    &p, "loading the live games");
+    PGresult *moves =
+        games ? pg_read_query(conn,
+                              "SELECT m." MOVE_COLUMNS ", m.game_id FROM live_moves m "
+                              "JOIN games g ON g.id = m.game_id WHERE g.status = 'live' "
+                              "AND g.node = $1 ORDER BY m.game_id COLLATE \"C\", m.ply",
+                              &p, "loading the live moves")
+              : NULL;
     int result = games && moves ? 0 : -STORE_ERR_IO;
     int m = 0, mcount = moves ? PQntuples(moves) : 0;
     for (int i = 0; result == 0 && i < PQntuples(games); i++) {
@@ -376,7 +379,7 @@ int pg_load_live(struct store_reader *reader,
     }
     PQclear(games);
     PQclear(moves);
-    PGresult *end = pg_query(conn, "COMMIT", NULL, "loading the live games");
+    PGresult *end = pg_read_query(conn, "COMMIT", NULL, "loading the live games");
     if (!end && result == 0) result = -STORE_ERR_IO;
     PQclear(end);
     return result;
@@ -394,21 +397,21 @@ int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t
     pg_text(&p, name);
     pg_double(&p, RATING_PROVISIONAL_DEVIATION);
     /* A cursor: the rows are read a page at a time until the board is full. */
-    PGresult *r = pg_query(conn, "BEGIN", NULL, "reading the leaderboard");
+    PGresult *r = pg_read_query(conn, "BEGIN", NULL, "reading the leaderboard");
     PQclear(r);
     if (!r) return -STORE_ERR_IO;
-    r = pg_query(conn,
-                 "DECLARE leaders NO SCROLL CURSOR FOR "
-                 "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, "
-                 "p.is_bot, r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id "
-                 "WHERE r.category = $1 AND r.deviation <= $2 AND p.banned_at IS NULL "
-                 "AND p.closed_at IS NULL ORDER BY r.rating DESC, r.player_id",
-                 &p, "reading the leaderboard");
+    r = pg_read_query(conn,
+                      "DECLARE leaders NO SCROLL CURSOR FOR "
+                      "SELECT r.player_id, p.name, r.rating, r.deviation, r.volatility, r.games, "
+                      "p.is_bot, r.updated_at FROM ratings r JOIN players p ON p.id = r.player_id "
+                      "WHERE r.category = $1 AND r.deviation <= $2 AND p.banned_at IS NULL "
+                      "AND p.closed_at IS NULL ORDER BY r.rating DESC, r.player_id",
+                      &p, "reading the leaderboard");
     int rc = r ? 0 : -STORE_ERR_IO;
     PQclear(r);
     bool more = rc == 0;
     while (more && *count < limit) {
-        r = pg_query(conn, "FETCH 200 FROM leaders", NULL, "reading the leaderboard");
+        r = pg_read_query(conn, "FETCH 200 FROM leaders", NULL, "reading the leaderboard");
         if (!r) {
             rc = -STORE_ERR_IO;
             break;
@@ -428,7 +431,7 @@ int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t
         }
         PQclear(r);
     }
-    r = pg_query(conn, "COMMIT", NULL, "reading the leaderboard");
+    r = pg_read_query(conn, "COMMIT", NULL, "reading the leaderboard");
     if (!r && rc == 0) rc = -STORE_ERR_IO;
     PQclear(r);
     return rc;
@@ -439,10 +442,11 @@ int pg_account_password(struct store_reader *reader, const char *player_id,
     struct pg_params p = {0};
     pg_text(&p, player_id);
     /* an account's password (not a bot's, which has none, nor a deleted one's) */
-    PGresult *r = pg_query(pg_reader_of(reader)->conn,
-                           "SELECT password_hash FROM players WHERE id = $1 AND password_hash IS "
-                           "NOT NULL AND deleted_at IS NULL AND is_bot = 0",
-                           &p, "reading a password");
+    PGresult *r =
+        pg_read_query(pg_reader_of(reader)->conn,
+                      "SELECT password_hash FROM players WHERE id = $1 AND password_hash IS "
+                      "NOT NULL AND deleted_at IS NULL AND is_bot = 0",
+                      &p, "reading a password");
     if (!r) return -STORE_ERR_IO;
     int rc = PQntuples(r) == 1 ? 0 : -STORE_ERR_NOT_FOUND;
     if (rc == 0) pg_col_text(r, 0, 0, password_hash, STORE_PWHASH_MAX);

@@ -89,6 +89,18 @@ int pg_error_status(const PGresult *r) {
     return -STORE_ERR_IO;
 }
 
+/* The session's settings. Returns true when they are set. */
+static bool configure(PGconn *conn, bool read_only) {
+    const char *settings = read_only
+                               ? "SET synchronous_commit = on; SET client_min_messages = warning; "
+                                 "SET default_transaction_read_only = on"
+                               : "SET synchronous_commit = on; SET client_min_messages = warning";
+    PGresult *r = PQexec(conn, settings);
+    bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+    PQclear(r);
+    return ok;
+}
+
 PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen) {
     PGconn *conn = PQconnectdb(url);
     if (!conn) {
@@ -101,19 +113,35 @@ PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen) {
         PQfinish(conn);
         return NULL;
     }
-    const char *settings = read_only
-                               ? "SET synchronous_commit = on; SET client_min_messages = warning; "
-                                 "SET default_transaction_read_only = on"
-                               : "SET synchronous_commit = on; SET client_min_messages = warning";
-    PGresult *r = PQexec(conn, settings);
-    if (PQresultStatus(r) != PGRES_COMMAND_OK) {
+    if (!configure(conn, read_only)) {
         snprintf(err, errlen, "cannot configure the connection: %s", PQerrorMessage(conn));
-        PQclear(r);
         PQfinish(conn);
         return NULL;
     }
-    PQclear(r);
     return conn;
+}
+
+bool pg_reconnect(PGconn *conn, bool read_only) {
+    PQreset(conn);
+    if (PQstatus(conn) != CONNECTION_OK) {
+        const char *msg = PQerrorMessage(conn);
+        LOGW("store", "cannot reconnect to PostgreSQL: %.*s", (int)strcspn(msg, "\n"), msg);
+        return false;
+    }
+    if (!configure(conn, read_only)) return false;
+    LOGI("store", "reconnected to PostgreSQL (%s connection)",
+         read_only ? "a reader's" : "the writer's");
+    return true;
+}
+
+PGresult *pg_read_query(PGconn *conn, const char *sql, const struct pg_params *p,
+                        const char *what) {
+    /* Lost before (a reconnection that failed while the server was down): try again first. */
+    if (PQstatus(conn) == CONNECTION_BAD) pg_reconnect(conn, true);
+    bool idle = PQtransactionStatus(conn) == PQTRANS_IDLE;
+    PGresult *r = pg_query(conn, sql, p, what);
+    if (r || !idle || PQstatus(conn) != CONNECTION_BAD || !pg_reconnect(conn, true)) return r;
+    return pg_query(conn, sql, p, what);
 }
 
 int64_t pg_col_be64(const PGresult *r, int row, int col) {

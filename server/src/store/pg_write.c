@@ -72,6 +72,7 @@ enum {
     W_API_TOKEN_REVOKE,
     W_API_TOKEN_USED,
     W_DELETE_API_TOKENS,
+    W_BOT_UPGRADE,
     W_COUNT
 };
 
@@ -166,6 +167,9 @@ static const char *const sql_text[W_COUNT] = {
                            "revoked_at IS NULL AND substring(hash from 1 for length($2::bytea)) "
                            "= $2::bytea",
     [W_API_TOKEN_USED] = "UPDATE api_tokens SET last_used_at = $2 WHERE hash = $1",
+    [W_BOT_UPGRADE] = "UPDATE players SET is_bot = 1 WHERE id = $1 AND password_hash IS NOT NULL "
+                      "AND deleted_at IS NULL AND is_bot = 0 AND owner_id IS NULL AND NOT EXISTS "
+                      "(SELECT 1 FROM games WHERE white_id = $1 OR black_id = $1)",
     [W_DELETE_API_TOKENS] = "UPDATE api_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND "
                             "player_id = $1",
 };
@@ -453,9 +457,8 @@ static int select_int(struct pg_db *d, int stmt, const struct pg_params *p, int 
 
 /* ---- the session ---- */
 
-int pg_session_open(struct store_db *db) {
-    struct pg_db *d = pg_db_of(db);
-    if (live_load(d) < 0) return -STORE_ERR_IO;
+/* The writer's statements, prepared on its connection. Returns 0 or -STORE_ERR_IO. */
+static int prepare_all(struct pg_db *d) {
     for (int i = 0; i < W_COUNT; i++) {
         char name[8];
         stmt_name(i, name);
@@ -468,6 +471,30 @@ int pg_session_open(struct store_db *db) {
         }
     }
     return 0;
+}
+
+int pg_session_open(struct store_db *db) {
+    struct pg_db *d = pg_db_of(db);
+    if (live_load(d) < 0) return -STORE_ERR_IO;
+    return prepare_all(d);
+}
+
+/* The writer's connection was lost (PostgreSQL restarted, the network cut): a new one, with the
+ * node's lock and the statements again. The transaction in flight was lost with it: the writer
+ * retries it. Returns true when the connection is usable again. */
+static bool writer_reconnect(struct pg_db *d) {
+    char err[256];
+    d->pipelined = false;
+    d->in_flight = 0;
+    if (!pg_reconnect(d->wconn, false)) return false;
+    int rc = pg_take_lock(d, err, sizeof err);
+    if (rc < 0) {
+        LOGW("store", "after reconnecting: %s", err);
+        PQreset(d->wconn); /* so that the next attempt starts over */
+        return false;
+    }
+    d->careful = true; /* the retried transaction runs its statements one by one */
+    return prepare_all(d) == 0;
 }
 
 void pg_session_close(struct store_db *db) {
@@ -810,6 +837,9 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             pg_bytes(&p, op->u.api_token.hash, STORE_HASH_LEN);
             pg_int(&p, op->u.api_token.at);
             return pg_run(d, W_API_TOKEN_USED, &p, false, 0);
+        case STORE_OP_BOT_UPGRADE:
+            pg_text(&p, op->player_id);
+            return pg_run(d, W_BOT_UPGRADE, &p, true, STORE_ERR_CONFLICT);
     }
     return STORE_ERR_NOT_FOUND;
 }
@@ -897,6 +927,10 @@ int pg_commit(struct store_db *db) {
 void pg_rollback(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
     batch_reset(&d->moves);
+    if (PQstatus(d->wconn) == CONNECTION_BAD) {
+        if (writer_reconnect(d) && live_load(d) < 0) LOGE("store", "cannot reload the live games");
+        return;
+    }
     if (d->pipelined) {
         pipeline_flush(d);
         if (PQexitPipelineMode(d->wconn) == 1) d->pipelined = false;

@@ -31,6 +31,8 @@ struct writer_stmts {
     /* personal API access tokens */
     sqlite3_stmt *api_token_count, *api_token_add, *api_token_revoke, *api_token_used,
         *delete_api_tokens;
+    /* the HTTP API's bot account upgrade */
+    sqlite3_stmt *bot_upgrade;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */

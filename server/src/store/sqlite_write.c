@@ -128,6 +128,10 @@ static const char *const sql_text[] = {
     "UPDATE api_tokens SET last_used_at = ?2 WHERE hash = ?1",
     /* delete_api_tokens: the account's (bots have none) */
     "UPDATE api_tokens SET revoked_at = ?2 WHERE revoked_at IS NULL AND player_id = ?1",
+    /* bot_upgrade: an account of its own (not a bot, not owned) that has played no game */
+    "UPDATE players SET is_bot = 1 WHERE id = ?1 AND password_hash IS NOT NULL "
+    "AND deleted_at IS NULL AND is_bot = 0 AND owner_id IS NULL "
+    "AND NOT EXISTS (SELECT 1 FROM games WHERE white_id = ?1 OR black_id = ?1)",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -658,6 +662,10 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
             sqlite3_bind_blob(st, 1, op->u.api_token.hash, STORE_HASH_LEN, SQLITE_STATIC);
             sqlite3_bind_int64(st, 2, op->u.api_token.at);
             return step(d, st);
+        case STORE_OP_BOT_UPGRADE:
+            st = d->ws.bot_upgrade;
+            sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+            return step_changed(d, st, STORE_ERR_CONFLICT);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -117,6 +117,8 @@ enum store_op_type {
     STORE_OP_API_TOKEN_REVOKE, /* player_id's working token whose id is u.api_token.id stops
                                   working (0, -NOT_FOUND: none of its working tokens has it) */
     STORE_OP_API_TOKEN_USED,   /* a token was used: u.api_token.hash, last used at u.api_token.at */
+    STORE_OP_BOT_UPGRADE,      /* the account player_id becomes a bot, for good (0; -CONFLICT:
+                                  it has games, is a bot already, is owned or is no account) */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */

@@ -847,6 +847,47 @@ static void test_api_tokens(void) {
     store_close(s);
 }
 
+static void submit_upgrade(struct store *s, const char *player, uint64_t cookie) {
+    struct store_op op = {.type = STORE_OP_BOT_UPGRADE, .want_result = true, .cookie = cookie};
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* The HTTP API's bot upgrade: only an account of its own that has played no game, for good. */
+static void test_bot_upgrade(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Guest1", "sessA");
+    submit_player(s, "pB", "Guest2", "sessB");
+    submit_player(s, "pG", "Guest3", "sessG");
+    submit_register(s, "pA", "alice", 1);
+    submit_register(s, "pB", "bob", 2);
+    submit_bot(s, STORE_OP_BOT_CREATE, "pA", "bA", "RoboA", "botTok", 3);
+    check_statuses(s, (const int[]){0, 0, 0}, 3);
+    submit_start(s, "g1", "pB", "pG", 10);
+    submit_upgrade(s, "pB", 31); /* has played */
+    submit_upgrade(s, "pG", 32); /* a guest */
+    submit_upgrade(s, "bA", 33); /* a bot already (and owned) */
+    submit_upgrade(s, "pNobody", 34);
+    submit_upgrade(s, "pA", 35); /* done */
+    submit_upgrade(s, "pA", 36); /* once */
+    check_statuses(s,
+                   (const int[]){-STORE_ERR_CONFLICT, -STORE_ERR_CONFLICT, -STORE_ERR_CONFLICT,
+                                 -STORE_ERR_CONFLICT, 0, -STORE_ERR_CONFLICT},
+                   6);
+    struct store_identity id;
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "alice", &id), 0);
+    CHECK(id.bot);
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "bob", &id), 0);
+    CHECK(!id.bot);
+    store_close(s);
+    s = reopen();
+    if (!s) return;
+    CHECK_EQ_INT(store_find_username(store_startup_reader(s), "alice", &id), 0);
+    CHECK(id.bot);
+    store_close(s);
+}
+
 /* A database that cannot grow: the writer retries, gives up, and the store refuses more. */
 /* The lock-free peek sees a commit before store_poll() reports it, and never one that failed. */
 static void test_commit_reached(void) {
@@ -1148,6 +1189,7 @@ int main(void) {
     RUN(test_bot_accounts);
     RUN(test_account_operations);
     RUN(test_api_tokens);
+    RUN(test_bot_upgrade);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     if (!testdb_pg()) {
