@@ -545,6 +545,7 @@ def check_nginx_structure(f, options):
     f.check(ping and t and t > 2 * int(ping),
             "chess-proxy.conf: /ws proxy_read_timeout %ss is not well above the server's ping "
             "interval (%ss): idle WebSockets would be cut" % (t, ping))
+    check_nginx_api(f, proxy)
     for rel in ["deploy/nginx/chess.conf", "deploy/nginx/compose.conf"]:
         text = read(rel)
         f.check(re.search(r"map\s+\$http_upgrade\s+\$connection_upgrade", text),
@@ -564,6 +565,60 @@ def check_nginx_structure(f, options):
                                                       for u in NGINX_UPSTREAMS]:
         f.check(dest in doc and src in doc, "docs/self-hosting.md does not say to install %s "
                 "as %s" % (src, dest))
+
+
+def size_bytes(value):
+    m = re.fullmatch(r"(\d+)([kKmMgG])?", value)
+    if not m:
+        return None
+    return int(m.group(1)) * {None: 1, "k": 1 << 10, "m": 1 << 20, "g": 1 << 30}[
+        m.group(2) and m.group(2).lower()]
+
+
+def source_constant(rel, pattern):
+    """A number the server's source defines (e.g. "(64 * 1024)"), or None."""
+    m = re.search(pattern + r"\s+\(?([\d *]+)\)?", read(rel))
+    if not m:
+        return None
+    n = 1
+    for factor in m.group(1).split("*"):
+        n *= int(factor)
+    return n
+
+
+def check_nginx_api(f, proxy):
+    """The HTTP API's locations (docs/http-api.md): streams unbuffered and not cut between
+    keep-alives, request bodies as large as the server reads, /game/export/ to the nodes."""
+    proxy = re.sub(r"#.*", "", proxy)
+    api = re.search(r"location\s+/api/\s*\{(.*?)\}", proxy, re.S)
+    if not f.check(api, "deploy/nginx/chess-proxy.conf: no `location /api/`"):
+        return
+    body = api.group(1)
+    f.check("proxy_pass http://chess_nodes" in body, "chess-proxy.conf: /api/ is not proxied")
+    f.check(re.search(r"proxy_buffering\s+off;", body),
+            "chess-proxy.conf: /api/ buffers responses: NDJSON stream lines would wait")
+    f.check(re.search(r"^\s*proxy_http_version\s+1\.1;", proxy, re.M),
+            "chess-proxy.conf: the API's streams need HTTP/1.1 to the nodes (chunked)")
+    # The server's keep-alive: a newline after STREAM_KEEPALIVE_MS without text, checked each
+    # second by the transport's sweep.
+    keepalive = source_constant("server/src/app/apistream.c", r"#define\s+STREAM_KEEPALIVE_MS")
+    timeout = re.search(r"proxy_read_timeout\s+(\w+);", body)
+    t = seconds(timeout.group(1)) if timeout else 60
+    if f.check(keepalive, "server/src/app/apistream.c defines no STREAM_KEEPALIVE_MS"):
+        gap = keepalive / 1000 + 1
+        f.check(t and t > 2 * gap, "chess-proxy.conf: /api/ proxy_read_timeout %ss is not well "
+                "above the streams' keep-alive gap (%ss): quiet streams would be cut" % (t, gap))
+    body_max = source_constant("server/src/net/net.h", r"#define\s+NET_HTTP_BODY_MAX")
+    size = re.search(r"client_max_body_size\s+(\w+);", body)
+    n = size_bytes(size.group(1)) if size else 1 << 20
+    f.check(body_max and n >= body_max, "chess-proxy.conf: /api/ client_max_body_size %s is "
+            "below the server's NET_HTTP_BODY_MAX (%s)" % (n, body_max))
+    gzip_types = re.search(r"gzip_types\s+([^;]*);", proxy)
+    f.check(not gzip_types or "ndjson" not in gzip_types.group(1),
+            "chess-proxy.conf: gzip of application/x-ndjson would hold stream lines back")
+    export = re.search(r"location\s+/game/export/\s*\{(.*?)\}", proxy, re.S)
+    f.check(export and "proxy_pass http://chess_nodes" in export.group(1),
+            "chess-proxy.conf: /game/export/ (a game's PGN, an API path) is not proxied")
 
 
 def nginx_test(f, what, conf_text, tmp):

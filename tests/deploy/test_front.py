@@ -7,7 +7,9 @@ compose file, one shared data directory), and the containers' health check scrip
 
 Through the front: the client's files and the fallback to index.html, /healthz and /api/
 proxied, /metrics refused, WebSocket sessions spread over both nodes, and a game to checkmate
-between two players on different nodes with a spectator.
+between two players on different nodes with a spectator; the HTTP API's event stream unbuffered
+(its head at once, a challenge line within a second, the keep-alive newline), request bodies up
+to 64 KiB, and the game's PGN from /game/export/.
 
 The nginx config is used as shipped except for what only Docker provides: the node names
 become the nodes' loopback ports, the listen port a free one, the client root a directory with
@@ -37,6 +39,7 @@ ROOT = os.path.normpath(os.path.join(HERE, "..", ".."))
 sys.path.insert(0, os.path.join(ROOT, "tests", "integration"))
 from cluster_harness import Redis  # noqa: E402
 from harness import Client, Server, free_port, start_game  # noqa: E402
+from lichess_api import Api  # noqa: E402
 
 HEALTHCHECK = os.path.join(ROOT, "deploy", "healthcheck.sh")
 INDEX = b"<!doctype html><title>stand-in client</title>\n"
@@ -250,6 +253,67 @@ async def check_game_across_nodes(front, nodes):
         assert end["reason"] == "checkmate" and end["winner"] == "black", end
     for c in (white, black, watcher):
         await c.close()
+    return gid
+
+
+async def check_api_through_front(front, nodes, gid):
+    """The HTTP API through the front (docs/http-api.md): an event stream's lines and keep-alive
+    newlines arrive as the node sends them, not when nginx's buffer fills; request bodies of up
+    to 64 KiB pass, larger ones are refused; a game's PGN comes from the nodes."""
+    owner = Client(front)
+    await owner.open()
+    await owner.hello(name="FrontOwner")
+    await owner.ok({"type": "register", "username": "FrontOwner", "password": "front owner pw"})
+    created = await owner.ok({"type": "bot_create", "username": "FrontBot"})
+    token, bot_id = created["token"], created["bot"]["id"]
+    await owner.close()
+    deadline = time.time() + 5
+    while any(connections(n) for n in nodes):
+        assert time.time() < deadline, [connections(n) for n in nodes]
+        await asyncio.sleep(0.05)
+    api = Api(front.port, token)
+    asked = time.time()
+    events = await asyncio.to_thread(api.stream, "/api/stream/event")
+    # The head at once: a buffering front holds it until the first newline, 6 s later.
+    opened = time.time() - asked
+    assert opened < 1, "the stream's head came %.1f s after the request" % opened
+    # The challenger talks to the stream's node directly: what is measured is the front.
+    node = [n for n in nodes if connections(n) == 1]
+    assert len(node) == 1, [connections(n) for n in nodes]
+    person = Client(node[0])
+    await person.open()
+    await person.hello(name="FrontPerson")
+    sent = time.time()
+    challenge = await person.ok({"type": "challenge_create", "player": bot_id,
+                                 "time": {"minutes": 5, "increment": 0}})
+    cid = challenge["challenge"]["id"]
+    line = await asyncio.to_thread(events.next_type, "challenge", 1.0)
+    assert line["challenge"]["id"] == cid, line
+    arrived = time.time() - sent
+    await person.ok({"type": "challenge_cancel", "challenge": cid})
+    line = await asyncio.to_thread(events.next_type, "challengeCanceled", 1.0)
+    assert line["challenge"]["id"] == cid, line
+    # A keep-alive newline after 6 to 7 s without a line.
+    quiet = time.time()
+    assert events.keepalives == 0, "a keep-alive newline before 6 s without a line"
+    while events.keepalives == 0:
+        assert time.time() - quiet < 8, "no keep-alive newline through the front within 8 s"
+        await asyncio.sleep(0.05)
+    keepalive = time.time() - quiet
+    assert not events.ended(0), "the front ended the stream"
+    events.close()
+    await person.close()
+
+    # Bodies: 64 KiB (the token after blanks, which the server trims) pass, one byte more not.
+    body = " " * (64 * 1024 - len(token)) + token
+    answer = await asyncio.to_thread(api.post, "/api/token/test", body=body)
+    assert answer[token]["userId"] == "frontbot", answer
+    status, _, _ = await asyncio.to_thread(api.request, "POST", "/api/token/test", body=body + " ")
+    assert status == 413, ("a body over 64 KiB through the front", status)
+    status, headers, pgn = await asyncio.to_thread(api.request, "GET", "/game/export/" + gid)
+    assert status == 200 and headers["content-type"] == "application/x-chess-pgn", (status, pgn)
+    assert b"Qh4#" in pgn, pgn
+    return opened, arrived, keepalive
 
 
 def main():
@@ -273,7 +337,11 @@ def main():
             nodes.append(Server(args.server, node_args))
         front = Front(nginx, [n.port for n in nodes])
         asyncio.run(check_front(front, nodes))
-        asyncio.run(check_game_across_nodes(front, nodes))
+        gid = asyncio.run(check_game_across_nodes(front, nodes))
+        opened, arrived, keepalive = asyncio.run(check_api_through_front(front, nodes, gid))
+        print("ok the HTTP API through the front: an event stream open in %.0f ms, a challenge "
+              "line %.0f ms after it was made, a keep-alive %.1f s after the last line"
+              % (1000 * opened, 1000 * arrived, keepalive))
         rc, out = healthcheck("/", str(front.port))
         assert rc == 0, ("the front's healthcheck", rc, out)
     except Exception:

@@ -405,7 +405,7 @@ def run_test_functions(namespace, run_one):
 
 def run_tests(namespace):
     """Runs every async test_*(srv) against a server of its own (flags: SERVER_ARGS of the
-    module, and @server_args of the test)."""
+    module, and @server_args of the test), for at most 60 s (or @time_limit's)."""
     base_args = namespace.get("SERVER_ARGS", [])
 
     def run_one(binary, fn, logs, cleanups):
@@ -414,7 +414,7 @@ def run_tests(namespace):
         cleanups.append(srv.close)
         logs.append(lambda: "---- server log ----\n" + srv.read_log()[-6000:])
 
-        run_with_timeout(fn, srv, 60)
+        run_with_timeout(fn, srv, getattr(fn, "time_limit", 60))
         # Every test ends with a graceful stop: exit status 0 also means no sanitizer report
         # (leaks, memory errors) in sanitizer builds.
         rc = srv.stop()
@@ -427,6 +427,14 @@ def server_args(*args):
     """Decorator: extra command-line flags for the server a test runs against."""
     def wrap(fn):
         fn.server_args = list(args)
+        return fn
+    return wrap
+
+
+def time_limit(seconds):
+    """Decorator: how long a test may run (60 s unless said), for tests that hold load."""
+    def wrap(fn):
+        fn.time_limit = seconds
         return fn
     return wrap
 
