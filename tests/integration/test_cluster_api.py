@@ -178,9 +178,8 @@ async def test_a_bots_requests_spread_over_the_nodes(site):
 
 async def test_account_playing_lists_the_games_other_nodes_hold(site):
     """/api/account/playing answers for the site: lichess-bot asks it at start to resume its
-    games, through a front that may send the request to any node. Fails at present: the node
-    answers with the games it holds only (httpapi.c account_playing reads the player's local
-    games), while a reopened event stream on the same node does send gameStart for the game."""
+    games, through a front that may send the request to any node (the node gathers the games
+    the other nodes hold, as a hello there does)."""
     a, b = site.node("a"), site.node("b")
     await site.wait_joined(2)
     owner, bot, bot_id = await http_bot(a, "PlayingOwner", "PlayingBot")
@@ -203,7 +202,7 @@ async def test_account_playing_lists_the_games_other_nodes_hold(site):
     for node in (b, a):
         playing = await run(Api(node.port, bot.token).get, "/api/account/playing")
         assert [g["gameId"] for g in playing["nowPlaying"]] == [gid], (
-            "SERVER BUG: /api/account/playing on node %s: %s; the game %s is held by node b"
+            "/api/account/playing on node %s: %s; the game %s is held by node b"
             % (node.node_id, playing, gid))
 
 

@@ -289,12 +289,56 @@ static void seek_message(struct hapi *h, const json_t *msg) {
     }
 }
 
+static const struct conn_sink stream_sink; /* below */
+
+/* /api/account/playing on a site: the games as the player's hello gathers them. */
+static void playing_message(struct hapi *h, const json_t *msg) {
+    const char *type = str(msg, "type");
+    if (strcmp(type, "welcome") == 0) {
+        size_t i;
+        json_t *g;
+        json_array_foreach(json_object_get(msg, "games"), i, g)
+            json_object_set(h->games, str(g, "id"), g);
+    } else if (strcmp(type, "game") == 0 || strcmp(type, "game_started") == 0) {
+        json_t *g = json_object_get(msg, "game");
+        if (strcmp(str(g, "status"), "playing") == 0) json_object_set(h->games, str(g, "id"), g);
+    }
+}
+
+int hapi_playing(struct hapi *h) {
+    struct player *p = hapi_player(h);
+    h->kind = HAPI_PLAYING;
+    h->games = json_object();
+    if (!p || !h->games) return -1;
+    h->conn = conn_open_virtual(h->srv, net_http_addr(h->req), &stream_sink, h);
+    if (!h->conn) return -1;
+    dispatch_api_hello(h->conn, p);
+    return 0;
+}
+
+int hapi_playing_answer(struct hapi *h) {
+    json_t *list = json_array();
+    const char *id;
+    json_t *g;
+    json_object_foreach(h->games, id, g) {
+        json_t *ev = lichess_game_event(g, h->player_id);
+        if (ev && list)
+            json_array_append_new(list, ev);
+        else
+            json_decref(ev);
+    }
+    h->answered = true;
+    return api_send_json(h->req, 200, json_pack("{s:o}", "nowPlaying", list ? list : json_array()));
+}
+
 static void stream_deliver(void *ctx, struct net_msg *m) {
     struct hapi *h = ctx;
     if (!h->req) return;
     json_t *msg = parse(m);
     if (!msg) return;
-    if (h->kind == HAPI_EVENTS)
+    if (h->kind == HAPI_PLAYING)
+        playing_message(h, msg);
+    else if (h->kind == HAPI_EVENTS)
         events_message(h, msg);
     else if (h->kind == HAPI_SEEK)
         seek_message(h, msg);

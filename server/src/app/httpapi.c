@@ -20,6 +20,7 @@
 #include "app/lichess.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "core/ratelimit.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -59,6 +60,7 @@ struct httpapi {
     struct strmap limits;   /* key -> struct limit_entry */
     struct strmap streams;  /* "<token key>:<game>" -> the game stream's struct hapi */
     struct strmap upgrades; /* a bot upgrade's cookie (decimal) -> its struct hapi */
+    struct hapi *due;       /* /api/account/playing requests gathering games (HAPI_PLAYING) */
     uint64_t upgrades_total;
     int64_t next_sweep_ms;
 };
@@ -319,6 +321,11 @@ void httpapi_closed(struct api_call *call) {
     call->hapi = NULL;
     h->req = NULL;
     hapi_undefer(h);
+    for (struct hapi **d = &h->srv->httpapi->due; *d; d = &(*d)->due_next)
+        if (*d == h) {
+            *d = h->due_next;
+            break;
+        }
     hapi_release_stream_key(h);
     if (h->upgrade_key[0]) strmap_remove(&h->srv->httpapi->upgrades, h->upgrade_key);
     hapi_end(h);
@@ -574,7 +581,17 @@ void httpapi_detach(struct server *srv) {
 
 void httpapi_tick(struct server *srv, int64_t now_ms) {
     struct httpapi *api = srv->httpapi;
-    if (!api || now_ms < api->next_sweep_ms) return;
+    if (!api) return;
+    for (struct hapi **d = &api->due; *d;) {
+        struct hapi *h = *d;
+        if (h->due_ms > now_ms) {
+            d = &h->due_next;
+            continue;
+        }
+        *d = h->due_next;
+        if (h->req && hapi_playing_answer(h) < 0) net_http_abort(h->req);
+    }
+    if (now_ms < api->next_sweep_ms) return;
     api->next_sweep_ms = now_ms + 5000;
     /* Removing while iterating is not allowed: collect a few keys per sweep. */
     for (int pass = 0; pass < 2; pass++) {
@@ -733,9 +750,20 @@ static int api_account(struct hapi *h) {
     return api_send_json(h->req, 200, u);
 }
 
+/* How long /api/account/playing waits for the other nodes of a site to send the player's
+ * games (they answer its hello at once: one round trip through Redis). */
+#define PLAYING_WAIT_MS 300
+
 static int account_playing(struct hapi *h) {
     struct player *p = hapi_player(h);
     if (!p) return refuse_token(h->req, "No such token");
+    if (site_enabled(h->srv)) {
+        struct httpapi *api = h->srv->httpapi;
+        h->due_ms = now_mono_ms() + PLAYING_WAIT_MS;
+        h->due_next = api->due;
+        api->due = h;
+        return hapi_playing(h);
+    }
     int64_t now = now_mono_ms();
     json_t *games = json_array();
     for (int i = 0; games && i < p->game_count; i++) {

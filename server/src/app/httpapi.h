@@ -59,11 +59,12 @@ void httpapi_tick(struct server *srv, int64_t now_ms);
 #define HAPI_SCOPES_MAX 256
 
 enum hapi_kind {
-    HAPI_PLAIN,  /* answered by httpapi.c */
-    HAPI_ACTION, /* a protocol message; its reply is the answer */
-    HAPI_EVENTS, /* /api/stream/event */
-    HAPI_GAME,   /* a game stream */
-    HAPI_SEEK,   /* a board seek, held while the request is open */
+    HAPI_PLAIN,   /* answered by httpapi.c */
+    HAPI_ACTION,  /* a protocol message; its reply is the answer */
+    HAPI_EVENTS,  /* /api/stream/event */
+    HAPI_GAME,    /* a game stream */
+    HAPI_SEEK,    /* a board seek, held while the request is open */
+    HAPI_PLAYING, /* /api/account/playing on a site: the games other nodes hold, gathered */
 };
 
 /* One API request in progress (attached to the transport's request through its api_call). */
@@ -93,6 +94,8 @@ struct hapi {
     char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
     char seek_id[HAPI_ID_MAX]; /* a board seek's, once created */
     char upgrade_key[24];      /* a bot upgrade's cookie in decimal, while it is written */
+    int64_t due_ms;            /* HAPI_PLAYING: when to answer (monotonic) */
+    struct hapi *due_next;     /* HAPI_PLAYING: the requests waiting for their time */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -117,6 +120,14 @@ int hapi_stream(struct hapi *h);
 
 /* apistream.c: a board seek (msg: seek_create, consumed) held while the request stays open. */
 int hapi_seek(struct hapi *h, json_t *msg);
+
+/* apistream.c: /api/account/playing on a site of several nodes: the player's games, as its
+ * hello on this node gathers them (its games here in the welcome, the others' as they send
+ * them), answered at h->due_ms (httpapi_tick). */
+int hapi_playing(struct hapi *h);
+
+/* apistream.c: the games gathered, as lichess's nowPlaying. */
+int hapi_playing_answer(struct hapi *h);
 
 /* apistream.c: the request is over. */
 void hapi_end(struct hapi *h);
