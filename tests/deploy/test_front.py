@@ -293,7 +293,7 @@ async def check_api_through_front(front, nodes, gid):
     await person.ok({"type": "challenge_cancel", "challenge": cid})
     line = await asyncio.to_thread(events.next_type, "challengeCanceled", 1.0)
     assert line["challenge"]["id"] == cid, line
-    # A keep-alive newline after 6 to 7 s without a line.
+    # A keep-alive newline after 5 to 6 s without a line.
     quiet = time.time()
     assert events.keepalives == 0, "a keep-alive newline before 6 s without a line"
     while events.keepalives == 0:

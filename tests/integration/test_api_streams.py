@@ -22,9 +22,9 @@ STREAMS = 500
 BOTS_PER_OWNER = 20  # BOTS_PER_ACCOUNT, server/src/app/bots.h
 OPEN_PER_S = 50      # half of the per-address API limit's rate (ADDR_PER_S)
 HOLD_S = 60
-# lichess's clients expect a newline every 7 s or so. The server sends one after 6 s without
-# text, checked each second: gaps of 6 to 7 s, and the test allows half a second more for two
-# busy processes on a small machine.
+# lichess's clients expect a newline every 7 s or so. The server sends one when 5 to 6 s pass
+# without text (checked each second); the test allows 7 s and half a second more for two busy
+# processes on a small machine.
 WINDOW_S = 7
 SLACK_S = 0.5
 

@@ -51,6 +51,7 @@
 #define HTTP_WRITE_TIMEOUT_MS 30000
 #define HTTP_LINGER_MS        2000
 #define HTTP_FILE_MAX         (64 << 20)
+#define HTTP_SWEEP_MS         1000 /* http_sweep()'s period (transport.c's timer) */
 
 /* The headers lws's security option sent (Mozilla Observatory's recommendations). */
 #define SECURITY_HEADERS                                                                           \
@@ -780,8 +781,11 @@ void http_close_all(struct net *net) {
 void http_sweep(struct net *net, int64_t now_ms) {
     for (struct http_conn *c = net->http_conns, *next; c; c = next) {
         next = c->next;
+        /* The sweep runs once a second: a newline a second early keeps the gaps within
+         * keepalive_ms. */
         if (c->state == HTTP_BUSY && c->req.pushing && !c->req.stream_done &&
-            c->push_keepalive_ms > 0 && now_ms - c->last_push_ms >= c->push_keepalive_ms &&
+            c->push_keepalive_ms > 0 &&
+            now_ms - c->last_push_ms >= c->push_keepalive_ms - HTTP_SWEEP_MS &&
             net_http_push(&c->req, "\n", 1) < 0)
             continue; /* dropped */
         if (c->deadline_ms && now_ms >= c->deadline_ms) {

@@ -233,9 +233,9 @@ int net_http_respond_extra(struct net_http *req, unsigned status, const char *ty
  * A pushed response (NDJSON streams): headers now, then the application adds text as things
  * happen (net_http_push) until net_http_push_end(), or until the client goes away
  * (http_closed). Chunked on HTTP/1.1, so the connection serves further requests after the end;
- * until the end of the connection on HTTP/1.0. keepalive_ms > 0: a newline goes out whenever
- * nothing was pushed for that long (so that clients and proxies keep the stream open). Returns 0
- * or -1.
+ * until the end of the connection on HTTP/1.0. keepalive_ms > 0: a newline goes out so that no
+ * two lines are more than keepalive_ms apart (a second or less earlier: so that clients and
+ * proxies keep the stream open). Returns 0 or -1.
  */
 int net_http_push_start(struct net_http *req, unsigned status, const char *type, int keepalive_ms);
 
