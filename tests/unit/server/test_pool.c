@@ -96,7 +96,7 @@ static void test_colours_balance(void) {
 static void test_many_waiting(void) {
     /* 200 players spread over 1000 points, all waiting 5 s: everyone paired at once. */
     struct pool_candidate c[200];
-    char ids[200][8];
+    char ids[200][16];
     for (int i = 0; i < 200; i++) {
         snprintf(ids[i], sizeof ids[i], "p%d", i);
         c[i] = cand(ids[i], 1000 + (i * 37) % 1000, 0);

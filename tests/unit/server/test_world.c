@@ -550,7 +550,7 @@ static void test_pools(void) {
     struct world *w = make_world();
     struct player *p[5];
     for (int i = 0; i < 5; i++) {
-        char name[8];
+        char name[16];
         snprintf(name, sizeof name, "P%d", i);
         p[i] = world_player_create(w, name, 0);
         CHECK(p[i] != NULL);
