@@ -42,7 +42,7 @@ int main(int argc, char **argv) {
     }
     struct pool_candidate *c = calloc((size_t)n, sizeof *c);
     struct pool_pair *out = calloc((size_t)n / 2 + 1, sizeof *out);
-    char(*ids)[12] = calloc((size_t)n, sizeof *ids);
+    char(*ids)[16] = calloc((size_t)n, sizeof *ids);
     double *times = calloc((size_t)runs, sizeof *times);
     if (!c || !out || !ids || !times) return 1;
     unsigned long long state = 42;
