@@ -9,7 +9,7 @@ import { BotBadge } from '../../components/BotBadge';
 import { useNow } from '../../hooks/useNow';
 import { formatClock } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
-import { remainingMs, type GameState } from './games';
+import { remainingMs, type GameState, type Seat } from './games';
 
 export function PlayerBar({
   game,
@@ -50,9 +50,14 @@ export function PlayerBar({
           </span>
         )}
         {seat.rating !== undefined && (
-          <span className="rating">
+          <span className="rating" aria-label={ratingLabel(seat)}>
             {seat.rating}
-            {seat.ratingDiff ? ` ${seat.ratingDiff > 0 ? '+' : ''}${seat.ratingDiff}` : ''}
+            {seat.provisional ? '?' : ''}
+            {seat.ratingDiff !== undefined && (
+              <span className={seat.ratingDiff > 0 ? 'rating-up' : seat.ratingDiff < 0 ? 'rating-down' : 'rating-same'}>
+                {` ${seat.ratingDiff > 0 ? '+' : seat.ratingDiff < 0 ? '−' : '±'}${Math.abs(seat.ratingDiff)}`}
+              </span>
+            )}
           </span>
         )}
         <span className="player-color visually-hidden">, {color}</span>
@@ -61,6 +66,15 @@ export function PlayerBar({
       {game.clock && <Clock game={game} color={color} />}
     </div>
   );
+}
+
+/** "rating 1512, provisional, up 12" for screen readers. */
+function ratingLabel(seat: Seat): string {
+  const parts = [`rating ${seat.rating}`];
+  if (seat.provisional) parts.push('provisional');
+  if (seat.ratingDiff !== undefined)
+    parts.push(seat.ratingDiff > 0 ? `up ${seat.ratingDiff}` : seat.ratingDiff < 0 ? `down ${-seat.ratingDiff}` : 'unchanged');
+  return parts.join(', ');
 }
 
 const Clock = memo(function Clock({ game, color }: { game: GameState; color: Color }) {

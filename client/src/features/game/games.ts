@@ -28,6 +28,7 @@ import type {
   OfferKind,
   SearchLine,
   ServerMessageOf,
+  RatingChange,
   Termination,
   TimeControl,
 } from '../../net/protocol';
@@ -38,9 +39,12 @@ export interface Seat {
   connected: boolean;
   /** While away: when (performance.now() time) the opponent may claim the game. */
   claimAt: number | null;
-  /** Stored games of rated play: the rating at the start and its change. */
+  /** An account's rating in the game's category (at the start of a rated game), and once a rated
+   * game has ended, its change. */
   rating?: number;
   ratingDiff?: number;
+  /** The rating is provisional (shown with a "?"). */
+  provisional?: boolean;
   /** The computer's seat: its level. */
   computer?: number;
   /** A bot account (docs/bots.md). */
@@ -188,10 +192,16 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
   };
 }
 
+function ratedSeat(seat: Seat, change: RatingChange | undefined): Seat {
+  return change ? { ...seat, rating: change.before, ratingDiff: change.diff } : seat;
+}
+
 function seatFrom(p: GameFull['white']): Seat {
   const seat: Seat = { id: p.id, name: p.name, connected: p.connected, claimAt: null };
   if (p.computer !== undefined) seat.computer = p.computer;
   if (p.bot) seat.bot = true;
+  if (p.rating !== undefined) seat.rating = p.rating;
+  if (p.provisional) seat.provisional = true;
   return seat;
 }
 
@@ -258,6 +268,9 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
       return {
         ...game,
         v: ev.v,
+        // A rated game's end: each side's rating before it and the change.
+        white: ratedSeat(game.white, ev.ratings?.white),
+        black: ratedSeat(game.black, ev.ratings?.black),
         status: 'ended',
         outcome: { result: ev.result, reason: ev.reason, winner: ev.winner },
         clock: ev.clock ?? game.clock,

@@ -49,6 +49,38 @@ describe('reduceGames', () => {
   });
 });
 
+describe('ratings in play', () => {
+  it('shows the ratings from the state, and their changes at a rated game’s end', () => {
+    const game = fullGame({
+      rated: true,
+      white: { id: 'p1', name: 'Ann', connected: true, rating: 1500, provisional: true },
+      black: { id: 'p2', name: 'Ben', connected: true, rating: 1634 },
+    });
+    let s = reduceGames(initialGamesState, { type: 'game', game }, 0);
+    expect(s.games.g1.white).toMatchObject({ rating: 1500, provisional: true });
+    expect(s.games.g1.black.ratingDiff).toBeUndefined();
+    s = reduceGames(
+      s,
+      {
+        type: 'game_end',
+        game: 'g1',
+        v: 2,
+        result: '0-1',
+        reason: 'resignation',
+        winner: 'black',
+        clock: null,
+        ratings: {
+          white: { before: 1500, after: 1338, diff: -162 },
+          black: { before: 1634, after: 1650, diff: 16 },
+        },
+      },
+      0,
+    );
+    expect(s.games.g1.white).toMatchObject({ rating: 1500, ratingDiff: -162 });
+    expect(s.games.g1.black).toMatchObject({ rating: 1634, ratingDiff: 16 });
+  });
+});
+
 describe('the archive', () => {
   const archived = {
     id: 'old1',
