@@ -54,6 +54,18 @@ describe('chess helpers', () => {
     expect(san(castle, 'O-O')).toBe('O-O');
     expect(san(castle, '0-0')).toBe('O-O');
     expect(san(castle, 'O-O!?')).toBe('O-O');
+    expect(san(castle, 'o-o')).toBe('O-O');
+    // Any case: the bishop's "bc4" (no pawn can go there from b), upper-case squares.
+    const italian = 'rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 2';
+    expect(san(italian, 'bc4')).toBe('Bc4');
+    expect(san(italian, 'BC4')).toBe('Bc4');
+    expect(san(START_FEN, 'NF3')).toBe('Nf3');
+    expect(san(START_FEN, 'E4')).toBe('e4');
+    // "bxc3": the b-pawn's capture when it can take there, else the bishop's.
+    const both = 'rnbqkbnr/pppp1ppp/8/8/4p3/2n5/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
+    expect(san(both, 'bxc3')).toBe('bxc3');
+    expect(san(both, 'Bxc3')).toBeNull(); // no bishop reaches c3 here
+    expect(san(italian, 'bb5')).toBe('Bb5');
   });
 
   it('finds the king in check', () => {

@@ -152,8 +152,9 @@ export function tryMove(
 
 /**
  * Reads a typed move: SAN as people write it (Nf3, exd5, O-O or 0-0, e8=Q or e8Q, with or
- * without +, #, !, ?) or UCI (e2e4, e7e8q). Returns the move, or null when it is not a legal
- * move in this position.
+ * without +, #, !, ?), in any case (nf3, NF3, E4; "bc4" is the bishop's, "bxc3" a pawn's when a
+ * pawn can take there, else the bishop's), or UCI (e2e4, e7e8q). Returns the move, or null when
+ * it is not a legal move in this position.
  */
 export function parseTypedMove(fen: string, text: string): LocalMove | null {
   const raw = text.trim();
@@ -168,6 +169,12 @@ export function parseTypedMove(fen: string, text: string): LocalMove | null {
   if (promo) candidates.add(`${promo[1]}=${promo[2].toUpperCase()}${promo[3]}`);
   // "nf3" -> "Nf3" (but never "b" pawn files: "bxc3" stays a pawn capture).
   if (/^[nrqk][a-h1-8x]/.test(cleaned)) candidates.add(cleaned[0].toUpperCase() + cleaned.slice(1));
+  // Any case: squares in lower case, a leading piece letter and a promotion piece in upper
+  // case ("NF3", "E4", "Exd5", "E8=q"); castling in upper case.
+  const lower = cleaned.toLowerCase().replace(/=([qrbn])/, (_, p: string) => `=${p.toUpperCase()}`);
+  if (/^o-o(-o)?[+#]?$/.test(lower)) candidates.add(lower.toUpperCase());
+  if (!/^[KQRBN]/.test(cleaned)) candidates.add(lower); // a capital piece letter stays a piece
+  if (/^[kqrbn][a-h1-8x]/.test(lower)) candidates.add(lower[0].toUpperCase() + lower.slice(1));
   for (const san of candidates) {
     try {
       const m = chess.move(san);

@@ -23,6 +23,11 @@ describe('time controls', () => {
     expect(customTimeControl(181, 0).ok).toBe(false);
     expect(customTimeControl(5, 1.5).ok).toBe(false);
     expect(customTimeControl(Number('x'), 0).ok).toBe(false);
+    // Decimals are fine, to the second; the refusal says so.
+    expect(customTimeControl(1.5, 0)).toEqual({ ok: true, time: { minutes: 1.5, increment: 0 } });
+    expect(customTimeControl(4 / 3 + 0.001, 0)).toEqual({ ok: true, time: { minutes: 80 / 60, increment: 0 } });
+    const refused = customTimeControl(0.1, 0);
+    expect(!refused.ok && refused.error).toMatch(/decimals such as 1\.5 are fine/);
   });
   it('formats clocks with tenths under ten seconds', () => {
     expect(formatClock(300000)).toBe('5:00');

@@ -51,7 +51,12 @@ export function customTimeControl(
   increment: number,
 ): { ok: true; time: TimeControl } | { ok: false; error: string } {
   if (!Number.isFinite(minutes) || minutes < LIMITS.minMinutes || minutes > LIMITS.maxMinutes)
-    return { ok: false, error: `Minutes must be between ${LIMITS.minMinutes} and ${LIMITS.maxMinutes}.` };
+    return {
+      ok: false,
+      error: `Minutes per side: from ${LIMITS.minMinutes} to ${LIMITS.maxMinutes} (decimals such as 1.5 are fine).`,
+    };
+  // Whole seconds: 1.33 minutes is 80 s.
+  minutes = Math.round(minutes * 60) / 60;
   if (!Number.isInteger(increment) || increment < 0 || increment > LIMITS.maxIncrement)
     return { ok: false, error: `Increment must be a whole number of seconds from 0 to ${LIMITS.maxIncrement}.` };
   return { ok: true, time: { minutes, increment } };

@@ -39,7 +39,7 @@ export function MoveInput({
         autoComplete="off"
         autoCapitalize="off"
         spellCheck={false}
-        placeholder={enabled ? 'e.g. Nf3, O-O, e8=Q' : 'Not your turn'}
+        placeholder={enabled ? 'e.g. Nf3, O-O, e8=Q (any case)' : 'Not your turn'}
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => {
           setText(e.target.value);

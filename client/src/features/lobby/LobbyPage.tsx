@@ -227,7 +227,7 @@ function TimeFields({
         inputMode="decimal"
         min={0.25}
         max={180}
-        step={0.25}
+        step="any"
         value={minutes}
         onChange={(e) => setMinutes(e.target.value)}
       />

@@ -1,11 +1,25 @@
 /*
- * Players online and games in play, from the server's /healthz (polled while shown).
+ * Players online and games in play, from the server's /healthz (polled while shown): the
+ * site's sums when the server is one node of several (docs/scaling.md), else its own.
  */
 import { useEffect, useState } from 'react';
 
 export interface ServerStats {
   players: number;
   games: number;
+}
+
+interface Health {
+  players_online?: number;
+  games?: number;
+  site?: { players_online?: number; games?: number };
+}
+
+/** The figures a /healthz body gives, or null when it has none. */
+export function statsFrom(body: Health): ServerStats | null {
+  const source = body.site ?? body;
+  if (typeof source.players_online !== 'number' || typeof source.games !== 'number') return null;
+  return { players: source.players_online, games: source.games };
 }
 
 export function useServerStats(intervalMs = 10000): ServerStats | null {
@@ -15,9 +29,8 @@ export function useServerStats(intervalMs = 10000): ServerStats | null {
     const load = async () => {
       try {
         const r = await fetch('/healthz', { cache: 'no-store' });
-        const body = (await r.json()) as { players_online?: number; games?: number };
-        if (!stopped && typeof body.players_online === 'number' && typeof body.games === 'number')
-          setStats({ players: body.players_online, games: body.games });
+        const stats = statsFrom((await r.json()) as Health);
+        if (!stopped && stats) setStats(stats);
       } catch {
         /* shown as unknown until the next poll */
       }
