@@ -26,6 +26,9 @@ const socket = new GameSocket({
 const client = createClient(socket, storage);
 const sounds = new Sounds(storage);
 
+// The browser knows when the network goes and comes back: the socket follows at once rather
+// than after its keep-alive or back-off.
+window.addEventListener('offline', () => socket.networkLost());
 window.addEventListener('online', () => socket.retryNow());
 document.addEventListener('visibilitychange', () => {
   if (document.visibilityState === 'visible') socket.retryNow();

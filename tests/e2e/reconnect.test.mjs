@@ -66,6 +66,29 @@ test('a dropped socket reconnects, resynchronises and the game goes on', async (
   await bob.context.close();
 });
 
+test('with the network down a move is refused, and the page is back within a second of it', async () => {
+  const { alice, bob } = await pair(ctx, 'Nina', 'Otto', '5+3');
+  await clickMove(alice.page, 'e2', 'e4');
+  await waitForMoves(bob.page, ['e4']);
+  await bob.context.setOffline(true);
+  const status = bob.page.locator('.game-turn');
+  await status.filter({ hasText: 'Not connected: moves wait until the connection is back' }).waitFor();
+  // Black's turn, but no move (nor premove) is taken while the network is down.
+  await clickMove(bob.page, 'e7', 'e5');
+  assert.deepEqual(await moveList(bob.page), ['e4']);
+  assert.equal(await bob.page.getByLabel(/, premove$/).count(), 0, 'no premove queued');
+  await bob.page.getByText('the network is down').first().waitFor();
+  const back = Date.now();
+  await bob.context.setOffline(false);
+  await status.filter({ hasText: 'Your turn' }).waitFor({ timeout: 5000 });
+  const took = Date.now() - back;
+  assert.ok(took < 1000, `back ${took} ms after the network returned`);
+  await clickMove(bob.page, 'e7', 'e5');
+  await waitForMoves(alice.page, ['e4', 'e5']);
+  await alice.context.close();
+  await bob.context.close();
+});
+
 test('a player who stays away loses the game when the opponent claims it', async () => {
   const net = cutter();
   const { alice, bob } = await pair(ctx, 'Cleo', 'Dan', '10+0', net.route);

@@ -111,6 +111,29 @@ describe('GameSocket', () => {
     expect(f.sockets).toHaveLength(4);
   });
 
+  it('follows the browser’s network: gone at once when it is lost, back at once when it returns', () => {
+    const { f, socket } = setup();
+    socket.start();
+    welcome(f.current);
+    socket.networkLost();
+    expect(socket.state).toMatchObject({ status: 'offline', lastError: 'the network is down' });
+    // Retries keep failing while the network is down, the delays growing...
+    for (let i = 0; i < 4; i++) {
+      vi.advanceTimersByTime(10000);
+      f.current.drop(1006);
+    }
+    expect(socket.state.lastError).toBe('the connection was lost');
+    const before = f.sockets.length;
+    // ... and when it returns, the next attempt starts at once, not after the delay.
+    socket.retryNow();
+    expect(f.sockets).toHaveLength(before + 1);
+    // An attempt hanging from before is dropped for a fresh one.
+    socket.retryNow();
+    expect(f.sockets).toHaveLength(before + 2);
+    welcome(f.current);
+    expect(socket.state).toMatchObject({ status: 'online', attempt: 0 });
+  });
+
   it('continues as a new guest when the server forgot the token', () => {
     const { f, socket, forgot } = setup();
     socket.start();

@@ -155,12 +155,32 @@ export class GameSocket {
     this.setState({ status: 'offline', retryAt: null });
   }
 
-  /** Skips the wait before the next attempt (the browser came back online, the tab woke up). */
+  /**
+   * Skips the wait before the next attempt (the browser came back online, the tab woke up); an
+   * attempt still hanging from before is dropped for a fresh one.
+   */
   retryNow(): void {
-    if (this.stopped || this._state.status !== 'offline') return;
+    if (this.stopped || this._state.status === 'online') return;
+    if (this._state.status === 'connecting') {
+      const ws = this.ws;
+      this.ws = null;
+      if (ws) {
+        ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
+        ws.close();
+      }
+    }
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;
     this.open();
+  }
+
+  /** The browser lost the network: the connection is gone now (not after the keep-alive). */
+  networkLost(): void {
+    if (this.stopped || !this.ws) return;
+    const ws = this.ws;
+    ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
+    ws.close();
+    this.closed('the network is down');
   }
 
   onMessage(listener: MessageListener): () => void {
@@ -387,10 +407,13 @@ export class GameSocket {
   }
 }
 
+/** Why a connection closed, in words (the code only when nothing better can be said). */
 function describeClose(ev: CloseEvent): string {
   if (ev.code === 1001) return 'the server is restarting';
-  if (ev.reason) return `connection closed (${ev.code}: ${ev.reason})`;
-  return `connection closed (${ev.code})`;
+  if (ev.code === 1006) return 'the connection was lost';
+  if (ev.code === 1008) return ev.reason ? `the server refused the connection (${ev.reason})` : 'the server refused the connection';
+  if (ev.reason) return `the connection closed (${ev.reason})`;
+  return `the connection closed (code ${ev.code})`;
 }
 
 /** The WebSocket URL of the server that served this page. */

@@ -116,7 +116,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
         <PlayerBar game={game} color={orientation} isYou={myColor === orientation} position="bottom" />
       </div>
       <aside className="game-side">
-        <GameHeader game={game} myColor={myColor} />
+        <GameHeader game={game} myColor={myColor} online={online} />
         <p className="visually-hidden" aria-live="polite">
           {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
         </p>
@@ -166,7 +166,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
   );
 }
 
-function GameHeader({ game, myColor }: { game: GameState; myColor: Color | null }) {
+function GameHeader({ game, myColor, online }: { game: GameState; myColor: Color | null; online: boolean }) {
   const mode = gameModeLabel(game.rated);
   const tc = `${formatTimeControl(game.time)}${mode ? ` · ${mode}` : ''}`;
   if (game.outcome) {
@@ -192,11 +192,14 @@ function GameHeader({ game, myColor }: { game: GameState; myColor: Color | null 
     );
   }
   const turn = game.turn === 'white' ? 'White' : 'Black';
-  const status = myColor
-    ? game.turn === myColor
-      ? 'Your turn'
-      : `Waiting for ${game[game.turn].name}`
-    : `${turn} to move`;
+  const status =
+    myColor && !online
+      ? 'Not connected: moves wait until the connection is back'
+      : myColor
+        ? game.turn === myColor
+          ? 'Your turn'
+          : `Waiting for ${game[game.turn].name}`
+        : `${turn} to move`;
   return (
     <div className="game-status">
       <div className="game-meta">

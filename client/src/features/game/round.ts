@@ -92,8 +92,9 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
   const lastMove = live && pending ? { from: pending.from, to: pending.to } : fromTo(game.moves[shownPly - 1]);
   const movable =
     live && online && game.status === 'playing' && myColor && !pending && game.turn === myColor ? myColor : null;
-  // While the opponent thinks (or the own move is on its way), the next move may be queued.
-  const premoveColor = live && game.status === 'playing' && myColor && !movable ? myColor : null;
+  // While the opponent thinks (or the own move is on its way), the next move may be queued;
+  // not while the connection is down: a move then would be sent later, unseen.
+  const premoveColor = live && online && game.status === 'playing' && myColor && !movable ? myColor : null;
   return {
     ...base,
     game,
