@@ -204,6 +204,31 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   for (const s of [alice, bob, watcher]) await s.context.close();
 });
 
+test('the board and the actions stay put when a banner or an offer appears', async () => {
+  const { alice, bob } = await pair('Pia', 'Quinn', '5+0');
+  await clickMove(alice.page, 'e2', 'e4');
+  await clickMove(bob.page, 'e7', 'e5');
+  await waitForMoves(alice.page, ['e4', 'e5']);
+  const board = alice.page.getByRole('group', { name: /^Board/ });
+  const resign = alice.page.getByRole('button', { name: 'Resign' });
+  const draw = alice.page.getByRole('button', { name: 'Offer draw' });
+  const boxes = async () => [await board.boundingBox(), await resign.boundingBox(), await draw.boundingBox()];
+  const before = await boxes();
+  // An offer from the opponent: shown, and nothing moves.
+  await bob.page.getByRole('button', { name: 'Offer draw' }).click();
+  await bob.page.getByRole('button', { name: 'Yes, offer a draw' }).click();
+  await alice.page.getByRole('button', { name: /^Accept/ }).first().waitFor();
+  assert.deepEqual(await boxes(), before, 'an offer moved the board or the buttons');
+  // The connection banner floats: nothing moves either.
+  await alice.context.setOffline(true);
+  await alice.page.getByRole('alert').filter({ hasText: /network is down|Connection lost|Reconnecting/ }).waitFor();
+  assert.deepEqual(await boxes(), before, 'the banner moved the board or the buttons');
+  await alice.context.setOffline(false);
+  await alice.page.getByRole('alert').filter({ hasText: /Connection lost|Reconnecting/ }).waitFor({ state: 'detached' });
+  await alice.context.close();
+  await bob.context.close();
+});
+
 test('a game aborted before both sides moved', async () => {
   const { alice, bob } = await pair('Nora', 'Otto', '3+0');
   await clickMove(alice.page, 'e2', 'e4');

@@ -72,7 +72,7 @@ test('with the network down a move is refused, and the page is back within a sec
   await waitForMoves(bob.page, ['e4']);
   await bob.context.setOffline(true);
   const status = bob.page.locator('.game-turn');
-  await status.filter({ hasText: 'Not connected: moves wait until the connection is back' }).waitFor();
+  await status.filter({ hasText: 'Not connected: moves paused' }).waitFor();
   // Black's turn, but no move (nor premove) is taken while the network is down.
   await clickMove(bob.page, 'e7', 'e5');
   assert.deepEqual(await moveList(bob.page), ['e4']);

@@ -26,8 +26,6 @@ export function GameControls({ game, me, online, command, claimAbandoned }: Cont
   const claim = playing ? claimableDraw(game.fens) : null;
   return (
     <div className="controls">
-      {playing && <IncomingOffers game={game} them={them} command={command} />}
-      {playing && <AbandonClaim game={game} them={them} claim={claimAbandoned} />}
       {playing && (
         <div className="button-row" role="toolbar" aria-label="Game actions">
           {game.ply < 2 && (
@@ -70,6 +68,9 @@ export function GameControls({ game, me, online, command, claimAbandoned }: Cont
           )}
         </div>
       )}
+      {/* Below the actions, so that an offer arriving never moves the buttons under the cursor. */}
+      {playing && <IncomingOffers game={game} them={them} command={command} />}
+      {playing && <AbandonClaim game={game} them={them} claim={claimAbandoned} />}
       {!playing && <AfterGame game={game} me={me} them={them} online={online} command={command} />}
     </div>
   );

@@ -194,7 +194,7 @@ function GameHeader({ game, myColor, online }: { game: GameState; myColor: Color
   const turn = game.turn === 'white' ? 'White' : 'Black';
   const status =
     myColor && !online
-      ? 'Not connected: moves wait until the connection is back'
+      ? 'Not connected: moves paused'
       : myColor
         ? game.turn === myColor
           ? 'Your turn'
