@@ -346,6 +346,11 @@ test('game page on a phone', async () => {
   // The whole board fits the phone's width.
   const board = await whitePage.getByRole('group', { name: /^Board/ }).boundingBox();
   assert.ok(board && board.width <= PHONE.width && board.x >= 0, `board box ${JSON.stringify(board)}`);
+  // Draw and Resign are in reach without scrolling: a bar at the bottom of the screen.
+  for (const name of ['Offer draw', 'Resign']) {
+    const box = await whitePage.getByRole('button', { name }).boundingBox();
+    assert.ok(box && box.y >= 0 && box.y + box.height <= PHONE.height, `${name} at ${JSON.stringify(box)}`);
+  }
   await screenshot(whitePage, 'game-phone');
   await alice.context.close();
   await bob.context.close();
