@@ -46,8 +46,13 @@ export function Leaderboard() {
           </button>
         ))}
       </div>
+      <p className="hint">
+        A player appears here once their rating is no longer provisional (a deviation under 110,
+        as on lichess: about a dozen rated games in this category), and leaves it after a long
+        pause, as the deviation grows again.
+      </p>
       {rows.length === 0 ? (
-        <p className="hint">No rated players yet.</p>
+        <p className="hint">No player has an established rating in this category yet.</p>
       ) : (
         <ol className="leaders">
           {rows.map((r) => (

@@ -9,10 +9,13 @@ import type { GameState } from './games';
 export function EngineLine({ game }: { game: GameState }) {
   const line = game.analysis;
   if (!line) return null;
+  // A line of an earlier position (the engine has not reported on the new one yet) keeps the bar
+  // but not its moves: they would start with a move that was not played.
+  const current = line.ply === game.ply;
   return (
     <section className="engine-line" aria-label="The computer's evaluation">
       <EvalBar line={line} />
-      <EvalLine line={line} fen={game.fens[line.ply] ?? game.fen} />
+      {current ? <EvalLine line={line} fen={game.fens[line.ply] ?? game.fen} /> : <p className="engine-pv">…</p>}
     </section>
   );
 }
