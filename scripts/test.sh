@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test: unit tests under ASan+UBSan, the fuzzers for a bounded
-# time (scripts/fuzz.sh), then all tests (unit, perft suites, integration) on the optimised
-# build. Prints ctest's summary for each.
+# time (scripts/fuzz.sh), the HTTP API's integration tests against the ASan server, then all
+# tests (unit, perft suites, integration) on the optimised build. Prints ctest's summary for
+# each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
@@ -15,6 +16,13 @@ ctest --test-dir build/asan -L unit --output-on-failure -j "$(nproc)"
 
 echo "== fuzzing: libFuzzer targets for a bounded time, then the live server under ASan"
 scripts/fuzz.sh
+
+echo "== the HTTP API's and the pools' integration tests against the server built with ASan"
+# Each test stops its server with SIGTERM and requires exit status 0: no leak, no memory error
+# on any path they take (refusals included).
+for t in http_api api_tokens pools; do
+    /usr/bin/python3 "tests/integration/test_$t.py" --server build/asan/server/chess_server
+done
 
 echo "== all tests, release build"
 scripts/build.sh release

@@ -1157,10 +1157,14 @@ static json_t *challenge_form(struct hapi *h, const char *type, int *rc) {
     if (!refusal && form_field(h, "color", value, sizeof value) && strcmp(value, "white") &&
         strcmp(value, "black") && strcmp(value, "random"))
         refusal = "color: white, black or random";
-    json_t *msg = refusal || !time ? NULL : json_pack("{s:s,s:o}", "type", type, "time", time);
-    if (!msg) {
-        if (!refusal) json_decref(time);
+    if (refusal || !time) {
+        json_decref(time);
         *rc = refusal ? hapi_error(h->req, 400, refusal) : -1;
+        return NULL;
+    }
+    json_t *msg = json_pack("{s:s,s:o}", "type", type, "time", time); /* takes time */
+    if (!msg) {
+        *rc = -1;
         return NULL;
     }
     if (form_field(h, "color", value, sizeof value))

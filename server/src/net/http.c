@@ -259,7 +259,7 @@ static void response_done(struct http_conn *c) {
         begin_linger(c);
         return;
     }
-    memmove(c->in, c->in + c->head_len, c->in_len - c->head_len);
+    if (c->in) memmove(c->in, c->in + c->head_len, c->in_len - c->head_len);
     c->in_len -= c->head_len;
     c->head_len = 0;
     c->state = HTTP_READING;
@@ -268,6 +268,17 @@ static void response_done(struct http_conn *c) {
     c->req.conn = c;
     poll_events(c, UV_READABLE);
     process_input(c); /* a pipelined request may be waiting */
+}
+
+/* A stream may last hours: its request's buffer (24 KiB: the head, path and query) goes back
+ * once the stream runs (here, outside the application's calls, which may still read the path)
+ * when nothing follows the request in it. The request's headers, copied, stay. */
+static void release_input(struct http_conn *c) {
+    if (!c->in || c->in_len != c->head_len) return;
+    free(c->in);
+    c->in = c->path = c->query = NULL;
+    c->in_len = c->head_len = 0;
+    c->req.query = "";
 }
 
 static void write_out(struct http_conn *c) {
@@ -286,6 +297,7 @@ static void write_out(struct http_conn *c) {
     c->out_len = c->out_sent = 0;
     if (c->req.pushing && !c->req.stream_done) {
         /* All pushed text is out: wait for more, and notice the client leaving. */
+        release_input(c);
         poll_events(c, UV_READABLE);
         c->deadline_ms = 0;
         return;
@@ -370,8 +382,16 @@ static void read_body(struct http_conn *c) {
 }
 
 /* While a pushed response waits for text, the client may only close the connection (or send a
- * next request, which waits in the buffer: a full buffer drops the connection). */
+ * next request, which waits in the buffer: a full buffer drops the connection). A stream whose
+ * buffer was given back (push_start) has no room: anything the client sends ends it. */
 static void read_during_push(struct http_conn *c) {
+    if (!c->in) {
+        char byte;
+        ssize_t n = recv(c->fd, &byte, 1, 0);
+        if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR)) return;
+        drop_conn(c); /* gone, or it sends while its stream lasts */
+        return;
+    }
     if (c->in_len == HTTP_HEAD_MAX) {
         drop_conn(c);
         return;
