@@ -41,4 +41,5 @@ export const KEYS = {
   token: 'chess.token',
   name: 'chess.name',
   muted: 'chess.muted',
+  chatOff: 'chess.chatOff',
 } as const;

@@ -1,10 +1,16 @@
 /*
  * A game's chat: the players' room for the two players, the spectators' room for everyone else
- * (the server keeps them apart). Lines are at most 140 characters.
+ * (the server keeps them apart). Lines are at most 140 characters. Players have lichess's quick
+ * messages; anyone may switch the chat off (kept in this browser).
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import { BotBadge } from '../../components/BotBadge';
+import { useStoredFlag } from '../../hooks/useStoredFlag';
+import { KEYS } from '../../lib/storage';
 import type { ChatLine } from '../../net/protocol';
+
+/** The players' quick messages, as lichess offers them. */
+const PRESETS = ['Hello', 'Good luck', 'Have fun!', 'You too!', 'Good game', 'Well played', 'Thank you'];
 
 export function Chat({
   lines,
@@ -21,9 +27,10 @@ export function Chat({
   botIds?: readonly string[];
 }) {
   const [text, setText] = useState('');
+  const [off, setOff] = useStoredFlag(KEYS.chatOff);
   const id = useId();
   const listRef = useRef<HTMLOListElement>(null);
-  const shown = lines.filter((l) => l.room === room);
+  const shown = off ? [] : lines.filter((l) => l.room === room);
   useEffect(() => {
     const el = listRef.current;
     if (el) el.scrollTop = el.scrollHeight;
@@ -34,9 +41,24 @@ export function Chat({
     if (!t) return;
     if (await onSend(t)) setText('');
   };
+  const title = room === 'players' ? 'Chat' : 'Spectator chat';
+  const toggle = (
+    <label className="check chat-switch">
+      <input type="checkbox" checked={!off} onChange={(e) => setOff(!e.target.checked)} />
+      Show the chat
+    </label>
+  );
+  if (off)
+    return (
+      <section className="chat" aria-labelledby={`${id}-title`}>
+        <h2 id={`${id}-title`}>{title}</h2>
+        {toggle}
+      </section>
+    );
   return (
     <section className="chat" aria-labelledby={`${id}-title`}>
-      <h2 id={`${id}-title`}>{room === 'players' ? 'Chat' : 'Spectator chat'}</h2>
+      <h2 id={`${id}-title`}>{title}</h2>
+      {toggle}
       <ol className="chat-lines" ref={listRef} aria-live="polite" aria-label="Messages">
         {shown.map((l, i) => (
           <li key={`${l.time}-${i}`}>
@@ -49,6 +71,15 @@ export function Chat({
         ))}
         {shown.length === 0 && <li className="hint">No messages.</li>}
       </ol>
+      {room === 'players' && (
+        <div className="chat-presets" role="group" aria-label="Quick messages">
+          {PRESETS.map((p) => (
+            <button key={p} type="button" disabled={!enabled} onClick={() => void onSend(p)}>
+              {p}
+            </button>
+          ))}
+        </div>
+      )}
       <form onSubmit={submit} className="chat-form">
         <label htmlFor={id} className="visually-hidden">
           Write a message
