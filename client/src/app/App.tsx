@@ -13,7 +13,7 @@ import { BotsPage } from '../features/bots';
 import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
 import { ModerationPage } from '../features/moderation';
-import { LiveGames } from '../features/watch';
+import { LiveGames, TvPage } from '../features/watch';
 import { useAppState, useAppStore } from '../hooks/useStore';
 import { useMuted, useSounds } from '../hooks/useSounds';
 import { Link, matchRoute, navigate, usePath } from './router';
@@ -37,6 +37,9 @@ export function App() {
         <nav aria-label="Main">
           <Link to="/" aria-current={route.page === 'lobby' ? 'page' : undefined}>
             Play
+          </Link>
+          <Link to="/tv" aria-current={route.page === 'tv' ? 'page' : undefined}>
+            TV
           </Link>
           <Link to="/analysis" aria-current={route.page === 'analysis' ? 'page' : undefined}>
             Analysis
@@ -69,6 +72,7 @@ export function App() {
         {route.page === 'account' && <AccountPage />}
         {route.page === 'bots' && <BotsPage />}
         {route.page === 'analysis' && <AnalysisBoardPage />}
+        {route.page === 'tv' && <TvPage />}
         {route.page === 'mod' && <ModerationPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (

@@ -34,6 +34,7 @@ export type Route =
   | { page: 'account' }
   | { page: 'bots' }
   | { page: 'analysis' }
+  | { page: 'tv' }
   | { page: 'mod' }
   | { page: 'player'; id: string }
   | { page: 'not_found' };
@@ -45,6 +46,7 @@ export function matchRoute(path: string): Route {
   if (clean === '/account') return { page: 'account' };
   if (clean === '/bots') return { page: 'bots' };
   if (clean === '/analysis') return { page: 'analysis' };
+  if (clean === '/tv') return { page: 'tv' };
   if (clean === '/mod') return { page: 'mod' };
   let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'game', id: m[1] };

@@ -38,14 +38,15 @@ export interface PlayerRef {
   bot?: boolean;
   /** The computer's seat in a game against it: its level (1-8); its id is computer-<level>. */
   computer?: number;
+  /** In a game (its state or summary): an account's rating in the game's category (at the start
+   * of a rated game). */
+  rating?: number;
+  /** The rating is provisional (shown with a "?"). */
+  provisional?: boolean;
 }
 
 export interface GamePlayer extends PlayerRef {
   connected: boolean;
-  /** An account's rating in the game's category (at the start of a rated game). */
-  rating?: number;
-  /** The rating is provisional (shown with a "?"). */
-  provisional?: boolean;
 }
 
 export interface Clocks {

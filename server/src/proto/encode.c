@@ -127,22 +127,28 @@ static json_t *encode_chat_line(const struct chat_line *line, enum chat_room roo
     return obj;
 }
 
+/* A game's player, with an account's rating in the game's category: at the start of a rated
+ * game, else now (none in unlimited games). */
+static json_t *encode_seat(const struct game *g, int c) {
+    const struct player *pl = g->players[c];
+    json_t *p = encode_player(pl);
+    int category = g->tc.unlimited ? -1 : (int)rating_category_of(&g->tc);
+    if (p && category >= 0 && (pl->registered || pl->bot)) {
+        const struct rating *r = &pl->ratings[category];
+        put(p, "rating", json_integer(g->rated ? g->rating[c] : lround(r->rating)));
+        if (rating_provisional(r)) put(p, "provisional", json_true());
+    }
+    return p;
+}
+
 json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewer viewer) {
     json_t *obj = json_object();
     if (!obj) return NULL;
     put(obj, "id", json_string_nocheck(g->id));
     put(obj, "v", json_integer(g->version));
-    int category = g->tc.unlimited ? -1 : (int)rating_category_of(&g->tc);
     for (int c = 0; c < 2; c++) {
-        const struct player *pl = g->players[c];
-        json_t *p = encode_player(pl);
-        if (p) put(p, "connected", json_boolean(pl->online > 0));
-        /* An account's rating in the game's category: at the start of a rated game, else now. */
-        if (p && category >= 0 && (pl->registered || pl->bot)) {
-            const struct rating *r = &pl->ratings[category];
-            put(p, "rating", json_integer(g->rated ? g->rating[c] : lround(r->rating)));
-            if (rating_provisional(r)) put(p, "provisional", json_true());
-        }
+        json_t *p = encode_seat(g, c);
+        if (p) put(p, "connected", json_boolean(g->players[c]->online > 0));
         put(obj, proto_color_name(c), p);
     }
     put(obj, "created", json_integer(g->created_wall_ms));
@@ -194,8 +200,8 @@ json_t *proto_encode_game_summary(const struct game *g, int64_t now_ms) {
     json_t *obj = json_object();
     if (!obj) return NULL;
     put(obj, "id", json_string_nocheck(g->id));
-    put(obj, "white", encode_player(g->players[CHESS_WHITE]));
-    put(obj, "black", encode_player(g->players[CHESS_BLACK]));
+    put(obj, "white", encode_seat(g, CHESS_WHITE));
+    put(obj, "black", encode_seat(g, CHESS_BLACK));
     put(obj, "time", encode_time(&g->tc));
     put(obj, "ply", json_integer(g->chess.ply_count));
     put(obj, "fen", encode_fen(&g->chess.current));

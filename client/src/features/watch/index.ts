@@ -3,5 +3,6 @@
  * Spectating a game uses the game feature's page.
  */
 export { LiveGames } from './LiveGames';
+export { TvPage } from './TvPage';
 export { WatchController } from './controller';
 export { WatchProvider } from './hooks';
