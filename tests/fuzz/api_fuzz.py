@@ -23,7 +23,7 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 from harness import Server, bot_account, mutate  # noqa: E402
-from live_fuzz import SANITIZER_MARKS  # noqa: E402
+from live_fuzz import stop_clean, until_done  # noqa: E402
 
 # Statuses the server answers with (anything else is a finding).
 STATUSES = {200, 400, 401, 403, 404, 405, 408, 411, 413, 414, 429, 431, 500, 503, 505}
@@ -177,28 +177,14 @@ async def run(args):
         start = time.time()
         tasks = [asyncio.create_task(worker(srv.port, random.Random(rng.random()), ctx, budget,
                                             counts)) for _ in range(args.clients)]
-        next_check = start
-        while not all(t.done() for t in tasks):
-            await asyncio.sleep(0.2)
-            if time.time() >= next_check:
-                status, _, _ = await asyncio.to_thread(srv.http, "/healthz")
-                assert status == 200, "healthz answered %s" % status
-                next_check = time.time() + 2
-        for t in tasks:
-            t.result()
+        await until_done(srv, tasks)
         took = time.time() - start
-        status, _, _ = srv.http("/healthz")
-        assert status == 200, "healthz answered %s after the run" % status
         for c in ctx["keep"]:
             await c.close()
         print("api fuzz: %d requests in %.1f s (%.0f/s); seed %d" % (args.requests, took,
                                                                     args.requests / took, args.seed))
         print("  " + ", ".join("%s %d" % kv for kv in sorted(counts.items())))
-        rc = srv.stop(timeout=60)
-        log = srv.read_log()
-        reports = [line for line in log.splitlines() if any(m in line for m in SANITIZER_MARKS)]
-        assert rc == 0, "server exit status %s after SIGTERM:\n%s" % (rc, log[-4000:])
-        assert not reports, "sanitizer reports:\n" + "\n".join(reports[:20])
+        stop_clean(srv)
         ok = True
     finally:
         if not ok:

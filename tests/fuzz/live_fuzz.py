@@ -172,6 +172,31 @@ async def worker(port, rng, seeds, budget, counts):
         conn.abort()
 
 
+async def until_done(srv, tasks):
+    """Waits for the workers, /healthz answering every 2 s meanwhile; then once more."""
+    next_check = time.time()
+    while not all(t.done() for t in tasks):
+        await asyncio.sleep(0.2)
+        if time.time() >= next_check:
+            status, _, _ = await asyncio.to_thread(srv.http, "/healthz")
+            assert status == 200, "healthz answered %s" % status
+            next_check = time.time() + 2
+    for t in tasks:
+        t.result()  # raises what a worker could not handle
+    status, _, _ = srv.http("/healthz")
+    assert status == 200, "healthz answered %s after the run" % status
+
+
+def stop_clean(srv):
+    """Stops the server with SIGTERM: it must exit 0 (built with ASan: no leak, no memory
+    error) with no sanitizer report in its log."""
+    rc = srv.stop(timeout=60)
+    log = srv.read_log()
+    reports = [line for line in log.splitlines() if any(m in line for m in SANITIZER_MARKS)]
+    assert rc == 0, "server exit status %s after SIGTERM:\n%s" % (rc, log[-4000:])
+    assert not reports, "sanitizer reports:\n" + "\n".join(reports[:20])
+
+
 async def real_game(srv):
     """Two players with a game in progress, so that game messages reach a game."""
     import websockets
@@ -210,18 +235,8 @@ async def run(args):
         start = time.time()
         tasks = [asyncio.create_task(worker(srv.port, random.Random(rng.random()), seeds, budget,
                                             counts)) for _ in range(args.clients)]
-        next_check = start
-        while not all(t.done() for t in tasks):
-            await asyncio.sleep(0.2)
-            if time.time() >= next_check:
-                status, _, _ = await asyncio.to_thread(srv.http, "/healthz")
-                assert status == 200, "healthz answered %s" % status
-                next_check = time.time() + 2
-        for t in tasks:
-            t.result()  # raises what a worker could not handle
+        await until_done(srv, tasks)
         took = time.time() - start
-        status, _, _ = srv.http("/healthz")
-        assert status == 200, "healthz answered %s after the run" % status
         await a.close()
         await b.close()
         print("live fuzz: %d messages and frames over %d connections in %.1f s (%.0f/s), %d "
@@ -229,11 +244,7 @@ async def run(args):
                                                   counts.total() / took, counts.closed_by_server,
                                                   args.seed))
         print("  " + ", ".join("%s %d" % kv for kv in sorted(counts.sent.items())))
-        rc = srv.stop(timeout=60)
-        log = srv.read_log()
-        reports = [line for line in log.splitlines() if any(m in line for m in SANITIZER_MARKS)]
-        assert rc == 0, "server exit status %s after SIGTERM:\n%s" % (rc, log[-4000:])
-        assert not reports, "sanitizer reports:\n" + "\n".join(reports[:20])
+        stop_clean(srv)
         ok = True
     finally:
         if not ok:
