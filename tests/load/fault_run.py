@@ -51,6 +51,7 @@ class Run:
         self.acked = {}     # game id -> {ply: uci}
         self.dirty = set()  # games with a move acknowledged since the last check
         self.games_started = 0
+        self.stopping = False  # the pairs stop at their next step
 
     def note(self, msg):
         """Records a move event or reply as acknowledged."""
@@ -135,7 +136,7 @@ class Pair:
 
     async def play(self):
         rng = self.run.rng
-        while True:
+        while not self.run.stopping:
             if self.game is None:
                 creator = rng.randint(0, 1)
                 gid = await start_game(self.clients[creator], self.clients[1 - creator],
@@ -163,6 +164,17 @@ class Pair:
             self.fen, self.ply = reply["fen"], reply["ply"]
             if self.drain():  # the rules ended it (repetition, material, 75 moves)
                 self.game = None
+
+
+async def stop_pairs(run, tasks):
+    """Stops the pairs' tasks: at their next step, else cancelled (a cancellation that arrives as
+    a reply does can be lost inside wait_for, and the task would play on)."""
+    run.stopping = True
+    await asyncio.wait(tasks, timeout=10)
+    for t in tasks:
+        t.cancel()
+    await asyncio.gather(*tasks, return_exceptions=True)
+    run.stopping = False
 
 
 async def drain_after_kill(pairs):
@@ -234,9 +246,7 @@ async def fault_run(opts, data):
         t_kill = time.time()
         os.kill(srv.proc.pid, signal.SIGKILL)
         srv.proc.wait()
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
+        await stop_pairs(run, tasks)
         await drain_after_kill(pairs)
         srv = data.start(*SERVER_ARGS)
         t_up = time.time()
@@ -261,8 +271,7 @@ async def fault_run(opts, data):
     for t in tasks:
         if t.done():
             raise RuntimeError("a pair stopped playing after the last restart: %r" % t.exception())
-        t.cancel()
-    await asyncio.gather(*tasks, return_exceptions=True)
+    await stop_pairs(run, tasks)
     for p in pairs:
         p.drain()
     run.dirty = set(run.acked)  # a last look at every game ever acknowledged
