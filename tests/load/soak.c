@@ -258,6 +258,9 @@ static int game_sync(struct sgame *g, json_t *state) {
         g->target_plies = r < 5 ? (int)r % 2 : (int)soak_between(s, 10, 120);
     }
     if (g->phase != PHASE_PLAYING) game_set_phase(g, PHASE_PLAYING);
+    /* A draw offer still pending (made before a drop): resign instead of offering again. */
+    if (json_is_string(json_object_get(json_object_get(state, "offers"), "draw")))
+        g->resign_next = true;
     g->in_flight = false;
     /* A move sent before the state was read may still be acknowledged: leave it time. */
     g->due = now_us() + (new_game ? (int64_t)soak_between(s, 1000, g->conn[0]->s->interval_us)
