@@ -499,6 +499,12 @@ static void on_message(struct sconn *c, char *text, size_t len) {
         s->chat_received++;
     } else if (c->role == ROLE_SPECTATOR) {
         const char *id = json_string_value(json_object_get(msg, "game"));
+        json_t *state = json_object_get(msg, "game"); /* the watch reply: the game's state */
+        const char *status = json_string_value(json_object_get(state, "status"));
+        if (strcmp(type, "game") == 0 && status && strcmp(status, "playing") != 0) {
+            id = json_string_value(json_object_get(state, "id")); /* it ended meanwhile */
+            type = "game_end";
+        }
         if (strcmp(type, "game_end") == 0 && id && strcmp(id, c->watching) == 0) {
             /* Move on to another game. */
             conn_sendf(c, "{\"type\":\"unwatch\",\"game\":\"%s\",\"id\":\"uw\"}", id);
