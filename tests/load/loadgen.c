@@ -53,6 +53,7 @@
 #include "chess/movegen.h"
 #include "chess/position.h"
 #include "util/heap.h"
+#include "wsio.h"
 
 #define MAX_MSG   4096
 #define OUT_SLOTS 8
@@ -202,12 +203,7 @@ struct lconn {
     char player_id[32];
     struct lgame *game;
     int color; /* in the current game */
-    char *out[OUT_SLOTS];
-    size_t out_len[OUT_SLOTS];
-    int out_head, out_count;
-    char in[MAX_MSG + 1];
-    size_t in_len;
-    bool in_overflow;
+    struct wsio io;
     int64_t echo_sent_us; /* echo target: the message in flight */
     struct heap_node due; /* echo target: next send */
 };
@@ -326,31 +322,9 @@ static double percent_over_ms(int ms) {
     return total ? 100.0 * (double)over / (double)total : 0;
 }
 
-/*
- * Both sides write at once when nothing is queued, as chess_server does: asking lws for a
- * writable callback per message costs four epoll_ctl calls on libuv (uv_poll_start() removes
- * and re-adds the descriptor), more than the send itself. lws buffers what the socket does
- * not take (lws_partial_buffered()); then messages queue for the writable callback.
- */
+/* Both sides write at once when nothing is queued, as chess_server does (wsio.h). */
 static void conn_send(struct lconn *c, const char *text, size_t len) {
-    if (!c->established || c->closed || c->out_count == OUT_SLOTS) return;
-    if (c->out_count == 0 && len <= MAX_MSG && !lws_partial_buffered(c->wsi)) {
-        unsigned char frame[LWS_PRE + MAX_MSG]; /* lws masks the payload in place */
-        memcpy(frame + LWS_PRE, text, len);
-        if (lws_write(c->wsi, frame + LWS_PRE, len, LWS_WRITE_TEXT) < 0)
-            lws_set_timeout(c->wsi, PENDING_TIMEOUT_USER_OK, LWS_TO_KILL_ASYNC);
-        return;
-    }
-    int slot = (c->out_head + c->out_count++) % OUT_SLOTS;
-    char *buf = realloc(c->out[slot], LWS_PRE + len);
-    if (!buf) {
-        c->out_count--;
-        return;
-    }
-    memcpy(buf + LWS_PRE, text, len);
-    c->out[slot] = buf;
-    c->out_len[slot] = len;
-    lws_callback_on_writable(c->wsi);
+    if (c->established && !c->closed) (void)wsio_send(&c->io, c->wsi, text, len);
 }
 
 static void conn_sendf(struct lconn *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -595,29 +569,13 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
                 conn_sendf(c, "{\"type\":\"hello\",\"protocol\":1}");
             }
             return 0;
-        case LWS_CALLBACK_CLIENT_RECEIVE:
-            if (c->in_len + len > MAX_MSG) {
-                c->in_overflow = true;
-            } else {
-                memcpy(c->in + c->in_len, in, len);
-                c->in_len += len;
-            }
-            if (lws_is_final_fragment(wsi)) {
-                if (!c->in_overflow) on_message(c, c->in, c->in_len);
-                c->in_len = 0;
-                c->in_overflow = false;
-            }
+        case LWS_CALLBACK_CLIENT_RECEIVE: {
+            size_t n;
+            char *text = wsio_receive(&c->io, wsi, in, len, &n);
+            if (text) on_message(c, text, n);
             return 0;
-        case LWS_CALLBACK_CLIENT_WRITEABLE:
-            while (c->out_count && !lws_partial_buffered(wsi)) {
-                if (lws_write(wsi, (unsigned char *)c->out[c->out_head] + LWS_PRE,
-                              c->out_len[c->out_head], LWS_WRITE_TEXT) < 0)
-                    return -1;
-                c->out_head = (c->out_head + 1) % OUT_SLOTS;
-                c->out_count--;
-            }
-            if (c->out_count) lws_callback_on_writable(wsi);
-            return 0;
+        }
+        case LWS_CALLBACK_CLIENT_WRITEABLE: return wsio_writable(&c->io, wsi);
         case LWS_CALLBACK_CLIENT_CONNECTION_ERROR:
         case LWS_CALLBACK_CLIENT_CLOSED:
             if (c) {
@@ -762,6 +720,7 @@ static int run_generator(void) {
     if (!conns || !games || !hist) return 1;
     for (int i = 0; i < opt.connections; i++) {
         conns[i].index = i;
+        if (wsio_init(&conns[i].io, MAX_MSG) < 0) return 1;
         struct lgame *g = &games[i / 2];
         conns[i].game = i / 2 < opt.games ? g : NULL;
         if (conns[i].game) {
