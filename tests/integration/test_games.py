@@ -163,5 +163,26 @@ async def test_rematch(srv):
     await a.error({"type": "rematch_offer", "game": gid}, "REMATCH_DONE")
 
 
+
+@server_args("--max-finished-games", "5")
+async def test_ended_games_kept_within_the_limit(srv):
+    # Ended games beyond --max-finished-games leave memory at once, even while nothing else
+    # comes due (they used to wait for another timer and piled up under load).
+    a = await srv.player("Ann")
+    b = await srv.player("Ben")
+    for _ in range(15):
+        gid = await start_game(a, b)
+        await a.ok({"type": "abort", "game": gid})
+        await b.recv_type("game_end", game=gid)
+    async def kept():
+        _, _, text = await asyncio.to_thread(srv.http, "/metrics")
+        line = [l for l in text.decode().splitlines() if l.startswith('chess_games{state="ended"}')]
+        return int(line[0].split()[-1])
+    for _ in range(50):
+        if await kept() <= 5:
+            break
+        await asyncio.sleep(0.05)
+    assert await kept() <= 5, await kept()
+
 if __name__ == "__main__":
     run_tests(globals())

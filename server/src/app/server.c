@@ -91,7 +91,8 @@ static void timer_close(struct loop_timer *t) {
 
 static void world_timer_fired(struct server *srv) {
     int64_t now_us = now_mono_us();
-    if (srv->world_timer_at != GCLOCK_NEVER)
+    /* 0: "now" (ended games to drop), no deadline whose lateness counts. */
+    if (srv->world_timer_at != GCLOCK_NEVER && srv->world_timer_at > 0)
         metrics_hist_observe(&srv->metrics.timer_lag_us,
                              (double)(now_us - srv->world_timer_at * 1000));
     srv->world_timer_at = GCLOCK_NEVER;

@@ -1056,6 +1056,9 @@ void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
 /* ---- timers ---- */
 
 int64_t world_next_deadline(const struct world *world) {
+    /* Ended games beyond the limit: due now (world_tick drops them). Without this they piled
+     * up while nothing else came due (games moving in time). */
+    if (world->ended_count > world->cfg.max_finished_games) return 0;
     const struct heap_node *g = heap_peek(&world->game_timers);
     const struct heap_node *s = heap_peek(&world->seek_timers);
     const struct heap_node *p = heap_peek(&world->purge_timers);

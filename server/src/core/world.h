@@ -220,7 +220,8 @@ void world_player_detach(struct world *world, struct player *player, int64_t now
 int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
                 int64_t now_ms, struct core_events *out);
 
-/* The next instant world_tick() has work, or GCLOCK_NEVER. */
+/* The next instant world_tick() has work (0: now, ended games beyond max_finished_games to
+ * drop), or GCLOCK_NEVER. */
 int64_t world_next_deadline(const struct world *world);
 
 /* Runs everything due at now: flags, first-move aborts, seek expiry; drops the oldest ended

@@ -409,7 +409,10 @@ static void test_first_move_abort_and_retention(void) {
         const struct core_event *end = find_event(CORE_EV_GAME_ENDED);
         CHECK(end && end->game->chess.termination == CHESS_TERM_ABORTED);
     }
+    /* Over the limit of kept games: due at once, whatever else is (nothing here). */
+    CHECK_EQ_INT(world_next_deadline(w), 0);
     world_tick(w, 1000000, &ev);
+    CHECK_EQ_INT(world_next_deadline(w), GCLOCK_NEVER);
     struct world_stats st;
     world_stats(w, &st);
     CHECK_EQ_INT(st.games_ended_kept, 3);
