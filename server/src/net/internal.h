@@ -23,8 +23,8 @@ struct net_conn {
     void *user;                   /* the application's object (ws_open) */
     struct net_conn *prev, *next; /* every open connection */
     struct ring queue;            /* of struct net_msg *, waiting for the socket */
-    unsigned char *rx;            /* reassembly of a fragmented message */
-    size_t rx_len;
+    unsigned char *rx;            /* a message's bytes as they arrive (grown as needed) */
+    size_t rx_len, rx_cap;
     bool rx_oversize;
     int64_t last_heard_ms; /* monotonic: the last frame or pong from the client */
     bool ping_sent;        /* a keep-alive ping is out, unanswered */

@@ -144,11 +144,26 @@ int wsconn_write(struct net_conn *c) {
     return 0;
 }
 
+/* The receive buffer holds need bytes (and the NUL after them): grown by doubling from
+ * RX_START, so that an idle connection's costs little. Returns false when memory runs out. */
+#define RX_START 256
+#define RX_KEEP  4096 /* a buffer grown past this is given back after its message */
+
+static bool rx_reserve(struct net_conn *c, size_t need) {
+    if (need + 1 <= c->rx_cap) return true;
+    size_t cap = c->rx_cap ? c->rx_cap : RX_START;
+    while (cap < need + 1) cap *= 2;
+    unsigned char *rx = realloc(c->rx, cap);
+    if (!rx) return false;
+    c->rx = rx;
+    c->rx_cap = cap;
+    return true;
+}
+
 void wsconn_receive(struct net_conn *c, const void *in, size_t len) {
     size_t max = c->net->cfg.max_message;
     if (!c->rx_oversize && c->rx_len + len <= max) {
-        if (!c->rx) c->rx = malloc(max + 1);
-        if (!c->rx) {
+        if (!rx_reserve(c, c->rx_len + len)) {
             c->rx_oversize = true; /* out of memory: treat like an oversized message */
         } else {
             memcpy(c->rx + c->rx_len, in, len);
@@ -174,6 +189,13 @@ void wsconn_receive(struct net_conn *c, const void *in, size_t len) {
         text = (const char *)c->rx;
     }
     c->net->handler.ws_message(c->user, text, total, flags);
+    /* A buffer grown for a large message is given back: most messages are small. (The
+     * connection is still here: connections are freed only by net_free_closed.) */
+    if (c->rx_cap > RX_KEEP) {
+        free(c->rx);
+        c->rx = NULL;
+        c->rx_cap = 0;
+    }
 }
 
 void wsconn_closed(struct net_conn *c) {
