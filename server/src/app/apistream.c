@@ -232,8 +232,9 @@ static void game_message(struct hapi *h, const json_t *msg) {
         return;
     }
     if (strcmp(str(msg, "game"), h->args[0]) != 0) return;
-    if (h->deferred && strcmp(type, "game_end") != 0) {
-        hapi_undefer(h); /* what waited goes first */
+    bool state_change = lichess_apply(h->game, msg);
+    if (h->deferred && !state_change) {
+        hapi_undefer(h); /* the state that waited goes before a chat line or a presence */
         hapi_flush(h);
     }
     if (strcmp(type, "chat") == 0) {
@@ -250,15 +251,16 @@ static void game_message(struct hapi *h, const json_t *msg) {
             json_object_set_new(line, "claimWinInSeconds",
                                 json_integer((json_integer_value(after) + 999) / 1000));
         push_line(h, line);
-    } else if (lichess_apply(h->game, msg)) {
-        /* A move's state waits for the end of the turn: a game_end may follow it. */
-        if (strcmp(type, "move") == 0) {
+    } else if (state_change) {
+        /* The state waits for the end of the loop's turn: what follows in the same turn (the
+         * game's end after a mating move, a draw offered with a move) goes in one gameState. */
+        if (strcmp(type, "game_end") != 0) {
             hapi_defer(h);
             return;
         }
         hapi_undefer(h);
         push_line(h, lichess_game_state(h->game));
-        if (strcmp(type, "game_end") == 0) net_http_push_end(h->req);
+        net_http_push_end(h->req);
     }
 }
 

@@ -289,13 +289,14 @@ json_t *lichess_game_state(const json_t *game) {
     const char *draw = json_string_value(json_object_get(offers, "draw"));
     const char *takeback = json_string_value(json_object_get(offers, "takeback"));
     json_t *state =
-        json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:s,s:b,s:b,s:b,s:b}", "type", "gameState", "moves",
-                  text, "wtime", (json_int_t)wtime, "btime", (json_int_t)btime, "winc",
-                  (json_int_t)winc, "binc", (json_int_t)winc, "status", lichess_status(game),
-                  "wdraw", draw && !strcmp(draw, "white"), "bdraw", draw && !strcmp(draw, "black"),
-                  "wtakeback", takeback && !strcmp(takeback, "white"), "btakeback",
-                  takeback && !strcmp(takeback, "black"));
+        json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:s}", "type", "gameState", "moves", text, "wtime",
+                  (json_int_t)wtime, "btime", (json_int_t)btime, "winc", (json_int_t)winc, "binc",
+                  (json_int_t)winc, "status", lichess_status(game));
     free(text);
+    /* Offers as lichess shows them: only those pending. */
+    if (state && draw) put(state, !strcmp(draw, "white") ? "wdraw" : "bdraw", json_true());
+    if (state && takeback)
+        put(state, !strcmp(takeback, "white") ? "wtakeback" : "btakeback", json_true());
     const char *winner = json_string_value(json_object_get(game, "winner"));
     if (state && winner) put(state, "winner", json_string(winner));
     return state;
