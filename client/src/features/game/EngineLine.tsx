@@ -9,13 +9,21 @@ import type { GameState } from './games';
 export function EngineLine({ game }: { game: GameState }) {
   const line = game.analysis;
   if (!line) return null;
-  // A line of an earlier position (the engine has not reported on the new one yet) keeps the bar
-  // but not its moves: they would start with a move that was not played.
-  const current = line.ply === game.ply;
   return (
     <section className="engine-line" aria-label="The computer's evaluation">
       <EvalBar line={line} />
-      {current ? <EvalLine line={line} fen={game.fens[line.ply] ?? game.fen} /> : <p className="engine-pv">…</p>}
+      <EvalLine line={{ ...line, pv: followedPv(line.pv, game.san.slice(line.ply, game.ply)) }} fen={game.fen} />
     </section>
   );
+}
+
+/**
+ * A line of an earlier position (the engine has not reported on the new one yet), from the
+ * current position: what remains of it once the moves played since are taken off its start, or
+ * nothing when the game left it (a line must never start with a move that was not played).
+ */
+export function followedPv(pv: readonly string[], playedSince: readonly string[]): string[] {
+  if (playedSince.length > pv.length) return [];
+  for (let i = 0; i < playedSince.length; i++) if (pv[i] !== playedSince[i]) return [];
+  return pv.slice(playedSince.length);
 }
