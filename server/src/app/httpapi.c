@@ -762,15 +762,13 @@ static int account_playing(struct hapi *h) {
         api->due = h;
         return hapi_playing(h);
     }
+    /* One node: the games are all here. */
     int64_t now = now_mono_ms();
-    json_t *games = json_array();
-    for (int i = 0; games && i < p->game_count; i++) {
-        json_t *ours = proto_encode_game(p->games[i], now, PROTO_VIEWER_PLAYER);
-        json_t *g = ours ? lichess_game_event(ours, p->id) : NULL;
-        json_decref(ours);
-        if (g) json_array_append_new(games, g);
-    }
-    return api_send_json(h->req, 200, json_pack("{s:o}", "nowPlaying", games));
+    if (!(h->games = json_object())) return -1;
+    for (int i = 0; i < p->game_count; i++)
+        json_object_set_new(h->games, p->games[i]->id,
+                            proto_encode_game(p->games[i], now, PROTO_VIEWER_PLAYER));
+    return hapi_playing_answer(h);
 }
 
 /* Players by username, read off the loop: /api/user/{username}, /api/users/status. */

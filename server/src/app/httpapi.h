@@ -126,7 +126,7 @@ int hapi_seek(struct hapi *h, json_t *msg);
  * them), answered at h->due_ms (httpapi_tick). */
 int hapi_playing(struct hapi *h);
 
-/* apistream.c: the games gathered, as lichess's nowPlaying. */
+/* apistream.c: the games in h->games (id -> our state), as lichess's nowPlaying. */
 int hapi_playing_answer(struct hapi *h);
 
 /* apistream.c: the request is over. */
