@@ -2,7 +2,8 @@
  * The lobby in a real browser: a challenge by link accepted by a friend, seeks (presets and a
  * custom time control) appearing in and leaving other people's lists, live games and counts, a
  * game against the computer at level 1 played to the end with board clicks (watched by a
- * spectator who sees its evaluation), and screenshots of the lobby at desktop and phone sizes.
+ * spectator who sees its evaluation), a spectator following the full-strength computer's line,
+ * and screenshots of the lobby at desktop and phone sizes.
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -210,24 +211,17 @@ test('a game against the computer at level 1 runs until the end', { timeout: 180
     new MutationObserver(look).observe(document.body, { subtree: true, childList: true, characterData: true });
   });
 
-  // A spectator sees the computer's evaluation and line once it has thought; the player does not.
+  // A spectator sees the computer's evaluation once it has thought; the player does not. (Its
+  // line's moves are checked at full strength below: level 1 searches one ply and picks among
+  // several moves, so between its turns the line it reported rarely has moves the game follows.)
   const fay = await openPlayer(ctx.browser, ctx.server, 'Fay', `/game/${gameId}`, DESKTOP);
   await fay.page.getByText('spectating').first().waitFor();
   const [plies] = await Promise.all([
     playComputerToTheEnd(erin.page, gameId, 'white'),
     (async () => {
       await fay.page.getByRole('meter', { name: 'Evaluation' }).waitFor({ timeout: 30000 });
-      // A line with its moves (between the computer's turns the line of its last position
-      // shows only what the game still follows of it, possibly nothing).
-      const line = await eventually(
-        async () => {
-          const text = await fay.page.getByLabel("The computer's evaluation").innerText();
-          return /\d+(\.|…) \S+/.test(text) && text;
-        },
-        { what: 'an engine line with moves', timeout: 20000, interval: 20 },
-      );
+      const line = await fay.page.getByLabel("The computer's evaluation").innerText();
       assert.match(line, /([+-]\d+\.\d|0\.0|#-?\d+)[^]*depth \d+/);
-      await screenshot(fay.page, 'game-computer-spectator');
     })(),
   ]);
 
@@ -242,6 +236,36 @@ test('a game against the computer at level 1 runs until the end', { timeout: 180
   console.log(`computer game: ${end.ply} plies, ${end.result} (${end.reason})`);
   await fay.context.close();
   await erin.context.close();
+});
+
+test('a spectator follows the computer\'s line at full strength', { timeout: 60000 }, async () => {
+  const gina = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', DESKTOP);
+  await gina.page.getByLabel('Level').fill('8');
+  await gina.page.getByLabel('Time control').selectOption('5+0');
+  await gina.page.getByRole('radio', { name: 'White' }).last().check();
+  await gina.page.getByRole('button', { name: 'Play the computer' }).click();
+  const gameId = await waitForGame(gina.page);
+  const hal = await openPlayer(ctx.browser, ctx.server, 'Hal', `/game/${gameId}`, DESKTOP);
+  await hal.page.getByText('spectating').first().waitFor();
+  await clickMove(gina.page, 'e2', 'e4');
+  // While it thinks the line is of the current position; once it has played, the rest of the
+  // line it played from (its move was the line's first) stays until Gina answers.
+  const line = await eventually(
+    async () => {
+      const text = await hal.page.getByLabel("The computer's evaluation").innerText();
+      return /\d+(\.|…) \S+/.test(text) && text;
+    },
+    { what: 'an engine line with moves', timeout: 30000, interval: 20 },
+  );
+  assert.match(line, /([+-]\d+\.\d|0\.0|#-?\d+)[^]*depth \d+/);
+  await eventually(async () => (await serverGame(gameId)).ply === 2, { what: 'the computer to answer 1. e4' });
+  await waitForMoves(gina.page, (await serverGame(gameId)).san);
+  await screenshot(hal.page, 'game-computer-spectator');
+  await gina.page.getByRole('button', { name: 'Resign' }).click();
+  await gina.page.getByRole('button', { name: 'Yes, resign' }).click();
+  await hal.page.getByText('Black wins').waitFor();
+  await hal.context.close();
+  await gina.context.close();
 });
 
 test('cleanup of the live game', async () => {
