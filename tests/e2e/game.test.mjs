@@ -156,6 +156,13 @@ test('chat, offers, takeback, resignation and rematch, with confirmations', asyn
   const whiteClock = watcher.page.getByRole('timer', { name: 'white clock' });
   const shown = await whiteClock.innerText();
   await eventually(async () => (await whiteClock.innerText()) !== shown, { what: `White's clock to tick from ${shown}` });
+  // Bob gives Alice 15 seconds: her clock goes past its 15 minutes on every page.
+  await bob.page.getByRole('button', { name: 'Give 15 seconds' }).click();
+  const seconds = (text) => text.split(':').reduce((total, part) => total * 60 + Number(part), 0);
+  for (const p of [alice.page, watcher.page]) {
+    const clock = p.getByRole('timer', { name: 'white clock' });
+    await eventually(async () => seconds(await clock.innerText()) > 900, { what: 'White to have 15 s more' });
+  }
   // The spectator flips the board (Black at the bottom: a8 below a1, the coordinates with it)
   // and reads the game's link.
   const coordinates = async (name) =>

@@ -112,6 +112,32 @@ async def test_takeback_survives_restart(data):
     assert srv2.stop() == 0
 
 
+async def test_given_time_survives_restart(data):
+    srv = data.start()
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b, {"minutes": 3, "increment": 0})
+    await b.error({"type": "give_time", "game": gid}, "CANNOT_GIVE_TIME")  # no clock runs yet
+    await play(gid, a, b, ["e4", "e5"])
+    # Black gives White (whose clock runs) 15 s; White gives Black (waiting) 15 s.
+    given = await b.ok({"type": "give_time", "game": gid})
+    assert given["type"] == "time_given" and given["to"] == "white" and given["ms"] == 15000, given
+    seen = await a.recv_type("time_given", to="white")
+    assert seen["v"] == given["v"] and 180000 < seen["clock"]["white"] <= 195000, seen
+    given = await a.ok({"type": "give_time", "game": gid})
+    assert given["to"] == "black" and given["clock"]["black"] == 195000, given
+    await srv.close_clients()
+    assert srv.stop() == 0
+    # Both gifts are kept: each side's clock as of its turn's start, as after a move.
+    srv2 = data.start()
+    a2 = await srv2.player(token=a.token)
+    [game] = a2.welcome["games"]
+    assert game["clock"]["black"] == 195000, game
+    assert 190000 < game["clock"]["white"] <= 195000, game
+    await a2.move(gid, "Nf3")
+    await srv2.close_clients()
+    assert srv2.stop() == 0
+
+
 async def test_startup_failures(data):
     if data.pg:
         return await startup_failures_postgresql(data)

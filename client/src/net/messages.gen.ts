@@ -95,6 +95,7 @@ export type ErrorCode =
   | 'RATED_UNAVAILABLE'
   | 'CHAT_MUTED'
   | 'BLOCKED'
+  | 'CANNOT_GIVE_TIME'
   | 'NO_SUCH_POOL'
   | 'NO_MEMORY'
   | 'BAD_JSON'
@@ -293,6 +294,13 @@ export interface RematchAcceptRequest {
 
 export interface RematchDeclineRequest {
   type: 'rematch_decline';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface GiveTimeRequest {
+  type: 'give_time';
   /** 1-16 letters and digits */
   game: string;
   id?: RequestId;
@@ -648,6 +656,7 @@ export type ClientMessage =
   | RematchOfferRequest
   | RematchAcceptRequest
   | RematchDeclineRequest
+  | GiveTimeRequest
   | AbandonClaimRequest
   | ChatRequest
   | ChallengeDeclineRequest
@@ -851,6 +860,16 @@ export interface TakebackMessage {
   turn: Color;
   clock: Clocks | null;
   legal_moves?: string[];
+  id?: RequestId;
+}
+
+export interface TimeGivenMessage {
+  type: 'time_given';
+  game: string;
+  v: number;
+  to: Color;
+  ms: number;
+  clock: Clocks;
   id?: RequestId;
 }
 
@@ -1125,6 +1144,7 @@ export type ServerMessage =
   | OfferMessage
   | OfferDeclinedMessage
   | TakebackMessage
+  | TimeGivenMessage
   | PresenceMessage
   | ChatMessage
   | RematchMessage

@@ -303,7 +303,7 @@ export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMes
 
 /** The game events: messages about one game, carrying "game" as an id and "v". */
 export type GameEventMessage = ServerMessageOf<
-  'move' | 'game_end' | 'offer' | 'offer_declined' | 'takeback' | 'presence' | 'chat' | 'rematch'
+  'move' | 'game_end' | 'offer' | 'offer_declined' | 'takeback' | 'time_given' | 'presence' | 'chat' | 'rematch'
 >;
 
 const GAME_EVENT_TYPES = new Set([
@@ -312,6 +312,7 @@ const GAME_EVENT_TYPES = new Set([
   'offer',
   'offer_declined',
   'takeback',
+  'time_given',
   'presence',
   'chat',
   'rematch',

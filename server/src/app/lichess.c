@@ -375,6 +375,8 @@ bool lichess_apply(json_t *game, const json_t *event) {
         apply_move(game, event);
     } else if (strcmp(type, "takeback") == 0) {
         apply_takeback(game, event);
+    } else if (strcmp(type, "time_given") == 0) {
+        set_copy(game, event, "clock");
     } else if (strcmp(type, "offer") == 0 || strcmp(type, "offer_declined") == 0) {
         const char *kind = str(event, "kind");
         if (strcmp(kind, "draw") != 0 && strcmp(kind, "takeback") != 0) return false;

@@ -193,6 +193,8 @@ int store_record_events(struct store *store, const struct core_events *events, i
             case CORE_EV_GAME_STARTED: record_start(&b, ev->game, wall_ms); break;
             case CORE_EV_MOVE: record_move(&b, ev, wall_ms); break;
             case CORE_EV_TAKEBACK: record_takeback(&b, ev->game); break;
+            /* Given time is kept as a takeback keeps the clocks: a takeback of nothing. */
+            case CORE_EV_TIME_GIVEN: record_takeback(&b, ev->game); break;
             case CORE_EV_GAME_ENDED: record_end(&b, ev->game); break;
             case CORE_EV_CHAT: record_chat(&b, ev); break;
             default: break;

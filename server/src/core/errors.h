@@ -44,6 +44,8 @@
                          "person unless the server allows it)")                                    \
     X(CHAT_MUTED, "a moderator has muted you: you cannot chat for now")                            \
     X(BLOCKED, "this player does not accept games or challenges from you")                         \
+    X(CANNOT_GIVE_TIME, "time can be given only to a person, in a game with a clock, once both "   \
+                        "sides have moved")                                                        \
     X(NO_SUCH_POOL, "quick pairing is for the lobby's presets (1+0 to 30+0) only")                 \
     X(NO_MEMORY, "the server ran out of memory")
 

@@ -176,6 +176,13 @@ int game_abort(struct game *game, int64_t now_ms, int64_t wall_ms) {
     return 0;
 }
 
+int game_give_time(struct game *game, int color) {
+    if (game->ended) return -CORE_ERR_GAME_OVER;
+    if (game->tc.unlimited || game_ply(game) < 2) return -CORE_ERR_CANNOT_GIVE_TIME;
+    gclock_give(&game->clock, !color, GAME_GIVE_TIME_MS);
+    return 0;
+}
+
 int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms) {
     if (game->ended) return -CORE_ERR_GAME_OVER;
     enum chess_termination why = chess_game_claimable_draw(&game->chess);

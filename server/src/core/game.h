@@ -117,6 +117,15 @@ int game_resign(struct game *game, int color, int64_t now_ms, int64_t wall_ms);
  * -TOO_LATE_TO_ABORT. */
 int game_abort(struct game *game, int64_t now_ms, int64_t wall_ms);
 
+/* The time a player gives its opponent with one press (lichess's "give 15 seconds"). */
+#define GAME_GIVE_TIME_MS 15000
+
+/*
+ * Colour gives its opponent GAME_GIVE_TIME_MS, in a game in progress with a clock once both
+ * sides have moved (before, no clock runs). Returns 0, -GAME_OVER or -CANNOT_GIVE_TIME.
+ */
+int game_give_time(struct game *game, int color);
+
 /* Claims threefold repetition or the fifty-move rule. Returns 0, -GAME_OVER or
  * -NO_DRAW_TO_CLAIM. */
 int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms);

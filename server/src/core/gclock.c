@@ -27,6 +27,10 @@ void gclock_init(struct gclock *clock, bool unlimited, int64_t initial_ms, int64
     };
 }
 
+void gclock_give(struct gclock *clock, int color, int64_t ms) {
+    if (!clock->unlimited) clock->remaining_ms[color] += ms;
+}
+
 void gclock_start(struct gclock *clock, int color, int64_t now_ms) {
     if (clock->unlimited) return;
     clock->running = color;

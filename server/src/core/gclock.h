@@ -77,6 +77,9 @@ bool gclock_in_time(const struct gclock *clock, int64_t now_ms, const struct gcl
  */
 int64_t gclock_press(struct gclock *clock, int64_t now_ms, const struct gclock_report *report);
 
+/* Adds ms to the side's remaining time (given by its opponent), running or not. */
+void gclock_give(struct gclock *clock, int color, int64_t ms);
+
 /* When the running side flags; GCLOCK_NEVER when nothing runs. */
 int64_t gclock_deadline(const struct gclock *clock);
 

@@ -820,6 +820,21 @@ static int apply_abandon_claim(struct world *world, struct game *g, int color, b
     return 0;
 }
 
+/* The computer keeps its own time: giving it more would only slow the game down. */
+static int apply_give_time(struct world *world, struct game *g, int color,
+                           struct core_events *out) {
+    if (!g->ended && g->players[!color]->computer_level) return -CORE_ERR_CANNOT_GIVE_TIME;
+    int rc = game_give_time(g, color);
+    if (rc < 0) return rc;
+    struct core_event *ev = push_game_event(out, CORE_EV_TIME_GIVEN, CORE_TO_GAME, g);
+    if (ev) {
+        ev->color = !color;
+        mark_reply(out);
+    }
+    schedule_game(world, g);
+    return 0;
+}
+
 static int apply_chat(struct world *world, struct player *actor, struct game *g, int color,
                       const struct core_cmd *cmd, int64_t now_ms, struct core_events *out) {
     bool player = color >= 0;
@@ -880,6 +895,7 @@ static int apply_game_command(struct world *world, struct player *actor, const s
         case CORE_CMD_DRAW_DECLINE:
         case CORE_CMD_TAKEBACK_DECLINE:
         case CORE_CMD_REMATCH_DECLINE: return apply_decline(g, color, offer_of(cmd->type), out);
+        case CORE_CMD_GIVE_TIME: return apply_give_time(world, g, color, out);
         case CORE_CMD_ABANDON_CLAIM:
             return apply_abandon_claim(world, g, color, cmd->claim_win, now_ms, out);
         default: return -CORE_ERR_GAME_NOT_FOUND;

@@ -65,6 +65,7 @@ enum core_cmd_type {
     CORE_CMD_ABANDON_CLAIM,
     CORE_CMD_CHAT,
     CORE_CMD_CHALLENGE_DECLINE,
+    CORE_CMD_GIVE_TIME,  /* target: the game; to the actor's opponent */
     CORE_CMD_POOL_JOIN,  /* tc, rated_required: the pool (core/pool.h) */
     CORE_CMD_POOL_LEAVE, /* whichever pool the player waits in */
     CORE_CMD_COUNT
@@ -97,6 +98,7 @@ enum core_event_type {
     CORE_EV_OFFER,              /* game, offer, color (the maker) */
     CORE_EV_OFFER_DECLINED,     /* game, offer, color (the one declining) */
     CORE_EV_TAKEBACK,           /* game, undone plies */
+    CORE_EV_TIME_GIVEN,         /* game, color (the receiver) */
     CORE_EV_PRESENCE,           /* game, color, player (connected or away) */
     CORE_EV_CHAT,               /* game, room, chat */
     CORE_EV_REMATCH,            /* game (the old one; rematch_id names the new one) */

@@ -282,6 +282,13 @@ static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
                 put_legal_moves(msg, g);
             }
             return msg;
+        case CORE_EV_TIME_GIVEN:
+            if ((msg = game_message("time_given", ev))) {
+                put(msg, "to", json_string_nocheck(proto_color_name(ev->color)));
+                put(msg, "ms", json_integer(GAME_GIVE_TIME_MS));
+                put(msg, "clock", encode_clocks(g, now_ms));
+            }
+            return msg;
         case CORE_EV_PRESENCE:
             if ((msg = game_message("presence", ev))) {
                 put(msg, "color", json_string_nocheck(proto_color_name(ev->color)));

@@ -128,6 +128,13 @@ static void test_game_stream(void) {
     CHECK(!json_object_get(s, "wdraw")); /* black moved instead of answering */
     CHECK_EQ_STR(str(s, "status"), "started");
     json_decref(s);
+    /* Time given to White shows in the next gameState. */
+    json_t *given = parse("{\"type\": \"time_given\", \"game\": \"G1\", \"to\": \"white\","
+                          " \"ms\": 15000, \"clock\": {\"white\": 195000, \"black\": 179000}}");
+    CHECK(lichess_apply(g, given));
+    s = lichess_game_state(g);
+    CHECK(json_integer_value(json_object_get(s, "wtime")) == 195000);
+    json_decref(s);
     json_t *tb = parse("{\"type\": \"takeback\", \"game\": \"G1\", \"undone\": 2, \"ply\": 0,"
                        " \"fen\": \"f0\", \"turn\": \"white\", \"clock\": null}");
     CHECK(lichess_apply(g, tb));
@@ -160,6 +167,7 @@ static void test_game_stream(void) {
     json_decref(chat);
     json_decref(end);
     json_decref(tb);
+    json_decref(given);
     json_decref(other);
     json_decref(e2);
     json_decref(offer);

@@ -154,6 +154,7 @@ static void sample_game_events(struct world *w, struct player *a, struct player 
     snprintf(game, sizeof game, "%s", g->id);
     CHECK_EQ_INT(apply_to(w, a, CORE_CMD_MOVE, game, "e4", 1000), 0);
     CHECK_EQ_INT(apply_to(w, b, CORE_CMD_MOVE, game, "e5", 2000), 0);
+    CHECK_EQ_INT(apply_to(w, a, CORE_CMD_GIVE_TIME, game, NULL, 2500), 0);
     CHECK_EQ_INT(apply_to(w, a, CORE_CMD_DRAW_OFFER, game, NULL, 3000), 0);
     CHECK_EQ_INT(apply_to(w, b, CORE_CMD_DRAW_DECLINE, game, NULL, 3000), 0);
     CHECK_EQ_INT(apply_to(w, a, CORE_CMD_TAKEBACK_OFFER, game, NULL, 4000), 0);

@@ -261,6 +261,53 @@ out:
     world_destroy(w);
 }
 
+/* Giving 15 seconds: to the opponent, whose flag moves with it; refused where no clock runs,
+ * to the computer, to spectators and after the end. */
+static void test_give_time(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0);
+    struct player *b = world_player_create(w, "B", 0);
+    struct player *c = world_player_create(w, "C", 0);
+    struct time_control bullet = {.initial_ms = 60000};
+    struct game *g = start(w, a, b, bullet, 0);
+    if (!g) goto out;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_GIVE_TIME, g->id, NULL, 0), -CORE_ERR_CANNOT_GIVE_TIME);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, g->id, "e4", 1000), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, g->id, "e5", 2000), 0);
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_GIVE_TIME, g->id, NULL, 2000), -CORE_ERR_NOT_A_PLAYER);
+    /* White runs; Black gives it time: White's deadline moves by 15 s. */
+    int64_t deadline = world_next_deadline(w);
+    uint32_t version = g->version;
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_GIVE_TIME, g->id, NULL, 3000), 0);
+    const struct core_event *given = find_event(CORE_EV_TIME_GIVEN);
+    CHECK(given && given->color == CHESS_WHITE && given->target == CORE_TO_GAME);
+    CHECK(ev.reply >= 0 && ev.items[ev.reply].type == CORE_EV_TIME_GIVEN);
+    CHECK_EQ_INT(g->version, version + 1);
+    CHECK_EQ_INT(world_next_deadline(w), deadline + GAME_GIVE_TIME_MS);
+    CHECK_EQ_INT(gclock_remaining(&g->clock, CHESS_WHITE, 3000), 60000 - 1000 + GAME_GIVE_TIME_MS);
+    /* White gives Black time while its own clock runs: Black's stopped clock grows. */
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_GIVE_TIME, g->id, NULL, 4000), 0);
+    CHECK_EQ_INT(gclock_remaining(&g->clock, CHESS_BLACK, 4000), 60000 + GAME_GIVE_TIME_MS);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_RESIGN, g->id, NULL, 5000), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_GIVE_TIME, g->id, NULL, 5000), -CORE_ERR_GAME_OVER);
+
+    /* No clock, or the computer as the opponent. */
+    struct game *u = start(w, a, b, (struct time_control){.unlimited = true}, 6000);
+    if (!u) goto out;
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_MOVE, u->id, "e4", 6000), 0);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_MOVE, u->id, "e5", 6000), 0);
+    CHECK_EQ_INT(apply(w, a, CORE_CMD_GIVE_TIME, u->id, NULL, 6000), -CORE_ERR_CANNOT_GIVE_TIME);
+    struct core_cmd play = {
+        .type = CORE_CMD_COMPUTER_PLAY, .level = 1, .tc = blitz, .color = COLOR_CHOICE_WHITE};
+    CHECK_EQ_INT(world_apply(w, c, &play, 7000, &ev), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    struct game *cg = started ? started->game : NULL;
+    if (!cg) goto out;
+    CHECK_EQ_INT(apply(w, c, CORE_CMD_GIVE_TIME, cg->id, NULL, 7000), -CORE_ERR_CANNOT_GIVE_TIME);
+out:
+    world_destroy(w);
+}
+
 static void test_late_move_sees_flag_first(void) {
     struct world *w = make_world();
     struct player *a = world_player_create(w, "A", 0);
@@ -685,6 +732,7 @@ int main(void) {
     RUN(test_challenge_and_seek_expiry);
     RUN(test_flag_by_timer);
     RUN(test_late_move_sees_flag_first);
+    RUN(test_give_time);
     RUN(test_offers_takeback_rematch);
     RUN(test_presence_and_abandon);
     RUN(test_unlimited_game_is_never_abandoned);

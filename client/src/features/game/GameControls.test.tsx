@@ -39,6 +39,18 @@ describe('GameControls', () => {
     expect(screen.queryByRole('button', { name: 'Abort' })).toBeNull();
   });
 
+  it('gives the opponent 15 seconds in a game with a clock, not to the computer', () => {
+    const { command } = controls(game());
+    fireEvent.click(screen.getByRole('button', { name: 'Give 15 seconds' }));
+    expect(command).toHaveBeenCalledWith('give_time');
+    cleanup();
+    controls(game({ time: 'unlimited', clock: null }));
+    expect(screen.queryByRole('button', { name: 'Give 15 seconds' })).toBeNull();
+    cleanup();
+    controls(game({ black: { id: 'computer-3', name: 'Computer level 3', connected: true, computer: 3 } }));
+    expect(screen.queryByRole('button', { name: 'Give 15 seconds' })).toBeNull();
+  });
+
   it('answers the opponent’s offers', () => {
     const { command } = controls(game({ offers: { draw: 'black', takeback: 'black', rematch: null } }));
     fireEvent.click(screen.getByRole('button', { name: 'Accept draw' }));

@@ -1,5 +1,6 @@
 /*
  * What a player can do besides moving: abort (before both sides moved), propose a takeback,
+ * give the opponent 15 seconds,
  * offer or claim a draw, resign, claim a game the opponent left; answer the opponent's offers;
  * after the game, offer or accept a rematch. Irreversible actions ask for confirmation.
  */
@@ -40,6 +41,11 @@ export function GameControls({ game, me, online, command, claimAbandoned }: Cont
               onClick={() => command('takeback_propose')}
             >
               {offered.takeback === me ? 'Takeback proposed…' : 'Propose takeback'}
+            </button>
+          )}
+          {game.ply >= 2 && game.clock && game[them].computer === undefined && (
+            <button type="button" disabled={!online} onClick={() => command('give_time')}>
+              Give 15 seconds
             </button>
           )}
           {game.ply >= 2 && (

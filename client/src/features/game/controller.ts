@@ -30,6 +30,7 @@ export type GameCommand =
   | 'takeback_propose'
   | 'takeback_accept'
   | 'takeback_decline'
+  | 'give_time'
   | 'rematch_offer'
   | 'rematch_accept'
   | 'rematch_decline';

@@ -63,6 +63,15 @@ describe('applyGameEvent', () => {
     expect(g.offers.takeback).toBeNull();
   });
 
+  it('takes given time into both clocks, counting from its arrival', () => {
+    let g = gameFromFull(fullGame({ moves: ['e2e4', 'e7e5'], san: ['e4', 'e5'], ply: 2, fen: AFTER_E4_E5, v: 3 }), 0);
+    g = { ...g, clockRunning: 'white' };
+    g = applyGameEvent(g, { type: 'time_given', game: 'g1', v: 4, to: 'white', ms: 15000, clock: { white: 190000, black: 180000 } }, 5000);
+    expect(g).toMatchObject({ v: 4, clock: { white: 190000, black: 180000 }, clockAt: 5000, clockRunning: 'white' });
+    expect(remainingMs(g, 'white', 6000)).toBe(189000);
+    expect(remainingMs(g, 'black', 6000)).toBe(180000);
+  });
+
   it('a move declines the opponent’s draw offer but keeps the mover’s own', () => {
     let g = applyGameEvent(base, { type: 'offer', game: 'g1', v: 2, kind: 'draw', by: 'black' }, 0);
     g = applyGameEvent(g, moveEvent(3, 1, 'e2e4', 'e4', AFTER_E4), 0);

@@ -302,6 +302,9 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         analysis: game.analysis && game.analysis.ply <= ev.ply ? game.analysis : null,
       };
     }
+    case 'time_given':
+      // Both clocks as of now (the running side's already less what it used).
+      return { ...game, v: ev.v, clock: ev.clock, clockAt: now };
     case 'presence': {
       const seat: Seat = {
         ...game[ev.color],

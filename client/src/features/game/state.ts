@@ -67,6 +67,7 @@ export const gamesReducers: Reducers<GamesState> = {
   offer: gameEvent,
   offer_declined: gameEvent,
   takeback: gameEvent,
+  time_given: gameEvent,
   presence: gameEvent,
   chat: gameEvent,
   rematch: gameEvent,
