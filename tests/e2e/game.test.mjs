@@ -134,6 +134,8 @@ test('moves typed in SAN, and a promotion through the chooser', async () => {
 test('chat, offers, takeback, resignation and rematch, with confirmations', async () => {
   const { alice, bob, gameId } = await pair('Ivy', 'Jack', '15+10');
   const watcher = await openPlayer(ctx.browser, ctx.server, 'Kim', `/game/${gameId}`);
+  // The players and Kim see that one person watches.
+  for (const p of [alice.page, bob.page, watcher.page]) await p.getByText('1 spectator', { exact: true }).waitFor();
   // Chat: the players' room reaches the opponent, not the spectators.
   await alice.page.getByRole('textbox', { name: 'Write a message' }).fill('good luck');
   await alice.page.getByRole('button', { name: 'Send' }).click();

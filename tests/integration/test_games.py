@@ -186,3 +186,30 @@ async def test_ended_games_kept_within_the_limit(srv):
 
 if __name__ == "__main__":
     run_tests(globals())
+
+
+async def test_spectator_count(srv):
+    """The players and spectators learn how many people watch: each person once (two tabs are
+    one), the players not counted, announced when it changes, to a page that opens later too."""
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    gid = await start_game(a, b)
+    await a.ok({"type": "watch", "game": gid})  # a player's page: not a spectator
+    sue = await srv.player("Sue")
+    await sue.ok({"type": "watch", "game": gid})
+    sue_tab = await srv.player(token=sue.token)
+    await sue_tab.ok({"type": "watch", "game": gid})
+    tom = await srv.player("Tom")
+    await tom.ok({"type": "watch", "game": gid})
+    for c in (a, b, sue, tom):
+        await c.recv_type("spectators", game=gid, count=2, timeout=5)
+    # Ben's page, opened now, hears the count with the game.
+    await b.ok({"type": "watch", "game": gid})
+    await b.recv_type("spectators", game=gid, count=2)
+    # Tom leaves; one of Sue's tabs closes, the other stays.
+    await tom.ok({"type": "unwatch", "game": gid})
+    await sue_tab.close()
+    for c in (a, b, sue):
+        await c.recv_type("spectators", game=gid, count=1, timeout=5)
+    await sue.close()
+    await a.recv_type("spectators", game=gid, count=0, timeout=5)
+    await tom.expect_none("spectators", wait=1.5)  # no longer watching

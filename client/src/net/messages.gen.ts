@@ -873,6 +873,13 @@ export interface TimeGivenMessage {
   id?: RequestId;
 }
 
+export interface SpectatorsMessage {
+  type: 'spectators';
+  game: string;
+  count: number;
+  id?: RequestId;
+}
+
 export interface PresenceMessage {
   type: 'presence';
   game: string;
@@ -1145,6 +1152,7 @@ export type ServerMessage =
   | OfferDeclinedMessage
   | TakebackMessage
   | TimeGivenMessage
+  | SpectatorsMessage
   | PresenceMessage
   | ChatMessage
   | RematchMessage

@@ -57,6 +57,19 @@ static int watch_index(const struct conn *c, const char *id) {
     return -1;
 }
 
+static void mark_watchers_changed(struct server *srv, struct watch_list *w) {
+    if (w->dirty) return;
+    w->dirty = true;
+    srv->watchers_dirty++;
+}
+
+static void watch_list_free(struct server *srv, struct watch_list *w) {
+    if (w->dirty) srv->watchers_dirty--;
+    strmap_remove(&srv->watchers, w->id);
+    free(w->conns);
+    free(w);
+}
+
 int dispatch_watch_add(struct conn *c, const char *id) {
     struct server *srv = c->srv;
     if (watch_index(c, id) >= 0) return 0;
@@ -72,6 +85,7 @@ int dispatch_watch_add(struct conn *c, const char *id) {
         return -PROTO_ERR_INTERNAL;
     w->conns[w->count++] = c;
     snprintf(c->watched[c->watch_count++], GAME_ID_LEN + 1, "%s", id);
+    mark_watchers_changed(srv, w);
     return 0;
 }
 
@@ -90,10 +104,44 @@ static void watch_remove(struct conn *c, const char *id) {
             break;
         }
     }
-    if (w->count == 0) {
-        strmap_remove(&srv->watchers, w->id);
-        free(w->conns);
-        free(w);
+    mark_watchers_changed(srv, w);
+}
+
+/* The people watching a game: its watchers' players, each once, besides its own two players
+ * (whose game pages watch it too). A connection before hello counts as one person. */
+static int spectator_count(const struct watch_list *w, const struct game *g) {
+    int n = 0;
+    for (int i = 0; i < w->count; i++) {
+        const struct player *p = w->conns[i]->player;
+        if (p && game_color_of(g, p) >= 0) continue;
+        bool seen = false;
+        for (int k = 0; p && k < i && !seen; k++) seen = w->conns[k]->player == p;
+        n += !seen;
+    }
+    return n;
+}
+
+void dispatch_announce_spectators(struct server *srv, int64_t now_ms) {
+    if (srv->watchers_dirty == 0) return;
+    const char *key;
+    void *value;
+    size_t i = 0;
+    while (strmap_next(&srv->watchers, &i, &key, &value)) {
+        struct watch_list *w = value;
+        if (!w->dirty || now_ms < w->next_announce) continue;
+        const struct game *g = world_game(srv->world, w->id);
+        int count = g ? spectator_count(w, g) : 0;
+        w->dirty = false;
+        srv->watchers_dirty--;
+        if (g && count != w->announced) {
+            w->announced = count;
+            w->next_announce = now_ms + 1000;
+            dispatch_to_game(srv, g, proto_encode_spectators(g->id, count), true, true);
+        }
+        if (w->count == 0) {
+            watch_list_free(srv, w);
+            i = 0; /* the map changed under the cursor: start again (only clean lists stay) */
+        }
     }
 }
 
@@ -471,6 +519,9 @@ static int handle_watch(struct conn *c, const struct proto_request *req, int64_t
     enum proto_viewer viewer =
         game_color_of(g, c->player) >= 0 ? PROTO_VIEWER_PLAYER : PROTO_VIEWER_SPECTATOR;
     reply(c, proto_encode_game_message("game", g, now, viewer), req->id);
+    /* The number of spectators as last announced: a player's page (not counted) learns it too. */
+    const struct watch_list *w = strmap_get(&c->srv->watchers, g->id);
+    if (w && w->announced > 0) conn_send_json(c, proto_encode_spectators(g->id, w->announced));
     return 0;
 }
 

@@ -88,12 +88,16 @@ struct loop_timer {
     bool initialised;
 };
 
-/* Spectators of one game (by id, so an evicted game leaves nothing dangling). */
+/* Spectators of one game (by id, so an evicted game leaves nothing dangling). Kept while a
+ * change of its number of spectators waits to be announced, even with no connection left. */
 struct watch_list {
     char id[GAME_ID_LEN + 1];
     struct conn **conns;
     int count;
     size_t cap;
+    int announced;         /* the number of spectators last announced */
+    bool dirty;            /* a connection came or went since */
+    int64_t next_announce; /* not before (monotonic ms): at most one announcement a second */
 };
 
 struct server {
@@ -124,6 +128,7 @@ struct server {
     int players_here;             /* players with at least one of those connections */
     struct conn *lobby;           /* lobby subscribers */
     struct strmap watchers;       /* game id -> struct watch_list */
+    int watchers_dirty;           /* watch lists with a change to announce */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */
     int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */
@@ -254,6 +259,10 @@ int dispatch_watch_add(struct conn *c, const char *id);
 
 /* Removes a closing connection from watch lists and the lobby, and detaches its player. */
 void dispatch_conn_gone(struct conn *c);
+
+/* Tells the players and spectators of this node's games how many people watch them, where it
+ * changed (housekeeping). */
+void dispatch_announce_spectators(struct server *srv, int64_t now_ms);
 
 /* Re-arms the world timer after anything that may have moved its deadline. */
 void server_arm_world_timer(struct server *srv);

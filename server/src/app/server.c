@@ -146,6 +146,7 @@ static void house_timer_fired(struct server *srv) {
     if (!srv->stopping) net_keepalive(srv->net, now);
     site_tick(srv, now);
     httpapi_tick(srv, now);
+    dispatch_announce_spectators(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);

@@ -410,6 +410,15 @@ json_t *proto_encode_error(int code, const char *field) {
     return msg;
 }
 
+json_t *proto_encode_spectators(const char *game, int count) {
+    json_t *msg = message("spectators");
+    if (msg) {
+        put(msg, "game", json_string_nocheck(game));
+        put(msg, "count", json_integer(count));
+    }
+    return msg;
+}
+
 json_t *proto_encode_simple(const char *type) {
     return message(type);
 }

@@ -48,6 +48,9 @@ json_t *proto_encode_live_games(const struct world *world, int limit, int64_t no
 /* {"type":"error","code","message"[,"field"]}. field may be NULL. */
 json_t *proto_encode_error(int code, const char *field);
 
+/* {"type": "spectators", "game", "count"}: how many people watch a game. */
+json_t *proto_encode_spectators(const char *game, int count);
+
 /* {"type": type} ("pong", "ok"). */
 json_t *proto_encode_simple(const char *type);
 

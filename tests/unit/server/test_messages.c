@@ -171,6 +171,7 @@ static void sample_game_events(struct world *w, struct player *a, struct player 
     CHECK_EQ_INT(apply_to(w, b, CORE_CMD_REMATCH_OFFER, game, NULL, 9000), 0);
     CHECK_MESSAGE(
         proto_encode_game_message("game", world_game(w, game), 9000, PROTO_VIEWER_SPECTATOR));
+    CHECK_MESSAGE(proto_encode_spectators(game, 3));
 }
 
 /* Quick pairing: joined (the reply), left, joined again by both and paired by a wave. */

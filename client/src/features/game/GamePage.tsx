@@ -160,6 +160,11 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
             onSend={round.chat}
           />
         )}
+        {!game.archived && game.spectators > 0 && (
+          <p className="spectators">
+            {game.spectators} {game.spectators === 1 ? 'spectator' : 'spectators'}
+          </p>
+        )}
         <ShareLink path={`/game/${game.id}`} label="Link to this game" />
       </aside>
     </div>

@@ -95,6 +95,8 @@ export interface GameState {
   thinking: number | null;
   /** The computer's latest line (sent to spectators only), or null. */
   analysis: ComputerLine | null;
+  /** How many people watch (the server's `spectators`; the players are not counted). */
+  spectators: number;
 }
 
 export const CHAT_KEEP = 100;
@@ -140,6 +142,7 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     archived: false,
     thinking: null,
     analysis: null,
+    spectators: 0,
   };
 }
 
@@ -189,6 +192,7 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     archived: true,
     thinking: null,
     analysis: null,
+    spectators: 0,
   };
 }
 

@@ -25,6 +25,15 @@ describe('reduceGames', () => {
     expect(Object.keys(s.games).sort()).toEqual(['g1', 'w1']);
   });
 
+  it('keeps the number of spectators, also across a full state', () => {
+    let s = reduceGames(initialGamesState, { type: 'game', game: fullGame() }, 0);
+    s = reduceGames(s, { type: 'spectators', game: 'g1', count: 3 }, 0);
+    expect(s.games.g1.spectators).toBe(3);
+    s = reduceGames(s, { type: 'game', game: fullGame({ v: 5 }) }, 0);
+    expect(s.games.g1.spectators).toBe(3);
+    expect(reduceGames(s, { type: 'spectators', game: 'nope', count: 1 }, 0)).toBe(s);
+  });
+
   it('routes game events to their game and ignores unknown games', () => {
     let s = reduceGames(initialGamesState, { type: 'game', game: fullGame() }, 0);
     s = reduceGames(s, moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4), 0);

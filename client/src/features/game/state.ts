@@ -48,9 +48,12 @@ function gameEvent(state: GamesState, msg: GameEventMessage, now: number): Games
   return settlePending({ ...state, games: { ...state.games, [game.id]: next } }, game.id);
 }
 
-/** A game's full state (game, game_started): replaces the copy. */
+/** A game's full state (game, game_started): replaces the copy (a full state does not carry the
+ * number of spectators: the copy's stays). */
 function fullState(state: GamesState, msg: ServerMessageOf<'game' | 'game_started'>, now: number): GamesState {
-  const game = keepComputerState(state.games[msg.game.id], gameFromFull(msg.game, now));
+  const prev = state.games[msg.game.id];
+  const fresh = gameFromFull(msg.game, now);
+  const game = keepComputerState(prev, prev ? { ...fresh, spectators: prev.spectators } : fresh);
   return settlePending({ ...state, games: { ...state.games, [msg.game.id]: game } }, msg.game.id, true);
 }
 
@@ -75,6 +78,11 @@ export const gamesReducers: Reducers<GamesState> = {
   game_started: fullState,
   computer_thinking: computer,
   computer_analysis: computer,
+  spectators: (state, msg) => {
+    const game = state.games[msg.game];
+    if (!game || game.spectators === msg.count) return state;
+    return { ...state, games: { ...state.games, [game.id]: { ...game, spectators: msg.count } } };
+  },
   // Only for games the server no longer has in memory (a live copy is never replaced).
   game_record: (state, msg, now) => {
     if (state.games[msg.game.id] && !state.games[msg.game.id].archived) return state;
