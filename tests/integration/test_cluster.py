@@ -90,6 +90,35 @@ async def test_three_nodes_a_spectator_on_the_third(site):
         assert (await cl.recv_type("game_end", game=gid))["result"] == "1-0"
 
 
+async def test_spectators_counted_over_the_site(site):
+    # The game's owner adds up the spectators every node reports: one on each of three nodes
+    # (two pages of one person on c count once), the players never; a node that goes counts no
+    # more. Every page, on every node, hears the site's number.
+    a, b, c = site.node("a"), site.node("b"), site.node("c")
+    await site.wait_joined(3)
+    alice, bob = await a.player("Alice"), await b.player("Bob")
+    sid = (await alice.ok({"type": "seek_create", "time": {"minutes": 5, "increment": 0},
+                           "color": "white"}))["seek"]["id"]
+    gid = (await bob.ok({"type": "seek_accept", "seek": sid}))["game"]["id"]
+    await bob.ok({"type": "watch", "game": gid})  # a player's page on another node
+    sue, sam = await a.player("Sue"), await b.player("Sam")
+    tom = await c.player("Tom")
+    tom_tab = await c.player(token=tom.token)
+    for cl in (sue, sam, tom, tom_tab):
+        await cl.ok({"type": "watch", "game": gid})
+    for cl in (alice, bob, sue, sam, tom, tom_tab):
+        await cl.recv_type("spectators", game=gid, count=3, timeout=10)
+    # A page opened now on node b hears the number with the game.
+    late = await b.player("Late")
+    await late.ok({"type": "watch", "game": gid})
+    await late.recv_type("spectators", game=gid, timeout=5)
+    await late.close()
+    # Node c stops: Tom counts no more.
+    c.stop()
+    for cl in (alice, bob, sue, sam):
+        await cl.recv_type("spectators", game=gid, count=2, timeout=15)
+
+
 async def test_live_games_and_a_player_back_through_the_other_node(site):
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["d4", "d5"])

@@ -107,13 +107,20 @@ static void watch_remove(struct conn *c, const char *id) {
     mark_watchers_changed(srv, w);
 }
 
-/* The people watching a game: its watchers' players, each once, besides its own two players
- * (whose game pages watch it too). A connection before hello counts as one person. */
-static int spectator_count(const struct watch_list *w, const struct game *g) {
+void dispatch_spectators_changed(struct server *srv, const char *game) {
+    struct watch_list *w = strmap_get_or_add(&srv->watchers, game, sizeof *w,
+                                             offsetof(struct watch_list, id), sizeof w->id, NULL);
+    if (w) mark_watchers_changed(srv, w);
+}
+
+/* The people watching a game here: its watchers' players, each once, besides its own two
+ * players (ids; whose game pages watch it too). A connection before hello counts as one. */
+static int spectator_count(const struct watch_list *w, const char *white, const char *black) {
     int n = 0;
     for (int i = 0; i < w->count; i++) {
         const struct player *p = w->conns[i]->player;
-        if (p && game_color_of(g, p) >= 0) continue;
+        if (p && ((white && strcmp(p->id, white) == 0) || (black && strcmp(p->id, black) == 0)))
+            continue;
         bool seen = false;
         for (int k = 0; p && k < i && !seen; k++) seen = w->conns[k]->player == p;
         n += !seen;
@@ -130,13 +137,24 @@ void dispatch_announce_spectators(struct server *srv, int64_t now_ms) {
         struct watch_list *w = value;
         if (!w->dirty || now_ms < w->next_announce) continue;
         const struct game *g = world_game(srv->world, w->id);
-        int count = g ? spectator_count(w, g) : 0;
+        const char *white = NULL, *black = NULL;
+        if (g) {
+            white = g->players[CHESS_WHITE]->id;
+            black = g->players[CHESS_BLACK]->id;
+        } else if (!site_game_players(srv, w->id, &white, &black)) {
+            white = black = NULL; /* not known yet: everyone here counts */
+        }
+        int count = spectator_count(w, white, black);
+        if (g) count += site_spectators_elsewhere(srv, g->id);
         w->dirty = false;
         srv->watchers_dirty--;
-        if (g && count != w->announced) {
+        if (count != w->announced) {
             w->announced = count;
             w->next_announce = now_ms + 1000;
-            dispatch_to_game(srv, g, proto_encode_spectators(g->id, count), true, true);
+            if (g)
+                dispatch_to_game(srv, g, proto_encode_spectators(g->id, count), true, true);
+            else
+                site_report_spectators(srv, w->id, count);
         }
         if (w->count == 0) {
             watch_list_free(srv, w);

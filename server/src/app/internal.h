@@ -260,9 +260,15 @@ int dispatch_watch_add(struct conn *c, const char *id);
 /* Removes a closing connection from watch lists and the lobby, and detaches its player. */
 void dispatch_conn_gone(struct conn *c);
 
-/* Tells the players and spectators of this node's games how many people watch them, where it
- * changed (housekeeping). */
+/*
+ * Tells the players and spectators of this node's games how many people watch them (here and,
+ * on a site, on the other nodes), and the owners of other nodes' games how many watch them here,
+ * where it changed (housekeeping).
+ */
 void dispatch_announce_spectators(struct server *srv, int64_t now_ms);
+
+/* The number of a game's spectators may have changed (another node reported its own). */
+void dispatch_spectators_changed(struct server *srv, const char *game);
 
 /* Re-arms the world timer after anything that may have moved its deadline. */
 void server_arm_world_timer(struct server *srv);

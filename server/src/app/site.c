@@ -84,6 +84,19 @@ void site_release(struct server *srv) {
     if (srv->site_ops) srv->site_ops->release(srv);
 }
 
+bool site_game_players(struct server *srv, const char *game, const char **white,
+                       const char **black) {
+    return srv->site_ops ? srv->site_ops->game_players(srv, game, white, black) : false;
+}
+
+void site_report_spectators(struct server *srv, const char *game, int count) {
+    if (srv->site_ops) srv->site_ops->report_spectators(srv, game, count);
+}
+
+int site_spectators_elsewhere(struct server *srv, const char *game) {
+    return srv->site_ops ? srv->site_ops->spectators_elsewhere(srv, game) : 0;
+}
+
 void site_player_moderated(struct server *srv, const char *player_id, const char *change,
                            const char *other_id) {
     if (srv->site_ops) srv->site_ops->player_moderated(srv, player_id, change, other_id);

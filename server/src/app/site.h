@@ -53,6 +53,10 @@ struct site_ops {
     void (*release)(struct server *srv);
     void (*player_moderated)(struct server *srv, const char *player_id, const char *change,
                              const char *other_id);
+    bool (*game_players)(struct server *srv, const char *game, const char **white,
+                         const char **black);
+    void (*report_spectators)(struct server *srv, const char *game, int count);
+    int (*spectators_elsewhere)(struct server *srv, const char *game);
 };
 
 /* Plugs a site in (site/cluster.c, when the node joins one); ops must outlive the server. */
@@ -121,5 +125,18 @@ void site_release(struct server *srv);
  */
 void site_player_moderated(struct server *srv, const char *player_id, const char *change,
                            const char *other_id);
+
+/* Another node's game's players' ids (borrowed until the next call into the site), as this
+ * node last heard them. False when unknown, and without a site. */
+bool site_game_players(struct server *srv, const char *game, const char **white,
+                       const char **black);
+
+/* This node's spectators of another node's game, for its owner, which announces the site's
+ * total (dispatch_announce_spectators). Nothing without a site. */
+void site_report_spectators(struct server *srv, const char *game, int count);
+
+/* The spectators of one of this node's games on the other nodes, as they last reported them
+ * (a node that left the site counts no more); 0 without a site. */
+int site_spectators_elsewhere(struct server *srv, const char *game);
 
 #endif

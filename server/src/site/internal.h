@@ -28,9 +28,10 @@ struct remote {
     char owner[BUS_NODE_ID_MAX + 1];
     uint32_t version;
     bool has_version;
-    bool resyncing;    /* a state request is on its way */
-    bool needs_resync; /* until a state answer arrives (retried from the tick) */
-    json_t *seek;      /* a lobby seek: its encoded form, for lobby_subscribe */
+    bool resyncing;            /* a state request is on its way */
+    bool needs_resync;         /* until a state answer arrives (retried from the tick) */
+    json_t *seek;              /* a lobby seek: its encoded form, for lobby_subscribe */
+    char white[32], black[32]; /* a game's players' ids, once an event or state named them */
 };
 
 struct cluster {
@@ -74,6 +75,13 @@ struct remote *cluster_remote_get(struct cluster *cl, const char *id, const char
 void cluster_remote_drop(struct cluster *cl, const char *id);
 
 /* ---- relay.c ---- */
+
+/* site_ops: another node's game's players; this node's spectators of it, for its owner; one of
+ * this node's games' spectators on the other nodes. */
+bool relay_game_players(struct server *srv, const char *game, const char **white,
+                        const char **black);
+void relay_report_spectators(struct server *srv, const char *game, int count);
+int relay_spectators_elsewhere(struct server *srv, const char *game);
 
 /* Handles a bus message about games (commands, states, answers, events, players' presence).
  * Returns false when t is not one of those. */

@@ -20,8 +20,9 @@
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
  *                  cget   {n, q, g}       "send me the challenge"
- *                  res    {q, e | ok | m, mp, v, w, b} the owner's answer
+ *                  res    {q, e | ok | m, mp, v, w, b, sc} the owner's answer (sc: spectators)
  *                  pstate {p, g, mp, v, w, b} one of the player's games, after pgames
+ *                  wc     {n, g, c}       node n's spectators of one of our games: c people
  *
  * A request (q) waits in `pending` until its answer, its event, or its deadline (5 s: the client
  * gets OWNER_UNREACHABLE, the same error as when the bus is down or the owner is not
@@ -84,6 +85,7 @@ struct interest {
     int count;
     bool everyone;
     char nodes[INTEREST_MAX][BUS_NODE_ID_MAX + 1];
+    int spectators[INTEREST_MAX]; /* each node's spectators of the game, as it reported them */
 };
 
 /* A remote player this node counts as connected (attached in the world), and through which
@@ -433,18 +435,88 @@ static struct player *remote_player(struct cluster *cl, const json_t *info, cons
 
 /* ---- who follows this node's games ---- */
 
-static void note_interest(struct cluster *cl, const char *game, const char *node) {
+/* Notes that node follows game; returns the node's index among the game's followers, or -1
+ * (memory, or beyond INTEREST_MAX: the game's events go to every node then). */
+static int note_interest(struct cluster *cl, const char *game, const char *node) {
     struct interest *in = strmap_get_or_add(&cl->interest, game, sizeof *in,
                                             offsetof(struct interest, game), sizeof in->game, NULL);
-    if (!in) return;
+    if (!in) return -1;
     for (int i = 0; i < in->count; i++) {
-        if (strcmp(in->nodes[i], node) == 0) return;
+        if (strcmp(in->nodes[i], node) == 0) return i;
     }
     if (in->count == INTEREST_MAX) {
         in->everyone = true;
-        return;
+        return -1;
     }
-    snprintf(in->nodes[in->count++], sizeof in->nodes[0], "%s", node);
+    snprintf(in->nodes[in->count], sizeof in->nodes[0], "%s", node);
+    return in->count++;
+}
+
+/* ---- spectators across nodes ---- */
+
+/* A follower's count of its spectators of one of our games ("wc" {n, g, c}). */
+static void owner_spectators(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *game = json_string_value(json_object_get(msg, "g"));
+    json_int_t count = json_integer_value(json_object_get(msg, "c"));
+    const struct game *g = game ? world_game(cl->srv->world, game) : NULL;
+    if (!from || !g || count < 0 || count > INT32_MAX) return;
+    int i = note_interest(cl, g->id, from);
+    struct interest *in = strmap_get(&cl->interest, g->id);
+    if (i < 0 || !in || in->spectators[i] == (int)count) return;
+    in->spectators[i] = (int)count;
+    dispatch_spectators_changed(cl->srv, g->id);
+}
+
+/* A node left the site: its spectators count no more. */
+static void forget_spectators_via(struct cluster *cl, const char *node) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->interest, &i, &key, &value);) {
+        struct interest *in = value;
+        for (int k = 0; k < in->count; k++) {
+            if (strcmp(in->nodes[k], node) != 0 || in->spectators[k] == 0) continue;
+            in->spectators[k] = 0;
+            dispatch_spectators_changed(cl->srv, in->game);
+        }
+    }
+}
+
+bool relay_game_players(struct server *srv, const char *game, const char **white,
+                        const char **black) {
+    struct cluster *cl = cluster_of(srv);
+    const struct remote *r = cl ? strmap_get(&cl->remotes, game) : NULL;
+    if (!r || !r->white[0] || !r->black[0]) return false;
+    *white = r->white;
+    *black = r->black;
+    return true;
+}
+
+void relay_report_spectators(struct server *srv, const char *game, int count) {
+    struct cluster *cl = cluster_of(srv);
+    const struct remote *r = cl ? strmap_get(&cl->remotes, game) : NULL;
+    if (!r || !bus_up(cl->bus)) return;
+    cluster_publish_direct(
+        cl, r->owner,
+        json_pack("{s:s,s:s,s:s,s:i}", "t", "wc", "n", cl->node, "g", game, "c", count), NULL,
+        NULL);
+}
+
+int relay_spectators_elsewhere(struct server *srv, const char *game) {
+    struct cluster *cl = cluster_of(srv);
+    const struct interest *in = cl ? strmap_get(&cl->interest, game) : NULL;
+    int n = 0;
+    for (int i = 0; in && i < in->count; i++) n += in->spectators[i];
+    return n;
+}
+
+/* Remembers a remote game's players (events and states name them). */
+static void note_players(struct cluster *cl, const char *game, const char *white,
+                         const char *black) {
+    struct remote *r = game && white && black ? strmap_get(&cl->remotes, game) : NULL;
+    if (!r) return;
+    snprintf(r->white, sizeof r->white, "%s", white);
+    snprintf(r->black, sizeof r->black, "%s", black);
 }
 
 static void add_node(char (*nodes)[BUS_NODE_ID_MAX + 1], int *n, const char *node) {
@@ -530,18 +602,20 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
     }
     if (!g->ended) note_interest(cl, g->id, from); /* a spectator there, or a resync */
     int64_t now = now_mono_ms();
+    const struct watch_list *watching = strmap_get(&srv->watchers, g->id);
     answer(cl, from, rid,
-           json_pack("{s:o,s:o,s:I,s:s,s:s}", "m",
+           json_pack("{s:o,s:o,s:I,s:s,s:s,s:i}", "m",
                      proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
                      proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
                      (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
-                     g->players[CHESS_BLACK]->id));
+                     g->players[CHESS_BLACK]->id, "sc", watching ? watching->announced : 0));
 }
 
 /* The players counted as connected through a node are away now (the node stopped or restarted:
  * their connections are gone). */
 void relay_detach_players_via(struct cluster *cl, const char *node) {
     struct server *srv = cl->srv;
+    forget_spectators_via(cl, node);
     const char *key;
     void *value;
     bool again = true;
@@ -759,6 +833,7 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
     }
     struct remote *rg = cluster_remote_get(cl, game, owner);
     if (!rg) return;
+    note_players(cl, game, rd.white, rd.black);
     bool gap = rg->has_version && v != rg->version + 1;
     rg->version = v;
     rg->has_version = true;
@@ -775,6 +850,7 @@ static void deliver_state(struct cluster *cl, const json_t *res, const char *gam
         .msg = json_object_get(res, "m"),
     };
     if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
+    note_players(cl, game, rd.white, rd.black);
     rd.kind = CORE_TO_GAME_PLAYERS;
     rd.msg = json_object_get(res, "mp");
     if (json_is_object(rd.msg)) dispatch_deliver_remote(cl->srv, &rd);
@@ -850,8 +926,13 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
             r->version = (uint32_t)json_integer_value(json_object_get(msg, "v"));
             r->has_version = true;
         }
+        note_players(cl, p->target, white, black);
         proto_set_id(state, p->client_id);
         conn_send_json(p->conn, state);
+        /* The number of spectators as the owner last announced it (sc). */
+        json_int_t watching = json_integer_value(json_object_get(msg, "sc"));
+        if (watching > 0 && watching <= INT32_MAX)
+            conn_send_json(p->conn, proto_encode_spectators(p->target, (int)watching));
     } else {
         json_t *ok = proto_encode_simple("ok");
         if (ok) proto_set_id(ok, p->client_id);
@@ -965,6 +1046,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
             on_player_game(cl, msg);
         else if (strcmp(t, "ev") == 0)
             deliver_event(cl, msg); /* an event of a game this node follows */
+        else if (strcmp(t, "wc") == 0)
+            owner_spectators(cl, msg);
         else
             return false;
         return true;
