@@ -5,7 +5,16 @@
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { clickMove, eventually, openPlayer, registerAccount, seekFromForm, suite, waitForGame } from './harness.mjs';
+import {
+  clickMove,
+  eventually,
+  openPlayer,
+  registerAccount,
+  screenshot,
+  seekFromForm,
+  suite,
+  waitForGame,
+} from './harness.mjs';
 
 const ctx = suite();
 
@@ -47,6 +56,12 @@ test('ratings beside the names, and their changes at the end of a rated game', a
       assert.ok(gain > 0 && loss > 0 && Math.abs(gain - loss) <= 1, `+${gain} / −${loss}`);
       await annBar.getByLabel(new RegExp(`^rating 1500, provisional, up ${gain}$`)).waitFor();
     }
+    // Ann's profile charts her rating after the game.
+    const after = 1500 + Number((await ann.page.locator('.rating-up').first().innerText()).trim().replace('+', ''));
+    await ann.page.locator('.player-bar').filter({ hasText: 'ann_rated' }).getByRole('link').first().click();
+    const chart = ann.page.getByRole('img', { name: /^Rating history: / });
+    assert.equal(await chart.getAttribute('aria-label'), `Rating history: blitz: ${after} to ${after} over 1 rated game`);
+    await screenshot(ann.page, 'profile-rating-chart');
   } finally {
     await ann.context.close();
     await bob.context.close();

@@ -239,6 +239,10 @@ async def test_rated_games_ratings_and_leaderboard(data):
     assert blitz["games"] == 1 and blitz["rating"] > 1500 and blitz["provisional"] is True
     assert prof["ratings"]["bullet"] == {"rating": 1500, "deviation": 350, "games": 0,
                                          "provisional": True}
+    # The rating after each rated game, for the profile's chart.
+    [[ended_at, after]] = prof["rating_history"]["blitz"]
+    assert after == change["black"]["after"] == blitz["rating"], prof
+    assert list(prof["rating_history"]) == ["blitz"]
     # A guest's games are never rated.
     gid2, end2 = await rated_game(a, g, [], lambda gid: a.ok({"type": "resign", "game": gid}))
     assert "ratings" not in end2
@@ -254,6 +258,10 @@ async def test_rated_games_ratings_and_leaderboard(data):
         if not prof["ratings"]["blitz"]["provisional"]:
             break
     assert prof["ratings"]["blitz"]["provisional"] is False, prof
+    history = prof["rating_history"]["blitz"]
+    assert len(history) == prof["ratings"]["blitz"]["games"], prof
+    assert history[-1][1] == prof["ratings"]["blitz"]["rating"], prof
+    assert [t for t, _ in history] == sorted(t for t, _ in history) and history[0][0] == ended_at
     board = await a.ok({"type": "leaderboard", "category": "blitz", "limit": 5})
     assert board["players"][0]["id"] == b.player["id"], board
     assert board["players"][0]["rank"] == 1 and board["players"][0]["name"] == "greta"
@@ -267,6 +275,7 @@ async def test_rated_games_ratings_and_leaderboard(data):
     c = await srv2.player("Zed")
     again = (await c.ok({"type": "player_get", "username": "greta"}))["player"]
     assert again["ratings"] == prof["ratings"]
+    assert again["rating_history"] == prof["rating_history"]
     await srv2.close_clients()
     assert srv2.stop() == 0
 

@@ -234,6 +234,8 @@ export interface Profile extends PlayerRef {
   online: boolean;
   created_at: number;
   ratings: Partial<Record<RatingCategory, Rating>>;
+  /** player_get: the rating after each of the last 500 rated games, [time, rating], oldest first. */
+  rating_history?: Partial<Record<RatingCategory, [number, number][]>>;
 }
 
 export interface ArchivedSide {

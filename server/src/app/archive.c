@@ -65,6 +65,22 @@ static json_t *profile_json(struct server *srv, const struct store_identity *id)
     return obj;
 }
 
+/* {"blitz": [[at, rating], ...], ...}: the rating after each rated game, oldest first, for the
+ * categories with games. */
+static json_t *rating_history_json(const struct store_rating_point *points, int count) {
+    json_t *obj = json_object();
+    for (int i = 0; obj && i < count; i++) {
+        const char *name = rating_category_name(points[i].category);
+        json_t *list = json_object_get(obj, name);
+        if (!list) {
+            list = json_array();
+            put(obj, name, list);
+        }
+        json_array_append_new(list, json_pack("[I,i]", (json_int_t)points[i].at, points[i].rating));
+    }
+    return obj;
+}
+
 /* ---- games ---- */
 
 static json_t *time_json(const struct store_game *g) {
@@ -173,9 +189,11 @@ struct archive_read {
     struct store_game *games; /* limit entries (calloc'd by the loop) */
     int count;
     bool more;
-    struct store_leader *leaders; /* limit entries */
-    struct store_bot *bots;       /* BOTS_PER_ACCOUNT entries */
-    char *text;                   /* PGN (malloc'd) */
+    struct store_leader *leaders;       /* limit entries */
+    struct store_rating_point *history; /* a profile's: STORE_RATING_HISTORY_MAX entries, or NULL */
+    int history_count;
+    struct store_bot *bots; /* BOTS_PER_ACCOUNT entries */
+    char *text;             /* PGN (malloc'd) */
     size_t len;
     bool last; /* export: no more batches */
     char fen[STORE_FEN_MAX + 1];
@@ -187,6 +205,7 @@ static void archive_release(struct db_read *rd) {
     store_game_free(&a->game);
     free(a->games);
     free(a->leaders);
+    free(a->history);
     free(a->bots);
     free(a->text);
     if (a->have_import) store_op_release(&a->import);
@@ -206,6 +225,9 @@ static struct archive_read *archive_read_new(enum archive_kind kind, const json_
 static void run_player(struct store_reader *r, struct archive_read *a) {
     a->base.status = a->player_id[0] ? store_find_player(r, a->player_id, &a->identity)
                                      : store_find_username(r, a->username, &a->identity);
+    if (a->base.status == 0 && a->history)
+        a->base.status = store_rating_history(r, a->identity.player_id, STORE_RATING_HISTORY_MAX,
+                                              a->history, &a->history_count);
 }
 
 /* One game as lichess's NDJSON export has it (a line). Returns its length, or -1. */
@@ -357,7 +379,11 @@ static json_t *answer_json(struct server *srv, struct archive_read *a, int *code
                 *code = status_error(status, -PROTO_ERR_PLAYER_NOT_FOUND);
                 return NULL;
             }
-            return a->kind == ARCHIVE_PLAYER ? profile_json(srv, &a->identity) : games_page_json(a);
+            if (a->kind == ARCHIVE_GAMES) return games_page_json(a);
+            json_t *profile = profile_json(srv, &a->identity);
+            if (profile && a->history)
+                put(profile, "rating_history", rating_history_json(a->history, a->history_count));
+            return profile;
         case ARCHIVE_GAME:
             if (status < 0) {
                 *code = status_error(status, -CORE_ERR_GAME_NOT_FOUND);
@@ -536,6 +562,11 @@ static int handle_player(struct conn *c, const struct proto_request *req) {
         return -PROTO_ERR_PLAYER_NOT_FOUND;
     struct archive_read *a = archive_read_new(ARCHIVE_PLAYER, req->id);
     if (!a) return -PROTO_ERR_INTERNAL;
+    a->history = calloc(STORE_RATING_HISTORY_MAX, sizeof *a->history);
+    if (!a->history) {
+        reads_discard(&a->base);
+        return -PROTO_ERR_INTERNAL;
+    }
     snprintf(a->player_id, sizeof a->player_id, "%s", req->player ? req->player : "");
     snprintf(a->username, sizeof a->username, "%s", lower);
     return submit_ws(c, a);

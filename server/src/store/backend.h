@@ -133,6 +133,8 @@ struct store_backend {
                       struct store_bot *out, int *count);
     int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,
                        struct store_leader *out, int *count);
+    int (*rating_history)(struct store_reader *reader, const char *player_id, int max,
+                          struct store_rating_point *out, int *count);
     int (*blocks)(struct store_reader *reader, const char *player_id, int max,
                   struct store_named *out, int *count);
     int (*reports)(struct store_reader *reader, bool closed, int max, struct store_report *out,

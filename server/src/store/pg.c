@@ -132,6 +132,7 @@ const struct store_backend store_pg_backend = {
     .load_live = pg_load_live,
     .owned_bots = pg_owned_bots,
     .leaderboard = pg_leaderboard,
+    .rating_history = pg_rating_history,
     .blocks = pg_blocks,
     .reports = pg_reports,
     .mod_log = pg_mod_log,

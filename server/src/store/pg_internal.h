@@ -196,6 +196,8 @@ int pg_leaderboard(struct store_reader *reader, int category, int limit, int64_t
                    struct store_leader *out, int *count);
 int pg_account_password(struct store_reader *reader, const char *player_id,
                         char password_hash[STORE_PWHASH_MAX]);
+int pg_rating_history(struct store_reader *reader, const char *player_id, int max,
+                      struct store_rating_point *out, int *count);
 int pg_sessions(struct store_reader *reader, const char *player_id, int max,
                 struct store_session *out, int *count);
 int pg_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],

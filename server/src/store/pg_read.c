@@ -526,6 +526,33 @@ int pg_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH
     return 0;
 }
 
+int pg_rating_history(struct store_reader *reader, const char *player_id, int max,
+                      struct store_rating_point *out, int *count) {
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    pg_int(&p, max);
+    PGresult *r = pg_read_query(
+        pg_reader_of(reader)->conn,
+        "SELECT category, ended_at, CASE WHEN white_id = $1 THEN white_rating + white_rating_diff "
+        "ELSE black_rating + black_rating_diff END FROM games WHERE (white_id = $1 OR black_id = "
+        "$1) "
+        "AND status = 'ended' AND rated = 1 AND white_rating_diff IS NOT NULL "
+        "ORDER BY created_at DESC, id DESC LIMIT $2",
+        &p, "reading a rating history");
+    if (!r) return -STORE_ERR_IO;
+    for (int i = 0; i < PQntuples(r) && *count < max; i++) {
+        char category[16];
+        pg_col_text(r, i, 0, category, sizeof category);
+        struct store_rating_point *pt = &out[*count];
+        pt->category = rating_category_parse(category);
+        pt->at = pg_col_i64(r, i, 1);
+        pt->rating = (int)pg_col_i64(r, i, 2);
+        if (pt->category != RATING_NONE) (*count)++;
+    }
+    PQclear(r);
+    return 0;
+}
+
 int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
                   struct store_api_token *out, int *count) {
     *count = 0;

@@ -214,6 +214,20 @@ int store_api_tokens(struct store_reader *reader, const char *player_id, int max
 int store_leaderboard(struct store_reader *reader, int category, int limit, int64_t now_ms,
                       struct store_leader *out, int *count);
 
+/* A player's rating after one of its rated games. */
+struct store_rating_point {
+    int category; /* enum rating_category */
+    int64_t at;   /* when the game ended (wall ms) */
+    int rating;   /* the rating it brought (before + diff, rounded as stored) */
+};
+
+#define STORE_RATING_HISTORY_MAX 500
+
+/* player_id's ratings after each of its last max (1..STORE_RATING_HISTORY_MAX) rated games,
+ * oldest first, into out. */
+int store_rating_history(struct store_reader *reader, const char *player_id, int max,
+                         struct store_rating_point *out, int *count);
+
 /* ---- moderation (docs/moderation.md) ---- */
 
 /* A player another blocks, or a player of a report or a log entry: id and shown name. */

@@ -179,6 +179,20 @@ int store_leaderboard(struct store_reader *r, int category, int limit, int64_t n
     return r->backend->leaderboard(r, category, limit, now_ms, out, count);
 }
 
+int store_rating_history(struct store_reader *r, const char *player_id, int max,
+                         struct store_rating_point *out, int *count) {
+    *count = 0;
+    if (max < 1 || max > STORE_RATING_HISTORY_MAX) return -STORE_ERR_NOT_FOUND;
+    int rc = r->backend->rating_history(r, player_id, max, out, count);
+    /* Read newest first (the last max games); given oldest first. */
+    for (int i = 0, k = *count - 1; rc == 0 && i < k; i++, k--) {
+        struct store_rating_point t = out[i];
+        out[i] = out[k];
+        out[k] = t;
+    }
+    return rc;
+}
+
 int store_account_password(struct store_reader *r, const char *player_id,
                            char password_hash[STORE_PWHASH_MAX]) {
     return r->backend->account_password(r, player_id, password_hash);

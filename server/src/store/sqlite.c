@@ -349,6 +349,7 @@ const struct store_backend store_sqlite_backend = {
     .load_live = sqlite_load_live,
     .owned_bots = sqlite_owned_bots,
     .leaderboard = sqlite_leaderboard,
+    .rating_history = sqlite_rating_history,
     .blocks = sqlite_blocks,
     .reports = sqlite_reports,
     .mod_log = sqlite_mod_log,

@@ -139,6 +139,8 @@ int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int
                        struct store_leader *out, int *count);
 int sqlite_account_password(struct store_reader *reader, const char *player_id,
                             char password_hash[STORE_PWHASH_MAX]);
+int sqlite_rating_history(struct store_reader *reader, const char *player_id, int max,
+                          struct store_rating_point *out, int *count);
 int sqlite_sessions(struct store_reader *reader, const char *player_id, int max,
                     struct store_session *out, int *count);
 int sqlite_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH_LEN],

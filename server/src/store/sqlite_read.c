@@ -24,7 +24,7 @@
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
-        *mod_state, *blocks, *api_token, *api_tokens;
+        *mod_state, *blocks, *api_token, *api_tokens, *rating_history;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -77,6 +77,11 @@ static const char *const read_sql[] = {
     "AND t.revoked_at IS NULL",
     "SELECT hash, description, scopes, created_at, last_used_at FROM api_tokens "
     "WHERE player_id = ?1 AND revoked_at IS NULL ORDER BY created_at DESC, hash LIMIT ?2",
+    /* a player's rated games, newest first: the rating each brought */
+    "SELECT category, ended_at, CASE WHEN white_id = ?1 THEN white_rating + white_rating_diff "
+    "ELSE black_rating + black_rating_diff END FROM games WHERE (white_id = ?1 OR black_id = ?1) "
+    "AND status = 'ended' AND rated = 1 AND white_rating_diff IS NOT NULL "
+    "ORDER BY created_at DESC, id DESC LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -575,6 +580,28 @@ int sqlite_leaderboard(struct store_reader *reader, int category, int limit, int
         col_text(st, 1, l->name, sizeof l->name);
         l->rating = stored;
         l->bot = sqlite3_column_int(st, 6) != 0;
+    }
+    sqlite3_reset(st);
+    return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
+}
+
+int sqlite_rating_history(struct store_reader *reader, const char *player_id, int max,
+                          struct store_rating_point *out, int *count) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->rating_history;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_bind_int(st, 2, max);
+    int rc = SQLITE_DONE;
+    while (*count < max && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char category[16];
+        col_text(st, 0, category, sizeof category);
+        struct store_rating_point *p = &out[*count];
+        p->category = rating_category_parse(category);
+        p->at = sqlite3_column_int64(st, 1);
+        p->rating = sqlite3_column_int(st, 2);
+        if (p->category != RATING_NONE) (*count)++;
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);

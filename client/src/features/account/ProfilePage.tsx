@@ -1,5 +1,6 @@
 /*
- * A player's profile (/player/<id>): name, account, ratings by speed, a direct challenge when
+ * A player's profile (/player/<id>): name, account, ratings by speed with their history as a
+ * chart, a direct challenge when
  * they are online (bots included; the lobby's DirectChallenge), and their finished games page by
  * page, each opening the game's page. Read from the server's database (player_get,
  * games_list); a server without one says so, and the page shows its answer.
@@ -14,6 +15,7 @@ import type { ArchivedGame, Profile, RatingCategory } from '../../net/protocol';
 import { DirectChallenge } from '../lobby';
 import { PlayerModeration } from '../moderation';
 import { useAccount } from './hooks';
+import { RatingChart } from './RatingChart';
 
 const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
@@ -92,6 +94,7 @@ export function ProfilePage({ id }: { id: string }) {
             })}
           </tbody>
         </table>
+        {profile.rating_history && <RatingChart history={profile.rating_history} />}
       </section>
       {profile.online && me && me.id !== profile.id && <DirectChallenge player={profile} />}
       {me && me.id !== profile.id && !profile.computer && <PlayerModeration player={profile} />}
