@@ -119,6 +119,33 @@ async def test_spectators_counted_over_the_site(site):
         await cl.recv_type("spectators", game=gid, count=2, timeout=15)
 
 
+async def test_quick_pairing_over_the_site(site):
+    # One node (the lowest id: a) runs the pools: players pressing the same preset on b and c
+    # are paired into one game there, and play it from their nodes. When the pool's node goes,
+    # whoever waits in it is told they left.
+    a, b, c = site.node("a"), site.node("b"), site.node("c")
+    await site.wait_joined(3)
+    bea, cal = await b.player("Bea"), await c.player("Cal")
+    three_two = {"minutes": 3, "increment": 2}
+    joined = await bea.ok({"type": "pool_join", "time": three_two})
+    assert joined["type"] == "pool_joined" and joined["time"] == three_two, joined
+    await cal.ok({"type": "pool_join", "time": three_two})
+    starts = [await p.recv_type("game_started", timeout=10) for p in (bea, cal)]
+    game = starts[0]["game"]
+    assert game["id"] == starts[1]["game"]["id"] and game["time"] == three_two, starts
+    assert {game["white"]["name"], game["black"]["name"]} == {"Bea", "Cal"}
+    white, black = (bea, cal) if game["white"]["name"] == "Bea" else (cal, bea)
+    await white.move(game["id"], "e4")
+    await black.move(game["id"], "e5")
+    # Leaving works from another node too; a later join waits on a.
+    await bea.ok({"type": "pool_join", "time": {"minutes": 5, "increment": 0}})
+    left = await bea.ok({"type": "pool_leave"})
+    assert left["type"] == "pool_left", left
+    await bea.ok({"type": "pool_join", "time": {"minutes": 5, "increment": 0}})
+    a.stop()
+    await bea.recv_type("pool_left", timeout=15)
+
+
 async def test_live_games_and_a_player_back_through_the_other_node(site):
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["d4", "d5"])

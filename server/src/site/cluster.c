@@ -402,6 +402,18 @@ void cluster_add_site_stats(struct server *srv, struct site_stats *out) {
     }
 }
 
+const char *cluster_pool_host(struct cluster *cl) {
+    const char *host = cl->node;
+    int64_t now = now_mono_ms();
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *p = value;
+        if (now - p->seen_ms <= PEER_ALIVE_MS && strcmp(p->id, host) < 0) host = p->id;
+    }
+    return host;
+}
+
 bool cluster_health(struct server *srv, json_t *body) {
     struct cluster *cl = cluster_of(srv);
     if (!cl) return false;

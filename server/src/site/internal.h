@@ -46,6 +46,7 @@ struct cluster {
     struct strmap peers;       /* node id -> struct peer (cluster.c) */
     struct strmap remote_seen; /* relay.c: player id -> struct seen */
     struct strmap interest;    /* relay.c: game id -> struct interest (nodes following it) */
+    struct strmap pooled; /* relay.c: player id -> struct pooled (joined another node's pool) */
     /* While applying a forwarded command: who asked (its answer rides on the reply event). */
     const char *asking_node;
     uint64_t asking_rid;
@@ -73,6 +74,10 @@ int cluster_publish_direct(struct cluster *cl, const char *node, json_t *msg, bu
  * owner resets the version). NULL when unknown and owner is NULL, or out of memory. */
 struct remote *cluster_remote_get(struct cluster *cl, const char *id, const char *owner);
 void cluster_remote_drop(struct cluster *cl, const char *id);
+
+/* The node that runs quick pairing for the site: the lowest id among this node and the nodes
+ * heard from in the last PEER_ALIVE_MS. */
+const char *cluster_pool_host(struct cluster *cl);
 
 /* ---- relay.c ---- */
 

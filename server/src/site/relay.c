@@ -321,12 +321,75 @@ static int locate_invited(struct cluster *cl, struct conn *c, const struct proto
     return 1;
 }
 
+/* ---- quick pairing for the whole site ---- */
+
+/* A player of ours waiting in another node's pool: told it left when that node goes. */
+struct pooled {
+    char player[PLAYER_ID_LEN + 1];
+    char host[BUS_NODE_ID_MAX + 1];
+};
+
+static void note_pooled(struct cluster *cl, const char *player, const char *host) {
+    struct pooled *p = strmap_get(&cl->pooled, player);
+    if (!host) {
+        if (p) free(strmap_remove(&cl->pooled, player));
+        return;
+    }
+    p = strmap_get_or_add(&cl->pooled, player, sizeof *p, offsetof(struct pooled, player),
+                          sizeof p->player, NULL);
+    if (p) snprintf(p->host, sizeof p->host, "%s", host);
+}
+
+/* Takes out of map (player id -> an entry naming a node at node_offset) one entry naming node,
+ * and returns it (the caller frees it), or NULL when none is left. */
+static void *take_entry_via(struct strmap *map, size_t node_offset, const char *node) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(map, &i, &key, &value);) {
+        if (strcmp((const char *)value + node_offset, node) == 0) return strmap_remove(map, key);
+    }
+    return NULL;
+}
+
+/* The pool host went (stopped, restarted or lost): our players waiting there are out. */
+static void pool_host_gone(struct cluster *cl, const char *node) {
+    struct pooled *p;
+    while ((p = take_entry_via(&cl->pooled, offsetof(struct pooled, host), node))) {
+        const struct player *pl = world_player_by_id(cl->srv->world, p->player);
+        for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next)
+            conn_send_json(c, proto_encode_simple("pool_left"));
+        free(p);
+    }
+}
+
+/* pool_join and pool_leave go to the pool host, where the player joins as a remote player (as
+ * for another node's seek); the game a wave starts is the host's. Returns 1 when forwarded. */
+static int forward_to_pool_host(struct cluster *cl, struct conn *c, const struct proto_request *req,
+                                const char *text, size_t len) {
+    const char *host = cluster_pool_host(cl);
+    if (strcmp(host, cl->node) == 0 || !bus_up(cl->bus) || !c->player) return 0;
+    struct pending *p = pending_add(cl, PENDING_CMD, c, req->id, "pool");
+    if (!p || !(p->text = malloc(len + 1))) {
+        if (p) pending_free(pending_take(cl, p->rid));
+        conn_send_error(c, -PROTO_ERR_INTERNAL, req->id, NULL);
+        return 1;
+    }
+    memcpy(p->text, text, len);
+    p->text[len] = '\0';
+    p->text_len = len;
+    note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL);
+    pending_send(cl, p, host);
+    return 1;
+}
+
 int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
                     bool located) {
     struct cluster *cl = cluster_of(c->srv);
     if (!cl) return 0;
     if (req->msg == PROTO_MSG_CHALLENGE_CREATE && req->cmd.opponent)
         return locate_invited(cl, c, req, text, len, located);
+    if (req->msg == PROTO_MSG_POOL_JOIN || req->msg == PROTO_MSG_POOL_LEAVE)
+        return forward_to_pool_host(cl, c, req, text, len);
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
     if (!watch && !challenge_get && proto_core_command(req->msg) == PROTO_NO_CMD) return 0;
@@ -616,23 +679,14 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
 void relay_detach_players_via(struct cluster *cl, const char *node) {
     struct server *srv = cl->srv;
     forget_spectators_via(cl, node);
-    const char *key;
-    void *value;
-    bool again = true;
-    while (again) { /* the map cannot change while it is iterated */
-        again = false;
-        for (size_t i = 0; strmap_next(&cl->remote_seen, &i, &key, &value);) {
-            struct seen *seen = value;
-            if (strcmp(seen->node, node) != 0) continue;
-            struct player *pl = world_player_by_id(srv->world, seen->player);
-            strmap_remove(&cl->remote_seen, seen->player);
-            free(seen);
-            if (pl) {
-                world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
-                dispatch_events(srv, &srv->events, NULL, NULL);
-            }
-            again = true;
-            break;
+    pool_host_gone(cl, node);
+    struct seen *seen;
+    while ((seen = take_entry_via(&cl->remote_seen, offsetof(struct seen, node), node))) {
+        struct player *pl = world_player_by_id(srv->world, seen->player);
+        free(seen);
+        if (pl) {
+            world_player_detach(srv->world, pl, now_mono_ms(), &srv->events);
+            dispatch_events(srv, &srv->events, NULL, NULL);
         }
     }
 }
@@ -795,6 +849,10 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
     dispatch_deliver_remote(srv, &rd);
     if (p) pending_free(p);
     const char *type = json_string_value(json_object_get(m, "type"));
+    if (type && strcmp(type, "game_started") == 0) { /* paired, maybe by a pool */
+        if (rd.white) note_pooled(cl, rd.white, NULL);
+        if (rd.black) note_pooled(cl, rd.black, NULL);
+    }
     /* The owner thinks a player of ours is away (it lost track of this node for a while): the
      * player is here, so it is told again, as at a hello. */
     if (type && strcmp(type, "presence") == 0 && json_is_false(json_object_get(m, "connected"))) {
@@ -979,6 +1037,7 @@ void cluster_conn_gone(struct conn *c) {
 
 void cluster_player_gone(struct server *srv, const struct player *p) {
     struct cluster *cl = cluster_of(srv);
+    if (cl) note_pooled(cl, p->id, NULL); /* the host takes it out of its pool (gone) */
     if (!cl || !bus_up(cl->bus)) return;
     cluster_publish_direct(
         cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
@@ -1030,6 +1089,8 @@ void relay_free(struct cluster *cl) {
     strmap_free(&cl->remote_seen);
     for (size_t i = 0; strmap_next(&cl->interest, &i, &key, &value);) free(value);
     strmap_free(&cl->interest);
+    for (size_t i = 0; strmap_next(&cl->pooled, &i, &key, &value);) free(value);
+    strmap_free(&cl->pooled);
 }
 
 bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg) {
