@@ -5,8 +5,8 @@
  *
  * Moves are checked with chess.js for instant feedback (an illegal drop snaps back); the legal
  * ones go to onMove, and the server decides. While the opponent thinks, the player may queue a
- * premove the same ways (shown on its squares, cancelled by a click elsewhere or Escape); the
- * page plays it when the turn comes, if it is still legal. Every square carries an accessible
+ * premoves the same ways, one after another (the position shows them made, each on its squares;
+ * a click elsewhere or Escape cancels them all); the page plays one per turn, while legal. Every square carries an accessible
  * label such as "e4, white knight". What each gesture does is decided in lib/boardInput.ts;
  * this component draws the result. Shared by the game page and the analysis board.
  */
@@ -34,7 +34,9 @@ export interface BoardProps {
   movable: Color | null;
   /** The colour that may queue a premove now (its opponent is to move), or null. */
   premoveColor?: Color | null;
-  premove?: Premove | null;
+  /** The premoves queued (fen shows them made). */
+  premoves?: readonly Premove[];
+  /** A premove to queue after the others, or null to cancel them all. */
   onPremove?: (premove: Premove | null) => void;
   lastMove: { from: string; to: string } | null;
   checkSquare: string | null;
@@ -42,6 +44,7 @@ export interface BoardProps {
   label: string;
 }
 
+const NO_PREMOVES: readonly Premove[] = [];
 const LAST_MOVE = 'rgba(155, 199, 0, 0.41)';
 const SELECTED = 'rgba(20, 85, 30, 0.5)';
 const PREMOVE = 'rgba(20, 30, 85, 0.45)';
@@ -55,7 +58,7 @@ export function Board({
   orientation,
   movable,
   premoveColor = null,
-  premove = null,
+  premoves = NO_PREMOVES,
   onPremove,
   lastMove,
   checkSquare,
@@ -66,7 +69,7 @@ export function Board({
   const { selected, promotion } = input;
   // Whose pieces the user handles now: to move, or to premove.
   const actor = boardActor(movable, premoveColor, onPremove !== undefined);
-  const turn: BoardTurn = { fen, movable, actor, premove };
+  const turn: BoardTurn = { fen, movable, actor, premoves };
 
   // A new position (a move played, the history browsed) clears the selection.
   useEffect(() => {
@@ -74,7 +77,7 @@ export function Board({
   }, [fen, movable, actor]);
 
   const destinations = useMemo(
-    () => boardDestinations({ fen, movable, actor, premove: null }, selected),
+    () => boardDestinations({ fen, movable, actor, premoves }, selected),
     [fen, selected, movable, actor],
   );
 
@@ -93,13 +96,13 @@ export function Board({
   };
 
   useEffect(() => {
-    if (!premove || !onPremove) return;
+    if (premoves.length === 0 || !onPremove) return;
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') onPremove(null);
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [premove, onPremove]);
+  }, [premoves, onPremove]);
 
   const onPieceDrop = ({ sourceSquare, targetSquare }: PieceDropHandlerArgs): boolean => {
     if (!targetSquare) return false;
@@ -112,9 +115,9 @@ export function Board({
     for (const d of destinations) add(d.to, d.capture ? RING : DOT);
     if (checkSquare) add(checkSquare, CHECK);
     if (selected) add(selected, `linear-gradient(${SELECTED}, ${SELECTED})`);
-    if (premove) {
-      add(premove.from, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
-      add(premove.to, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
+    for (const p of premoves) {
+      add(p.from, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
+      add(p.to, `linear-gradient(${PREMOVE}, ${PREMOVE})`);
     }
     if (lastMove) {
       add(lastMove.from, `linear-gradient(${LAST_MOVE}, ${LAST_MOVE})`);
@@ -123,12 +126,12 @@ export function Board({
     const styles: Record<string, CSSProperties> = {};
     for (const [sq, bgs] of Object.entries(layers)) styles[sq] = { background: bgs.join(', ') };
     return styles;
-  }, [destinations, checkSquare, selected, lastMove, premove]);
+  }, [destinations, checkSquare, selected, lastMove, premoves]);
 
   const squareRenderer = ({ square, children }: SquareHandlerArgs & { children?: ReactNode }) => {
     const piece = pieces[square];
     const dest = destinations.find((d) => d.to === square);
-    const premoved = premove && (premove.from === square || premove.to === square);
+    const premoved = premoves.some((p) => p.from === square || p.to === square);
     const text = `${square}, ${piece ?? 'empty'}${checkSquare === square ? ', in check' : ''}${
       dest ? ', legal move' : ''
     }${selected === square ? ', selected' : ''}${premoved ? ', premove' : ''}`;

@@ -14,8 +14,8 @@ import { START_FEN } from './chess';
 const AFTER_E4 = 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
 const PROMO = 'r1bqkb1r/pP1npppp/5n2/8/8/8/1PPP1PPP/RNBQKBNR w KQkq - 1 5';
 
-const toMove = (fen: string, color: 'white' | 'black' = 'white'): BoardTurn => ({ fen, movable: color, actor: color, premove: null });
-const premoving = (fen: string, color: 'white' | 'black' = 'white'): BoardTurn => ({ fen, movable: null, actor: color, premove: null });
+const toMove = (fen: string, color: 'white' | 'black' = 'white'): BoardTurn => ({ fen, movable: color, actor: color, premoves: [] });
+const premoving = (fen: string, color: 'white' | 'black' = 'white'): BoardTurn => ({ fen, movable: null, actor: color, premoves: [] });
 
 describe('board input', () => {
   it('lets the side to move handle its pieces, else the side that may premove', () => {
@@ -68,10 +68,12 @@ describe('board input', () => {
     expect(boardAttempt(turn, 'd2', 'd4')).toEqual({ input: { selected: null }, premove: { from: 'd2', to: 'd4' }, accepted: false });
     expect(boardAttempt(turn, 'd2', 'd5')).toEqual({ input: { selected: null }, premove: null, accepted: false });
     expect(boardDestinations(turn, 'g1').map((d) => d.to).sort()).toEqual(['e2', 'f3', 'h3']);
-    // A click elsewhere cancels the queued premove.
-    const queued = { ...turn, premove: { from: 'd2', to: 'd4' } };
+    // A click elsewhere cancels the queued premoves.
+    const queued = { ...turn, premoves: [{ from: 'd2', to: 'd4' }] };
     expect(boardClick(BOARD_IDLE, queued, 'h5')).toEqual({ input: { selected: null }, premove: null, accepted: false });
     expect(boardClick({ selected: 'g1', promotion: null }, queued, 'f3').premove).toEqual({ from: 'g1', to: 'f3' });
+    // Picking another piece keeps the queue: its premove comes after.
+    expect(boardClick(BOARD_IDLE, queued, 'b1')).toEqual({ input: { selected: 'b1' }, accepted: false });
   });
 
   it('names the piece on every occupied square', () => {

@@ -35,8 +35,8 @@ export interface BoardTurn {
   fen: string;
   movable: Color | null;
   actor: Color | null;
-  /** The premove queued now, or null. */
-  premove: Premove | null;
+  /** The premoves queued now (the position shows them made). */
+  premoves: readonly Premove[];
 }
 
 /** The result of a gesture: what changes in the input, and what to pass on. */
@@ -45,7 +45,7 @@ export interface BoardStep {
   input: Partial<BoardInput>;
   /** A legal move to send. */
   move?: LocalMove;
-  /** A premove to queue, or null to cancel the one queued; absent when unchanged. */
+  /** A premove to queue after the others, or null to cancel them all; absent when unchanged. */
   premove?: Premove | null;
   /** For a drop: whether the piece stays on the square it was dropped on. */
   accepted: boolean;
@@ -64,7 +64,7 @@ export function boardDestinations(turn: BoardTurn, selected: string | null): Des
 
 /**
  * A piece taken from `from` to `to` (a drop, or the second click). While premoving, the piece
- * goes back to its square and the premove is queued (or the queued one cancelled when the
+ * goes back to its square and the premove is queued (or the queued ones cancelled when the
  * target is out of reach); a promotion opens the chooser; a legal move is sent.
  */
 export function boardAttempt(turn: BoardTurn, from: string, to: string): BoardStep {
@@ -82,7 +82,8 @@ export function boardAttempt(turn: BoardTurn, from: string, to: string): BoardSt
 
 /**
  * A click on a square: the second click of a move when the square is a destination of the
- * selected piece; otherwise it selects an own piece (or unselects it), and cancels a premove.
+ * selected piece; otherwise it selects an own piece (or unselects it), or else cancels the
+ * queued premoves.
  * Clicks wait while the promotion chooser is open.
  */
 export function boardClick(input: BoardInput, turn: BoardTurn, square: string): BoardStep {
@@ -93,7 +94,8 @@ export function boardClick(input: BoardInput, turn: BoardTurn, square: string): 
   const own = turn.actor !== null && piecesOf(turn.fen)[square]?.startsWith(turn.actor) === true;
   const selected = own && input.selected !== square ? square : null;
   const step: BoardStep = { input: { selected }, accepted: false };
-  if (turn.premove) step.premove = null; // a click elsewhere cancels the premove
+  // A click elsewhere (not on an own piece, which starts the next premove) cancels the queue.
+  if (turn.premoves.length > 0 && !own) step.premove = null;
   return step;
 }
 

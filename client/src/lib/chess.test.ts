@@ -3,6 +3,7 @@ import {
   checkedKingSquare,
   playPremove,
   premoveDestinations,
+  applyPremoves,
   claimableDraw,
   isPromotion,
   legalDestinations,
@@ -113,5 +114,23 @@ describe('premoves', () => {
     expect(playPremove(blocked, { from: 'e4', to: 'e5' })).toBeNull();
     const promo = '7k/P7/8/8/8/8/8/K7 w - - 0 1';
     expect(playPremove(promo, { from: 'a7', to: 'a8' })?.san).toBe('a8=Q+');
+  });
+  it('shows a queue of premoves made by their geometry, and where the next may go from there', () => {
+    expect(applyPremoves(AFTER_E4, [])).toBe(AFTER_E4);
+    // White queues Nf3 then Bc4 then castles: the pieces stand there, the rook beside the king.
+    const queued = applyPremoves(AFTER_E4, [
+      { from: 'g1', to: 'f3' },
+      { from: 'f1', to: 'c4' },
+      { from: 'e1', to: 'g1' },
+    ]);
+    expect(queued).toBe('rnbqkbnr/pppppppp/8/8/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b - - 0 1');
+    expect(dests(queued, 'c4', 'white')).toContain('f7');
+    // A capture replaces what stood there; a pawn on the last rank is a queen.
+    expect(applyPremoves('7k/P7/8/8/8/8/8/K7 b - - 0 1', [{ from: 'a7', to: 'a8' }])).toBe('Q6k/8/8/8/8/8/8/K7 b - - 0 1');
+    expect(applyPremoves(AFTER_E4, [{ from: 'd1', to: 'd7' }]).split(' ')[0]).toBe('rnbqkbnr/pppQpppp/8/8/4P3/8/PPPP1PPP/RNB1KBNR');
+    // A premove from a square emptied by the one before ends the queue there.
+    expect(applyPremoves(AFTER_E4, [{ from: 'g1', to: 'f3' }, { from: 'g1', to: 'h3' }])).toBe(
+      applyPremoves(AFTER_E4, [{ from: 'g1', to: 'f3' }]),
+    );
   });
 });

@@ -291,6 +291,62 @@ export interface Premove {
   to: string;
 }
 
+/** How many premoves may wait in the queue at once. */
+export const PREMOVE_QUEUE_MAX = 8;
+
+/**
+ * The position as the premover sees it with its queued premoves made, by their geometry alone
+ * (the opponent's replies are unknown): each piece goes to its target, taking whatever stands
+ * there; a king's two-square step brings its rook; a pawn on the last rank becomes a queen.
+ * The side to move and the counters stay; castling and en passant are dropped. Only for showing
+ * the queue and for where the next premove may go: each premove is checked for real when its
+ * turn comes (playPremove). A premove whose square is empty by then ends the queue there.
+ */
+export function applyPremoves(fen: string, premoves: readonly Premove[]): string {
+  if (premoves.length === 0) return fen;
+  const fields = fen.split(' ');
+  const board: (string | null)[][] = fields[0].split('/').map((row) => {
+    const cells: (string | null)[] = [];
+    for (const ch of row) {
+      if (/\d/.test(ch)) for (let k = 0; k < Number(ch); k++) cells.push(null);
+      else cells.push(ch);
+    }
+    return cells;
+  });
+  const at = (sq: string): [number, number] => [8 - Number(sq[1]), sq.charCodeAt(0) - 97];
+  for (const { from, to } of premoves) {
+    const [fr, ff] = at(from);
+    const [tr, tf] = at(to);
+    let piece = board[fr]?.[ff];
+    if (!piece || !board[tr] || tf < 0 || tf > 7) break;
+    board[fr][ff] = null;
+    if (piece.toLowerCase() === 'p' && (tr === 0 || tr === 7)) piece = piece === 'P' ? 'Q' : 'q';
+    if (piece.toLowerCase() === 'k' && Math.abs(tf - ff) === 2) {
+      const [rookFrom, rookTo] = tf > ff ? [7, 5] : [0, 3];
+      board[fr][rookTo] = board[fr][rookFrom];
+      board[fr][rookFrom] = null;
+    }
+    board[tr][tf] = piece;
+  }
+  const placement = board
+    .map((cells) => {
+      let row = '';
+      let empty = 0;
+      for (const c of cells) {
+        if (c === null) {
+          empty++;
+          continue;
+        }
+        if (empty) row += String(empty);
+        empty = 0;
+        row += c;
+      }
+      return empty ? row + String(empty) : row;
+    })
+    .join('/');
+  return [placement, fields[1], '-', '-', fields[4] ?? '0', fields[5] ?? '1'].join(' ');
+}
+
 /** Plays a premove now that it is the mover's turn; null when it is not legal any more. */
 export function playPremove(fen: string, premove: Premove): LocalMove | null {
   const promotion = isPromotion(fen, premove.from, premove.to) ? 'q' : undefined;

@@ -102,11 +102,11 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       <div className="board-col">
         <PlayerBar game={game} color={topColor} isYou={myColor === topColor} position="top" />
         <Board
-          fen={fen}
+          fen={view.boardFen}
           orientation={orientation}
           movable={view.movable}
           premoveColor={view.premoveColor}
-          premove={view.premove}
+          premoves={view.premoves}
           onPremove={round.setPremove}
           lastMove={view.lastMove}
           checkSquare={view.checkSquare}

@@ -141,12 +141,33 @@ describe('RoundController', () => {
     const { f, round, sounds } = setup({ id: 'p2', name: 'Ben' });
     expect(round.getState()).toMatchObject({ myColor: 'black', premoveColor: 'black' });
     round.setPremove({ from: 'e7', to: 'e5' });
-    expect(round.getState().premove).toEqual({ from: 'e7', to: 'e5' });
+    expect(round.getState().premoves).toEqual([{ from: 'e7', to: 'e5' }]);
     f.current.sent.length = 0;
     f.current.receive(moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4));
     expect(f.current.last('move')).toMatchObject({ game: 'g1', move: 'e7e5', ply: 1 });
-    expect(round.getState()).toMatchObject({ premove: null, pending: { san: 'e5' }, fen: AFTER_E4_E5 });
+    expect(round.getState()).toMatchObject({ premoves: [], pending: { san: 'e5' }, fen: AFTER_E4_E5 });
     expect(sounds).toEqual(['move', 'move']);
+  });
+
+  it('plays queued premoves one per turn, the board showing them made', () => {
+    const { f, round } = setup({ id: 'p2', name: 'Ben' });
+    round.setPremove({ from: 'e7', to: 'e5' });
+    round.setPremove({ from: 'g8', to: 'f6' });
+    expect(round.getState().boardFen.split(' ')[0]).toBe('rnbqkb1r/pppp1ppp/5n2/4p3/8/8/PPPPPPPP/RNBQKBNR');
+    f.current.sent.length = 0;
+    f.current.receive(moveEvent(2, 1, 'e2e4', 'e4', AFTER_E4));
+    const first = f.current.last('move')!;
+    expect(first).toMatchObject({ move: 'e7e5', ply: 1, premove: true });
+    expect(round.getState().premoves).toEqual([{ from: 'g8', to: 'f6' }]);
+    expect(f.current.sent.filter((m) => m.type === 'move')).toHaveLength(1); // the next waits
+    f.current.receive({ ...moveEvent(3, 2, 'e7e5', 'e5', AFTER_E4_E5), id: first.id });
+    f.current.receive(moveEvent(4, 3, 'g1f3', 'Nf3', AFTER_E4_E5_NF3));
+    expect(f.current.last('move')).toMatchObject({ move: 'g8f6', ply: 3 });
+    expect(round.getState().premoves).toEqual([]);
+    // A cancel drops the whole queue.
+    round.setPremove({ from: 'b8', to: 'c6' });
+    round.setPremove(null);
+    expect(round.getState().premoves).toEqual([]);
   });
 
   it('drops a premove that is not legal any more, and one at the end of the game', () => {
@@ -157,12 +178,12 @@ describe('RoundController', () => {
     const blocked = 'rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1';
     f.current.receive(moveEvent(2, 1, 'e2e5', 'e5', blocked));
     expect(f.current.last('move')).toBeUndefined();
-    expect(round.getState().premove).toBeNull();
+    expect(round.getState().premoves).toEqual([]);
 
     const other = setup({ id: 'p2', name: 'Ben' });
     other.round.setPremove({ from: 'd7', to: 'd5' });
     other.f.current.receive({ type: 'game_end', game: 'g1', v: 2, result: '1-0', reason: 'resignation', winner: 'white', clock: null });
-    expect(other.round.getState().premove).toBeNull();
+    expect(other.round.getState().premoves).toEqual([]);
     expect(other.f.current.last('move')).toBeUndefined();
   });
 

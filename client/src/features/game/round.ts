@@ -2,15 +2,23 @@
  * The game page's controller, one per page (like lichess's round controller): it holds the
  * game in the games controller while the page is shown, follows that game, its pending move and
  * the session, and keeps what is the page's own: the ply the user browses to, whether the board
- * is flipped, and a queued premove. Its state is a RoundView: everything the page shows, derived
+ * is flipped, and the queued premoves. Its state is a RoundView: everything the page shows, derived
  * by pure functions (roundView and the helpers below), so views only render it and call the
  * controller's methods.
  *
- * What it does by itself when what it follows changes: plays a queued premove as soon as it is
- * the player's turn (if still legal; the game's end drops it), and plays the sounds of the game
+ * What it does by itself when what it follows changes: plays the first queued premove as soon as
+ * it is the player's turn (if still legal: else the whole queue goes; the game's end drops it;
+ * the next waits for the next turn), and plays the sounds of the game
  * (each new ply once: the own move when shown, not again when the server confirms it; the end).
  */
-import { checkedKingSquare, playPremove, type LocalMove, type Premove } from '../../lib/chess';
+import {
+  applyPremoves,
+  checkedKingSquare,
+  playPremove,
+  PREMOVE_QUEUE_MAX,
+  type LocalMove,
+  type Premove,
+} from '../../lib/chess';
 import type { Session } from '../../lib/feature';
 import { soundForSan, type SoundKind } from '../../lib/sound';
 import { Store, type Readable } from '../../lib/store';
@@ -24,7 +32,8 @@ export interface RoundLocal {
   /** The ply browsed to, or null for the live position. */
   viewPly: number | null;
   flipped: boolean;
-  premove: Premove | null;
+  /** Premoves queued, to be played one per turn, first first. */
+  premoves: readonly Premove[];
 }
 
 /** What the view derives from. */
@@ -60,10 +69,12 @@ export interface RoundView {
   movable: Color | null;
   /** The colour that may queue a premove now (its opponent is to move, or its own move is on its way). */
   premoveColor: Color | null;
-  premove: Premove | null;
+  premoves: readonly Premove[];
+  /** The position the board shows: the shown one, with the queued premoves made on it. */
+  boardFen: string;
 }
 
-export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premove: null };
+export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premoves: [] };
 
 function fromTo(uci: string | undefined) {
   return uci ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
@@ -81,10 +92,21 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
     myColor,
     online,
     orientation,
-    premove: local.premove,
+    premoves: local.premoves,
   };
   if (!game) {
-    return { ...base, game: null, live: true, shownPly: 0, fen: '', lastMove: null, checkSquare: null, movable: null, premoveColor: null };
+    return {
+      ...base,
+      game: null,
+      live: true,
+      shownPly: 0,
+      fen: '',
+      boardFen: '',
+      lastMove: null,
+      checkSquare: null,
+      movable: null,
+      premoveColor: null,
+    };
   }
   const live = local.viewPly === null || local.viewPly >= game.ply;
   const shownPly = live ? game.ply : (local.viewPly ?? game.ply);
@@ -101,6 +123,7 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
     live,
     shownPly,
     fen,
+    boardFen: live ? applyPremoves(fen, local.premoves) : fen,
     lastMove,
     checkSquare: checkedKingSquare(fen),
     movable,
@@ -214,9 +237,15 @@ export class RoundController extends Store<RoundView> {
     void this.games.move(this.id, move);
   };
 
-  /** Queues a premove, or cancels the queued one (null). */
+  /** Queues a premove after those queued (at most PREMOVE_QUEUE_MAX), or cancels them all
+   * (null). */
   setPremove = (premove: Premove | null): void => {
-    this.setLocal({ premove });
+    const queued = this.local.premoves;
+    if (!premove) {
+      if (queued.length > 0) this.setLocal({ premoves: [] });
+      return;
+    }
+    if (queued.length < PREMOVE_QUEUE_MAX) this.setLocal({ premoves: [...queued, premove] });
   };
 
   command = (type: GameCommand): void => {
@@ -265,16 +294,24 @@ export class RoundController extends Store<RoundView> {
     for (const s of sounds) this.play(s);
   }
 
-  /** Plays the queued premove once the turn comes (if still legal); the end drops it. */
+  /** Plays the first queued premove once the turn comes (if still legal, else the queue goes);
+   * the end drops the queue. */
   private settlePremove(): void {
-    const { game, premove, movable, fen } = this.getState();
-    if (!premove || !game) return;
+    const { game, premoves, movable, fen } = this.getState();
+    if (premoves.length === 0 || !game) return;
     if (game.status !== 'playing') {
-      this.setLocal({ premove: null });
+      this.setLocal({ premoves: [] });
     } else if (movable) {
-      this.setLocal({ premove: null });
-      const move = playPremove(fen, premove);
-      if (move) void this.games.move(this.id, move, true);
+      const move = playPremove(fen, premoves[0]);
+      if (!move) {
+        this.setLocal({ premoves: [] });
+        return;
+      }
+      // The move goes first: it is pending (nothing movable) by the time the shorter queue is
+      // looked at, so the next premove waits for the next turn.
+      this.local = { ...this.local, premoves: premoves.slice(1) };
+      void this.games.move(this.id, move, true);
+      this.refresh();
     }
   }
 }
