@@ -179,6 +179,11 @@ int store_leaderboard(struct store_reader *r, int category, int limit, int64_t n
     return r->backend->leaderboard(r, category, limit, now_ms, out, count);
 }
 
+int store_player_settings(struct store_reader *r, const char *player_id,
+                          char out[STORE_SETTINGS_MAX + 1]) {
+    return r->backend->player_settings(r, player_id, out);
+}
+
 int store_account_password(struct store_reader *r, const char *player_id,
                            char password_hash[STORE_PWHASH_MAX]) {
     return r->backend->account_password(r, player_id, password_hash);
