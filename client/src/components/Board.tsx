@@ -188,6 +188,12 @@ export function Board({
           ...(appearance.pieces ? { pieces: appearance.pieces } : {}),
           ...(appearance.lightSquare ? { lightSquareStyle: { backgroundColor: appearance.lightSquare } } : {}),
           ...(appearance.darkSquare ? { darkSquareStyle: { backgroundColor: appearance.darkSquare } } : {}),
+          ...(appearance.lightSquare && appearance.darkSquare
+            ? {
+                lightSquareNotationStyle: { color: appearance.darkSquare },
+                darkSquareNotationStyle: { color: appearance.lightSquare },
+              }
+            : {}),
           // pieceType is "wP", "bK", ...: the first letter is the colour.
           canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
           onPieceDrag: ({ square }) => {
