@@ -119,6 +119,41 @@ describe('SettingsController', () => {
     expect(f.current.last('settings_set')!.settings).toEqual({ zen: true, board: 'blue', pieces: 'wikimedia' });
   });
 
+  it('sends a change made while disconnected after the reconnect, over the server copy', async () => {
+    const { f, client } = setup();
+    welcome(f.current, [], 'tok', ACCOUNT);
+    f.current.receive({ type: 'settings', settings: { board: 'grey' } });
+    const first = f.current;
+    first.drop(1006);
+    client.settings.change({ board: 'blue' });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.app.getState().notices).toEqual([]); // no error: it waits for the reconnect
+    await vi.advanceTimersByTimeAsync(30000);
+    expect(f.current).not.toBe(first);
+    welcome(f.current, [], 'tok', ACCOUNT);
+    f.current.receive({ type: 'settings', settings: { board: 'grey' } });
+    expect(client.settings.getState().settings.board).toBe('blue');
+    const sent = f.current.last('settings_set')!;
+    expect(sent.settings).toEqual({ board: 'blue' });
+    f.current.receive({ type: 'settings', settings: sent.settings, id: sent.id });
+    await vi.advanceTimersByTimeAsync(0);
+    // Saved: the next server copy wins again.
+    f.current.receive({ type: 'settings', settings: { board: 'green' } });
+    expect(client.settings.getState().settings.board).toBe('green');
+  });
+
+  it('says so when the server refuses the settings', async () => {
+    const { f, client } = setup();
+    welcome(f.current, [], 'tok', ACCOUNT);
+    f.current.receive({ type: 'settings', settings: {} });
+    client.settings.change({ zen: true });
+    const sent = f.current.last('settings_set')!;
+    f.current.receive({ type: 'error', code: 'STORE_UNAVAILABLE', message: 'the database cannot serve this request now', id: sent.id });
+    await vi.advanceTimersByTimeAsync(0);
+    expect(client.app.getState().notices.map((n) => n.text).join()).toMatch(/not saved on the server/);
+    expect(client.settings.getState().settings.zen).toBe(true); // kept in the browser
+  });
+
   it('stops saving to the server when the identity changes (log out)', async () => {
     const { f, client } = setup();
     welcome(f.current, [], 'tok', ACCOUNT);

@@ -8,13 +8,16 @@
  * account, docs/protocol.md "Player settings"). The server's copy wins over the browser's when
  * it arrives (a key it lacks keeps the browser's value); a change made while the player is an
  * account (its server copy arrived, or it registered on this connection) is saved to both, the
- * whole set each time. Guests (and bots) keep them in the browser only.
+ * whole set each time. A change the server did not get (made while the connection was down)
+ * wins over the server's copy when the same account reconnects, and is sent again. Guests (and
+ * bots) keep them in the browser only.
  *
  * What is stored is the keys the player set (PlayerSettings: every key optional); what pages use
  * is those with the defaults filled in (Settings). The rules (the keys and what each allows) are
  * the server's too (server/src/app/prefs.c): checkSettings says what the server would refuse.
  */
 import type { Feature, FeatureContext, Handlers } from '../../lib/feature';
+import { readableError } from '../../lib/errors';
 import { KEYS, type KeyValue } from '../../lib/storage';
 import { Store } from '../../lib/store';
 import type { PlayerSettings, ServerMessageOf } from '../../net/protocol';
@@ -146,6 +149,9 @@ export class SettingsController extends Store<SettingsState> implements Feature 
   };
   private readonly ctx: FeatureContext;
   private readonly storage: KeyValue;
+  /** The last change sent to the server, counted; and whether it has not been taken yet. */
+  private saves = 0;
+  private unsaved = false;
 
   constructor(ctx: FeatureContext, storage: KeyValue) {
     super(stateOf(readStoredSettings(storage), false));
@@ -153,8 +159,14 @@ export class SettingsController extends Store<SettingsState> implements Feature 
     this.storage = storage;
   }
 
-  /** The server's copy: it wins over the browser's, which keeps the result. */
+  /** The server's copy: it wins over the browser's, which keeps the result; unless this
+   * account's last change has not reached the server (then it goes there now). */
   fromServer(server: PlayerSettings): void {
+    if (this.unsaved) {
+      this.set(stateOf(this.getState().set, true));
+      this.save(this.getState().set);
+      return;
+    }
     const set = mergeSettings(this.getState().set, parseSettings(server));
     this.keep(set);
     this.set(stateOf(set, true));
@@ -183,6 +195,8 @@ export class SettingsController extends Store<SettingsState> implements Feature 
 
   /** A new identity: its server copy (if it is an account) comes after its welcome. */
   reset(): void {
+    this.unsaved = false;
+    this.saves++; // answers to the old identity's changes are not this one's
     if (this.getState().synced) this.set(stateOf(this.getState().set, false));
   }
 
@@ -190,8 +204,23 @@ export class SettingsController extends Store<SettingsState> implements Feature 
     this.storage.set(KEYS.settings, JSON.stringify(set));
   }
 
-  /** An account's settings, saved on the server (a failure becomes a notice). */
+  /** An account's settings, saved on the server. Not connected: sent after the reconnect
+   * (fromServer); another failure becomes a notice. */
   private save(set: PlayerSettings): void {
-    if (this.onServer()) void this.ctx.act({ type: 'settings_set', settings: set });
+    if (!this.onServer()) return;
+    const seq = ++this.saves;
+    this.unsaved = true;
+    this.ctx.request({ type: 'settings_set', settings: set }).then(
+      () => {
+        if (seq === this.saves) this.unsaved = false;
+      },
+      (err: { code?: string }) => {
+        if (seq !== this.saves) return;
+        if (err.code !== 'OFFLINE') {
+          this.unsaved = false;
+          this.ctx.notify(`Your settings were not saved on the server: ${readableError(err)}`);
+        }
+      },
+    );
   }
 }
