@@ -42,7 +42,7 @@ static const char *const command_names[PROTO_MSG_COUNT] = {
 static const char *const check_names[] = {
     [PROTO_CHECK_ID] = "id",       [PROTO_CHECK_TEXT] = "text", [PROTO_CHECK_NAME] = "name",
     [PROTO_CHECK_INT] = "int",     [PROTO_CHECK_WORD] = "word", [PROTO_CHECK_TIME] = "time",
-    [PROTO_CHECK_MOVES] = "moves", [PROTO_CHECK_BOOL] = "bool",
+    [PROTO_CHECK_MOVES] = "moves", [PROTO_CHECK_BOOL] = "bool", [PROTO_CHECK_OBJECT] = "object",
 };
 
 /* ---- names ---- */
@@ -135,7 +135,8 @@ static void field_limits(const struct proto_field_spec *f, char *out, size_t siz
             snprintf(out, size, "at most %lld moves, UCI or SAN", f->max);
             break;
         case PROTO_CHECK_WORD:
-        case PROTO_CHECK_BOOL: break;
+        case PROTO_CHECK_BOOL:
+        case PROTO_CHECK_OBJECT: break;
     }
 }
 

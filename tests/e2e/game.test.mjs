@@ -78,7 +78,7 @@ test('an illegal drag snaps back; a legal drag is played; premoves', async () =>
   await square(bob.page, 'e4').and(bob.page.getByLabel(/^e4, white pawn/)).waitFor();
   // While Bob thinks, Alice queues d4 (a premove); it is played as soon as Bob has moved.
   await clickMove(alice.page, 'd2', 'd4');
-  await alice.page.getByLabel('d4, empty, premove').waitFor();
+  await alice.page.getByLabel('d4, white pawn, premove').waitFor(); // shown made
   await dragMove(bob.page, 'c7', 'c5');
   await waitForMoves(bob.page, ['e4', 'c5', 'd4']);
   await waitForMoves(alice.page, ['e4', 'c5', 'd4']);
@@ -86,7 +86,7 @@ test('an illegal drag snaps back; a legal drag is played; premoves', async () =>
   await square(alice.page, 'd4').and(alice.page.getByLabel(/^d4, white pawn/)).waitFor();
   // A premove that is no longer legal when the turn comes is dropped.
   await clickMove(alice.page, 'd4', 'd5');
-  await alice.page.getByLabel('d5, empty, premove').waitFor();
+  await alice.page.getByLabel('d5, white pawn, premove').waitFor();
   await clickMove(bob.page, 'd7', 'd5');
   await waitForMoves(alice.page, ['e4', 'c5', 'd4', 'd5']);
   await alice.page.getByLabel('d5, black pawn, last move').or(alice.page.getByLabel(/^d5, black pawn$/)).waitFor();

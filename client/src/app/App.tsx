@@ -1,6 +1,7 @@
 /*
  * The page frame: header (site name, navigation, connection status, mute switch), notices, and
- * the page for the current route. Games that start for this player (a seek or challenge
+ * the page for the current route; the player's settings that apply everywhere (the site's
+ * theme, the board's size, the sounds' volume). Games that start for this player (a seek or challenge
  * accepted, a rematch) open their page wherever the player is.
  */
 import { useEffect } from 'react';
@@ -13,6 +14,7 @@ import { BotsPage } from '../features/bots';
 import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
 import { ModerationPage } from '../features/moderation';
+import { SettingsPage, useApplySettings } from '../features/settings';
 import { LiveGames, TvPage } from '../features/watch';
 import { useAppState, useAppStore } from '../hooks/useStore';
 import { useMuted, useSounds } from '../hooks/useSounds';
@@ -25,6 +27,7 @@ export function App() {
   const games = useGames();
   const registered = useAppState((s) => s.me?.registered === true && !s.me.bot);
   const admin = useAppState((s) => s.me?.admin === true);
+  useApplySettings(useSounds());
 
   useEffect(() => games.onGameStarted((id) => navigate(`/game/${id}`)), [games]);
 
@@ -46,6 +49,9 @@ export function App() {
           </Link>
           <Link to="/account" aria-current={route.page === 'account' ? 'page' : undefined}>
             Account
+          </Link>
+          <Link to="/settings" aria-current={route.page === 'settings' ? 'page' : undefined}>
+            Settings
           </Link>
           {registered && (
             <Link to="/bots" aria-current={route.page === 'bots' ? 'page' : undefined}>
@@ -70,6 +76,7 @@ export function App() {
         {route.page === 'game' && <GamePage key={route.id} id={route.id} />}
         {route.page === 'challenge' && <ChallengePage key={route.id} id={route.id} />}
         {route.page === 'account' && <AccountPage />}
+        {route.page === 'settings' && <SettingsPage />}
         {route.page === 'bots' && <BotsPage />}
         {route.page === 'analysis' && <AnalysisBoardPage />}
         {route.page === 'tv' && <TvPage />}

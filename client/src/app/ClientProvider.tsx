@@ -8,6 +8,7 @@ import { BotsProvider } from '../features/bots';
 import { GamesProvider } from '../features/game';
 import { LobbyProvider } from '../features/lobby';
 import { ModerationProvider } from '../features/moderation';
+import { SettingsProvider } from '../features/settings';
 import { WatchProvider } from '../features/watch';
 import { StoreContext } from '../hooks/useStore';
 import type { Client } from './client';
@@ -21,7 +22,9 @@ export function ClientProvider({ client, children }: { client: Client; children:
             <WatchProvider value={client.watch}>
               <GamesProvider value={client.game}>
                 <BotsProvider value={client.bots}>
-                  <ModerationProvider value={client.moderation}>{children}</ModerationProvider>
+                  <ModerationProvider value={client.moderation}>
+                    <SettingsProvider value={client.settings}>{children}</SettingsProvider>
+                  </ModerationProvider>
                 </BotsProvider>
               </GamesProvider>
             </WatchProvider>

@@ -13,6 +13,7 @@ import { BotsController } from '../features/bots';
 import { GamesController } from '../features/game';
 import { LobbyController } from '../features/lobby';
 import { ModerationController } from '../features/moderation';
+import { SettingsController } from '../features/settings';
 import { WatchController } from '../features/watch';
 import { AppStore } from './store';
 
@@ -25,6 +26,7 @@ export interface Client {
   account: AccountController;
   bots: BotsController;
   moderation: ModerationController;
+  settings: SettingsController;
 }
 
 /** The store and the features on this socket (not started: the caller starts the socket). */
@@ -40,5 +42,8 @@ export function createClient(socket: GameSocket, storage: KeyValue): Client {
   const game = app.use(new GamesController(ctx));
   const bots = app.use(new BotsController(ctx));
   const moderation = app.use(new ModerationController(ctx));
-  return { app, analysis, lobby, watch, game, account, bots, moderation };
+  // The player's settings: kept in this browser, and for an account on the server, whose copy
+  // follows its welcome.
+  const settings = app.use(new SettingsController(ctx, storage));
+  return { app, analysis, lobby, watch, game, account, bots, moderation, settings };
 }

@@ -32,6 +32,7 @@ export type Route =
   | { page: 'game'; id: string }
   | { page: 'challenge'; id: string }
   | { page: 'account' }
+  | { page: 'settings' }
   | { page: 'bots' }
   | { page: 'analysis' }
   | { page: 'tv' }
@@ -44,6 +45,7 @@ export function matchRoute(path: string): Route {
   const clean = path.replace(/\/+$/, '') || '/';
   if (clean === '/') return { page: 'lobby' };
   if (clean === '/account') return { page: 'account' };
+  if (clean === '/settings') return { page: 'settings' };
   if (clean === '/bots') return { page: 'bots' };
   if (clean === '/analysis') return { page: 'analysis' };
   if (clean === '/tv') return { page: 'tv' };

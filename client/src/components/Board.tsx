@@ -8,10 +8,18 @@
  * premoves the same ways, one after another (the position shows them made, each on its squares;
  * a click elsewhere or Escape cancels them all); the page plays one per turn, while legal. Every square carries an accessible
  * label such as "e4, white knight". What each gesture does is decided in lib/boardInput.ts;
- * this component draws the result. Shared by the game page and the analysis board.
+ * this component draws the result. Shared by the game page and the analysis board. The player's
+ * settings (features/settings) come in one optional prop, `appearance`: the pieces, the squares'
+ * colours, coordinates, the animation's length and auto-queen.
  */
 import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
-import { Chessboard, defaultPieces, type PieceDropHandlerArgs, type SquareHandlerArgs } from 'react-chessboard';
+import {
+  Chessboard,
+  defaultPieces,
+  type PieceDropHandlerArgs,
+  type PieceRenderObject,
+  type SquareHandlerArgs,
+} from 'react-chessboard';
 import {
   BOARD_IDLE,
   boardActor,
@@ -42,6 +50,20 @@ export interface BoardProps {
   checkSquare: string | null;
   onMove: (move: LocalMove) => void;
   label: string;
+  /** How the board looks and promotes, from the player's settings (features/settings). */
+  appearance?: BoardAppearance;
+}
+
+/** The player's settings as the board applies them; each absent field keeps the default. */
+export interface BoardAppearance {
+  /** The piece set's renderers (also in the promotion chooser); absent: react-chessboard's. */
+  pieces?: PieceRenderObject;
+  lightSquare?: string;
+  darkSquare?: string;
+  coordinates?: boolean;
+  animationMs?: number;
+  /** A promotion picks a queen at once, without the chooser. */
+  autoQueen?: boolean;
 }
 
 const NO_PREMOVES: readonly Premove[] = [];
@@ -64,6 +86,7 @@ export function Board({
   checkSquare,
   onMove,
   label,
+  appearance = {},
 }: BoardProps) {
   const [input, setInput] = useState<BoardInput>(BOARD_IDLE);
   const { selected, promotion } = input;
@@ -84,7 +107,12 @@ export function Board({
   const pieces = useMemo(() => piecesOf(fen), [fen]);
 
   /** Applies a gesture's result: the next input, then the move or premove it produced. */
-  const apply = (step: BoardStep): boolean => {
+  const apply = (gesture: BoardStep): boolean => {
+    // Auto-queen: a promotion that would open the chooser is a queen's at once.
+    const step =
+      appearance.autoQueen && gesture.input.promotion
+        ? boardPromote({ ...input, ...gesture.input }, fen, 'q')
+        : gesture;
     setInput((i) => ({ ...i, ...step.input }));
     if (step.premove !== undefined) onPremove?.(step.premove);
     if (step.move) onMove(step.move);
@@ -157,7 +185,18 @@ export function Board({
           boardOrientation: orientation,
           allowDragging: actor !== null && !promotion,
           allowDrawingArrows: true,
-          animationDurationInMs: 200,
+          animationDurationInMs: appearance.animationMs ?? 200,
+          showAnimations: appearance.animationMs !== 0,
+          showNotation: appearance.coordinates ?? true,
+          ...(appearance.pieces ? { pieces: appearance.pieces } : {}),
+          ...(appearance.lightSquare ? { lightSquareStyle: { backgroundColor: appearance.lightSquare } } : {}),
+          ...(appearance.darkSquare ? { darkSquareStyle: { backgroundColor: appearance.darkSquare } } : {}),
+          ...(appearance.lightSquare && appearance.darkSquare
+            ? {
+                lightSquareNotationStyle: { color: appearance.darkSquare },
+                darkSquareNotationStyle: { color: appearance.lightSquare },
+              }
+            : {}),
           // pieceType is "wP", "bK", ...: the first letter is the colour.
           canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
           onPieceDrag: ({ square }) => {
@@ -172,6 +211,7 @@ export function Board({
       {promotion && movable && (
         <PromotionChooser
           color={movable}
+          pieces={appearance.pieces ?? defaultPieces}
           onChoose={(piece) => apply(boardPromote(input, fen, piece))}
           onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
         />
@@ -189,10 +229,12 @@ const PROMOTION_PIECES: { piece: PromotionPiece; name: string }[] = [
 
 function PromotionChooser({
   color,
+  pieces,
   onChoose,
   onCancel,
 }: {
   color: Color;
+  pieces: PieceRenderObject;
   onChoose: (piece: PromotionPiece) => void;
   onCancel: () => void;
 }) {
@@ -208,7 +250,7 @@ function PromotionChooser({
     <div className="promotion" role="dialog" aria-modal="true" aria-label="Choose a piece to promote to">
       <div className="promotion-pieces">
         {PROMOTION_PIECES.map(({ piece, name }, i) => {
-          const Svg = defaultPieces[`${prefix}${piece.toUpperCase()}`];
+          const Svg = pieces[`${prefix}${piece.toUpperCase()}`];
           return (
             <button
               key={piece}

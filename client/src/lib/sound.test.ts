@@ -73,4 +73,23 @@ describe('Sounds', () => {
     expect(changed).toHaveBeenCalledOnce();
     expect(new Sounds(storage).isMuted()).toBe(false);
   });
+
+  it('scales every sound by the volume; none at 0', () => {
+    vi.stubGlobal('AudioContext', FakeAudioContext);
+    const sounds = new Sounds(memoryStorage());
+    sounds.unlock();
+    const gainOf = () => (sources as unknown as { gain: { value: number } }[]).map((n) => n.gain.value).filter((g) => g > 0);
+    sounds.play('move');
+    const full = gainOf();
+    sources = [];
+    sounds.setVolume(0.5);
+    sounds.play('move');
+    expect(gainOf()).toEqual(full.map((g) => g * 0.5));
+    sources = [];
+    sounds.setVolume(0);
+    sounds.play('capture');
+    expect(sources).toHaveLength(0);
+    sounds.setVolume(7);
+    expect(sounds.getVolume()).toBe(1);
+  });
 });

@@ -1,7 +1,8 @@
 /*
  * Sounds for moves, captures, checks and the end of a game, synthesised with the Web Audio API
  * (short enveloped tones and filtered noise), so the project ships no audio files. Muted state
- * is kept in the browser. The audio context starts on the first user gesture, as browsers
+ * is kept in the browser; the volume is a player setting (features/settings) applied from the
+ * outside. The audio context starts on the first user gesture, as browsers
  * require; before that, sounds are skipped silently.
  */
 import { KEYS, type KeyValue } from './storage';
@@ -13,6 +14,7 @@ type Ctx = AudioContext;
 export class Sounds {
   private ctx: Ctx | null = null;
   private muted: boolean;
+  private volume = 1;
   private readonly storage: KeyValue;
   private readonly listeners = new Set<() => void>();
 
@@ -34,6 +36,13 @@ export class Sounds {
     for (const l of this.listeners) l();
   }
 
+  /** The volume of every sound, 0 (silent) to 1 (full). */
+  setVolume(volume: number): void {
+    this.volume = Math.min(1, Math.max(0, volume));
+  }
+
+  getVolume = (): number => this.volume;
+
   /** Creates or resumes the audio context; call from a user gesture. */
   unlock(): void {
     if (typeof window === 'undefined' || !('AudioContext' in window)) return;
@@ -49,27 +58,28 @@ export class Sounds {
 
   play(kind: SoundKind): void {
     const ctx = this.ctx;
-    if (this.muted || !ctx || ctx.state !== 'running') return;
+    const v = this.volume;
+    if (this.muted || v === 0 || !ctx || ctx.state !== 'running') return;
     const t = ctx.currentTime + 0.005;
     switch (kind) {
       case 'move':
-        knock(ctx, t, 0.6);
+        knock(ctx, t, 0.6 * v);
         break;
       case 'capture':
-        knock(ctx, t, 0.9);
-        knock(ctx, t + 0.06, 0.5);
+        knock(ctx, t, 0.9 * v);
+        knock(ctx, t + 0.06, 0.5 * v);
         break;
       case 'check':
-        tone(ctx, t, 880, 0.09, 0.18);
-        tone(ctx, t + 0.1, 660, 0.12, 0.18);
+        tone(ctx, t, 880, 0.09, 0.18 * v);
+        tone(ctx, t + 0.1, 660, 0.12, 0.18 * v);
         break;
       case 'end':
-        tone(ctx, t, 523.25, 0.35, 0.12);
-        tone(ctx, t, 659.25, 0.35, 0.1);
-        tone(ctx, t + 0.12, 783.99, 0.45, 0.1);
+        tone(ctx, t, 523.25, 0.35, 0.12 * v);
+        tone(ctx, t, 659.25, 0.35, 0.1 * v);
+        tone(ctx, t + 0.12, 783.99, 0.45, 0.1 * v);
         break;
       case 'notify':
-        tone(ctx, t, 740, 0.12, 0.12);
+        tone(ctx, t, 740, 0.12, 0.12 * v);
         break;
     }
   }

@@ -1,5 +1,6 @@
 /*
- * Small settings kept in the browser (the guest's token and name, mute): localStorage when the
+ * Small settings kept in the browser (the guest's token and name, mute, the player settings of
+ * features/settings): localStorage when the
  * browser allows it, memory otherwise (private modes, disabled storage).
  */
 
@@ -42,4 +43,5 @@ export const KEYS = {
   name: 'chess.name',
   muted: 'chess.muted',
   chatOff: 'chess.chatOff',
+  settings: 'chess.settings',
 } as const;

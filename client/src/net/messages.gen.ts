@@ -21,6 +21,7 @@ import type {
   OfferKind,
   OwnedBot,
   PlayerRef,
+  PlayerSettings,
   Profile,
   RatingChanges,
   RequestId,
@@ -139,6 +140,7 @@ export type ErrorCode =
   | 'BAD_SCOPES'
   | 'TOO_MANY_TOKENS'
   | 'TOKEN_NOT_FOUND'
+  | 'BAD_SETTINGS'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -596,6 +598,12 @@ export interface ApiTokenRevokeRequest {
   id?: RequestId;
 }
 
+export interface SettingsSetRequest {
+  type: 'settings_set';
+  settings: PlayerSettings;
+  id?: RequestId;
+}
+
 export interface PoolJoinRequest {
   type: 'pool_join';
   /** minutes from 0.25 to 180, increment 0 to 180 s */
@@ -696,6 +704,7 @@ export type ClientMessage =
   | ApiTokenCreateRequest
   | ApiTokensListRequest
   | ApiTokenRevokeRequest
+  | SettingsSetRequest
   | PoolJoinRequest
   | PoolLeaveRequest
   | AnalyseRequest
@@ -1129,6 +1138,12 @@ export interface ApiTokenRevokedMessage {
   id?: RequestId;
 }
 
+export interface SettingsMessage {
+  type: 'settings';
+  settings: PlayerSettings;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1186,4 +1201,5 @@ export type ServerMessage =
   | AccountDeletedMessage
   | ApiTokenCreatedMessage
   | ApiTokensMessage
-  | ApiTokenRevokedMessage;
+  | ApiTokenRevokedMessage
+  | SettingsMessage;

@@ -182,6 +182,24 @@ export interface ApiTokenInfo {
   last_used_at: number | null;
 }
 
+/** An account's player settings (settings_set, settings; docs/protocol.md, "Player settings"):
+ * every key optional (absent: the client's default); the server refuses unknown keys and values
+ * outside these (BAD_SETTINGS). */
+export interface PlayerSettings {
+  board?: 'brown' | 'blue' | 'green' | 'purple' | 'grey';
+  pieces?: 'cburnett' | 'merida' | 'wikimedia';
+  theme?: 'system' | 'light' | 'dark';
+  /** percent of the largest board, 50 to 100 */
+  board_size?: number;
+  coordinates?: boolean;
+  animation?: 'none' | 'fast' | 'normal' | 'slow';
+  confirm_move?: boolean;
+  auto_queen?: 'always' | 'never';
+  /** 0 to 100 */
+  volume?: number;
+  zen?: boolean;
+}
+
 /** Why a challenge went away; a declined one also says why (DeclineReason). */
 export type ChallengeRemoval = 'accepted' | 'cancelled' | 'declined' | 'expired';
 

@@ -18,6 +18,7 @@
 #include "app/manage.h"
 #include "app/moderation.h"
 #include "app/persist.h"
+#include "app/settings.h"
 #include "app/tokens.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -276,6 +277,7 @@ void conn_closed(void *user) {
     moderation_conn_gone(srv, c);
     manage_conn_gone(srv, c);
     tokens_conn_gone(srv, c);
+    settings_conn_gone(srv, c);
     persist_conn_gone(c);
     dispatch_conn_gone(c);
     if (c->all_prev)

@@ -18,6 +18,7 @@
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/settings.h"
 #include "app/site.h"
 #include "app/tokens.h"
 #include "proto/encode.h"
@@ -420,6 +421,7 @@ void dispatch_hello_player(struct conn *c, struct player *p, const char *token, 
     dispatch_events(srv, &srv->events, NULL, NULL);
     if (token) site_player_hello(srv, p); /* its games on other nodes follow the welcome */
     manage_session_seen(c);
+    settings_hello(c); /* an account's settings follow its welcome */
 }
 
 void dispatch_api_hello(struct conn *c, struct player *p) {
@@ -595,6 +597,7 @@ STORE_HANDLER(handle_account_delete, manage_handle(c, req, now))
 STORE_HANDLER(handle_api_token_create, tokens_handle(c, req))
 STORE_HANDLER(handle_api_tokens_list, tokens_handle(c, req))
 STORE_HANDLER(handle_api_token_revoke, tokens_handle(c, req))
+STORE_HANDLER(handle_settings_set, settings_handle(c, req))
 #undef STORE_HANDLER
 
 /* The handler table, from the declaration's handler column: adding a message is its row in

@@ -110,9 +110,10 @@ struct server {
     struct accounts *accounts;       /* register, login, logout in progress (accounts.c) */
     struct bots *bots;               /* bot account changes in progress (bots.c) */
     struct moderation *moderation;   /* moderation requests in progress (moderation.c) */
-    struct manage *manage;   /* password changes, sessions, deletions in progress (manage.c) */
-    struct httpapi *httpapi; /* the lichess-compatible HTTP API's state (httpapi.h) */
-    struct tokens *tokens;   /* API token changes in progress (tokens.c) */
+    struct manage *manage;     /* password changes, sessions, deletions in progress (manage.c) */
+    struct httpapi *httpapi;   /* the lichess-compatible HTTP API's state (httpapi.h) */
+    struct tokens *tokens;     /* API token changes in progress (tokens.c) */
+    struct settings *settings; /* player settings changes in progress (settings.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

@@ -26,6 +26,7 @@
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "app/server.h"
+#include "app/settings.h"
 #include "app/site.h"
 #include "app/tokens.h"
 #include "util/ids.h"
@@ -42,6 +43,7 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     moderation_on_result(srv, r);
     manage_on_result(srv, r);
     tokens_on_result(srv, r);
+    settings_on_result(srv, r);
     httpapi_on_result(srv, r);
 }
 
@@ -178,8 +180,9 @@ struct server *server_create(const struct server_config *cfg) {
     srv->manage = manage_create();
     srv->httpapi = httpapi_create();
     srv->tokens = tokens_create();
+    srv->settings = settings_create();
     if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi ||
-        !srv->tokens)
+        !srv->tokens || !srv->settings)
         goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
@@ -262,6 +265,7 @@ void server_destroy(struct server *srv) {
     manage_free(srv->manage);
     httpapi_free(srv->httpapi);
     tokens_free(srv->tokens);
+    settings_free(srv->settings);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

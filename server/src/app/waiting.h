@@ -1,8 +1,9 @@
 /*
  * Requests that wait for an answer from another thread (a store write's result, the password
- * thread's), found again by a cookie: what accounts.c, bots.c, manage.c, moderation.c and tokens.c
- * share. A module embeds struct waiting first in its own request, keeps a struct waiting_list, and
- * gives it its own range of cookies (results go to every module; each takes only its own).
+ * thread's), found again by a cookie: what accounts.c, bots.c, manage.c, moderation.c, tokens.c
+ * and settings.c share. A module embeds struct waiting first in its own request, keeps a struct
+ * waiting_list, and gives it its own range of cookies (results go to every module; each takes
+ * only its own).
  *
  * A request whose connection closes stays until its answer comes (what was asked is done); only
  * the reply is dropped. Loop thread.

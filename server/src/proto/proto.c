@@ -184,7 +184,7 @@ union value {
     int word;               /* WORD: the index of the word */
     bool flag;              /* BOOL */
     struct time_control tc; /* TIME */
-    const json_t *list;     /* MOVES: borrowed from the message */
+    const json_t *list;     /* MOVES, OBJECT: borrowed from the message */
 };
 
 static bool is_alnum(char c) {
@@ -264,6 +264,10 @@ static int check_value(const struct proto_field_spec *f, const struct field *v, 
             if (!json_is_boolean(v->json)) return -1; /* never read flat */
             out->flag = json_is_true(v->json);
             return 0;
+        case PROTO_CHECK_OBJECT:
+            if (!json_is_object(v->json)) return -1; /* never read flat */
+            out->list = v->json;
+            return 0;
     }
     return -1;
 }
@@ -318,6 +322,7 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
         case PROTO_FIELD_DESCRIPTION: req->description = x->string; break;
         case PROTO_FIELD_SCOPES: req->scopes = x->string; break;
         case PROTO_FIELD_TOKEN_ID: req->token_id = x->string; break;
+        case PROTO_FIELD_SETTINGS: req->settings = x->list; break;
         case PROTO_FIELD_COUNT: break;
     }
 }

@@ -76,6 +76,8 @@
                   "or spaces")                                                                     \
     X(TOO_MANY_TOKENS, "you have as many API access tokens as an account may; revoke one first")   \
     X(TOKEN_NOT_FOUND, "none of your API access tokens has this id")                               \
+    X(BAD_SETTINGS, "settings are a JSON object of known keys with allowed values, at most 1024 "  \
+                    "bytes")                                                                       \
     X(INTERNAL, "internal server error")
 
 enum proto_error {
@@ -97,14 +99,15 @@ const char *proto_error_message(int code);
 
 /* How a field is checked (messages.def gives each kind its limits). */
 enum proto_check {
-    PROTO_CHECK_ID,    /* a string of min..max bytes, letters and digits only */
-    PROTO_CHECK_TEXT,  /* a string of min..max bytes (no NUL) */
-    PROTO_CHECK_NAME,  /* a string of min..max letters, digits, _ or - */
-    PROTO_CHECK_INT,   /* an integer from min to max */
-    PROTO_CHECK_WORD,  /* one of the kind's words */
-    PROTO_CHECK_TIME,  /* a time control: "unlimited", or minutes (min..max ms) and increment */
-    PROTO_CHECK_MOVES, /* an array of at most max strings of 1..16 bytes */
-    PROTO_CHECK_BOOL,  /* true or false */
+    PROTO_CHECK_ID,     /* a string of min..max bytes, letters and digits only */
+    PROTO_CHECK_TEXT,   /* a string of min..max bytes (no NUL) */
+    PROTO_CHECK_NAME,   /* a string of min..max letters, digits, _ or - */
+    PROTO_CHECK_INT,    /* an integer from min to max */
+    PROTO_CHECK_WORD,   /* one of the kind's words */
+    PROTO_CHECK_TIME,   /* a time control: "unlimited", or minutes (min..max ms) and increment */
+    PROTO_CHECK_MOVES,  /* an array of at most max strings of 1..16 bytes */
+    PROTO_CHECK_BOOL,   /* true or false */
+    PROTO_CHECK_OBJECT, /* a JSON object (its keys and values are the handler's to check) */
 };
 
 /* The words a word field takes; a field's value is the index of its word. */
@@ -220,6 +223,7 @@ struct proto_request {
     const char *description;  /* api_token_create */
     const char *scopes;       /* api_token_create: NULL when absent */
     const char *token_id;     /* api_token_revoke: a token's id */
+    const json_t *settings;   /* settings_set: an object (borrowed from root) */
     int action;               /* mod_action: enum store_mod_action (its first words) */
     int kind;                 /* report: enum store_report_kind */
     int64_t report;           /* report_resolve */

@@ -150,6 +150,8 @@ struct store_backend {
                           int64_t *created_at);
     int (*api_tokens)(struct store_reader *reader, const char *player_id, int max,
                       struct store_api_token *out, int *count);
+    int (*player_settings)(struct store_reader *reader, const char *player_id,
+                           char out[STORE_SETTINGS_MAX + 1]);
 
     /* ---- the operator's tools (store.h), without a store handle ---- */
 

@@ -140,5 +140,6 @@ const struct store_backend store_pg_backend = {
     .sessions = pg_sessions,
     .find_api_token = pg_find_api_token,
     .api_tokens = pg_api_tokens,
+    .player_settings = pg_player_settings,
     .reset_password = pg_reset_password,
 };

@@ -205,6 +205,8 @@ int pg_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_HASH
                       int64_t *created_at);
 int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
                   struct store_api_token *out, int *count);
+int pg_player_settings(struct store_reader *reader, const char *player_id,
+                       char out[STORE_SETTINGS_MAX + 1]);
 
 /* ---- pg_admin.c: the operator's tools, beside a running server (backend.h) ---- */
 

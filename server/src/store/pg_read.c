@@ -578,3 +578,17 @@ int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
     PQclear(r);
     return 0;
 }
+
+int pg_player_settings(struct store_reader *reader, const char *player_id,
+                       char out[STORE_SETTINGS_MAX + 1]) {
+    out[0] = '\0';
+    struct pg_params p = {0};
+    pg_text(&p, player_id);
+    PGresult *r = pg_read_query(pg_reader_of(reader)->conn,
+                                "SELECT settings FROM player_settings WHERE player_id = $1", &p,
+                                "reading player settings");
+    if (!r) return -STORE_ERR_IO;
+    if (PQntuples(r) == 1) pg_col_text(r, 0, 0, out, STORE_SETTINGS_MAX + 1); /* else none: "" */
+    PQclear(r);
+    return 0;
+}

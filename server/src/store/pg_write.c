@@ -73,6 +73,8 @@ enum {
     W_API_TOKEN_USED,
     W_DELETE_API_TOKENS,
     W_BOT_UPGRADE,
+    W_SETTINGS_SET,
+    W_DELETE_SETTINGS,
     W_COUNT
 };
 
@@ -172,6 +174,13 @@ static const char *const sql_text[W_COUNT] = {
                       "(SELECT 1 FROM games WHERE white_id = $1 OR black_id = $1)",
     [W_DELETE_API_TOKENS] = "UPDATE api_tokens SET revoked_at = $2 WHERE revoked_at IS NULL AND "
                             "player_id = $1",
+    /* player settings: an account's (not a bot's, not a deleted one's), replaced whole; a
+     * deleted account's removed */
+    [W_SETTINGS_SET] = "INSERT INTO player_settings (player_id, settings, updated_at) SELECT id, "
+                       "$2, $3 FROM players WHERE id = $1 AND password_hash IS NOT NULL AND "
+                       "deleted_at IS NULL AND is_bot = 0 ON CONFLICT (player_id) DO UPDATE SET "
+                       "settings = excluded.settings, updated_at = excluded.updated_at",
+    [W_DELETE_SETTINGS] = "DELETE FROM player_settings WHERE player_id = $1",
 };
 
 /* A prepared statement's name: "w" and its index (0..W_COUNT-1). */
@@ -754,6 +763,7 @@ static int put_account_delete(struct pg_db *d, const struct store_op *op) {
     if (rc == 0) rc = pg_run(d, W_DELETE_TOKENS, &timed, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_API_TOKENS, &timed, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_RATINGS, &id, false, 0);
+    if (rc == 0) rc = pg_run(d, W_DELETE_SETTINGS, &id, false, 0);
     if (rc == 0) rc = pg_run(d, W_DELETE_PLAYERS, &both, false, 0);
     return rc;
 }
@@ -840,6 +850,11 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
         case STORE_OP_BOT_UPGRADE:
             pg_text(&p, op->player_id);
             return pg_run(d, W_BOT_UPGRADE, &p, true, STORE_ERR_CONFLICT);
+        case STORE_OP_SETTINGS_SET:
+            pg_text(&p, op->player_id);
+            pg_text(&p, op->u.settings.json ? op->u.settings.json : "{}");
+            pg_int(&p, op->u.settings.at);
+            return pg_run(d, W_SETTINGS_SET, &p, true, STORE_ERR_NOT_FOUND);
     }
     return STORE_ERR_NOT_FOUND;
 }

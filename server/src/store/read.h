@@ -208,6 +208,13 @@ struct store_api_token {
 int store_api_tokens(struct store_reader *reader, const char *player_id, int max,
                      struct store_api_token *out, int *count);
 
+/* ---- player settings (app/settings.h) ---- */
+
+/* The account player_id's settings as stored (JSON text, at most STORE_SETTINGS_MAX bytes) into
+ * out; "" when it has none. */
+int store_player_settings(struct store_reader *reader, const char *player_id,
+                          char out[STORE_SETTINGS_MAX + 1]);
+
 /* The best ratings of a category that are not provisional as they stand at now_ms (wall clock:
  * the deviation grown since each player's last game, rating_at): at most limit (1..100) into
  * out, as stored (updated_at with them). Banned and closed players are left out. */

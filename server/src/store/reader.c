@@ -193,6 +193,11 @@ int store_rating_history(struct store_reader *r, const char *player_id, int max,
     return rc;
 }
 
+int store_player_settings(struct store_reader *r, const char *player_id,
+                          char out[STORE_SETTINGS_MAX + 1]) {
+    return r->backend->player_settings(r, player_id, out);
+}
+
 int store_account_password(struct store_reader *r, const char *player_id,
                            char password_hash[STORE_PWHASH_MAX]) {
     return r->backend->account_password(r, player_id, password_hash);

@@ -357,5 +357,6 @@ const struct store_backend store_sqlite_backend = {
     .sessions = sqlite_sessions,
     .find_api_token = sqlite_find_api_token,
     .api_tokens = sqlite_api_tokens,
+    .player_settings = sqlite_player_settings,
     .reset_password = sqlite_reset_password,
 };

@@ -33,6 +33,8 @@ struct writer_stmts {
         *delete_api_tokens;
     /* the HTTP API's bot account upgrade */
     sqlite3_stmt *bot_upgrade;
+    /* player settings: an account's, and a deleted account's removed */
+    sqlite3_stmt *settings_set, *delete_settings;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
@@ -148,6 +150,8 @@ int sqlite_find_api_token(struct store_reader *reader, const uint8_t hash[STORE_
                           int64_t *created_at);
 int sqlite_api_tokens(struct store_reader *reader, const char *player_id, int max,
                       struct store_api_token *out, int *count);
+int sqlite_player_settings(struct store_reader *reader, const char *player_id,
+                           char out[STORE_SETTINGS_MAX + 1]);
 
 /* sqlite_admin.c: the operator's tools, on the file beside a running server (backend.h). */
 int sqlite_reset_password(const struct store_config *cfg, const char *username,

@@ -24,7 +24,7 @@
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
-        *mod_state, *blocks, *api_token, *api_tokens, *rating_history;
+        *mod_state, *blocks, *api_token, *api_tokens, *rating_history, *player_settings;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -82,6 +82,7 @@ static const char *const read_sql[] = {
     "ELSE black_rating + black_rating_diff END FROM games WHERE (white_id = ?1 OR black_id = ?1) "
     "AND status = 'ended' AND rated = 1 AND white_rating_diff IS NOT NULL "
     "ORDER BY created_at DESC, id DESC LIMIT ?2",
+    "SELECT settings FROM player_settings WHERE player_id = ?1",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -691,4 +692,20 @@ int sqlite_api_tokens(struct store_reader *reader, const char *player_id, int ma
     }
     sqlite3_reset(st);
     return rc == SQLITE_DONE || rc == SQLITE_ROW ? 0 : read_error(r, rc);
+}
+
+int sqlite_player_settings(struct store_reader *reader, const char *player_id,
+                           char out[STORE_SETTINGS_MAX + 1]) {
+    struct sqlite_reader *r = reader_of(reader);
+    out[0] = '\0';
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_stmt *st = rs->player_settings;
+    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    int rc = step_one(r, st);
+    if (rc == -STORE_ERR_NOT_FOUND) return 0; /* none stored: "" */
+    if (rc < 0) return rc;
+    col_text(st, 0, out, STORE_SETTINGS_MAX + 1);
+    sqlite3_reset(st);
+    return 0;
 }

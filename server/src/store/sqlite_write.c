@@ -132,6 +132,14 @@ static const char *const sql_text[] = {
     "UPDATE players SET is_bot = 1 WHERE id = ?1 AND password_hash IS NOT NULL "
     "AND deleted_at IS NULL AND is_bot = 0 AND owner_id IS NULL "
     "AND NOT EXISTS (SELECT 1 FROM games WHERE white_id = ?1 OR black_id = ?1)",
+    /* settings_set: an account's (not a bot's, not a deleted one's), replaced whole ("WHERE
+     * true": an upsert's SELECT needs a WHERE before ON CONFLICT) */
+    "INSERT INTO player_settings (player_id, settings, updated_at) SELECT id, ?2, ?3 "
+    "FROM players WHERE id = ?1 AND password_hash IS NOT NULL AND deleted_at IS NULL "
+    "AND is_bot = 0 AND true ON CONFLICT (player_id) DO UPDATE SET settings = excluded.settings, "
+    "updated_at = excluded.updated_at",
+    /* delete_settings */
+    "DELETE FROM player_settings WHERE player_id = ?1",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -575,6 +583,7 @@ static int put_account_delete(struct sqlite_db *d, const struct store_op *op) {
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_tokens, op, NULL, at);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_api_tokens, op, NULL, at);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_ratings, op, NULL, -1);
+    if (rc == OP_OK) rc = delete_step(d, d->ws.delete_settings, op, NULL, -1);
     if (rc == OP_OK) rc = delete_step(d, d->ws.delete_players, op, STORE_DELETED_NAME, at);
     return rc;
 }
@@ -666,6 +675,13 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
             st = d->ws.bot_upgrade;
             sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
             return step_changed(d, st, STORE_ERR_CONFLICT);
+        case STORE_OP_SETTINGS_SET:
+            st = d->ws.settings_set;
+            sqlite3_bind_text(st, 1, op->player_id, -1, SQLITE_STATIC);
+            sqlite3_bind_text(st, 2, op->u.settings.json ? op->u.settings.json : "{}", -1,
+                              SQLITE_STATIC);
+            sqlite3_bind_int64(st, 3, op->u.settings.at);
+            return step_changed(d, st, STORE_ERR_NOT_FOUND);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -231,6 +231,9 @@ void store_op_release(struct store_op *op) {
         free(op->u.import.moves);
         op->u.import.pgn = NULL;
         op->u.import.moves = NULL;
+    } else if (op->type == STORE_OP_SETTINGS_SET) {
+        free(op->u.settings.json);
+        op->u.settings.json = NULL;
     } else if (op->type == STORE_OP_REGISTER) {
         explicit_bzero(op->u.reg.password_hash, sizeof op->u.reg.password_hash);
     }

@@ -72,8 +72,8 @@ int store_reset_password(const struct store_config *cfg, const char *username,
 
 /*
  * Queues an operation for the writer. Takes ownership of the op's heap pointers (chat text,
- * import PGN and moves) whatever the outcome. Returns its sequence number (> 0, increasing), or
- * 0 when memory runs out or the writer has failed (the op is dropped). Loop thread.
+ * import PGN and moves, settings JSON) whatever the outcome. Returns its sequence number (> 0,
+ * increasing), or 0 when memory runs out or the writer has failed (the op is dropped). Loop thread.
  */
 uint64_t store_submit(struct store *store, struct store_op *op);
 

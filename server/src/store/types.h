@@ -22,6 +22,7 @@
 #define STORE_SESSION_ID_BYTES 8   /* a session's public id: the first bytes of its token's hash */
 #define STORE_SCOPES_MAX       128 /* an API token's scopes as text, with the NUL (app/auth.h) */
 #define STORE_DESCRIPTION_MAX  100 /* bytes of an API token's description */
+#define STORE_SETTINGS_MAX     1024 /* bytes of an account's settings as JSON text (app/settings.h) */
 /* The name a deleted account's games and chat lines show (no username or guest name can be it). */
 #define STORE_DELETED_NAME "[deleted]"
 
@@ -119,6 +120,9 @@ enum store_op_type {
     STORE_OP_API_TOKEN_USED,   /* a token was used: u.api_token.hash, last used at u.api_token.at */
     STORE_OP_BOT_UPGRADE,      /* the account player_id becomes a bot, for good (0; -CONFLICT:
                                   it has games, is a bot already, is owned or is no account) */
+    /* Player settings (app/settings.c): */
+    STORE_OP_SETTINGS_SET, /* the account player_id's settings become u.settings.json (0,
+                              -NOT_FOUND: no such account) */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
@@ -274,6 +278,10 @@ struct store_op {
             bool on; /* false: unblock */
             int64_t at;
         } block;
+        struct {
+            char *json; /* owned by the op (malloc'd): at most STORE_SETTINGS_MAX bytes */
+            int64_t at;
+        } settings;
         struct {
             char target_id[STORE_ID_MAX + 1];
             enum store_report_kind kind;

@@ -47,6 +47,8 @@ static const char *const built_elsewhere[] = {
     "api_token_created",
     "api_tokens",
     "api_token_revoked",
+    /* app/settings.c */
+    "settings",
 };
 
 static bool sampled[PROTO_OUT_COUNT];

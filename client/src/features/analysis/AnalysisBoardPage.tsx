@@ -9,6 +9,7 @@ import { checkedKingSquare, fenTurn, normaliseFen, START_FEN } from '../../lib/c
 import { numberedPv } from '../../lib/evaluation';
 import { opposite, type Color } from '../../net/protocol';
 import { Board } from '../../components/Board';
+import { useBoardAppearance } from '../settings';
 import { AnalysisPanel } from './AnalysisPanel';
 import { lineFen, lineFrom, linePlay, lineSan, lineUndo, type BoardLine } from './line';
 
@@ -26,6 +27,7 @@ export function AnalysisBoardPage() {
   const fen = lineFen(line);
   const last = line.moves[line.moves.length - 1];
   const san = lineSan(line);
+  const appearance = useBoardAppearance();
 
   const setPosition = (e: FormEvent) => {
     e.preventDefault();
@@ -49,6 +51,7 @@ export function AnalysisBoardPage() {
           checkSquare={checkedKingSquare(fen)}
           onMove={(m) => setLine((l) => linePlay(l, m))}
           label={`Analysis board, ${orientation} at the bottom, ${fenTurn(fen)} to move`}
+          appearance={appearance}
         />
       </div>
       <aside className="game-side">

@@ -10,6 +10,10 @@
  * everything shown from the copy, the move being sent and the page's own state (the ply
  * browsed to, the flip, a premove); premoves and sounds are the controller's too. What stays
  * here is the browser's: the history keys and the tab's title.
+ *
+ * The player's settings apply here: the board's appearance, move confirmation (a move made on
+ * the board waits for Confirm or Cancel under the board) and zen mode (the page shows only the
+ * board, the clocks, the moves and the game's actions).
  */
 import { useEffect, useState } from 'react';
 import { Link } from '../../app/router';
@@ -24,6 +28,7 @@ import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import { AnalysisPanel } from '../analysis';
+import { useBoardAppearance, useSettings, useSettingsController } from '../settings';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';
@@ -65,6 +70,10 @@ export function GamePage({ id }: { id: string }) {
 
 function GameView({ round, view, game }: { round: RoundController; view: RoundView; game: GameState }) {
   const { myColor, online, orientation, fen, shownPly } = view;
+  const appearance = useBoardAppearance();
+  const { confirm_move: confirmMoves, zen } = useSettings();
+  const settings = useSettingsController();
+  useEffect(() => round.setConfirmMoves(confirmMoves), [round, confirmMoves]);
 
   // Arrow keys browse the history (unless typing somewhere).
   useEffect(() => {
@@ -98,7 +107,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
   const lastSan = game.san[game.ply - 1];
 
   return (
-    <div className="game-layout">
+    <div className={zen ? 'game-layout zen' : 'game-layout'}>
       <div className="board-col">
         <PlayerBar game={game} color={topColor} isYou={myColor === topColor} position="top" />
         <Board
@@ -110,34 +119,52 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
           onPremove={round.setPremove}
           lastMove={view.lastMove}
           checkSquare={view.checkSquare}
-          onMove={round.userMove}
+          onMove={round.boardMove}
           label={`Board, ${orientation} at the bottom${myColor ? `, you play ${myColor}` : ', spectating'}`}
+          appearance={appearance}
         />
         <PlayerBar game={game} color={orientation} isYou={myColor === orientation} position="bottom" />
+        {view.held && (
+          <div className="confirm-move" role="group" aria-label="Confirm your move">
+            <button type="button" className="primary" onClick={round.confirmMove}>
+              Confirm {view.held.san}
+            </button>
+            <button type="button" onClick={round.cancelMove}>
+              Cancel
+            </button>
+          </div>
+        )}
       </div>
       <aside className="game-side">
-        <GameHeader game={game} myColor={myColor} online={online} />
+        {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
         <p className="visually-hidden" aria-live="polite">
           {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
         </p>
-        {!myColor && <EngineLine game={game} />}
+        {!myColor && !zen && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
-        {game.status === 'ended' && (
+        {zen && (
+          <button type="button" className="zen-exit" onClick={() => settings.change({ zen: false })}>
+            Leave zen mode
+          </button>
+        )}
+        {game.status === 'ended' && !zen && (
           <>
             <AnalysisPanel fen={fen} />
             <Link to={`/analysis?fen=${encodeURIComponent(fen)}`}>Open this position on the analysis board</Link>
           </>
         )}
-        {myColor && game.status === 'playing' && <MoveInput fen={fen} enabled={view.movable !== null} onMove={round.userMove} />}
-        <div className="button-row">
-          <button type="button" onClick={round.flip} aria-label="Flip the board">
-            <Icon name="flip" /> Flip
-          </button>
-          <a className="button" href={`/api/games/${game.id}.pgn`} download={`${game.id}.pgn`}>
-            Download PGN
-          </a>
-        </div>
-        {!myColor && game.rematch && (
+        {myColor && game.status === 'playing' && !zen && <MoveInput fen={fen} enabled={view.movable !== null} onMove={round.userMove} />}
+        {!zen && (
+          <div className="button-row">
+            <button type="button" onClick={round.flip} aria-label="Flip the board">
+              <Icon name="flip" /> Flip
+            </button>
+            <a className="button" href={`/api/games/${game.id}.pgn`} download={`${game.id}.pgn`}>
+              Download PGN
+            </a>
+          </div>
+        )}
+        {!myColor && game.rematch && !zen && (
           <Link to={`/game/${game.rematch}`} className="button primary">
             Watch the rematch
           </Link>
@@ -151,7 +178,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
             claimAbandoned={round.claimAbandoned}
           />
         )}
-        {!game.archived && (
+        {!game.archived && !zen && (
           <Chat
             lines={game.chat}
             room={myColor ? 'players' : 'spectators'}
@@ -160,12 +187,12 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
             onSend={round.chat}
           />
         )}
-        {!game.archived && game.spectators > 0 && (
+        {!zen && !game.archived && game.spectators > 0 && (
           <p className="spectators">
             {game.spectators} {game.spectators === 1 ? 'spectator' : 'spectators'}
           </p>
         )}
-        <ShareLink path={`/game/${game.id}`} label="Link to this game" />
+        {!zen && <ShareLink path={`/game/${game.id}`} label="Link to this game" />}
       </aside>
     </div>
   );

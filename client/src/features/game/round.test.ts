@@ -220,4 +220,41 @@ describe('RoundController', () => {
     round.userMove(playUci(START, 'd2d4')!);
     expect(f.current.sent.filter((m) => m.type === 'move')).toHaveLength(1);
   });
+
+  it('holds a board move for Confirm when move confirmation is on', () => {
+    const { f, round } = setup();
+    round.setConfirmMoves(true);
+    f.current.sent.length = 0;
+    round.boardMove(playUci(START, 'e2e4')!);
+    // Shown, not sent; nothing else may be moved or premoved meanwhile.
+    expect(round.getState()).toMatchObject({ fen: AFTER_E4, held: { san: 'e4' }, movable: null, premoveColor: null });
+    expect(round.getState().lastMove).toEqual({ from: 'e2', to: 'e4' });
+    expect(f.current.last('move')).toBeUndefined();
+    round.cancelMove();
+    expect(round.getState()).toMatchObject({ fen: START, held: null, movable: 'white' });
+    round.boardMove(playUci(START, 'd2d4')!);
+    round.confirmMove();
+    expect(f.current.last('move')).toMatchObject({ game: 'g1', move: 'd2d4', ply: 0 });
+    expect(round.getState()).toMatchObject({ held: null, pending: { san: 'd4' } });
+  });
+
+  it('sends board moves at once without move confirmation, and drops a held move the game left behind', () => {
+    const { f, round } = setup();
+    round.boardMove(playUci(START, 'e2e4')!);
+    expect(f.current.last('move')).toMatchObject({ move: 'e2e4' });
+
+    const other = setup();
+    other.round.setConfirmMoves(true);
+    other.round.boardMove(playUci(START, 'e2e4')!);
+    other.f.current.receive({ type: 'game_end', game: 'g1', v: 2, result: '0-1', reason: 'resignation', winner: 'black', clock: null });
+    expect(other.round.getState()).toMatchObject({ held: null, fen: START });
+    other.round.confirmMove();
+    expect(other.f.current.last('move')).toBeUndefined();
+    // Turning confirmation off lets go of a held move.
+    const third = setup();
+    third.round.setConfirmMoves(true);
+    third.round.boardMove(playUci(START, 'e2e4')!);
+    third.round.setConfirmMoves(false);
+    expect(third.round.getState()).toMatchObject({ held: null, movable: 'white' });
+  });
 });

@@ -6,6 +6,10 @@
  * by pure functions (roundView and the helpers below), so views only render it and call the
  * controller's methods.
  *
+ * With move confirmation on (a player setting, as lichess's "confirm move"), a move made on the
+ * board is held: shown on the board, sent only by confirmMove (cancelMove takes it back); a held
+ * move is dropped when the game moves on without it (it ended, a takeback).
+ *
  * What it does by itself when what it follows changes: plays the first queued premove as soon as
  * it is the player's turn (if still legal: else the whole queue goes; the game's end drops it;
  * the next waits for the next turn), and plays the sounds of the game
@@ -34,6 +38,8 @@ export interface RoundLocal {
   flipped: boolean;
   /** Premoves queued, to be played one per turn, first first. */
   premoves: readonly Premove[];
+  /** A move made on the board waiting for Confirm (move confirmation), at the ply it was made. */
+  held?: { move: LocalMove; ply: number } | null;
 }
 
 /** What the view derives from. */
@@ -72,9 +78,11 @@ export interface RoundView {
   premoves: readonly Premove[];
   /** The position the board shows: the shown one, with the queued premoves made on it. */
   boardFen: string;
+  /** The move waiting for Confirm, shown on the board (move confirmation), or null. */
+  held: LocalMove | null;
 }
 
-export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premoves: [] };
+export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premoves: [], held: null };
 
 function fromTo(uci: string | undefined) {
   return uci ? { from: uci.slice(0, 2), to: uci.slice(2, 4) } : null;
@@ -106,17 +114,24 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
       checkSquare: null,
       movable: null,
       premoveColor: null,
+      held: null,
     };
   }
   const live = local.viewPly === null || local.viewPly >= game.ply;
   const shownPly = live ? game.ply : (local.viewPly ?? game.ply);
-  const fen = live ? (pending?.fen ?? game.fen) : (game.fens[shownPly] ?? game.fen);
-  const lastMove = live && pending ? { from: pending.from, to: pending.to } : fromTo(game.moves[shownPly - 1]);
+  // A held move counts only in the position it was made in.
+  const held = live && !pending && game.status === 'playing' && local.held?.ply === game.ply ? local.held.move : null;
+  const fen = live ? (pending?.fen ?? held?.fen ?? game.fen) : (game.fens[shownPly] ?? game.fen);
+  const shownMove = live ? (pending ?? held) : null;
+  const lastMove = shownMove ? { from: shownMove.from, to: shownMove.to } : fromTo(game.moves[shownPly - 1]);
   const movable =
-    live && online && game.status === 'playing' && myColor && !pending && game.turn === myColor ? myColor : null;
+    live && online && game.status === 'playing' && myColor && !pending && !held && game.turn === myColor
+      ? myColor
+      : null;
   // While the opponent thinks (or the own move is on its way), the next move may be queued;
-  // not while the connection is down: a move then would be sent later, unseen.
-  const premoveColor = live && online && game.status === 'playing' && myColor && !movable ? myColor : null;
+  // not while the connection is down: a move then would be sent later, unseen; nor while a move
+  // waits for Confirm.
+  const premoveColor = live && online && game.status === 'playing' && myColor && !movable && !held ? myColor : null;
   return {
     ...base,
     game,
@@ -128,6 +143,7 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
     checkSquare: checkedKingSquare(fen),
     movable,
     premoveColor,
+    held,
   };
 }
 
@@ -183,6 +199,7 @@ export class RoundController extends Store<RoundView> {
   private readonly games: GamesController;
   private readonly session: Readable<Session>;
   private readonly play: (sound: SoundKind) => void;
+  private confirming = false;
 
   /** `play` plays a sound (the page's sound player). */
   constructor(id: string, games: GamesController, session: Readable<Session>, play: (sound: SoundKind) => void) {
@@ -235,6 +252,31 @@ export class RoundController extends Store<RoundView> {
   /** A move made on the board or typed: shown at once and sent. */
   userMove = (move: LocalMove): void => {
     void this.games.move(this.id, move);
+  };
+
+  /** Move confirmation on or off (a player setting); off sends a held move's way clear. */
+  setConfirmMoves = (on: boolean): void => {
+    this.confirming = on;
+    if (!on && this.local.held) this.setLocal({ held: null });
+  };
+
+  /** A move made on the board: sent, or with move confirmation held until confirmMove. */
+  boardMove = (move: LocalMove): void => {
+    const game = this.getState().game;
+    if (!this.confirming || !game) return this.userMove(move);
+    this.setLocal({ held: { move, ply: game.ply } });
+  };
+
+  /** Sends the move waiting for Confirm. */
+  confirmMove = (): void => {
+    const held = this.getState().held;
+    this.setLocal({ held: null });
+    if (held) this.userMove(held);
+  };
+
+  /** Takes the move waiting for Confirm back. */
+  cancelMove = (): void => {
+    this.setLocal({ held: null });
   };
 
   /** Queues a premove after those queued (at most PREMOVE_QUEUE_MAX), or cancels them all
