@@ -95,7 +95,6 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
   );
 
   const topColor = opposite(orientation);
-  const lastSan = game.san[game.ply - 1];
 
   return (
     <div className="game-layout">
@@ -117,9 +116,6 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       </div>
       <aside className="game-side">
         <GameHeader game={game} myColor={myColor} online={online} />
-        <p className="visually-hidden" aria-live="polite">
-          {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
-        </p>
         {!myColor && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
         {game.status === 'ended' && (
