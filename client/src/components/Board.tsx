@@ -257,38 +257,48 @@ export function Board({
   };
 
   return (
-    <div className="board-wrap" role="group" aria-label={label}>
-      <div
-        ref={focusRef}
-        className="board-focus"
-        tabIndex={0}
-        role="application"
-        aria-label={label}
-        aria-describedby={`${ids}-keys`}
-        aria-activedescendant={cursor ? `${ids}-${cursor}` : undefined}
-        onFocus={onFocus}
-        onKeyDown={onKeyDown}
-        onMouseDown={onMouseDown}
-      >
-        <Chessboard
-          options={{
-            id: 'main',
-            position: fen,
-            boardOrientation: orientation,
-            allowDragging: actor !== null && !promotion,
-            allowDrawingArrows: true,
-            animationDurationInMs: 200,
-            // pieceType is "wP", "bK", ...: the first letter is the colour.
-            canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
-            onPieceDrag: ({ square }) => {
-              if (square) setInput((i) => ({ ...i, selected: square }));
-            },
-            onPieceDrop,
-            onSquareClick,
-            squareStyles,
-            squareRenderer,
-          }}
-        />
+    <>
+      {/* The board's text for screen readers is beside it: its group's text is its coordinates. */}
+      <div className="board-wrap" role="group" aria-label={label}>
+        <div
+          ref={focusRef}
+          className="board-focus"
+          tabIndex={0}
+          role="application"
+          aria-label={label}
+          aria-describedby={`${ids}-keys`}
+          aria-activedescendant={cursor ? `${ids}-${cursor}` : undefined}
+          onFocus={onFocus}
+          onKeyDown={onKeyDown}
+          onMouseDown={onMouseDown}
+        >
+          <Chessboard
+            options={{
+              id: 'main',
+              position: fen,
+              boardOrientation: orientation,
+              allowDragging: actor !== null && !promotion,
+              allowDrawingArrows: true,
+              animationDurationInMs: 200,
+              // pieceType is "wP", "bK", ...: the first letter is the colour.
+              canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
+              onPieceDrag: ({ square }) => {
+                if (square) setInput((i) => ({ ...i, selected: square }));
+              },
+              onPieceDrop,
+              onSquareClick,
+              squareStyles,
+              squareRenderer,
+            }}
+          />
+        </div>
+        {promotion && movable && (
+          <PromotionChooser
+            color={movable}
+            onChoose={(piece) => apply(boardPromote(input, fen, piece))}
+            onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
+          />
+        )}
       </div>
       <p id={`${ids}-keys`} className="visually-hidden">
         Arrow keys move across the board, Enter or Space picks up a piece and puts it down, Escape cancels.
@@ -296,14 +306,7 @@ export function Board({
       <div className="visually-hidden" role="log" aria-live="polite" aria-label="Moves said">
         {said.text && <span key={said.n}>{said.text}</span>}
       </div>
-      {promotion && movable && (
-        <PromotionChooser
-          color={movable}
-          onChoose={(piece) => apply(boardPromote(input, fen, piece))}
-          onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
-        />
-      )}
-    </div>
+    </>
   );
 }
 

@@ -8,15 +8,7 @@
  * away, as when the history is browsed backwards or a new position is set).
  */
 import { Chess, type Move } from 'chess.js';
-
-const PIECE_WORDS: Record<string, string> = {
-  p: 'pawn',
-  n: 'knight',
-  b: 'bishop',
-  r: 'rook',
-  q: 'queen',
-  k: 'king',
-};
+import { PIECE_NAMES as PIECE_WORDS } from './boardInput';
 
 /** The parts of a chess.js move the words are made of. */
 export type SpokenMove = Pick<Move, 'color' | 'piece' | 'from' | 'to' | 'san' | 'flags'> &
