@@ -16,7 +16,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CLIENT_DIR, eventually, openPlayer, pair, screenshot, suite } from './harness.mjs';
+import { CLIENT_DIR, dragMove, eventually, openPlayer, pair, screenshot, seekFromForm, suite } from './harness.mjs';
 
 const ctx = suite();
 const require = createRequire(join(CLIENT_DIR, 'package.json'));
@@ -86,13 +86,19 @@ async function press(page, ...keys) {
   for (const k of keys) await page.keyboard.press(k);
 }
 
-test('the lobby passes the audit', async () => {
+test('the lobby passes the audit, with an open seek', async () => {
   const ada = await openPlayer(ctx.browser, ctx.server, 'Ada');
+  const bo = await openPlayer(ctx.browser, ctx.server, 'Bo');
   try {
     await ada.page.getByRole('heading', { name: 'Custom game' }).waitFor();
     await audit(ada.page, 'lobby');
+    await seekFromForm(ada.page, '10+0', 'White');
+    await bo.page.getByRole('button', { name: "Join Ada's 10+0 game" }).waitFor();
+    await audit(bo.page, 'lobby with a seek');
+    await audit(ada.page, 'lobby with its own seek');
   } finally {
     await ada.context.close();
+    await bo.context.close();
   }
 });
 
@@ -120,6 +126,13 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
     for (const p of [alice.page, bob.page, watcher.page]) await waitForWords(p, 'pawn from f2 to f3');
     await audit(alice.page, 'game, player');
     await audit(watcher.page, 'game, spectator');
+    const lou = await openPlayer(ctx.browser, ctx.server, 'Lou');
+    try {
+      await lou.page.getByRole('link', { name: /^Watch Alice/ }).waitFor();
+      await audit(lou.page, 'lobby with a live game');
+    } finally {
+      await lou.context.close();
+    }
 
     // 1... e5: from Black's side up is toward rank 1, one square per press.
     await press(bob.page, 'Enter', 'ArrowUp', 'ArrowUp');
@@ -195,6 +208,13 @@ test('the analysis board passes the audit; a promotion chosen by keyboard', asyn
     assert.doesNotMatch(await cursorLabel(page), /selected/);
     await press(page, 'PageDown');
     assert.match(await cursorLabel(page), /^h1, empty/);
+
+    // The mouse drags as before, and the drag is said in words, not as dnd-kit's "draggable".
+    await dragMove(page, 'h8', 'g8');
+    await waitForWords(page, 'king from h8 to g8');
+    assert.equal(await page.getByRole('status').filter({ hasText: /draggable/i }).count(), 0, 'no words about draggables');
+    assert.equal(await board(page).getByRole('button').count(), 0, 'the pieces are not buttons');
+    assert.equal(await board(page).locator('[tabindex]').count(), 0, 'nor tab stops');
   } finally {
     await ann.context.close();
   }
