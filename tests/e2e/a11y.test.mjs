@@ -68,6 +68,32 @@ async function waitForWords(page, words) {
   });
 }
 
+/** Starts recording everything the page's live region says (into window.saidLog). */
+async function recordWords(page) {
+  await said(page).waitFor({ state: 'attached' });
+  await page.evaluate(() => {
+    const log = document.querySelector('[role="log"][aria-label="Moves said"]');
+    window.saidLog = [];
+    new MutationObserver(() => {
+      const text = log.textContent.trim();
+      if (text) window.saidLog.push(text);
+    }).observe(log, { childList: true, subtree: true, characterData: true });
+  });
+}
+
+/** Asserts that the page's live region said these, in this order (a reply and a premove that
+ * arrive together are said in one message, "...; ..."). */
+async function assertSaid(page, expected, who) {
+  const log = await page.evaluate(() => window.saidLog);
+  const flat = log.join('; ');
+  let at = 0;
+  for (const words of expected) {
+    const i = flat.indexOf(words, at);
+    assert.ok(i >= 0, `${who} heard "${words}" in order; heard: ${JSON.stringify(log)}`);
+    at = i + words.length;
+  }
+}
+
 /** Whether the board has the focus on this page. */
 async function boardFocused(page) {
   return page.evaluate(() => document.activeElement?.getAttribute('role') === 'application');
@@ -111,6 +137,7 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
       await board(p).focus();
       assert.ok(await boardFocused(p));
     }
+    for (const p of [alice.page, bob.page, watcher.page]) await recordWords(p);
     // The cursor starts in front of each player's king; up is toward the opponent.
     assert.match(await cursorLabel(alice.page), /^e2, white pawn/);
     assert.match(await cursorLabel(bob.page), /^e7, black pawn/);
@@ -134,16 +161,23 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
       await lou.context.close();
     }
 
-    // 1... e5: from Black's side up is toward rank 1, one square per press.
+    // While Bob thinks, Alice queues 2. g4 by keyboard: down to f2, right to g2, up twice.
+    await press(alice.page, 'ArrowDown', 'ArrowRight', 'Enter', 'ArrowUp', 'ArrowUp');
+    assert.match(await cursorLabel(alice.page), /^g4, empty, legal move/);
+    await press(alice.page, 'Enter');
+    await waitForWords(alice.page, 'premove from g2 to g4');
+
+    // 1... e5: from Black's side up is toward rank 1, one square per press. Alice's premove
+    // follows at once.
     await press(bob.page, 'Enter', 'ArrowUp', 'ArrowUp');
     assert.match(await cursorLabel(bob.page), /^e5, empty, legal move/);
     await press(bob.page, 'Enter');
-    for (const p of [alice.page, bob.page, watcher.page]) await waitForWords(p, 'pawn from e7 to e5');
+    for (const p of [alice.page, bob.page, watcher.page]) {
+      await eventually(async () => /pawn from g2 to g4$/.test((await said(p).innerText()).trim()), {
+        what: `the premove said on ${p.url()}`,
+      });
+    }
     assert.ok(await boardFocused(alice.page), "the board keeps the focus when the opponent's move arrives");
-
-    // 2. g4
-    await press(alice.page, 'ArrowDown', 'ArrowRight', 'Enter', 'ArrowUp', 'ArrowUp', 'Enter');
-    for (const p of [alice.page, bob.page]) await waitForWords(p, 'pawn from g2 to g4');
 
     // 2... Qh4#: from e5 down to e8 (toward rank 8 from Black's side), right to d8, then to h4.
     await press(bob.page, 'ArrowDown', 'ArrowDown', 'ArrowDown', 'ArrowRight');
@@ -154,6 +188,14 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
     await press(bob.page, 'Enter');
     for (const p of [alice.page, bob.page, watcher.page]) await waitForWords(p, 'queen from d8 to h4, checkmate');
     await alice.page.getByText('Black wins').first().waitFor();
+    const moves = ['pawn from f2 to f3', 'pawn from e7 to e5', 'pawn from g2 to g4', 'queen from d8 to h4, checkmate'];
+    await assertSaid(watcher.page, moves, 'the spectator');
+    await assertSaid(bob.page, ['pawn from f2 to f3', 'e7, black pawn, selected', ...moves.slice(1)], 'Bob');
+    await assertSaid(
+      alice.page,
+      ['f2, white pawn, selected', 'pawn from f2 to f3', 'g2, white pawn, selected', 'premove from g2 to g4', ...moves.slice(1)],
+      'Alice',
+    );
     for (const p of [alice.page, bob.page]) assert.ok(await boardFocused(p), 'the board keeps the focus at the end');
 
     // One Tab leaves the board, one Shift+Tab comes back.

@@ -45,7 +45,7 @@ import {
 } from '../lib/boardInput';
 import { boardKey, cursorStart } from '../lib/boardKeyboard';
 import type { LocalMove, Premove, PromotionPiece } from '../lib/chess';
-import { moveBetween, moveWords } from '../lib/speech';
+import { movesWords } from '../lib/speech';
 import type { Color } from '../net/protocol';
 
 export interface BoardProps {
@@ -116,8 +116,8 @@ export function Board({
   useEffect(() => {
     const before = shownFen.current;
     shownFen.current = fen;
-    const move = moveBetween(before, fen, lastMove);
-    if (move) say(moveWords(move));
+    const words = movesWords(before, fen, lastMove);
+    if (words) say(words);
     // lastMove comes with its fen; only a new fen is a move to say.
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [fen]);

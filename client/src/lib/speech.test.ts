@@ -1,7 +1,7 @@
 import { Chess } from 'chess.js';
 import { describe, expect, it } from 'vitest';
 import { START_FEN } from './chess';
-import { moveBetween, moveWords } from './speech';
+import { moveBetween, movesBetween, movesWords, moveWords } from './speech';
 
 /** The words for `san` played in `fen`. */
 function words(fen: string, san: string): string {
@@ -57,5 +57,22 @@ describe('the move between two positions', () => {
     expect(moveBetween(START_FEN, after('e4'), null)).toBeNull();
     expect(moveBetween(START_FEN, START_FEN, { from: 'e2', to: 'e4' })).toBeNull();
     expect(moveBetween('not a fen', after('e4'), { from: 'e2', to: 'e4' })).toBeNull();
+  });
+});
+
+describe('the moves between two positions', () => {
+  it('finds one move, or two when a reply and a premove came together', () => {
+    expect(movesWords(START_FEN, after('Nf3'), { from: 'g1', to: 'f3' })).toBe('knight from g1 to f3');
+    const afterF3 = after('f3');
+    expect(movesWords(afterF3, after('f3', 'e5', 'g4'), { from: 'g2', to: 'g4' })).toBe(
+      'pawn from e7 to e5; pawn from g2 to g4',
+    );
+  });
+
+  it('finds none further away, or for a last move that does not fit', () => {
+    expect(movesBetween(START_FEN, after('e4', 'e5', 'Nf3'), { from: 'g1', to: 'f3' })).toEqual([]);
+    expect(movesBetween(START_FEN, after('e4', 'e5'), { from: 'd7', to: 'd5' })).toEqual([]);
+    expect(movesWords(after('e4'), START_FEN, { from: 'e2', to: 'e4' })).toBe('');
+    expect(movesWords('not a fen', after('e4', 'e5'), { from: 'e7', to: 'e5' })).toBe('');
   });
 });

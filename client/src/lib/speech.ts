@@ -3,9 +3,10 @@
  * on f7", "pawn from e7 to e8, promotes to queen, checkmate", "white castles kingside". The
  * board announces every move it shows in an aria-live region with these words.
  *
- * The board only knows its positions and the last move's squares, so moveBetween finds the
- * move that leads from one position to the next (null when the next position is not one move
- * away, as when the history is browsed backwards or a new position is set).
+ * The board only knows its positions and the last move's squares, so movesBetween finds the
+ * moves that lead from one position to the next: one, or two when the opponent's move and the
+ * player's premove come in one update; none when the next position is further away, as when
+ * the history is browsed backwards or a new position is set.
  */
 import { Chess, type Move } from 'chess.js';
 import { PIECE_NAMES as PIECE_WORDS } from './boardInput';
@@ -55,4 +56,30 @@ export function moveBetween(before: string, after: string, last: { from: string;
     if (essentials(m.after) === target) return m;
   }
   return null;
+}
+
+/**
+ * The moves from `before` to `after` whose last one has the squares of `last`: that move
+ * alone, or another move and then it; [] when there are none such.
+ */
+export function movesBetween(before: string, after: string, last: { from: string; to: string } | null): Move[] {
+  const one = moveBetween(before, after, last);
+  if (one) return [one];
+  if (!last || before === after) return [];
+  let chess: Chess;
+  try {
+    chess = new Chess(before);
+  } catch {
+    return [];
+  }
+  for (const first of chess.moves({ verbose: true })) {
+    const second = moveBetween(first.after, after, last);
+    if (second) return [first, second];
+  }
+  return [];
+}
+
+/** The words for the moves between two positions (see movesBetween), or ''. */
+export function movesWords(before: string, after: string, last: { from: string; to: string } | null): string {
+  return movesBetween(before, after, last).map(moveWords).join('; ');
 }
