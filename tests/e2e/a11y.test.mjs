@@ -1,7 +1,8 @@
 /*
  * Accessibility in a real browser: the axe-core audit (WCAG 2.0/2.1 A and AA rules) finds no
- * serious or critical violation on the lobby (with a seek, with a live game), a game during play
- * (a player's and a spectator's page), a finished game and the analysis board with its
+ * serious or critical violation on the lobby (with a seek, on a phone, with a live game), a game
+ * during play (a player's and a spectator's page), a finished game (with a chat line) and the
+ * analysis board with its
  * promotion chooser; two players play to checkmate by keyboard alone (the board one tab stop, a
  * cursor moved by the arrow keys, Enter to pick up and put down, a premove queued the same way),
  * every move said in words in the board's live region on the three pages, the focus staying on
@@ -17,7 +18,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CLIENT_DIR, dragMove, eventually, openPlayer, pair, screenshot, seekFromForm, suite } from './harness.mjs';
+import { CLIENT_DIR, dragMove, eventually, openPlayer, pair, PHONE, screenshot, seekFromForm, suite } from './harness.mjs';
 
 const ctx = suite();
 const require = createRequire(join(CLIENT_DIR, 'package.json'));
@@ -123,6 +124,13 @@ test('the lobby passes the audit, with an open seek', async () => {
     await bo.page.getByRole('button', { name: "Join Ada's 10+0 game" }).waitFor();
     await audit(bo.page, 'lobby with a seek');
     await audit(ada.page, 'lobby with its own seek');
+    const cy = await openPlayer(ctx.browser, ctx.server, 'Cy', '/', PHONE);
+    try {
+      await cy.page.getByRole('button', { name: "Join Ada's 10+0 game" }).waitFor();
+      await audit(cy.page, 'lobby on a phone');
+    } finally {
+      await cy.context.close();
+    }
   } finally {
     await ada.context.close();
     await bo.context.close();
@@ -209,7 +217,9 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
     await press(alice.page, 'Shift+Tab');
     assert.ok(await boardFocused(alice.page), 'one Shift+Tab brings it back');
     await screenshot(alice.page, 'a11y-keyboard-mate');
-    await audit(alice.page, 'finished game');
+    await bob.page.getByRole('button', { name: 'Good game' }).click();
+    await alice.page.getByRole('list', { name: 'Messages' }).getByText('Good game').waitFor();
+    await audit(alice.page, 'finished game, with a chat line');
   } finally {
     await alice.context.close();
     await bob.context.close();
