@@ -2,12 +2,11 @@
  * Accessibility in a real browser: the axe-core audit (WCAG 2.0/2.1 A and AA rules) finds no
  * serious or critical violation on the lobby (with a seek, on a phone, with a live game), a game
  * during play (a player's and a spectator's page), a finished game (with a chat line) and the
- * analysis board with its
- * promotion chooser; two players play to checkmate by keyboard alone (the board one tab stop, a
- * cursor moved by the arrow keys, Enter to pick up and put down, a premove queued the same way),
- * every move said in words in the board's live region on the three pages, the focus staying on
- * the board as moves and the game's end arrive; a promotion chosen by keyboard on the analysis
- * board, Escape, and a mouse drag said in words.
+ * analysis board with its promotion chooser; two players play to checkmate by keyboard alone
+ * (the board one tab stop, a cursor moved by the arrow keys, Enter to pick up and put down, a
+ * premove queued the same way), every move said in words in the board's live region on the
+ * three pages, the focus staying on the board as moves and the game's end arrive; a promotion
+ * chosen by keyboard on the analysis board, Escape, and a mouse drag said in words.
  *
  * axe-core (a dev dependency of the client) is a browser script: its source is evaluated in the
  * page through the DevTools protocol (the server's Content-Security-Policy blocks inline
