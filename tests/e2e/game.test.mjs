@@ -53,7 +53,7 @@ test('two players play to checkmate by clicking; a spectator sees every move', a
   }
   for (const p of [alice.page, bob.page, watcher.page]) {
     await p.getByText('Black wins').waitFor();
-    await p.getByText('Checkmate').waitFor();
+    await p.getByText('Checkmate', { exact: true }).waitFor();
   }
   // The last move and the mated king are marked on the board.
   await square(watcher.page, 'h4').and(watcher.page.locator('[data-last]')).waitFor();

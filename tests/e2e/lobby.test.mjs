@@ -75,7 +75,7 @@ test('seeks come and go in other people’s lobbies; live games and counts', asy
   await seekFromForm(alice.page, '3+2');
   await bob.page.getByRole('button', { name: "Join Alice's 3+2 game" }).waitFor();
   // The challenge game from the previous test is live.
-  await bob.page.getByRole('link', { name: /^Watch Carol \(white\) against Dave|^Watch Dave \(white\) against Carol/ }).waitFor();
+  await bob.page.getByRole('link', { name: /^Watch Carol vs Dave .*, Carol has white|^Watch Dave vs Carol .*, Dave has white/ }).waitFor();
   await eventually(async () => /\d+ players online · 1 game in play/.test(await bob.page.locator('.stats').innerText()), {
     what: 'the online counts',
   });

@@ -34,7 +34,7 @@ export function App() {
   return (
     <div className="app">
       <header className="site-header">
-        <Link to="/" className="brand" aria-label="Lobby (home)">
+        <Link to="/" className="brand" aria-label="chess: the lobby (home)">
           <span aria-hidden="true">♞</span> chess
         </Link>
         <nav aria-label="Main">

@@ -11,8 +11,27 @@
  * this component draws the result. Shared by the game page and the analysis board. The player's
  * settings (features/settings) come in one optional prop, `appearance`: the pieces, the squares'
  * colours, coordinates, the animation's length and auto-queen.
+ *
+ * Keyboard: the board is one tab stop (role "application") with a cursor square, its
+ * aria-activedescendant, so screen readers say the square's label as the cursor moves; the keys
+ * are lib/boardKeyboard.ts's, and Enter or Space acts as a click on the cursor's square. The
+ * pieces react-chessboard makes focusable (dnd-kit's draggables, with its keyboard dragging and
+ * its "draggable item" announcements) are made plain again, so the mouse drags as before and
+ * the keyboard goes through the board only. A mouse click does not take the focus (the page's
+ * own keys stay as they were). Every move the board shows is said in words (lib/speech.ts) in
+ * a polite live region.
  */
-import { useEffect, useMemo, useState, type CSSProperties, type ReactNode } from 'react';
+import {
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+  type CSSProperties,
+  type KeyboardEvent as ReactKeyboardEvent,
+  type MouseEvent as ReactMouseEvent,
+  type ReactNode,
+} from 'react';
 import {
   Chessboard,
   defaultPieces,
@@ -32,11 +51,16 @@ import {
   type BoardStep,
   type BoardTurn,
 } from '../lib/boardInput';
+import { boardKey, cursorStart } from '../lib/boardKeyboard';
 import type { LocalMove, Premove, PromotionPiece } from '../lib/chess';
+import { movesWords } from '../lib/speech';
 import type { Color } from '../net/protocol';
 
 export interface BoardProps {
   fen: string;
+  /** The position as played, when fen shows queued premoves made on it (the moves said in
+   * words are the played ones); absent: fen. */
+  playedFen?: string;
   orientation: Color;
   /** The colour the user may move now, or null (spectator, history view, not their turn). */
   movable: Color | null;
@@ -77,6 +101,7 @@ const CHECK =
 
 export function Board({
   fen,
+  playedFen = fen,
   orientation,
   movable,
   premoveColor = null,
@@ -106,6 +131,57 @@ export function Board({
 
   const pieces = useMemo(() => piecesOf(fen), [fen]);
 
+  // The keyboard's cursor square (null until the board first has the focus), and what the
+  // live region says (with a count, so that the same words said again are a new message).
+  const ids = `board${useId().replace(/[^A-Za-z0-9]/g, '')}`;
+  const focusRef = useRef<HTMLDivElement>(null);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const [said, setSaid] = useState({ text: '', n: 0 });
+  const say = (text: string) => setSaid((s) => ({ text, n: s.n + 1 }));
+  // Whether the open promotion chooser was opened from the keyboard (the focus comes back).
+  const promotionByKey = useRef(false);
+
+  // Every move played on the board, by either side, in words.
+  const shownFen = useRef(playedFen);
+  useEffect(() => {
+    const before = shownFen.current;
+    shownFen.current = playedFen;
+    const words = movesWords(before, playedFen, lastMove);
+    if (words) say(words);
+    // lastMove comes with its fen; only a new fen is a move to say.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [playedFen]);
+
+  // dnd-kit makes every piece a focusable "draggable" button with its own keyboard dragging:
+  // they are made plain (the board is the one tab stop), and its announcements hidden.
+  useEffect(() => {
+    const root = focusRef.current;
+    if (!root) return;
+    const plain = () => {
+      for (const piece of root.querySelectorAll('[data-piece]')) {
+        const draggable = piece.parentElement;
+        if (!draggable || draggable === root) continue;
+        for (const name of DRAGGABLE_ATTRIBUTES) {
+          if (draggable.hasAttribute(name)) draggable.removeAttribute(name);
+        }
+      }
+      for (const el of root.querySelectorAll('[id^="DndLiveRegion"], [id^="DndDescribedBy"]')) {
+        if (!el.hasAttribute('aria-hidden')) el.setAttribute('aria-hidden', 'true');
+      }
+    };
+    plain();
+    const observer = new MutationObserver(plain);
+    observer.observe(root, { subtree: true, childList: true, attributes: true, attributeFilter: DRAGGABLE_ATTRIBUTES });
+    return () => observer.disconnect();
+  }, []);
+
+  // The chooser opened from the keyboard gives the focus back to the board when it closes.
+  useEffect(() => {
+    if (promotion || !promotionByKey.current) return;
+    promotionByKey.current = false;
+    focusRef.current?.focus();
+  }, [promotion]);
+
   /** Applies a gesture's result: the next input, then the move or premove it produced. */
   const apply = (gesture: BoardStep): boolean => {
     // Auto-queen: a promotion that would open the chooser is a queen's at once.
@@ -120,7 +196,43 @@ export function Board({
   };
 
   const onSquareClick = ({ square }: SquareHandlerArgs) => {
+    setCursor(square);
     apply(boardClick(input, turn, square));
+  };
+
+  const onFocus = () => {
+    if (!cursor) setCursor(cursorStart(orientation, selected, lastMove));
+  };
+
+  // A click does not move the focus onto the board (nor away from where it was).
+  const onMouseDown = (e: ReactMouseEvent) => {
+    if (document.activeElement !== focusRef.current) e.preventDefault();
+  };
+
+  const onKeyDown = (e: ReactKeyboardEvent) => {
+    if (e.target !== e.currentTarget || e.altKey || e.ctrlKey || e.metaKey) return;
+    const at = cursor ?? cursorStart(orientation, selected, lastMove);
+    const action = boardKey(e.key, at, orientation);
+    if (!action) return;
+    // The board's keys are its own (not the page's history keys, nor a scroll).
+    e.preventDefault();
+    e.stopPropagation();
+    if (action.kind === 'cursor') {
+      setCursor(action.square);
+      return;
+    }
+    if (action.kind === 'cancel') {
+      if (selected) say('selection cancelled');
+      setInput((i) => ({ ...i, selected: null }));
+      if (premoves.length > 0) onPremove?.(null);
+      return;
+    }
+    setCursor(at);
+    const step = boardClick(input, turn, at);
+    if (step.input.promotion) promotionByKey.current = true;
+    if (step.input.selected) say(`${at}, ${pieces[at] ?? 'piece'}, selected`);
+    if (step.premove) say(`premove from ${step.premove.from} to ${step.premove.to}`);
+    apply(step);
   };
 
   useEffect(() => {
@@ -165,8 +277,11 @@ export function Board({
     }${selected === square ? ', selected' : ''}${premoved ? ', premove' : ''}`;
     return (
       <div
+        id={`${ids}-${square}`}
         className="square-inner"
+        role="img"
         aria-label={text}
+        data-cursor={cursor === square ? '' : undefined}
         data-dest={dest ? (dest.capture ? 'capture' : 'move') : undefined}
         data-last={lastMove && (lastMove.from === square || lastMove.to === square) ? '' : undefined}
         style={{ width: '100%', height: '100%', ...squareStyles[square] }}
@@ -177,48 +292,73 @@ export function Board({
   };
 
   return (
-    <div className="board-wrap" role="group" aria-label={label}>
-      <Chessboard
-        options={{
-          id: 'main',
-          position: fen,
-          boardOrientation: orientation,
-          allowDragging: actor !== null && !promotion,
-          allowDrawingArrows: true,
-          animationDurationInMs: appearance.animationMs ?? 200,
-          showAnimations: appearance.animationMs !== 0,
-          showNotation: appearance.coordinates ?? true,
-          ...(appearance.pieces ? { pieces: appearance.pieces } : {}),
-          ...(appearance.lightSquare ? { lightSquareStyle: { backgroundColor: appearance.lightSquare } } : {}),
-          ...(appearance.darkSquare ? { darkSquareStyle: { backgroundColor: appearance.darkSquare } } : {}),
-          ...(appearance.lightSquare && appearance.darkSquare
-            ? {
-                lightSquareNotationStyle: { color: appearance.darkSquare },
-                darkSquareNotationStyle: { color: appearance.lightSquare },
-              }
-            : {}),
-          // pieceType is "wP", "bK", ...: the first letter is the colour.
-          canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
-          onPieceDrag: ({ square }) => {
-            if (square) setInput((i) => ({ ...i, selected: square }));
-          },
-          onPieceDrop,
-          onSquareClick,
-          squareStyles,
-          squareRenderer,
-        }}
-      />
-      {promotion && movable && (
-        <PromotionChooser
-          color={movable}
-          pieces={appearance.pieces ?? defaultPieces}
-          onChoose={(piece) => apply(boardPromote(input, fen, piece))}
-          onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
-        />
-      )}
-    </div>
+    <>
+      {/* The board's text for screen readers is beside it: its group's text is its coordinates. */}
+      <div className="board-wrap" role="group" aria-label={label}>
+        <div
+          ref={focusRef}
+          className="board-focus"
+          tabIndex={0}
+          role="application"
+          aria-label={label}
+          aria-describedby={`${ids}-keys`}
+          aria-activedescendant={cursor ? `${ids}-${cursor}` : undefined}
+          onFocus={onFocus}
+          onKeyDown={onKeyDown}
+          onMouseDown={onMouseDown}
+        >
+          <Chessboard
+            options={{
+              id: 'main',
+              position: fen,
+              boardOrientation: orientation,
+              allowDragging: actor !== null && !promotion,
+              allowDrawingArrows: true,
+              animationDurationInMs: appearance.animationMs ?? 200,
+              showAnimations: appearance.animationMs !== 0,
+              showNotation: appearance.coordinates ?? true,
+              ...(appearance.pieces ? { pieces: appearance.pieces } : {}),
+              ...(appearance.lightSquare ? { lightSquareStyle: { backgroundColor: appearance.lightSquare } } : {}),
+              ...(appearance.darkSquare ? { darkSquareStyle: { backgroundColor: appearance.darkSquare } } : {}),
+              ...(appearance.lightSquare && appearance.darkSquare
+                ? {
+                    lightSquareNotationStyle: { color: appearance.darkSquare },
+                    darkSquareNotationStyle: { color: appearance.lightSquare },
+                  }
+                : {}),
+              // pieceType is "wP", "bK", ...: the first letter is the colour.
+              canDragPiece: ({ piece }) => actor !== null && piece.pieceType[0] === actor[0],
+              onPieceDrag: ({ square }) => {
+                if (square) setInput((i) => ({ ...i, selected: square }));
+              },
+              onPieceDrop,
+              onSquareClick,
+              squareStyles,
+              squareRenderer,
+            }}
+          />
+        </div>
+        {promotion && movable && (
+          <PromotionChooser
+            color={movable}
+            pieces={appearance.pieces ?? defaultPieces}
+            onChoose={(piece) => apply(boardPromote(input, fen, piece))}
+            onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
+          />
+        )}
+      </div>
+      <p id={`${ids}-keys`} className="visually-hidden">
+        Arrow keys move across the board, Enter or Space picks up a piece and puts it down, Escape cancels.
+      </p>
+      <div className="visually-hidden" role="log" aria-live="polite" aria-label="Moves said">
+        {said.text && <span key={said.n}>{said.text}</span>}
+      </div>
+    </>
   );
 }
+
+/** What dnd-kit puts on a draggable piece (removed: the board is the one tab stop). */
+const DRAGGABLE_ATTRIBUTES = ['role', 'tabindex', 'aria-roledescription', 'aria-describedby', 'aria-disabled', 'aria-pressed'];
 
 const PROMOTION_PIECES: { piece: PromotionPiece; name: string }[] = [
   { piece: 'q', name: 'queen' },
@@ -246,8 +386,33 @@ function PromotionChooser({
     return () => window.removeEventListener('keydown', onKey);
   }, [onCancel]);
   const prefix = color === 'white' ? 'w' : 'b';
+  // A Space that opened the chooser on the board ends (keyup) on its first button: that click
+  // counts only after a key went down inside the chooser (mouse clicks always count).
+  const armed = useRef(false);
+  // Arrow keys go from piece to piece, Tab stays inside the chooser (it is modal).
+  const onKeyDown = (e: ReactKeyboardEvent<HTMLDivElement>) => {
+    armed.current = true;
+    const buttons = [...e.currentTarget.querySelectorAll('button')];
+    const i = buttons.indexOf(document.activeElement as HTMLButtonElement);
+    const pieces = PROMOTION_PIECES.length;
+    let next = -1;
+    if (e.key === 'ArrowRight' || e.key === 'ArrowDown') next = i < 0 || i >= pieces - 1 ? 0 : i + 1;
+    else if (e.key === 'ArrowLeft' || e.key === 'ArrowUp') next = i <= 0 || i >= pieces ? pieces - 1 : i - 1;
+    else if (e.key === 'Tab' && !e.shiftKey && i === buttons.length - 1) next = 0;
+    else if (e.key === 'Tab' && e.shiftKey && i === 0) next = buttons.length - 1;
+    if (next < 0) return;
+    e.preventDefault();
+    e.stopPropagation();
+    buttons[next]?.focus();
+  };
   return (
-    <div className="promotion" role="dialog" aria-modal="true" aria-label="Choose a piece to promote to">
+    <div
+      className="promotion"
+      role="dialog"
+      aria-modal="true"
+      aria-label="Choose a piece to promote to"
+      onKeyDown={onKeyDown}
+    >
       <div className="promotion-pieces">
         {PROMOTION_PIECES.map(({ piece, name }, i) => {
           const Svg = pieces[`${prefix}${piece.toUpperCase()}`];
@@ -257,7 +422,9 @@ function PromotionChooser({
               type="button"
               autoFocus={i === 0}
               aria-label={`Promote to ${name}`}
-              onClick={() => onChoose(piece)}
+              onClick={(e) => {
+                if (e.detail > 0 || armed.current) onChoose(piece);
+              }}
             >
               <Svg />
             </button>

@@ -106,7 +106,8 @@ export function boardPromote(input: BoardInput, fen: string, piece: PromotionPie
   return move ? { input: { promotion: null }, move, accepted: false } : { input: { promotion: null }, accepted: false };
 }
 
-const PIECE_NAMES: Record<string, string> = {
+/** A piece's name by its letter (chess.js's, lowercase). */
+export const PIECE_NAMES: Record<string, string> = {
   p: 'pawn',
   n: 'knight',
   b: 'bishop',

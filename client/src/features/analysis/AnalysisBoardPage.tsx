@@ -58,7 +58,7 @@ export function AnalysisBoardPage() {
         <section className="panel" aria-labelledby="board-title">
           <h1 id="board-title">Analysis board</h1>
           <p className="hint">Play moves for both sides, or set a position by FEN.</p>
-          <p className="board-line" aria-label="Moves played">
+          <p className="board-line" role="group" aria-label="Moves played">
             {san.length ? numberedPv(line.startFen, san) : `${fenTurn(fen) === 'white' ? 'White' : 'Black'} to move`}
           </p>
           <div className="button-row">

@@ -104,7 +104,6 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
   );
 
   const topColor = opposite(orientation);
-  const lastSan = game.san[game.ply - 1];
 
   return (
     <div className={zen ? 'game-layout zen' : 'game-layout'}>
@@ -112,6 +111,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
         <PlayerBar game={game} color={topColor} isYou={myColor === topColor} position="top" />
         <Board
           fen={view.boardFen}
+          playedFen={fen}
           orientation={orientation}
           movable={view.movable}
           premoveColor={view.premoveColor}
@@ -137,9 +137,6 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       </div>
       <aside className="game-side">
         {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
-        <p className="visually-hidden" aria-live="polite">
-          {lastSan ? `${game.ply % 2 ? 'White' : 'Black'} played ${lastSan}` : ''}
-        </p>
         {!myColor && !zen && <EngineLine game={game} />}
         <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
         {zen && (

@@ -107,7 +107,7 @@ function QuickPairing() {
               aria-label={`Play a ${name} ${speedOf(p)} game`}
               onClick={() => void (waiting ? lobby.leavePool() : lobby.joinPool(p, rated))}
             >
-              <span className="preset-time">{name}</span>
+              <span className="preset-time">{name}</span>{' '}
               <span className="preset-speed">{speedOf(p)}</span>
             </button>
           );

@@ -34,20 +34,23 @@ export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
               <Link
                 to={`/game/${g.id}`}
                 className="live-game"
-                aria-label={`Watch ${g.white.name}${g.white.bot ? ' (bot)' : ''} (white) against ${g.black.name}${g.black.bot ? ' (bot)' : ''} (black), ${formatTimeControl(g.time)}, move ${Math.floor(g.ply / 2) + 1}`}
+                // The name starts with the text shown (for speech input), then says who is White.
+                aria-label={`Watch ${g.white.name}${g.white.bot ? ' BOT' : ''} vs ${g.black.name}${g.black.bot ? ' BOT' : ''} ${formatTimeControl(g.time)}, ${g.white.name} has white, move ${Math.floor(g.ply / 2) + 1}`}
               >
                 <MiniBoard fen={g.fen} />
                 <span className="live-names">
                   <span>
                     {g.white.name}
+                    {g.white.bot && ' '}
                     <BotBadge bot={g.white.bot} />
-                  </span>
-                  <span className="vs">vs</span>
+                  </span>{' '}
+                  <span className="vs">vs</span>{' '}
                   <span>
                     {g.black.name}
+                    {g.black.bot && ' '}
                     <BotBadge bot={g.black.bot} />
                   </span>
-                </span>
+                </span>{' '}
                 <span className="live-tc">{formatTimeControl(g.time)}</span>
               </Link>
             </li>
