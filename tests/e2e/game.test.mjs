@@ -118,6 +118,19 @@ test('moves typed in SAN, and a promotion through the chooser', async () => {
   // b7xa8 promotes: the chooser opens; pick a knight.
   await clickMove(alice.page, 'b7', 'a8');
   await alice.page.getByRole('dialog', { name: 'Choose a piece to promote to' }).waitFor();
+  // The chooser stands over the promotion square: the queen on a8, the knight just below it.
+  const box = async (locator) => locator.boundingBox();
+  const [a8, a7, queen, knight] = await Promise.all([
+    box(square(alice.page, 'a8')),
+    box(square(alice.page, 'a7')),
+    box(alice.page.getByRole('button', { name: 'Promote to queen' })),
+    box(alice.page.getByRole('button', { name: 'Promote to knight' })),
+  ]);
+  const centre = (b) => ({ x: b.x + b.width / 2, y: b.y + b.height / 2 });
+  const inside = (p, b) => p.x >= b.x && p.x <= b.x + b.width && p.y >= b.y && p.y <= b.y + b.height;
+  assert.ok(inside(centre(queen), a8), `queen ${JSON.stringify(queen)} over a8 ${JSON.stringify(a8)}`);
+  assert.ok(inside(centre(knight), a7), `knight ${JSON.stringify(knight)} over a7 ${JSON.stringify(a7)}`);
+  await screenshot(alice.page, 'game-promotion-chooser');
   await alice.page.getByRole('button', { name: 'Promote to knight' }).click();
   await waitForMoves(bob.page, [...typed, 'bxa8=N']);
   await square(bob.page, 'a8').and(bob.page.getByLabel(/^a8, white knight/)).waitFor();

@@ -80,3 +80,13 @@ describe('the board by keyboard', () => {
     expect(screen.getByRole('log', { name: 'Moves said' }).textContent).toBe('pawn from f2 to f3');
   });
 });
+
+describe('the promotion chooser', () => {
+  it('stands over the promotion square, from it inwards, as the viewer sees the board', async () => {
+    const { promotionPlacement } = await import('./Board');
+    expect(promotionPlacement('a8', 'white')).toEqual({ left: '0%', atTop: true });
+    expect(promotionPlacement('h1', 'black')).toEqual({ left: '0%', atTop: true });
+    expect(promotionPlacement('c1', 'white')).toEqual({ left: '25%', atTop: false });
+    expect(promotionPlacement('e8', 'black')).toEqual({ left: '37.5%', atTop: false });
+  });
+});

@@ -341,6 +341,8 @@ export function Board({
         {promotion && movable && (
           <PromotionChooser
             color={movable}
+            square={promotion.to}
+            orientation={orientation}
             pieces={appearance.pieces ?? defaultPieces}
             onChoose={(piece) => apply(boardPromote(input, fen, piece))}
             onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
@@ -367,13 +369,30 @@ const PROMOTION_PIECES: { piece: PromotionPiece; name: string }[] = [
   { piece: 'b', name: 'bishop' },
 ];
 
+/**
+ * Where the chooser stands, as on lichess: a column of the four pieces on the promotion square's
+ * file, from that square inwards (the queen on the square itself), in percent of the board as
+ * the viewer sees it.
+ */
+export function promotionPlacement(square: string, orientation: Color): { left: string; atTop: boolean } {
+  const file = square.charCodeAt(0) - 97;
+  const rank = Number(square[1]);
+  const column = orientation === 'white' ? file : 7 - file;
+  const rowFromTop = orientation === 'white' ? 8 - rank : rank - 1;
+  return { left: `${column * 12.5}%`, atTop: rowFromTop < 4 };
+}
+
 function PromotionChooser({
   color,
+  square,
+  orientation,
   pieces,
   onChoose,
   onCancel,
 }: {
   color: Color;
+  square: string;
+  orientation: Color;
   pieces: PieceRenderObject;
   onChoose: (piece: PromotionPiece) => void;
   onCancel: () => void;
@@ -405,15 +424,16 @@ function PromotionChooser({
     e.stopPropagation();
     buttons[next]?.focus();
   };
+  const { left, atTop } = promotionPlacement(square, orientation);
   return (
     <div
-      className="promotion"
+      className={`promotion ${atTop ? 'from-top' : 'from-bottom'}`}
       role="dialog"
       aria-modal="true"
       aria-label="Choose a piece to promote to"
       onKeyDown={onKeyDown}
     >
-      <div className="promotion-pieces">
+      <div className="promotion-pieces" style={{ left }}>
         {PROMOTION_PIECES.map(({ piece, name }, i) => {
           const Svg = pieces[`${prefix}${piece.toUpperCase()}`];
           return (
