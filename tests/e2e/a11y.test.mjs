@@ -2,7 +2,8 @@
  * Accessibility in a real browser: the axe-core audit (WCAG 2.0/2.1 A and AA rules) finds no
  * serious or critical violation on the lobby (with a seek, on a phone, with a live game), a game
  * during play (a player's and a spectator's page), a finished game (with a chat line) and the
- * analysis board with its promotion chooser; two players play to checkmate by keyboard alone
+ * analysis board with its promotion chooser, and on the profile, settings (light and dark),
+ * account and TV pages; two players play to checkmate by keyboard alone
  * (the board one tab stop, a cursor moved by the arrow keys, Enter to pick up and put down, a
  * premove queued the same way), every move said in words in the board's live region on the
  * three pages, the focus staying on the board as moves and the game's end arrive; a promotion
@@ -223,6 +224,30 @@ test("fool's mate by keyboard alone, said in words; the game pages pass the audi
     await alice.context.close();
     await bob.context.close();
     await watcher.context.close();
+  }
+});
+
+test('the other pages pass the audit: settings (light and dark), account, profile, TV', async () => {
+  const { alice, bob } = await pair(ctx, 'Ida', 'Jon', '5+0');
+  try {
+    const page = alice.page;
+    await page.locator('.player-bar').filter({ hasText: 'Ida' }).getByRole('link').first().click();
+    await page.getByRole('heading', { name: 'Games' }).waitFor();
+    await audit(page, 'profile');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('radio', { name: 'Light' }).check();
+    await audit(page, 'settings, light theme');
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await audit(page, 'settings, dark theme');
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.getByRole('heading', { name: 'Ida' }).waitFor();
+    await audit(page, 'account');
+    await page.getByRole('link', { name: 'TV' }).click();
+    await page.getByRole('application', { name: /board/i }).waitFor();
+    await audit(page, 'TV');
+  } finally {
+    await alice.context.close();
+    await bob.context.close();
   }
 });
 
