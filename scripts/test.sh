@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test: unit tests under ASan+UBSan, the fuzzers for a bounded
-# time (scripts/fuzz.sh), the HTTP API's integration tests against the ASan server, then all
+# time (scripts/fuzz.sh), the integration tests of the HTTP API, pools, games and
+# settings against the ASan server, then all
 # tests (unit, perft suites, integration) on the optimised build. Prints ctest's summary for
 # each.
 set -euo pipefail
@@ -17,10 +18,10 @@ ctest --test-dir build/asan -L unit --output-on-failure -j "$(nproc)"
 echo "== fuzzing: libFuzzer targets for a bounded time, then the live server under ASan"
 scripts/fuzz.sh
 
-echo "== the HTTP API's and the pools' integration tests against the server built with ASan"
+echo "== the HTTP API's, the pools', the games' and the settings' integration tests against the server built with ASan"
 # Each test stops its server with SIGTERM and requires exit status 0: no leak, no memory error
 # on any path they take (refusals included).
-for t in http_api api_tokens pools; do
+for t in http_api api_tokens pools games settings; do
     /usr/bin/python3 "tests/integration/test_$t.py" --server build/asan/server/chess_server
 done
 
