@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Sets up everything and runs every test: unit tests under ASan+UBSan, the fuzzers for a bounded
-# time (scripts/fuzz.sh), the integration tests of the HTTP API, pools, games and
-# settings against the ASan server, then all
-# tests (unit, perft suites, integration) on the optimised build. Prints ctest's summary for
-# each.
+# time (scripts/fuzz.sh), the integration tests of the HTTP API, pools, games and settings
+# against the ASan server, then all tests (unit, perft suites, integration) on the optimised
+# build. Prints ctest's summary for each.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/setup.sh test
