@@ -2,7 +2,7 @@
 Player settings over the real server's WebSocket protocol and its database (docs/protocol.md,
 "Player settings"): an account saves its settings with settings_set and gets them back, as
 stored, in a settings message after every welcome: on a new connection, after a reconnect and
-after a restart; a guest's welcome carries none. Unknown keys, bad values, settings too large
+after a restart, and at once on the account's other pages; a guest's welcome carries none. Unknown keys, bad values, settings too large
 and settings that are not an object are refused with BAD_SETTINGS naming the key; guests and
 bots get ACCOUNT_REQUIRED; nothing refused is stored; deleting the account deletes its
 settings. Run on SQLite and, as server_integration_settings_pg, on PostgreSQL.
@@ -65,6 +65,11 @@ async def test_round_trip(data):
     assert settings == FULL, settings
     # Replaced whole: keys left out are gone.
     assert await save(b, {"board": "green", "volume": 0}) == {"board": "green", "volume": 0}
+    # The account's other pages take the change at once (no id: not their request).
+    for other in (a, fresh):
+        pushed = await other.recv_type("settings", settings={"board": "green", "volume": 0})
+        assert "id" not in pushed, pushed
+    await b.expect_none("settings")  # the page that saved has its reply only
     # A reconnect with the same session token: the latest.
     again = await srv.player(token=fresh.token)
     assert (await again.recv_type("settings"))["settings"] == {"board": "green", "volume": 0}

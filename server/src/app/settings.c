@@ -141,6 +141,16 @@ int settings_handle(struct conn *c, const struct proto_request *req) {
     return 0;
 }
 
+/* The account's other pages on this node take the change at once (its pages on other nodes of
+ * a site, at their next welcome). */
+static void tell_other_pages(struct server *srv, const char *player_id, const struct conn *asker,
+                             const json_t *msg) {
+    const struct player *pl = msg ? world_player_by_id(srv->world, player_id) : NULL;
+    for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next) {
+        if (c != asker) conn_send_json(c, json_deep_copy(msg));
+    }
+}
+
 void settings_on_result(struct server *srv, const struct store_result *r) {
     struct waiting *w = srv->settings ? waiting_find(&srv->settings->waiting, r->cookie) : NULL;
     if (!w) return;
@@ -151,6 +161,7 @@ void settings_on_result(struct server *srv, const struct store_result *r) {
         LOGD("settings", "player=%s saved its settings", p->player_id);
         msg = settings_message(p->settings);
         p->settings = NULL; /* consumed */
+        tell_other_pages(srv, p->player_id, w->conn, msg);
     } else if (r->status == -STORE_ERR_NOT_FOUND) {
         code = -PROTO_ERR_ACCOUNT_REQUIRED; /* the account went away meanwhile (deleted) */
     }
