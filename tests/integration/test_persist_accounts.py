@@ -265,6 +265,13 @@ async def test_rated_games_ratings_and_leaderboard(data):
     board = await a.ok({"type": "leaderboard", "category": "blitz", "limit": 5})
     assert board["players"][0]["id"] == b.player["id"], board
     assert board["players"][0]["rank"] == 1 and board["players"][0]["name"] == "greta"
+    # lichess's rating history: a point a day per category, [year, month from 0, day, rating].
+    status, body = http_json(srv, "/api/user/Greta/rating-history")
+    assert status == 200 and [c["name"] for c in body] == ["Bullet", "Blitz", "Rapid", "Classical"]
+    days = body[1]["points"]  # all played today (or across one midnight): a point a day
+    assert 1 <= len(days) <= 2 and days[-1][3] == history[-1][1], body
+    assert body[0]["points"] == [], body
+    assert http_json(srv, "/api/user/nobody/rating-history")[0] == 404
     status, body = http_json(srv, "/api/leaderboard/blitz")
     assert status == 200 and body["players"][0]["name"] == "greta"
     assert http_json(srv, "/api/leaderboard/hyper")[0] == 404

@@ -223,6 +223,7 @@ static int board_seek(struct hapi *h);
 static int api_challenge_accept(struct hapi *h);
 static int api_challenge_decline(struct hapi *h);
 static int api_challenge_cancel(struct hapi *h);
+static int rating_history(struct hapi *h);
 
 #define PLAY "bot:play,board:play"
 
@@ -232,6 +233,7 @@ static const struct route routes[] = {
     {NET_HTTP_GET,  "/api/account", "", ANY_ACCOUNT, HAPI_PLAIN, api_account},
     {NET_HTTP_GET,  "/api/account/playing", "", ANY_ACCOUNT, HAPI_PLAIN, account_playing},
     {NET_HTTP_GET,  "/api/user/*", NULL, ANYONE, HAPI_PLAIN, api_user_public},
+    {NET_HTTP_GET,  "/api/user/*/rating-history", NULL, ANYONE, HAPI_PLAIN, rating_history},
     {NET_HTTP_GET,  "/api/users/status", NULL, ANYONE, HAPI_PLAIN, users_status},
     {NET_HTTP_GET,  "/api/bot/online", NULL, ANYONE, HAPI_PLAIN, bots_online},
     {NET_HTTP_GET,  "/game/export/*", NULL, ANYONE, HAPI_PLAIN, game_export},
@@ -872,6 +874,50 @@ static int users_status(struct hapi *h) {
     if (!net_http_query_arg(h->req, "ids=", ids, sizeof ids))
         return hapi_error(h->req, 400, "ids: a comma-separated list of usernames");
     return read_users(h, ids, false);
+}
+
+/* A user's rating history by username, read off the loop. */
+struct history_read {
+    struct db_read base; /* first */
+    char username[STORE_USERNAME_MAX + 1];
+    struct store_identity id;
+    struct store_rating_point points[STORE_RATING_HISTORY_MAX];
+    int count;
+};
+
+static void history_run(struct store_reader *reader, struct db_read *rd) {
+    struct history_read *r = (struct history_read *)(void *)rd;
+    rd->status = store_find_username(reader, r->username, &r->id);
+    if (rd->status == 0)
+        rd->status = store_rating_history(reader, r->id.player_id, STORE_RATING_HISTORY_MAX,
+                                          r->points, &r->count);
+}
+
+static bool history_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
+    (void)c;
+    struct history_read *r = (struct history_read *)(void *)rd;
+    struct hapi *h = call ? call->hapi : NULL;
+    if (!h || !h->req) return false;
+    int rc = rd->status == -STORE_ERR_NOT_FOUND ? hapi_error(h->req, 404, "No such user")
+             : rd->status < 0
+                 ? hapi_error(h->req, 503, "The database is unavailable. Try again later.")
+                 : api_send_json(h->req, 200, lichess_rating_history(r->points, r->count));
+    if (rc < 0) net_http_abort(h->req);
+    return false;
+}
+
+static int rating_history(struct hapi *h) {
+    if (!persist_store(h->srv)) return hapi_error(h->req, 503, "No database");
+    char lower[AUTH_USERNAME_MAX + 1];
+    if (auth_username_check(h->args[0], lower) < 0) return hapi_error(h->req, 404, "No such user");
+    struct history_read *r = calloc(1, sizeof *r);
+    if (!r) return -1;
+    snprintf(r->username, sizeof r->username, "%s", lower);
+    r->base.run = history_run;
+    r->base.answer = history_answer;
+    if (reads_submit_http(h->srv, h->req, &r->base) < 0)
+        return hapi_error(h->req, 503, "The database is busy. Try again later.");
+    return 0;
 }
 
 /* Bots with a connection to this node, as NDJSON (nb= at most). */

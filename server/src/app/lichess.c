@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "store/read.h"
 
@@ -409,6 +410,34 @@ static json_t *stored_side(const struct store_game *g, int c) {
         if (g->result[0]) json_object_set_new(side, "ratingDiff", json_integer(g->rating_diff[c]));
     }
     return side;
+}
+
+json_t *lichess_rating_history(const struct store_rating_point *points, int count) {
+    static const char *const names[] = {"Bullet", "Blitz", "Rapid", "Classical"};
+    _Static_assert(sizeof names / sizeof names[0] == RATING_CATEGORY_COUNT, "a name each");
+    json_t *out = json_array();
+    for (int c = 0; out && c < RATING_CATEGORY_COUNT; c++) {
+        json_t *list = json_array();
+        struct tm last = {0};
+        for (int i = 0; list && i < count; i++) {
+            if (points[i].category != c) continue;
+            time_t t = (time_t)(points[i].at / 1000);
+            struct tm day;
+            if (!gmtime_r(&t, &day)) continue;
+            json_t *point = json_pack("[i,i,i,i]", day.tm_year + 1900, day.tm_mon, day.tm_mday,
+                                      points[i].rating);
+            bool same_day = json_array_size(list) > 0 && day.tm_year == last.tm_year &&
+                            day.tm_yday == last.tm_yday;
+            if (same_day)
+                json_array_set_new(list, json_array_size(list) - 1, point);
+            else
+                json_array_append_new(list, point);
+            last = day;
+        }
+        json_array_append_new(
+            out, json_pack("{s:s,s:o}", "name", names[c], "points", list ? list : json_array()));
+    }
+    return out;
 }
 
 json_t *lichess_stored_game(const struct store_game *g) {

@@ -59,6 +59,14 @@ bool lichess_apply(json_t *game, const json_t *event);
 struct store_game;
 json_t *lichess_stored_game(const struct store_game *g);
 
+struct store_rating_point;
+
+/* GET /api/user/{username}/rating-history: [{"name": "Bullet", "points": [[year, month from 0,
+ * day, rating], ...]}, ...] for each of our rating categories, one point a day (the day's last
+ * rating, UTC), from the ratings after each rated game (oldest first). NULL when memory runs
+ * out. */
+json_t *lichess_rating_history(const struct store_rating_point *points, int count);
+
 /* A game stream's chatLine from our chat event ({"room", "from", "text"}). */
 json_t *lichess_chat_line(const json_t *event);
 

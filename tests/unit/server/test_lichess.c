@@ -149,6 +149,22 @@ static void test_game_stream(void) {
     CHECK_EQ_STR(str(s, "status"), "resign");
     CHECK_EQ_STR(str(s, "winner"), "black");
     json_decref(s);
+    /* The rating history: a point a day (the day's last), months from 0. */
+    struct store_rating_point points[] = {
+        {RATING_BLITZ, 1796000000000LL, 1510}, /* 2026-11-30 */
+        {RATING_BLITZ, 1796000000000LL + 60000, 1522},
+        {RATING_BULLET, 1796100000000LL, 1480}, /* 2026-12-01 */
+        {RATING_BLITZ, 1796100000000LL + 1000, 1531},
+    };
+    json_t *history = lichess_rating_history(points, 4);
+    CHECK(json_array_size(history) == RATING_CATEGORY_COUNT);
+    char *text = json_dumps(history, JSON_COMPACT);
+    CHECK_EQ_STR(text ? text : "",
+                 "[{\"name\":\"Bullet\",\"points\":[[2026,11,1,1480]]},{\"name\":\"Blitz\","
+                 "\"points\":[[2026,10,30,1522],[2026,11,1,1531]]},{\"name\":\"Rapid\","
+                 "\"points\":[]},{\"name\":\"Classical\",\"points\":[]}]");
+    free(text);
+    json_decref(history);
     /* The event stream's view for each player. */
     json_t *ev = lichess_game_event(g, "b1");
     CHECK_EQ_STR(str(ev, "color"), "black");
