@@ -9,7 +9,7 @@
 
 #include <string.h>
 
-#define FEN_MAX_FIELDS 6
+#define FEN_MAX_FIELDS 7 /* six, and three-check's checks */
 
 struct fen_fields {
     int count;
@@ -34,6 +34,48 @@ static int split_fields(const char *fen, struct fen_fields *f) {
         f->count++;
     }
     return f->count >= 4 ? 0 : -CHESS_ERR_FEN_FIELDS;
+}
+
+static void drop_field(struct fen_fields *f, int i) {
+    for (int j = i; j + 1 < f->count; j++) {
+        f->start[j] = f->start[j + 1];
+        f->len[j] = f->len[j + 1];
+    }
+    f->count--;
+}
+
+/* "N+N" into two digits 0..3; returns 0 or -1. */
+static int parse_check_pair(const char *s, size_t len, int *a, int *b) {
+    if (len != 3 || s[1] != '+' || s[0] < '0' || s[0] > '3' || s[2] < '0' || s[2] > '3') return -1;
+    *a = s[0] - '0';
+    *b = s[2] - '0';
+    return 0;
+}
+
+/*
+ * Three-check's field, removed from the fields, into the checks given by each side: python-chess's
+ * "W+B" (checks remaining) after the en passant square, or lichess's "+W+B" (checks given) after
+ * the clocks; 3+3 when absent. Other variants have no such field.
+ */
+static int take_checks(struct fen_fields *f, int variant, int given[2]) {
+    given[0] = given[1] = 0;
+    if (variant != CHESS_VARIANT_THREE_CHECK) {
+        return f->count <= 6 ? 0 : -CHESS_ERR_FEN_FIELDS;
+    }
+    int w, b;
+    if (f->count == 7 && f->start[6][0] == '+') {
+        if (parse_check_pair(f->start[6] + 1, f->len[6] - 1, &w, &b) < 0)
+            return -CHESS_ERR_FEN_CHECKS;
+        given[0] = w;
+        given[1] = b;
+        drop_field(f, 6);
+    } else if (f->count >= 5 && memchr(f->start[4], '+', f->len[4])) {
+        if (parse_check_pair(f->start[4], f->len[4], &w, &b) < 0) return -CHESS_ERR_FEN_CHECKS;
+        given[0] = 3 - w;
+        given[1] = 3 - b;
+        drop_field(f, 4);
+    }
+    return f->count <= 6 ? 0 : -CHESS_ERR_FEN_FIELDS;
 }
 
 static int piece_from_char(char c) {
@@ -173,11 +215,16 @@ static int check_checkers(const struct chess_position *pos) {
 }
 
 int chess_fen_parse(struct chess_position *out, const char *fen) {
+    return chess_fen_parse_variant(out, fen, CHESS_VARIANT_STANDARD);
+}
+
+int chess_fen_parse_variant(struct chess_position *out, const char *fen, int variant) {
     struct fen_fields f;
     struct chess_position pos;
-    int rc;
-    if (!fen) return -CHESS_ERR_FEN_FIELDS;
+    int rc, given[2];
+    if (!fen || variant < 0 || variant >= CHESS_VARIANT_COUNT) return -CHESS_ERR_FEN_FIELDS;
     if ((rc = split_fields(fen, &f)) < 0) return rc;
+    if ((rc = take_checks(&f, variant, given)) < 0) return rc;
     position_clear(&pos);
     if ((rc = parse_board(&pos, f.start[0], f.len[0])) < 0) return rc;
     if ((rc = check_material(&pos)) < 0) return rc;
@@ -203,6 +250,8 @@ int chess_fen_parse(struct chess_position *out, const char *fen) {
     if (fullmove > 65535) return -CHESS_ERR_FEN_CLOCKS;
     pos.halfmove_clock = (uint16_t)halfmove;
     pos.fullmove_number = (uint16_t)(fullmove == 0 ? 1 : fullmove);
+    pos.variant = (uint8_t)variant;
+    position_set_checks(&pos, given[0], given[1]);
     *out = pos;
     return 0;
 }
@@ -261,6 +310,12 @@ int chess_fen_write(const struct chess_position *pos, int flags, char *buf, size
     } else {
         tmp[n++] = (char)('a' + CHESS_FILE_OF(pos->ep_square));
         tmp[n++] = (char)('1' + CHESS_RANK_OF(pos->ep_square));
+    }
+    if (pos->variant == CHESS_VARIANT_THREE_CHECK) { /* checks remaining, as python-chess */
+        tmp[n++] = ' ';
+        tmp[n++] = (char)('0' + 3 - pos->checks[CHESS_WHITE]);
+        tmp[n++] = '+';
+        tmp[n++] = (char)('0' + 3 - pos->checks[CHESS_BLACK]);
     }
     /* The clocks by hand: snprintf cost as much as the rest of the FEN. */
     tmp[n++] = ' ';

@@ -70,9 +70,27 @@ int chess_game_repetitions(const struct chess_game *game) {
     return count;
 }
 
+/* King of the Hill: a king can always walk to the centre; Three-check: any piece can check. */
+static bool variant_insufficient_material(const struct chess_position *pos) {
+    switch (pos->variant) {
+        case CHESS_VARIANT_KING_OF_THE_HILL: return false;
+        case CHESS_VARIANT_THREE_CHECK: return pos->by_type[0] == pos->by_type[CHESS_KING];
+        default: return chess_position_insufficient_material(pos);
+    }
+}
+
 /* Endings the rules apply without anyone asking, in order of precedence. */
 static void apply_automatic_endings(struct chess_game *game) {
     const struct chess_position *pos = &game->current;
+    int variant_winner = chess_position_variant_winner(pos);
+    if (variant_winner >= 0) {
+        game->result =
+            variant_winner == CHESS_WHITE ? CHESS_RESULT_WHITE_WINS : CHESS_RESULT_BLACK_WINS;
+        game->termination = pos->variant == CHESS_VARIANT_KING_OF_THE_HILL
+                                ? CHESS_TERM_KING_OF_THE_HILL
+                                : CHESS_TERM_THREE_CHECK;
+        return;
+    }
     if (game->legal.count == 0) {
         if (pos->checkers) {
             game->result =
@@ -85,7 +103,7 @@ static void apply_automatic_endings(struct chess_game *game) {
         return;
     }
     enum chess_termination draw = CHESS_TERM_NONE;
-    if (chess_position_insufficient_material(pos)) {
+    if (variant_insufficient_material(pos)) {
         draw = CHESS_TERM_INSUFFICIENT_MATERIAL;
     } else if (chess_game_repetitions(game) >= 5) {
         draw = CHESS_TERM_FIVEFOLD_REPETITION;
@@ -147,8 +165,9 @@ int chess_game_play_record(struct chess_game *game, const char *text,
     int n = notation_san_body(&game->current, &game->legal, m, san);
     rc = play_legal(game, m);
     if (rc < 0) return rc;
-    /* Mate is the one ending that comes with a check and no legal move. */
-    if (game->current.checkers) san[n++] = game->legal.count == 0 ? '#' : '+';
+    /* Mate is the one ending that comes with a check and no legal move (a third check is not). */
+    bool mate = game->legal.count == 0 && game->termination == CHESS_TERM_CHECKMATE;
+    if (game->current.checkers) san[n++] = mate ? '#' : '+';
     san[n] = '\0';
     record->move = m;
     memcpy(record->uci, uci, sizeof uci);

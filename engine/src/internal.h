@@ -37,6 +37,9 @@ void position_update_checkers(struct chess_position *pos);
 /* Grants the castling right with the rook on rook_sq (the king must be on the board). */
 void position_set_castling_right(struct chess_position *pos, int color, int rook_sq);
 
+/* Three-check: sets the checks each colour has given (0..3), keeping the key exact. */
+void position_set_checks(struct chess_position *pos, int white, int black);
+
 /*
  * The key after move m, computed before making it so that the search can prefetch the child's
  * table entry early: exact for plain moves and captures, which is nearly all of them. Castling,

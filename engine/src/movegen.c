@@ -223,8 +223,17 @@ ALWAYS_INLINE int generate(const struct chess_position *pos, enum chess_gen_type
     return counting ? s.count : (int)(s.out - out);
 }
 
+/* A variant's own rule has ended the game: no legal moves (one test in standard chess). */
+static inline bool variant_over(const struct chess_position *pos) {
+    return pos->variant != CHESS_VARIANT_STANDARD && chess_position_variant_winner(pos) >= 0;
+}
+
 int chess_generate_moves(const struct chess_position *pos, enum chess_gen_type type,
                          struct chess_move_list *list) {
+    if (variant_over(pos)) {
+        list->count = 0;
+        return 0;
+    }
     switch (type) {
         case CHESS_GEN_CAPTURES:
             list->count = generate(pos, CHESS_GEN_CAPTURES, list->moves, SINK_WRITE);
@@ -247,11 +256,13 @@ __attribute__((target("popcnt"))) static int count_with_popcnt(const struct ches
 }
 
 int chess_count_legal_moves(const struct chess_position *pos) {
+    if (variant_over(pos)) return 0;
     if (__builtin_cpu_supports("popcnt")) return count_with_popcnt(pos);
     return generate(pos, CHESS_GEN_ALL, NULL, SINK_COUNT);
 }
 #else
 int chess_count_legal_moves(const struct chess_position *pos) {
+    if (variant_over(pos)) return 0;
     return generate(pos, CHESS_GEN_ALL, NULL, SINK_COUNT_POPCNT);
 }
 #endif

@@ -3,6 +3,8 @@
  */
 #include "chess/types.h"
 
+#include <string.h>
+
 static const char *const error_names[CHESS_ERR_COUNT] = {
     [CHESS_OK] = "OK",
     [CHESS_ERR_FEN_FIELDS] = "FEN_FIELDS",
@@ -26,6 +28,7 @@ static const char *const error_names[CHESS_ERR_COUNT] = {
     [CHESS_ERR_GAME_TOO_LONG] = "GAME_TOO_LONG",
     [CHESS_ERR_BUFFER] = "BUFFER",
     [CHESS_ERR_NO_MEMORY] = "NO_MEMORY",
+    [CHESS_ERR_FEN_CHECKS] = "FEN_CHECKS",
 };
 
 static const char *const error_messages[CHESS_ERR_COUNT] = {
@@ -51,6 +54,7 @@ static const char *const error_messages[CHESS_ERR_COUNT] = {
     [CHESS_ERR_GAME_TOO_LONG] = "the game is too long",
     [CHESS_ERR_BUFFER] = "output buffer too small",
     [CHESS_ERR_NO_MEMORY] = "out of memory",
+    [CHESS_ERR_FEN_CHECKS] = "three-check's checks field must be two counts 0..3 joined by +",
 };
 
 static int normalise(int code) {
@@ -93,6 +97,25 @@ const char *chess_termination_name(enum chess_termination term) {
         [CHESS_TERM_TIMEOUT_VS_INSUFFICIENT] = "timeout_vs_insufficient_material",
         [CHESS_TERM_ABORTED] = "aborted",
         [CHESS_TERM_ABANDONED] = "abandoned",
+        [CHESS_TERM_KING_OF_THE_HILL] = "king_of_the_hill",
+        [CHESS_TERM_THREE_CHECK] = "three_check",
     };
     return (unsigned)term < CHESS_TERM_COUNT ? names[term] : "unknown";
+}
+
+static const char *const variant_names[CHESS_VARIANT_COUNT] = {
+    [CHESS_VARIANT_STANDARD] = "standard",
+    [CHESS_VARIANT_KING_OF_THE_HILL] = "kingOfTheHill",
+    [CHESS_VARIANT_THREE_CHECK] = "threeCheck",
+};
+
+const char *chess_variant_name(enum chess_variant variant) {
+    return (unsigned)variant < CHESS_VARIANT_COUNT ? variant_names[variant] : "unknown";
+}
+
+int chess_variant_from_name(const char *name) {
+    for (int v = 0; name && v < CHESS_VARIANT_COUNT; v++) {
+        if (strcmp(variant_names[v], name) == 0) return v;
+    }
+    return -1;
 }

@@ -11,6 +11,13 @@
 
 #include <string.h>
 
+/* Three-check: key terms for the checks each colour has given (none for 0, so that the keys of
+ * standard chess and of positions before any check are those of the placement alone). */
+static const uint64_t check_keys[2][4] = {
+    {0, 0x5c3b1a6d8e9f2b47ull, 0x91e4d2c7a8b36f15ull, 0x2f6a8c1e7d4b9035ull},
+    {0, 0xc8d17e3a5b26f940ull, 0x4a9b6e2d1c7f8053ull, 0xe7305f9c2a1d6b84ull},
+};
+
 void position_clear(struct chess_position *pos) {
     memset(pos, 0, sizeof *pos);
     pos->ep_square = CHESS_NO_SQUARE;
@@ -163,6 +170,10 @@ void chess_position_make_move(struct chess_position *pos, chess_move move) {
     pos->key ^= chess_zobrist_side;
     if (us == CHESS_BLACK) pos->fullmove_number++;
     position_update_checkers(pos);
+    if (pos->variant == CHESS_VARIANT_THREE_CHECK && pos->checkers && pos->checks[us] < 3) {
+        pos->key ^= check_keys[us][pos->checks[us]] ^ check_keys[us][pos->checks[us] + 1];
+        pos->checks[us]++;
+    }
 
     if (CHESS_PIECE_TYPE(piece) == CHESS_PAWN && (from ^ to) == 16) {
         int ep = (from + to) / 2;
@@ -256,7 +267,26 @@ uint64_t chess_position_compute_key(const struct chess_position *pos) {
     if (pos->ep_square != CHESS_NO_SQUARE)
         key ^= chess_zobrist_ep_file[CHESS_FILE_OF(pos->ep_square)];
     if (pos->side == CHESS_BLACK) key ^= chess_zobrist_side;
+    for (int c = 0; c < 2; c++) key ^= check_keys[c][pos->checks[c] & 3];
     return key;
+}
+
+int chess_position_set_variant(struct chess_position *pos, int variant) {
+    if (variant < 0 || variant >= CHESS_VARIANT_COUNT) return -CHESS_ERR_FEN_FIELDS;
+    for (int c = 0; c < 2; c++) {
+        pos->key ^= check_keys[c][pos->checks[c] & 3];
+        pos->checks[c] = 0;
+    }
+    pos->variant = (uint8_t)variant;
+    return 0;
+}
+
+void position_set_checks(struct chess_position *pos, int white, int black) {
+    int given[2] = {white, black};
+    for (int c = 0; c < 2; c++) {
+        pos->key ^= check_keys[c][pos->checks[c] & 3] ^ check_keys[c][given[c] & 3];
+        pos->checks[c] = (uint8_t)(given[c] & 3);
+    }
 }
 
 void position_set_castling_right(struct chess_position *pos, int color, int rook_sq) {

@@ -84,7 +84,10 @@ int chess_san_write(const struct chess_position *pos, chess_move move, char buf[
     int n = notation_san_body(pos, NULL, move, buf);
     struct chess_position next = *pos;
     chess_position_make_move(&next, move);
-    if (next.checkers) buf[n++] = chess_count_legal_moves(&next) == 0 ? '#' : '+';
+    if (next.checkers) {
+        bool mate = chess_position_variant_winner(&next) < 0 && chess_count_legal_moves(&next) == 0;
+        buf[n++] = mate ? '#' : '+';
+    }
     buf[n] = '\0';
     return n;
 }

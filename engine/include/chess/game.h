@@ -44,7 +44,9 @@ void chess_game_free(struct chess_game *game);
 
 /*
  * Plays a move if it is legal and the game is not over, then applies the automatic endings:
- * checkmate, stalemate, fivefold repetition, seventy-five moves, insufficient material.
+ * the variant's own end (a king on the centre, a third check), checkmate, stalemate, fivefold
+ * repetition, seventy-five moves, insufficient material (never in King of the Hill, bare kings
+ * only in Three-check).
  * Returns 0, -CHESS_ERR_MOVE_ILLEGAL, -CHESS_ERR_GAME_OVER, -CHESS_ERR_GAME_TOO_LONG or
  * -CHESS_ERR_NO_MEMORY.
  */

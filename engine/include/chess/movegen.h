@@ -4,6 +4,8 @@
  * The generator produces only legal moves, split the way a search wants them: captures and
  * promotions (every promotion, capturing or not, and en passant), quiet moves (everything else,
  * castling included), or both. The two halves are disjoint and together make all legal moves.
+ * A position whose variant rule has ended the game (chess_position_variant_winner()) has none,
+ * so perft stops there as python-chess's does.
  */
 #ifndef CHESS_MOVEGEN_H
 #define CHESS_MOVEGEN_H

@@ -1,7 +1,8 @@
 /*
  * A chess position: bitboards plus a square-indexed board, side to move, castling rights (with
  * the rook square of each right, so Chess960 needs nothing special), en passant square, clocks,
- * the incremental Zobrist key and the pieces giving check.
+ * the incremental Zobrist key and the pieces giving check, and the variant played with what it
+ * needs to know (in three-check, the checks each side has given, which are part of the key).
  *
  * Positions are plain values: copy one to keep it (copy-make). chess_position_make_move() changes
  * a position in place; callers that need to go back keep the copy they made before. Every
@@ -16,13 +17,15 @@ struct chess_position {
     chess_bitboard by_type[7]; /* [0]: all pieces; [CHESS_PAWN..CHESS_KING]: both colours */
     chess_bitboard by_color[2];
     chess_bitboard checkers; /* pieces of the side not to move that attack the mover's king */
-    uint64_t key;            /* Zobrist key of placement, side, castling and en passant */
+    uint64_t key;            /* Zobrist key of placement, side, castling, en passant, checks */
     uint8_t board[64];       /* piece on each square, CHESS_NO_PIECE when empty */
     uint8_t side;            /* enum chess_color to move */
     uint8_t castling;        /* enum chess_castling bits */
     uint8_t castle_rook[4];  /* rook square per right, indexed by bit number of the right */
     uint8_t ep_square; /* set only when an en passant capture is legal, else CHESS_NO_SQUARE */
     bool chess960;     /* castling moves are written king-takes-rook in UCI */
+    uint8_t variant;   /* enum chess_variant */
+    uint8_t checks[2]; /* three-check: checks given by each colour, 0..3; else 0 */
     uint16_t halfmove_clock;
     uint16_t fullmove_number;
 };
@@ -35,6 +38,29 @@ void chess_position_startpos(struct chess_position *pos);
  * array). Returns 0 or -CHESS_ERR_FEN_FIELDS when the number is out of range.
  */
 int chess_position_chess960(struct chess_position *pos, int number);
+
+/*
+ * Puts the position under a variant's rules, with no checks given yet (the key follows).
+ * Returns 0, or -CHESS_ERR_FEN_FIELDS for a value that is no enum chess_variant.
+ */
+int chess_position_set_variant(struct chess_position *pos, int variant);
+
+/*
+ * The colour that has won by the variant's own rule (a king on the centre in King of the Hill,
+ * three checks given in Three-check), or -1 when that rule has not ended the game (always in
+ * standard chess). Once it has, the position has no legal moves, as in python-chess and lichess.
+ */
+static inline int chess_position_variant_winner(const struct chess_position *pos) {
+    if (pos->variant == CHESS_VARIANT_KING_OF_THE_HILL) {
+        const chess_bitboard centre = 0x0000001818000000ull; /* d4, e4, d5, e5 */
+        chess_bitboard kings = pos->by_type[CHESS_KING] & centre;
+        if (kings) return (pos->by_color[CHESS_WHITE] & kings) ? CHESS_WHITE : CHESS_BLACK;
+    } else if (pos->variant == CHESS_VARIANT_THREE_CHECK) {
+        if (pos->checks[CHESS_WHITE] >= 3) return CHESS_WHITE;
+        if (pos->checks[CHESS_BLACK] >= 3) return CHESS_BLACK;
+    }
+    return -1;
+}
 
 /* Plays a legal move (as produced by the move generator). Behaviour is undefined otherwise. */
 void chess_position_make_move(struct chess_position *pos, chess_move move);

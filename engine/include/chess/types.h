@@ -122,6 +122,7 @@ enum chess_error {
     CHESS_ERR_GAME_TOO_LONG,      /* the game has reached the engine's ply limit */
     CHESS_ERR_BUFFER,             /* the output buffer is too small */
     CHESS_ERR_NO_MEMORY,          /* an allocation failed */
+    CHESS_ERR_FEN_CHECKS,         /* three-check's checks field is malformed */
     CHESS_ERR_COUNT
 };
 
@@ -153,8 +154,23 @@ enum chess_termination {
     CHESS_TERM_TIMEOUT_VS_INSUFFICIENT,
     CHESS_TERM_ABORTED,
     CHESS_TERM_ABANDONED,
+    CHESS_TERM_KING_OF_THE_HILL, /* a king reached the centre (lichess: status "variantEnd") */
+    CHESS_TERM_THREE_CHECK,      /* a side gave its third check (lichess: status "variantEnd") */
     CHESS_TERM_COUNT
 };
+
+/* The rules a position is played under. Names from chess_variant_name(), as lichess spells them. */
+enum chess_variant {
+    CHESS_VARIANT_STANDARD = 0,     /* "standard" (Chess960 is standard rules from another start) */
+    CHESS_VARIANT_KING_OF_THE_HILL, /* "kingOfTheHill": a king on d4, d5, e4 or e5 wins */
+    CHESS_VARIANT_THREE_CHECK,      /* "threeCheck": the third check given wins */
+    CHESS_VARIANT_COUNT
+};
+
+/* "standard", "kingOfTheHill" or "threeCheck"; "unknown" out of range. */
+const char *chess_variant_name(enum chess_variant variant);
+/* The variant of that name, or -1 when there is none. */
+int chess_variant_from_name(const char *name);
 
 /* "1-0", "0-1", "1/2-1/2" or "*". */
 const char *chess_result_name(enum chess_result result);

@@ -1,8 +1,10 @@
 /*
  * perft_suite: checks perft counts from an EPD file ("FEN ;D1 n ;D2 n ...").
  *
- *   perft_suite FILE MAX_NODES
+ *   perft_suite FILE MAX_NODES [VARIANT]
  *
+ * VARIANT (standard, kingOfTheHill, threeCheck; default standard) is the rules the FENs are read
+ * and played under.
  * For each position it runs the deepest listed depth whose expected count is at most MAX_NODES
  * (at least depth 1), so the suite's run time is bounded however deep the file goes. Prints one
  * line per mismatch and a summary; exits 1 on any mismatch or malformed line. A missing file is
@@ -48,8 +50,9 @@ static int parse_line(char *line, char **fen, struct depth_count *counts, int ma
 }
 
 int main(int argc, char **argv) {
-    if (argc != 3) {
-        fprintf(stderr, "usage: perft_suite FILE MAX_NODES\n");
+    int variant = argc == 4 ? chess_variant_from_name(argv[3]) : CHESS_VARIANT_STANDARD;
+    if ((argc != 3 && argc != 4) || variant < 0) {
+        fprintf(stderr, "usage: perft_suite FILE MAX_NODES [standard|kingOfTheHill|threeCheck]\n");
         return 2;
     }
     uint64_t max_nodes = strtoull(argv[2], NULL, 10);
@@ -70,7 +73,7 @@ int main(int argc, char **argv) {
         struct depth_count counts[16];
         int n = parse_line(line, &fen, counts, 16);
         struct chess_position pos;
-        int rc = n > 0 ? chess_fen_parse(&pos, fen) : -1;
+        int rc = n > 0 ? chess_fen_parse_variant(&pos, fen, variant) : -1;
         if (rc < 0) {
             printf("FAIL line %d: cannot read position (%s)\n", lineno,
                    n > 0 ? chess_error_name(rc) : "malformed EPD");
