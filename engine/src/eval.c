@@ -578,6 +578,30 @@ int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cach
     return pos->side == CHESS_WHITE ? v : -v;
 }
 
+/* King of the Hill: a king's steps to the nearest centre square (0 on it). */
+static int centre_steps(int sq) {
+    int file = CHESS_FILE_OF(sq), rank = CHESS_RANK_OF(sq);
+    int df = file < 3 ? 3 - file : file > 4 ? file - 4 : 0;
+    int dr = rank < 3 ? 3 - rank : rank > 4 ? rank - 4 : 0;
+    return df > dr ? df : dr;
+}
+
+int eval_variant(const struct chess_position *pos) {
+    static const int hill_bonus[8] = {0, 220, 90, 35, 10, 0, 0, 0}; /* by steps to the centre */
+    static const int checks_bonus[4] = {0, 90, 280, 0};             /* by checks given */
+    int score[2] = {0, 0};
+    for (int c = 0; c < 2; c++) {
+        if (pos->variant == CHESS_VARIANT_KING_OF_THE_HILL) {
+            int bonus = hill_bonus[centre_steps(chess_position_king_square(pos, c))];
+            bool queen_against = chess_position_pieces(pos, c ^ 1, CHESS_QUEEN) != 0;
+            score[c] = queen_against ? bonus / 2 : bonus;
+        } else if (pos->variant == CHESS_VARIANT_THREE_CHECK) {
+            score[c] = checks_bonus[pos->checks[c] & 3];
+        }
+    }
+    return score[pos->side] - score[pos->side ^ 1];
+}
+
 int chess_evaluate(const struct chess_position *pos) {
     return eval_position(pos, NULL);
 }

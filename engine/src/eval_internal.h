@@ -150,6 +150,13 @@ struct eval_pawn_cache {
 /* chess_evaluate() with a pawn cache (may be NULL), for the search. */
 int eval_position(const struct chess_position *pos, struct eval_pawn_cache *cache);
 
+/*
+ * The terms that know a variant's goal, from the side to move's view, added to the evaluation in
+ * King of the Hill (the kings' steps to the centre, worth more to a side whose opponent has no
+ * queen to stop the walk) and Three-check (the checks each side has given); 0 in standard chess.
+ */
+int eval_variant(const struct chess_position *pos);
+
 /* The names of the groups, for the tuner's output. */
 struct eval_group {
     const char *name;

@@ -70,15 +70,6 @@ int chess_game_repetitions(const struct chess_game *game) {
     return count;
 }
 
-/* King of the Hill: a king can always walk to the centre; Three-check: any piece can check. */
-static bool variant_insufficient_material(const struct chess_position *pos) {
-    switch (pos->variant) {
-        case CHESS_VARIANT_KING_OF_THE_HILL: return false;
-        case CHESS_VARIANT_THREE_CHECK: return pos->by_type[0] == pos->by_type[CHESS_KING];
-        default: return chess_position_insufficient_material(pos);
-    }
-}
-
 /* Endings the rules apply without anyone asking, in order of precedence. */
 static void apply_automatic_endings(struct chess_game *game) {
     const struct chess_position *pos = &game->current;
@@ -103,7 +94,7 @@ static void apply_automatic_endings(struct chess_game *game) {
         return;
     }
     enum chess_termination draw = CHESS_TERM_NONE;
-    if (variant_insufficient_material(pos)) {
+    if (chess_position_insufficient_material(pos)) {
         draw = CHESS_TERM_INSUFFICIENT_MATERIAL;
     } else if (chess_game_repetitions(game) >= 5) {
         draw = CHESS_TERM_FIVEFOLD_REPETITION;

@@ -221,6 +221,10 @@ static bool bishops_one_colour(chess_bitboard bishops) {
 }
 
 bool chess_position_insufficient_material(const struct chess_position *pos) {
+    /* A king can always walk to the hill; in three-check any piece can give check. */
+    if (pos->variant == CHESS_VARIANT_KING_OF_THE_HILL) return false;
+    if (pos->variant == CHESS_VARIANT_THREE_CHECK)
+        return pos->by_type[0] == pos->by_type[CHESS_KING];
     if (pos->by_type[CHESS_PAWN] | pos->by_type[CHESS_ROOK] | pos->by_type[CHESS_QUEEN])
         return false;
     chess_bitboard minors = pos->by_type[CHESS_KNIGHT] | pos->by_type[CHESS_BISHOP];

@@ -220,10 +220,25 @@ node_accumulator(struct worker *w, const struct chess_nnue *net, struct stack_en
  */
 static int node_eval(struct worker *w, const struct chess_position *pos, struct stack_entry *ss) {
     int known;
-    if (endgame_evaluate(pos, &known)) return known;
+    /* The known endgames are standard chess's: in a variant a bare king can still win or lose. */
+    bool variant = pos->variant != CHESS_VARIANT_STANDARD;
+    if (!variant && endgame_evaluate(pos, &known)) return known;
     const struct chess_nnue *net = w->sh->req->nnue;
-    if (!net) return eval_position(pos, &w->pawn_cache);
-    return nnue_output(net, pos, node_accumulator(w, net, ss));
+    int eval = net ? nnue_output(net, pos, node_accumulator(w, net, ss))
+                   : eval_position(pos, &w->pawn_cache);
+    return variant ? eval + eval_variant(pos) : eval;
+}
+
+/*
+ * A variant's own end (a king on the centre, a third check) is a terminal node, scored as a mate
+ * for the side that reached it. Returns false in standard chess and while the game goes on.
+ */
+static inline bool variant_end(const struct chess_position *pos, int ply, int *score) {
+    if (pos->variant == CHESS_VARIANT_STANDARD) return false;
+    int winner = chess_position_variant_winner(pos);
+    if (winner < 0) return false;
+    *score = winner == pos->side ? CHESS_MATE - ply : -CHESS_MATE + ply;
+    return true;
 }
 
 /* Prepares the stack and key path for searching a child reached by move m (or a null move). */
@@ -284,6 +299,8 @@ static int qsearch(struct worker *w, const struct chess_position *pos, int alpha
     if (search_should_stop(w)) return 0;
     if (ply > w->seldepth) w->seldepth = ply;
     bool in_check = chess_position_in_check(pos);
+    int end_score;
+    if (variant_end(pos, ply, &end_score)) return end_score;
     if (is_draw(w, pos, ply, ss)) return draw_score(w);
     if (ply >= CHESS_MAX_PLY - 1) return in_check ? 0 : node_eval(w, pos, ss);
 
@@ -584,6 +601,8 @@ int search_node(struct worker *w, const struct chess_position *pos, int alpha, i
     ss[2].killers[0] = ss[2].killers[1] = CHESS_MOVE_NONE;
     ss[2].cutoff_count = 0;
     if (!n.root) {
+        int end_score;
+        if (variant_end(pos, ply, &end_score)) return end_score;
         if (is_draw(w, pos, ply, ss)) return draw_score(w);
         if (ply >= CHESS_MAX_PLY - 1) return n.in_check ? 0 : node_eval(w, pos, ss);
         alpha = max_int(alpha, -CHESS_MATE + ply);

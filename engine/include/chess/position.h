@@ -96,7 +96,10 @@ static inline bool chess_position_is_capture(const struct chess_position *pos, c
             chess_move_kind(move) == CHESS_MOVE_EN_PASSANT);
 }
 
-/* True when neither side can ever mate: K v K, K+minor v K, and bishops all on one colour. */
+/*
+ * True when neither side can ever mate: K v K, K+minor v K, and bishops all on one colour. In
+ * King of the Hill never (a king can walk to the centre), in Three-check bare kings only.
+ */
 bool chess_position_insufficient_material(const struct chess_position *pos);
 
 /* True when the given side has no mating material at all (for a timeout against it). */

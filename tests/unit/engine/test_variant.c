@@ -1,11 +1,14 @@
 /*
  * Variant tests: names, three-check's FEN forms (python-chess's checks remaining and lichess's
  * checks given) and their errors, the checks in the position and its key, and the games' endings
- * by a king on the centre and by a third check, with takebacks and the rules that change.
+ * by a king on the centre and by a third check, with takebacks and the rules that change; the
+ * search takes a win by the variant's rule in one move and does not allow one in reply.
  */
 #include <chess/fen.h>
 #include <chess/game.h>
 #include <chess/movegen.h>
+#include <chess/search.h>
+#include <chess/tt.h>
 #include <string.h>
 
 #include "check.h"
@@ -182,6 +185,67 @@ static void test_three_check_game(void) {
     chess_game_free(&game);
 }
 
+/* Searches the position of a variant's FEN to a depth with a fresh table. */
+static struct chess_search_result search_variant(const char *fen, int variant, int depth,
+                                                 struct chess_position *pos) {
+    struct chess_search_result res = {0};
+    if (!CHECK(chess_fen_parse_variant(pos, fen, variant) == 0)) return res;
+    struct chess_tt *tt = chess_tt_create(4u << 20);
+    if (!CHECK(tt != NULL)) return res;
+    struct chess_search_request req;
+    chess_search_request_init(&req, pos);
+    req.limits.depth = depth;
+    CHECK_EQ_INT(chess_search(&req, tt, &res), 0);
+    chess_tt_destroy(tt);
+    return res;
+}
+
+static void expect_win_in_one(const char *fen, int variant, const char *uci) {
+    struct chess_position pos;
+    struct chess_search_result res = search_variant(fen, variant, 6, &pos);
+    CHECK_EQ_INT(res.score, CHESS_MATE - 1);
+    if (uci) {
+        char text[CHESS_UCI_MAX];
+        chess_move_to_uci(&pos, res.best, text);
+        CHECK_EQ_STR(text, uci);
+    }
+    struct chess_position next = pos;
+    chess_position_make_move(&next, res.best);
+    CHECK_EQ_INT(chess_position_variant_winner(&next), pos.side);
+}
+
+static void test_search_wins_in_one(void) {
+    /* King to the centre rather than taking the queen (which standard chess would do). */
+    expect_win_in_one("4k3/8/8/8/8/1qK5/8/8 w - - 0 1", CHESS_VARIANT_KING_OF_THE_HILL, "c3d4");
+    /* Any check is the third: rather than taking the queen. */
+    expect_win_in_one("4k3/8/8/8/3q4/8/3R4/4K2R w K - 1+3 0 1", CHESS_VARIANT_THREE_CHECK, NULL);
+}
+
+/* After the search's move, the opponent has no move that ends the game by the variant's rule. */
+static void expect_defence(const char *fen, int variant) {
+    struct chess_position pos;
+    struct chess_search_result res = search_variant(fen, variant, 6, &pos);
+    CHECK(res.score > -CHESS_MATE_BOUND);
+    if (!CHECK(chess_position_is_legal(&pos, res.best))) return;
+    struct chess_position next = pos;
+    chess_position_make_move(&next, res.best);
+    struct chess_move_list replies;
+    chess_generate_moves(&next, CHESS_GEN_ALL, &replies);
+    CHECK(replies.count > 0);
+    for (int i = 0; i < replies.count; i++) {
+        struct chess_position after = next;
+        chess_position_make_move(&after, replies.moves[i]);
+        CHECK_EQ_INT(chess_position_variant_winner(&after), -1);
+    }
+}
+
+static void test_search_defends(void) {
+    /* Only Rd8 and Ra4 keep the white king off d4 (python-chess: 2 of 15 moves). */
+    expect_defence("r3k3/8/8/8/8/2K5/8/8 b - - 0 1", CHESS_VARIANT_KING_OF_THE_HILL);
+    /* White has a check left: only Kf8 leaves no check (python-chess: 1 of 8 moves). */
+    expect_defence("3rk3/3ppp2/8/7B/8/8/8/4K3 b - - 1+3 0 1", CHESS_VARIANT_THREE_CHECK);
+}
+
 int main(void) {
     RUN(test_names);
     RUN(test_three_check_fen);
@@ -189,5 +253,7 @@ int main(void) {
     RUN(test_checks_counted_in_key);
     RUN(test_king_of_the_hill_game);
     RUN(test_three_check_game);
+    RUN(test_search_wins_in_one);
+    RUN(test_search_defends);
     return check_finish();
 }
