@@ -250,7 +250,7 @@ int chess_fen_parse_variant(struct chess_position *out, const char *fen, int var
     if (fullmove > 65535) return -CHESS_ERR_FEN_CLOCKS;
     pos.halfmove_clock = (uint16_t)halfmove;
     pos.fullmove_number = (uint16_t)(fullmove == 0 ? 1 : fullmove);
-    pos.variant = (uint8_t)variant;
+    if ((rc = chess_position_set_variant(&pos, variant)) < 0) return rc;
     position_set_checks(&pos, given[0], given[1]);
     *out = pos;
     return 0;

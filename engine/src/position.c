@@ -11,12 +11,16 @@
 
 #include <string.h>
 
-/* Three-check: key terms for the checks each colour has given (none for 0, so that the keys of
- * standard chess and of positions before any check are those of the placement alone). */
+/* Three-check: key terms for the checks each colour has given (none for 0). */
 static const uint64_t check_keys[2][4] = {
     {0, 0x5c3b1a6d8e9f2b47ull, 0x91e4d2c7a8b36f15ull, 0x2f6a8c1e7d4b9035ull},
     {0, 0xc8d17e3a5b26f940ull, 0x4a9b6e2d1c7f8053ull, 0xe7305f9c2a1d6b84ull},
 };
+
+/* The variant's key term (none for standard chess), so that a transposition table shared by games
+ * of different variants never mixes their entries. */
+static const uint64_t variant_keys[CHESS_VARIANT_COUNT] = {0, 0x3d7a91c56be20f48ull,
+                                                           0xa61f2e8b947cd305ull};
 
 void position_clear(struct chess_position *pos) {
     memset(pos, 0, sizeof *pos);
@@ -272,6 +276,7 @@ uint64_t chess_position_compute_key(const struct chess_position *pos) {
         key ^= chess_zobrist_ep_file[CHESS_FILE_OF(pos->ep_square)];
     if (pos->side == CHESS_BLACK) key ^= chess_zobrist_side;
     for (int c = 0; c < 2; c++) key ^= check_keys[c][pos->checks[c] & 3];
+    if (pos->variant < CHESS_VARIANT_COUNT) key ^= variant_keys[pos->variant];
     return key;
 }
 
@@ -281,7 +286,9 @@ int chess_position_set_variant(struct chess_position *pos, int variant) {
         pos->key ^= check_keys[c][pos->checks[c] & 3];
         pos->checks[c] = 0;
     }
+    if (pos->variant < CHESS_VARIANT_COUNT) pos->key ^= variant_keys[pos->variant];
     pos->variant = (uint8_t)variant;
+    pos->key ^= variant_keys[variant];
     return 0;
 }
 

@@ -17,15 +17,15 @@ struct chess_position {
     chess_bitboard by_type[7]; /* [0]: all pieces; [CHESS_PAWN..CHESS_KING]: both colours */
     chess_bitboard by_color[2];
     chess_bitboard checkers; /* pieces of the side not to move that attack the mover's king */
-    uint64_t key;            /* Zobrist key of placement, side, castling, en passant, checks */
-    uint8_t board[64];       /* piece on each square, CHESS_NO_PIECE when empty */
-    uint8_t side;            /* enum chess_color to move */
-    uint8_t castling;        /* enum chess_castling bits */
-    uint8_t castle_rook[4];  /* rook square per right, indexed by bit number of the right */
-    uint8_t ep_square; /* set only when an en passant capture is legal, else CHESS_NO_SQUARE */
-    bool chess960;     /* castling moves are written king-takes-rook in UCI */
-    uint8_t variant;   /* enum chess_variant */
-    uint8_t checks[2]; /* three-check: checks given by each colour, 0..3; else 0 */
+    uint64_t key;      /* Zobrist key of placement, side, castling, en passant, variant, checks */
+    uint8_t board[64]; /* piece on each square, CHESS_NO_PIECE when empty */
+    uint8_t side;      /* enum chess_color to move */
+    uint8_t castling;  /* enum chess_castling bits */
+    uint8_t castle_rook[4]; /* rook square per right, indexed by bit number of the right */
+    uint8_t ep_square;      /* set only when an en passant capture is legal, else CHESS_NO_SQUARE */
+    bool chess960;          /* castling moves are written king-takes-rook in UCI */
+    uint8_t variant;        /* enum chess_variant */
+    uint8_t checks[2];      /* three-check: checks given by each colour, 0..3; else 0 */
     uint16_t halfmove_clock;
     uint16_t fullmove_number;
 };

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "eval_internal.h"
 
 static void test_names(void) {
     for (int v = 0; v < CHESS_VARIANT_COUNT; v++) {
@@ -46,11 +47,20 @@ static void test_three_check_fen(void) {
                  0);
     CHECK_EQ_INT(lichess.key, pos.key);
     CHECK_EQ_INT(lichess.checks[CHESS_BLACK], 2);
-    /* No field: no checks given; the key is then the standard position's. */
+    /* No field: no checks given. Each variant's key differs from the others' for one placement,
+     * and set_variant() moves a standard position's key to the variant's. */
     CHECK_EQ_INT(chess_fen_parse_variant(&pos, CHESS_FEN_STARTPOS, CHESS_VARIANT_THREE_CHECK), 0);
     CHECK_EQ_INT(chess_fen_parse(&plain, CHESS_FEN_STARTPOS), 0);
-    CHECK_EQ_INT(pos.key, plain.key);
+    CHECK(pos.key != plain.key);
     CHECK(pos.key != lichess.key);
+    struct chess_position hill = plain;
+    CHECK_EQ_INT(chess_position_set_variant(&hill, CHESS_VARIANT_KING_OF_THE_HILL), 0);
+    CHECK(hill.key != plain.key && hill.key != pos.key);
+    CHECK_EQ_INT(hill.key, chess_position_compute_key(&hill));
+    CHECK_EQ_INT(chess_position_set_variant(&hill, CHESS_VARIANT_THREE_CHECK), 0);
+    CHECK_EQ_INT(hill.key, pos.key);
+    CHECK_EQ_INT(chess_position_set_variant(&hill, CHESS_VARIANT_STANDARD), 0);
+    CHECK_EQ_INT(hill.key, plain.key);
     CHECK(chess_fen_write(&pos, CHESS_FEN_XFEN, out, sizeof out) > 0);
     CHECK_EQ_STR(out, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3+3 0 1");
     CHECK_EQ_INT(chess_position_set_variant(&pos, CHESS_VARIANT_COUNT), -CHESS_ERR_FEN_FIELDS);
@@ -246,6 +256,28 @@ static void test_search_defends(void) {
     expect_defence("3rk3/3ppp2/8/7B/8/8/8/4K3 b - - 1+3 0 1", CHESS_VARIANT_THREE_CHECK);
 }
 
+static int variant_term(const char *fen, int variant) {
+    struct chess_position pos;
+    CHECK_EQ_INT(chess_fen_parse_variant(&pos, fen, variant), 0);
+    return eval_variant(&pos);
+}
+
+static void test_evaluation_terms(void) {
+    const char *hill = "7k/8/8/8/8/3K4/8/8 w - - 0 1";
+    CHECK_EQ_INT(variant_term(hill, CHESS_VARIANT_STANDARD), 0);
+    CHECK_EQ_INT(variant_term(hill, CHESS_VARIANT_THREE_CHECK), 0);
+    /* One step from the centre against three (h8): 220 - 35, halved against a queen. */
+    CHECK_EQ_INT(variant_term(hill, CHESS_VARIANT_KING_OF_THE_HILL), 185);
+    CHECK_EQ_INT(variant_term("7k/8/8/8/8/3K4/8/8 b - - 0 1", CHESS_VARIANT_KING_OF_THE_HILL),
+                 -185);
+    CHECK_EQ_INT(variant_term("q6k/8/8/8/8/3K4/8/8 w - - 0 1", CHESS_VARIANT_KING_OF_THE_HILL),
+                 110 - 35);
+    const char *checks = "4k3/8/8/8/8/8/8/R3K3 w - - 1+3 0 1";
+    CHECK_EQ_INT(variant_term(checks, CHESS_VARIANT_THREE_CHECK), 280);
+    CHECK_EQ_INT(variant_term("4k3/8/8/8/8/8/8/R3K3 b - - 2+1 0 1", CHESS_VARIANT_THREE_CHECK),
+                 280 - 90);
+}
+
 int main(void) {
     RUN(test_names);
     RUN(test_three_check_fen);
@@ -253,6 +285,7 @@ int main(void) {
     RUN(test_checks_counted_in_key);
     RUN(test_king_of_the_hill_game);
     RUN(test_three_check_game);
+    RUN(test_evaluation_terms);
     RUN(test_search_wins_in_one);
     RUN(test_search_defends);
     return check_finish();
