@@ -146,6 +146,28 @@ async def test_quick_pairing_over_the_site(site):
     await bea.recv_type("pool_left", timeout=15)
 
 
+async def test_settings_reach_an_accounts_pages_on_other_nodes(site):
+    # An account's settings saved on node a reach its page on node b at once (and not again on
+    # a: the saving page has its reply, the other page on a its push).
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    first = await a.player("Ula")
+    await first.ok({"type": "register", "username": "ula", "password": "password-u"})
+    session = (await (await a.connect()).ok(
+        {"type": "login", "username": "ula", "password": "password-u"}))["token"]
+    there = await b.player(token=session)
+    here = await a.player(token=session)
+    for page in (there, here):
+        await page.recv_type("settings")  # the welcome's copy
+    saved = await first.ok({"type": "settings_set", "settings": {"board": "green", "zen": True}})
+    assert saved["settings"] == {"board": "green", "zen": True}, saved
+    for page in (there, here):
+        pushed = await page.recv_type("settings", settings={"board": "green", "zen": True})
+        assert "id" not in pushed, pushed
+    await here.expect_none("settings", wait=0.5)  # once, not again over the bus
+    await first.expect_none("settings", wait=0.1)
+
+
 async def test_live_games_and_a_player_back_through_the_other_node(site):
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["d4", "d5"])

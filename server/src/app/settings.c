@@ -11,6 +11,7 @@
 #include "app/persist.h"
 #include "app/prefs.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "app/waiting.h"
 #include "store/read.h"
 #include "util/log.h"
@@ -141,14 +142,19 @@ int settings_handle(struct conn *c, const struct proto_request *req) {
     return 0;
 }
 
-/* The account's other pages on this node take the change at once (its pages on other nodes of
- * a site, at their next welcome). */
-static void tell_other_pages(struct server *srv, const char *player_id, const struct conn *asker,
-                             const json_t *msg) {
+/* The account's pages on this node but the asker (which gets the reply) take the change. */
+static void tell_pages_here(struct server *srv, const char *player_id, const struct conn *asker,
+                            const json_t *msg) {
     const struct player *pl = msg ? world_player_by_id(srv->world, player_id) : NULL;
     for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next) {
         if (c != asker) conn_send_json(c, json_deep_copy(msg));
     }
+}
+
+void settings_push(struct server *srv, const char *player_id, const json_t *settings) {
+    json_t *msg = json_is_object(settings) ? settings_message(json_deep_copy(settings)) : NULL;
+    tell_pages_here(srv, player_id, NULL, msg);
+    json_decref(msg);
 }
 
 void settings_on_result(struct server *srv, const struct store_result *r) {
@@ -161,7 +167,9 @@ void settings_on_result(struct server *srv, const struct store_result *r) {
         LOGD("settings", "player=%s saved its settings", p->player_id);
         msg = settings_message(p->settings);
         p->settings = NULL; /* consumed */
-        tell_other_pages(srv, p->player_id, w->conn, msg);
+        /* The account's other pages take it at once, here and on the site's other nodes. */
+        tell_pages_here(srv, p->player_id, w->conn, msg);
+        if (msg) site_player_settings(srv, p->player_id, json_object_get(msg, "settings"));
     } else if (r->status == -STORE_ERR_NOT_FOUND) {
         code = -PROTO_ERR_ACCOUNT_REQUIRED; /* the account went away meanwhile (deleted) */
     }

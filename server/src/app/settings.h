@@ -40,6 +40,10 @@ void settings_hello(struct conn *c);
 /* A result from the store; results of other modules' requests are ignored. */
 void settings_on_result(struct server *srv, const struct store_result *result);
 
+/* An account's settings saved on another node of the site (settings borrowed): sent to the
+ * account's connections here, as to its other pages on the node that saved them. */
+void settings_push(struct server *srv, const char *player_id, const json_t *settings);
+
 /* A connection closed: its pending requests go on, without a reply. */
 void settings_conn_gone(struct server *srv, struct conn *c);
 

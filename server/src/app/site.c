@@ -84,6 +84,10 @@ void site_release(struct server *srv) {
     if (srv->site_ops) srv->site_ops->release(srv);
 }
 
+void site_player_settings(struct server *srv, const char *player_id, const json_t *settings) {
+    if (srv->site_ops) srv->site_ops->player_settings(srv, player_id, settings);
+}
+
 bool site_game_players(struct server *srv, const char *game, const char **white,
                        const char **black) {
     return srv->site_ops ? srv->site_ops->game_players(srv, game, white, black) : false;

@@ -53,6 +53,7 @@ struct site_ops {
     void (*release)(struct server *srv);
     void (*player_moderated)(struct server *srv, const char *player_id, const char *change,
                              const char *other_id);
+    void (*player_settings)(struct server *srv, const char *player_id, const json_t *settings);
     bool (*game_players)(struct server *srv, const char *game, const char **white,
                          const char **black);
     void (*report_spectators)(struct server *srv, const char *game, int count);
@@ -125,6 +126,10 @@ void site_release(struct server *srv);
  */
 void site_player_moderated(struct server *srv, const char *player_id, const char *change,
                            const char *other_id);
+
+/* An account's settings were saved here (settings borrowed): the other nodes send them to the
+ * account's connections there (settings_push). Nothing without a site. */
+void site_player_settings(struct server *srv, const char *player_id, const json_t *settings);
 
 /* Another node's game's players' ids (borrowed until the next call into the site), as this
  * node last heard them. False when unknown, and without a site. */

@@ -308,6 +308,7 @@ static const struct site_ops cluster_ops = {
     .player_hello = cluster_player_hello,
     .player_gone = cluster_player_gone,
     .player_moderated = cluster_player_moderated,
+    .player_settings = cluster_player_settings,
     .game_players = relay_game_players,
     .report_spectators = relay_report_spectators,
     .spectators_elsewhere = relay_spectators_elsewhere,

@@ -155,6 +155,9 @@ void cluster_conn_gone(struct conn *c);
 /* A player's last connection on this node closed: the owners of its games are told. */
 void cluster_player_gone(struct server *srv, const struct player *p);
 
+/* site_ops.player_settings: tells the other nodes (pset on the site channel). */
+void cluster_player_settings(struct server *srv, const char *player_id, const json_t *settings);
+
 /* site_ops.player_moderated: tells the other nodes (pmod on the site channel). */
 void cluster_player_moderated(struct server *srv, const char *player_id, const char *change,
                               const char *other_id);

@@ -17,6 +17,7 @@
  *                  where  {n, q, p}       a direct challenge: is player p connected to you?
  *                  pmod   {n, p, a, o}    a moderation change a about player p (o: a block's
  *                                         other player), committed: apply it to your copy
+ *                  pset   {n, p, s}       player p's settings s, committed on node n
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
  *                  cget   {n, q, g}       "send me the challenge"
@@ -33,6 +34,7 @@
 
 #include "app/internal.h"
 #include "app/moderation.h"
+#include "app/settings.h"
 #include "proto/encode.h"
 #include "site/cluster.h"
 #include "site/internal.h"
@@ -1043,6 +1045,23 @@ void cluster_player_gone(struct server *srv, const struct player *p) {
         cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
 }
 
+void cluster_player_settings(struct server *srv, const char *player_id, const json_t *settings) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl || !bus_up(cl->bus) || !settings) return;
+    cluster_publish_direct(
+        cl, NULL,
+        json_pack("{s:s,s:s,s:s,s:O}", "t", "pset", "n", cl->node, "p", player_id, "s", settings),
+        NULL, NULL);
+}
+
+/* Another node saved an account's settings: its connections here take them. */
+static void on_player_settings(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *player = json_string_value(json_object_get(msg, "p"));
+    if (from && player && strcmp(from, cl->node) != 0)
+        settings_push(cl->srv, player, json_object_get(msg, "s"));
+}
+
 void cluster_player_moderated(struct server *srv, const char *player_id, const char *change,
                               const char *other_id) {
     struct cluster *cl = cluster_of(srv);
@@ -1123,6 +1142,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
         owner_player_games(cl, msg);
     else if (strcmp(t, "pmod") == 0)
         on_player_moderated(cl, msg);
+    else if (strcmp(t, "pset") == 0)
+        on_player_settings(cl, msg);
     else
         return false;
     return true;
