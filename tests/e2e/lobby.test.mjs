@@ -189,8 +189,12 @@ async function playComputerToTheEnd(page, gameId, color) {
 }
 
 test('a game against the computer at level 1 runs until the end', { timeout: 180000 }, async () => {
-  const erin = await openPlayer(ctx.browser, ctx.server, 'Erin', '/', DESKTOP);
-  await erin.page.getByLabel('Level').fill('1');
+  // Without animations (a player setting): a click the moment the computer's piece lands
+  // would otherwise hit the piece still gliding over the board, not the square beneath it.
+  const noAnimation = (page) =>
+    page.context().addInitScript(() => localStorage.setItem('chess.settings', JSON.stringify({ animation: 'none' })));
+  const erin = await openPlayer(ctx.browser, ctx.server, 'Erin', '/', DESKTOP, noAnimation);
+  await erin.page.getByRole('slider', { name: 'Level' }).fill('1');
   await erin.page.getByLabel('Time control').selectOption('5+0');
   await erin.page.getByRole('radio', { name: 'White' }).last().check();
   await erin.page.getByRole('button', { name: 'Play the computer' }).click();
@@ -240,7 +244,7 @@ test('a game against the computer at level 1 runs until the end', { timeout: 180
 
 test('a spectator follows the computer\'s line at full strength', { timeout: 60000 }, async () => {
   const gina = await openPlayer(ctx.browser, ctx.server, 'Gina', '/', DESKTOP);
-  await gina.page.getByLabel('Level').fill('8');
+  await gina.page.getByRole('slider', { name: 'Level' }).fill('8');
   await gina.page.getByLabel('Time control').selectOption('5+0');
   await gina.page.getByRole('radio', { name: 'White' }).last().check();
   await gina.page.getByRole('button', { name: 'Play the computer' }).click();
