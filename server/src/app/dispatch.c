@@ -114,54 +114,66 @@ void dispatch_spectators_changed(struct server *srv, const char *game) {
     if (w) mark_watchers_changed(srv, w);
 }
 
-/* The people watching a game here: its watchers' players, each once, besides its own two
- * players (ids; whose game pages watch it too). A connection before hello counts as one. */
+/* The people watching a game here: its watchers' players, each once (a game on TV may have
+ * thousands: a set, not a pairwise search), besides its own two players (ids; whose game pages
+ * watch it too). A connection before hello counts as one. Out of memory, a person with two
+ * pages may count twice. */
 static int spectator_count(const struct watch_list *w, const char *white, const char *black) {
+    struct strmap seen = {0};
     int n = 0;
     for (int i = 0; i < w->count; i++) {
-        const struct player *p = w->conns[i]->player;
+        struct player *p = w->conns[i]->player;
         if (p && ((white && strcmp(p->id, white) == 0) || (black && strcmp(p->id, black) == 0)))
             continue;
-        bool seen = false;
-        for (int k = 0; p && k < i && !seen; k++) seen = w->conns[k]->player == p;
-        n += !seen;
+        if (p && strmap_get(&seen, p->id)) continue;
+        if (p && strmap_put(&seen, p->id, p) < 0)
+            LOGW("watch", "out of memory counting spectators");
+        n++;
     }
+    strmap_free(&seen);
     return n;
+}
+
+/* A list's number of spectators, where it changed: announced to the game's players and
+ * spectators (a game of this node), or reported to the game's node (another's). */
+static void announce_list(struct server *srv, struct watch_list *w, int64_t now_ms) {
+    const struct game *g = world_game(srv->world, w->id);
+    const char *white = NULL, *black = NULL;
+    if (g) {
+        white = g->players[CHESS_WHITE]->id;
+        black = g->players[CHESS_BLACK]->id;
+    } else if (!site_game_players(srv, w->id, &white, &black)) {
+        white = black = NULL; /* not known yet: everyone here counts */
+    }
+    int count = spectator_count(w, white, black);
+    if (g) count += site_spectators_elsewhere(srv, g->id);
+    w->dirty = false;
+    srv->watchers_dirty--;
+    if (count == w->announced) return;
+    w->announced = count;
+    w->next_announce = now_ms + 1000;
+    if (g)
+        dispatch_to_game(srv, g, proto_encode_spectators(g->id, count), true, true);
+    else
+        site_report_spectators(srv, w->id, count);
 }
 
 void dispatch_announce_spectators(struct server *srv, int64_t now_ms) {
     if (srv->watchers_dirty == 0) return;
     const char *key;
     void *value;
-    size_t i = 0;
-    while (strmap_next(&srv->watchers, &i, &key, &value)) {
+    /* Lists left empty are freed after the walk (the map must not change under its cursor). */
+    struct watch_list **empty = NULL;
+    size_t empty_count = 0, empty_cap = 0;
+    for (size_t i = 0; strmap_next(&srv->watchers, &i, &key, &value);) {
         struct watch_list *w = value;
-        if (!w->dirty || now_ms < w->next_announce) continue;
-        const struct game *g = world_game(srv->world, w->id);
-        const char *white = NULL, *black = NULL;
-        if (g) {
-            white = g->players[CHESS_WHITE]->id;
-            black = g->players[CHESS_BLACK]->id;
-        } else if (!site_game_players(srv, w->id, &white, &black)) {
-            white = black = NULL; /* not known yet: everyone here counts */
-        }
-        int count = spectator_count(w, white, black);
-        if (g) count += site_spectators_elsewhere(srv, g->id);
-        w->dirty = false;
-        srv->watchers_dirty--;
-        if (count != w->announced) {
-            w->announced = count;
-            w->next_announce = now_ms + 1000;
-            if (g)
-                dispatch_to_game(srv, g, proto_encode_spectators(g->id, count), true, true);
-            else
-                site_report_spectators(srv, w->id, count);
-        }
-        if (w->count == 0) {
-            watch_list_free(srv, w);
-            i = 0; /* the map changed under the cursor: start again (only clean lists stay) */
-        }
+        if (w->dirty && now_ms >= w->next_announce) announce_list(srv, w, now_ms);
+        if (!w->dirty && w->count == 0 &&
+            vec_reserve((void **)&empty, &empty_cap, empty_count + 1, sizeof *empty, 16) == 0)
+            empty[empty_count++] = w; /* out of memory: left for a later pass */
     }
+    for (size_t k = 0; k < empty_count; k++) watch_list_free(srv, empty[k]);
+    free(empty);
 }
 
 static void lobby_set(struct conn *c, bool on) {
