@@ -114,6 +114,17 @@ static struct pending *pending_add(struct cluster *cl, enum pending_kind kind, s
     return p;
 }
 
+/* Keeps a copy of the client's message with the request (to forward it, or to run it again).
+ * Returns 0 or -1 (memory). */
+static int pending_keep_text(struct pending *p, const char *text, size_t len) {
+    p->text = malloc(len + 1);
+    if (!p->text) return -1;
+    memcpy(p->text, text, len);
+    p->text[len] = '\0';
+    p->text_len = len;
+    return 0;
+}
+
 static struct pending *pending_take(struct cluster *cl, uint64_t rid) {
     for (struct pending **pp = &cl->pending; *pp; pp = &(*pp)->next) {
         if ((*pp)->rid == rid) {
@@ -309,16 +320,17 @@ static int locate_invited(struct cluster *cl, struct conn *c, const struct proto
     struct pending *pd = pending_add(cl, PENDING_LOCATE, c, req->id, req->cmd.opponent);
     if (!pd) return 0;
     pd->deadline_ms = now_mono_ms() + LOCATE_TIMEOUT_MS;
-    pd->text = malloc(len + 1);
     json_t *ask = json_pack("{s:s,s:s,s:I,s:s}", "t", "where", "n", cl->node, "q",
                             (json_int_t)pd->rid, "p", req->cmd.opponent);
-    if (!pd->text || cluster_publish_direct(cl, NULL, ask, NULL, NULL) < 0) {
+    if (pending_keep_text(pd, text, len) < 0) {
+        json_decref(ask);
         pending_free(pending_take(cl, pd->rid));
         return 0;
     }
-    memcpy(pd->text, text, len);
-    pd->text[len] = '\0';
-    pd->text_len = len;
+    if (cluster_publish_direct(cl, NULL, ask, NULL, NULL) < 0) {
+        pending_free(pending_take(cl, pd->rid));
+        return 0;
+    }
     conn_wait(c); /* its later messages wait for the answer */
     return 1;
 }
@@ -371,14 +383,11 @@ static int forward_to_pool_host(struct cluster *cl, struct conn *c, const struct
     const char *host = cluster_pool_host(cl);
     if (strcmp(host, cl->node) == 0 || !bus_up(cl->bus) || !c->player) return 0;
     struct pending *p = pending_add(cl, PENDING_CMD, c, req->id, "pool");
-    if (!p || !(p->text = malloc(len + 1))) {
+    if (!p || pending_keep_text(p, text, len) < 0) {
         if (p) pending_free(pending_take(cl, p->rid));
         conn_send_error(c, -PROTO_ERR_INTERNAL, req->id, NULL);
         return 1;
     }
-    memcpy(p->text, text, len);
-    p->text[len] = '\0';
-    p->text_len = len;
     note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL);
     pending_send(cl, p, host);
     return 1;
@@ -418,16 +427,10 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
         goto fail;
     }
     p->not_found = not_found;
-    if (kind == PENDING_CMD) {
-        p->text = malloc(len + 1);
-        if (!p->text) {
-            pending_free(pending_take(cl, p->rid));
-            rc = -PROTO_ERR_INTERNAL;
-            goto fail;
-        }
-        memcpy(p->text, text, len);
-        p->text[len] = '\0';
-        p->text_len = len;
+    if (kind == PENDING_CMD && pending_keep_text(p, text, len) < 0) {
+        pending_free(pending_take(cl, p->rid));
+        rc = -PROTO_ERR_INTERNAL;
+        goto fail;
     }
     rc = request_owner(cl, p, is_seek);
     if (rc < 0) {
