@@ -65,25 +65,35 @@ int arena_performance(const struct arena_player *p) {
     return (int)((p->opponent_ratings + 500LL * (p->wins - p->losses)) / p->games);
 }
 
-/* Whether x goes before y in the standings. */
-static bool ranks_before(const struct arena_player *x, const struct arena_player *y) {
-    if (x->score != y->score) return x->score > y->score;
-    int px = arena_performance(x), py = arena_performance(y);
-    if (px != py) return px > py;
-    return x->joined_ms < y->joined_ms;
+/* What the standings compare, computed once per player for a sort. */
+struct rank_key {
+    int score, performance;
+    int64_t joined_ms;
+    int index;
+};
+
+/* By score, then performance (both higher first), then who joined first, then the index: a
+ * total order, so the sort's result does not depend on qsort's stability. */
+static int compare_rank(const void *pa, const void *pb) {
+    const struct rank_key *x = pa, *y = pb;
+    if (x->score != y->score) return x->score > y->score ? -1 : 1;
+    if (x->performance != y->performance) return x->performance > y->performance ? -1 : 1;
+    if (x->joined_ms != y->joined_ms) return x->joined_ms < y->joined_ms ? -1 : 1;
+    return (x->index > y->index) - (x->index < y->index);
 }
 
-/* Insertion sort by rank: tournaments are sorted again after every game, so the order is
- * nearly right already, and it is stable. */
+/* Sorts n player indexes by rank (a tournament may have thousands of players: n log n).
+ * Out of memory, the order is left as it is. */
 static void sort_by_rank(const struct arena *a, int *order, int n) {
-    for (int i = 1; i < n; i++) {
-        int v = order[i], k = i;
-        while (k > 0 && ranks_before(&a->players[v], &a->players[order[k - 1]])) {
-            order[k] = order[k - 1];
-            k--;
-        }
-        order[k] = v;
+    struct rank_key *keys = malloc(sizeof *keys * (size_t)(n ? n : 1));
+    if (!keys) return;
+    for (int i = 0; i < n; i++) {
+        const struct arena_player *p = &a->players[order[i]];
+        keys[i] = (struct rank_key){p->score, arena_performance(p), p->joined_ms, order[i]};
     }
+    qsort(keys, (size_t)n, sizeof *keys, compare_rank);
+    for (int i = 0; i < n; i++) order[i] = keys[i].index;
+    free(keys);
 }
 
 void arena_standings(const struct arena *a, int *rank) {
