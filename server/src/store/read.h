@@ -208,6 +208,32 @@ struct store_api_token {
 int store_api_tokens(struct store_reader *reader, const char *player_id, int max,
                      struct store_api_token *out, int *count);
 
+/* ---- computer analysis of finished games (app/review.h) ---- */
+
+struct store_analysis {
+    char game_id[STORE_ID_MAX + 1];
+    char requested_by[STORE_ID_MAX + 1]; /* a player id */
+    int positions;                       /* positions to search (the game's plies + 1) */
+    uint64_t nodes;                      /* the search budget of each position */
+    int64_t requested_at;
+    int64_t done_at;                  /* 0 while under way */
+    int count;                        /* positions searched so far */
+    struct store_analysis_ply *plies; /* count rows by ply (their last and at unset), malloc'd */
+};
+
+void store_analysis_free(struct store_analysis *analysis);
+
+/* The analysis of a game (done or under way), with the positions searched so far. -NOT_FOUND
+ * when none was asked for. */
+int store_read_analysis(struct store_reader *reader, const char *game_id,
+                        struct store_analysis *out);
+
+/* Calls fn for each analysis under way that belongs to the store's node (store_config.node_id,
+ * "" for a single server), oldest request first, with the positions searched so far. For
+ * resuming them at startup. Stops early when fn returns non-zero (returned). */
+int store_pending_analyses(struct store_reader *reader,
+                           int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx);
+
 /* ---- player settings (app/settings.h) ---- */
 
 /* The account player_id's settings as stored (JSON text, at most STORE_SETTINGS_MAX bytes) into

@@ -23,6 +23,8 @@
 #define STORE_SCOPES_MAX       128 /* an API token's scopes as text, with the NUL (app/auth.h) */
 #define STORE_DESCRIPTION_MAX  100 /* bytes of an API token's description */
 #define STORE_SETTINGS_MAX     1024 /* bytes of an account's settings as JSON text (app/settings.h) */
+#define STORE_PV_MAX           16   /* moves of a stored analysis line */
+#define STORE_PV_TEXT_MAX      (STORE_PV_MAX * 6) /* the line as UCI text ("e7e8q " each), NUL */
 /* The name a deleted account's games and chat lines show (no username or guest name can be it). */
 #define STORE_DELETED_NAME "[deleted]"
 
@@ -123,6 +125,16 @@ enum store_op_type {
     /* Player settings (app/settings.c): */
     STORE_OP_SETTINGS_SET, /* the account player_id's settings become u.settings.json (0,
                               -NOT_FOUND: no such account) */
+    /* Computer analysis of finished games (app/review.c): */
+    STORE_OP_ANALYSIS_REQUEST, /* player_id asks for the analysis of game_id, an ended or
+                                  imported game, with u.analysis (0; -NOT_FOUND: no such game,
+                                  or it is live; -CONFLICT: the game has an analysis, done or
+                                  under way; -LIMIT: player_id has one under way; -BUSY:
+                                  u.analysis.max_queue analyses are under way on the site). The
+                                  analysis belongs to the store's node (store_config.node_id). */
+    STORE_OP_ANALYSIS_PLY,     /* one position of game_id's analysis: u.analysis_ply (0;
+                                  -NOT_FOUND: no analysis of that game is under way). With
+                                  u.analysis_ply.last the analysis is done as of its `at`. */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
@@ -166,6 +178,22 @@ struct store_move_row {
     int64_t clock_ms; /* the mover's time left after the move */
     int64_t spent_ms; /* time charged for the move */
     int64_t played_at;
+};
+
+/*
+ * One searched position of a game's analysis: the position after `ply` plies (0: the start).
+ * The store keeps the engine's numbers as they are; app/review.c gives them meaning.
+ */
+struct store_analysis_ply {
+    int ply;
+    int score;                  /* White's point of view, in the engine's units (chess/search.h:
+                                   centipawns, or CHESS_MATE - n for a mate in n plies) */
+    int depth;                  /* the search's depth; 0 for a final position (no search) */
+    uint64_t nodes;             /* nodes searched */
+    char pv[STORE_PV_TEXT_MAX]; /* the best line as UCI moves separated by spaces; "" at the
+                                   end of the game */
+    bool last;                  /* ANALYSIS_PLY: the analysis is complete with this one */
+    int64_t at;                 /* ANALYSIS_PLY: when it was searched (wall ms) */
 };
 
 struct store_op {
@@ -282,6 +310,13 @@ struct store_op {
             char *json; /* owned by the op (malloc'd): at most STORE_SETTINGS_MAX bytes */
             int64_t at;
         } settings;
+        struct {
+            int positions;  /* positions to search: the game's plies + 1 */
+            uint64_t nodes; /* the search budget of each position */
+            int max_queue;  /* analyses under way on the site beyond which it is refused */
+            int64_t at;
+        } analysis;
+        struct store_analysis_ply analysis_ply;
         struct {
             char target_id[STORE_ID_MAX + 1];
             enum store_report_kind kind;
