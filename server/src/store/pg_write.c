@@ -855,6 +855,8 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             pg_text(&p, op->u.settings.json ? op->u.settings.json : "{}");
             pg_int(&p, op->u.settings.at);
             return pg_run(d, W_SETTINGS_SET, &p, true, STORE_ERR_NOT_FOUND);
+        case STORE_OP_ANALYSIS_REQUEST:
+        case STORE_OP_ANALYSIS_PLY: return STORE_ERR_UNSUPPORTED; /* not written yet */
     }
     return STORE_ERR_NOT_FOUND;
 }

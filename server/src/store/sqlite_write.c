@@ -682,6 +682,8 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
                               SQLITE_STATIC);
             sqlite3_bind_int64(st, 3, op->u.settings.at);
             return step_changed(d, st, STORE_ERR_NOT_FOUND);
+        case STORE_OP_ANALYSIS_REQUEST:
+        case STORE_OP_ANALYSIS_PLY: return STORE_ERR_UNSUPPORTED; /* not written yet */
     }
     return STORE_ERR_NOT_FOUND;
 }
