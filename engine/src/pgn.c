@@ -7,6 +7,7 @@
  */
 #include "chess/pgn.h"
 #include "chess/fen.h"
+#include "chess/movegen.h"
 #include "chess/san.h"
 
 #include <stdio.h>
@@ -36,6 +37,8 @@ void chess_pgn_free(struct chess_pgn *pgn) {
     free(pgn->tags);
     for (int i = 0; i < pgn->comment_capacity; i++) free(pgn->comments[i]);
     free(pgn->comments);
+    for (int i = 0; i < pgn->annotation_capacity; i++) free(pgn->annotations[i].line);
+    free(pgn->annotations);
     chess_game_free(&pgn->game);
     *pgn = (struct chess_pgn){0};
 }
@@ -116,6 +119,48 @@ static int put_comment(struct chess_pgn *pgn, int ply, const char *text, size_t 
 
 int chess_pgn_set_comment(struct chess_pgn *pgn, int ply, const char *comment) {
     return put_comment(pgn, ply, comment, comment ? strlen(comment) : 0, false);
+}
+
+/* Whether every move of the line is legal in turn from pos. */
+static bool line_is_legal(struct chess_position pos, const chess_move *line, int n) {
+    for (int i = 0; i < n; i++) {
+        struct chess_move_list legal;
+        int count = chess_generate_moves(&pos, CHESS_GEN_ALL, &legal);
+        bool found = false;
+        for (int j = 0; j < count && !found; j++) found = legal.moves[j] == line[i];
+        if (!found) return false;
+        chess_position_make_move(&pos, line[i]);
+    }
+    return true;
+}
+
+int chess_pgn_annotate(struct chess_pgn *pgn, int ply, int nag, const chess_move *line,
+                       int line_length) {
+    struct chess_position before;
+    if (ply < 1 || ply > pgn->game.ply_count || nag < 0 || nag > 255 || line_length < 0 ||
+        chess_game_position_at(&pgn->game, ply - 1, &before) < 0 ||
+        !line_is_legal(before, line, line_length))
+        return -CHESS_ERR_MOVE_ILLEGAL;
+    if (ply >= pgn->annotation_capacity) {
+        int capacity = pgn->annotation_capacity ? pgn->annotation_capacity : 16;
+        while (capacity <= ply) capacity *= 2;
+        struct chess_pgn_annotation *a = realloc(pgn->annotations, sizeof *a * (size_t)capacity);
+        if (!a) return -CHESS_ERR_NO_MEMORY;
+        memset(a + pgn->annotation_capacity, 0,
+               sizeof *a * (size_t)(capacity - pgn->annotation_capacity));
+        pgn->annotations = a;
+        pgn->annotation_capacity = capacity;
+    }
+    chess_move *copy = NULL;
+    if (line_length > 0) {
+        copy = malloc(sizeof *copy * (size_t)line_length);
+        if (!copy) return -CHESS_ERR_NO_MEMORY;
+        memcpy(copy, line, sizeof *copy * (size_t)line_length);
+    }
+    struct chess_pgn_annotation *a = &pgn->annotations[ply];
+    free(a->line);
+    *a = (struct chess_pgn_annotation){nag, copy, line_length};
+    return 0;
 }
 
 /* ---- writing ---- */
@@ -200,26 +245,54 @@ static const char *comment_at(const struct chess_pgn *pgn, int ply) {
     return ply < pgn->comment_capacity ? pgn->comments[ply] : NULL;
 }
 
+static const struct chess_pgn_annotation *annotation_at(const struct chess_pgn *pgn, int ply) {
+    return ply < pgn->annotation_capacity ? &pgn->annotations[ply] : NULL;
+}
+
+/* One move with its number when White moves or when asked (after a comment or a variation);
+ * a move number and its move stay on one line. open: "(" before it, close: ")" after it. */
+static void write_move(struct text_buf *b, const struct chess_position *pos, chess_move move,
+                       bool number, bool open, bool close) {
+    char token[48], san[CHESS_SAN_MAX];
+    chess_san_write(pos, move, san);
+    int n;
+    if (pos->side == CHESS_WHITE || number) {
+        n = snprintf(token, sizeof token, "%s%u.%s %s%s", open ? "(" : "",
+                     (unsigned)pos->fullmove_number, pos->side == CHESS_WHITE ? "" : "..", san,
+                     close ? ")" : "");
+    } else {
+        n = snprintf(token, sizeof token, "%s%s%s", open ? "(" : "", san, close ? ")" : "");
+    }
+    write_token(b, token, (size_t)n);
+}
+
+static void write_variation(struct text_buf *b, struct chess_position pos,
+                            const struct chess_pgn_annotation *a) {
+    for (int i = 0; i < a->line_length; i++) {
+        write_move(b, &pos, a->line[i], i == 0, i == 0, i == a->line_length - 1);
+        chess_position_make_move(&pos, a->line[i]);
+    }
+}
+
 static void write_movetext(struct text_buf *b, const struct chess_pgn *pgn, const char *result) {
     struct chess_position pos = pgn->game.start;
     bool need_number = true;
     if (comment_at(pgn, 0)) write_comment(b, comment_at(pgn, 0));
     for (int i = 0; i < pgn->game.ply_count; i++) {
-        /* A move number and its move stay on one line. */
-        char token[32], san[CHESS_SAN_MAX];
-        chess_san_write(&pos, pgn->game.moves[i], san);
-        int n;
-        if (pos.side == CHESS_WHITE || need_number) {
-            n = snprintf(token, sizeof token, "%u.%s %s", (unsigned)pos.fullmove_number,
-                         pos.side == CHESS_WHITE ? "" : "..", san);
-        } else {
-            n = snprintf(token, sizeof token, "%s", san);
+        const struct chess_pgn_annotation *a = annotation_at(pgn, i + 1);
+        struct chess_position before = pos;
+        write_move(b, &pos, pgn->game.moves[i], need_number, false, false);
+        if (a && a->nag > 0) {
+            char nag[8];
+            int n = snprintf(nag, sizeof nag, "$%d", a->nag);
+            write_token(b, nag, (size_t)n);
         }
-        write_token(b, token, (size_t)n);
         chess_position_make_move(&pos, pgn->game.moves[i]);
         const char *comment = comment_at(pgn, i + 1);
         if (comment) write_comment(b, comment);
-        need_number = comment != NULL;
+        bool variation = a && a->line_length > 0;
+        if (variation) write_variation(b, before, a);
+        need_number = comment != NULL || variation;
     }
     write_token(b, result, strlen(result));
     buf_str(b, "\n");

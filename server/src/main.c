@@ -56,7 +56,7 @@ static int port, max_connections, max_message, out_queue, rate, burst, abuse, ma
     grace, lag, max_finished, max_seeks, max_games, bots_rated, bot_rate, bot_burst;
 static int64_t first_move_ms, abandon_ms, seek_grace_ms, guest_purge_ms;
 static struct engine_config engine_cfg;
-static int engine_memory_mb, engine_table_mb, analysis_seconds;
+static int engine_memory_mb, engine_table_mb, analysis_seconds, game_analysis_nodes;
 static int db_readers = 2, db_read_delay_ms, db_commit_delay_ms;
 static const char *backup_dir = "";
 static int64_t backup_interval_ms = 6 * 3600 * 1000;
@@ -139,6 +139,11 @@ static const struct option_spec options[] = {
      &engine_cfg.analysis_per_conn, 1, 64, "analyses one connection may run at once"},
     {"analysis-seconds", "CHESS_ANALYSIS_SECONDS", OPT_INT, &analysis_seconds, 1, 3600,
      "longest analysis a client may ask for (s)"},
+    {"game-analysis-nodes", "CHESS_GAME_ANALYSIS_NODES", OPT_INT, &game_analysis_nodes, 1000,
+     2000000000, "nodes searched per position by the computer analysis of a finished game"},
+    {"game-analysis-queue", "CHESS_GAME_ANALYSIS_QUEUE", OPT_INT, &cfg.review.queue_max, 1, 100000,
+     "computer analyses of finished games under way on the site before requests are "
+     "refused"},
     {"redis", "CHESS_REDIS", OPT_STRING, &redis_addr, 0, 0,
      "host:port of the Redis that joins nodes into one site (empty: a single node)"},
     {"trusted-proxy", "CHESS_TRUSTED_PROXY", OPT_STRING, &trusted_proxies, 0, 0,
@@ -469,6 +474,7 @@ int main(int argc, char **argv) {
     engine_memory_mb = (int)(engine_cfg.memory_bytes >> 20);
     engine_table_mb = (int)(engine_cfg.table_bytes >> 20);
     analysis_seconds = engine_cfg.analysis_max_ms / 1000;
+    game_analysis_nodes = (int)cfg.review.nodes;
     if (parse(argc, argv) < 0) return 2;
     char proxy_err[128];
     if (netaddr_list_parse(trusted_proxies, &cfg.trusted_proxies, proxy_err, sizeof proxy_err) <
@@ -479,6 +485,7 @@ int main(int argc, char **argv) {
     engine_cfg.memory_bytes = (size_t)engine_memory_mb << 20;
     engine_cfg.table_bytes = (size_t)engine_table_mb << 20;
     engine_cfg.analysis_max_ms = analysis_seconds * 1000;
+    cfg.review.nodes = (uint64_t)game_analysis_nodes;
     log_set_level(level);
     log_set_format(log_style);
     cfg.listen_addr = listen_addr;

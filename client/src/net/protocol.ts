@@ -285,6 +285,8 @@ export interface ArchivedGame {
   san?: string[];
   /** The mover's clock after each ply (null for untimed plies). */
   clocks?: (number | null)[];
+  /** Its computer analysis, done or under way (game_record and GET /api/games/{id} only). */
+  analysis?: GameAnalysis;
 }
 
 /** A player's rating in a rated game's category, before and after the game (game_end). */
@@ -361,4 +363,54 @@ export function parseServerMessage(text: string): ServerMessage | null {
 /** The other colour. */
 export function opposite(color: Color): Color {
   return color === 'white' ? 'black' : 'white';
+}
+
+/** How a move is judged by the computer analysis (docs/analysis.md). */
+export type AnalysisJudgement = 'inaccuracy' | 'mistake' | 'blunder';
+
+/** One position of a game's computer analysis: the position after `ply` plies. */
+export interface AnalysedPosition {
+  ply: number;
+  /** White's win percent, 0 to 100 (the evaluation graph) */
+  win: number;
+  /** centipawns, White's view; absent for a mate and at a final position */
+  cp?: number;
+  /** moves to mate, positive when White mates */
+  mate?: number;
+  /** the search's depth; absent at a final position (checkmate or stalemate) */
+  depth?: number;
+  /** the engine's best move here, UCI */
+  best?: string;
+  /** the best line from here, SAN */
+  line?: string[];
+  /** once done, for ply >= 1: the judgement of the move that led here */
+  judgement?: AnalysisJudgement;
+  /** with judgement: the best move instead of it, SAN */
+  better?: string;
+}
+
+/** A side's figures in an analysed game. */
+export interface AnalysisSide {
+  /** percent */
+  accuracy: number;
+  /** average centipawn loss */
+  acpl: number;
+  inaccuracies: number;
+  mistakes: number;
+  blunders: number;
+}
+
+/** A finished game's computer analysis (game_analysis; GET /api/games/{id} "analysis"). */
+export interface GameAnalysis {
+  state: 'running' | 'done';
+  /** positions to search: the game's plies + 1 */
+  positions: number;
+  /** positions searched so far */
+  searched: number;
+  /** the search budget of each position */
+  nodes: number;
+  /** the positions searched so far, by ply */
+  plies: AnalysedPosition[];
+  /** once done; a side without moves has none */
+  accuracy?: { white?: AnalysisSide; black?: AnalysisSide };
 }

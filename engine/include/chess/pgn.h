@@ -16,6 +16,13 @@ struct chess_pgn_tag {
     char *value;
 };
 
+/* What a writer adds to a move (chess_pgn_annotate). */
+struct chess_pgn_annotation {
+    int nag;          /* a Numeric Annotation Glyph ($2 "?", $4 "??", $6 "?!"...); 0 for none */
+    chess_move *line; /* a line played instead of the move, from the position before it */
+    int line_length;
+};
+
 struct chess_pgn {
     struct chess_pgn_tag *tags; /* in order: the Seven Tag Roster is written first regardless */
     int tag_count;
@@ -26,6 +33,9 @@ struct chess_pgn {
     int comment_capacity;
     enum chess_result result; /* the result token; for writing, CHESS_RESULT_NONE means the
                                  game's own result */
+    struct chess_pgn_annotation *annotations; /* [i]: the move of ply i (i >= 1); sized as
+                                                 comments, NULL until the first */
+    int annotation_capacity;
 };
 
 /* Starts an empty PGN game from a position (NULL: standard start). Returns 0 or -ERR_NO_MEMORY. */
@@ -42,6 +52,17 @@ const char *chess_pgn_tag(const struct chess_pgn *pgn, const char *name);
 /* Sets the comment after ply `ply` (1-based; 0 = before the first move). NULL clears it. The
  * ply must already be played. Returns 0, -CHESS_ERR_MOVE_ILLEGAL (bad ply) or -ERR_NO_MEMORY. */
 int chess_pgn_set_comment(struct chess_pgn *pgn, int ply, const char *comment);
+
+/*
+ * Annotates the move of ply `ply` (1-based, played already) for writing: a NAG (1..255, 0 for
+ * none) written right after it, and a line of moves played instead of it from the position
+ * before it (NULL or 0 moves for none; copied), written as a variation after its comment.
+ * Returns 0, -CHESS_ERR_MOVE_ILLEGAL (a bad ply or NAG, or a line move that is not legal where it
+ * is played) or -CHESS_ERR_NO_MEMORY. Reading skips variations and NAGs, so they do not survive
+ * a round trip.
+ */
+int chess_pgn_annotate(struct chess_pgn *pgn, int ply, int nag, const chess_move *line,
+                       int line_length);
 
 /*
  * Writes the game as PGN text into a new malloc'd, NUL-terminated string that the caller frees.

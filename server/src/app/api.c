@@ -87,14 +87,23 @@ static int serve_game(struct server *srv, struct net_http *req, const char *rest
     id[len] = '\0';
     const struct game *g = world_game(srv->world, id);
     if (!g) return archive_http_game(srv, req, id, pgn); /* ended long ago: the database */
-    if (!pgn)
-        return api_send_json(req, 200, proto_encode_game(g, now_mono_ms(), PROTO_VIEWER_SPECTATOR));
+    /* An ended game may have a computer analysis in the database: sent with it. */
+    bool analysed = g->ended && persist_store(srv);
+    json_t *state = NULL;
+    char *text = NULL;
+    long n = 0;
+    if (!pgn) {
+        state = proto_encode_game(g, now_mono_ms(), PROTO_VIEWER_SPECTATOR);
+        if (!state) return -1;
+        if (analysed) return archive_http_ended_game(srv, req, id, state, NULL, 0);
+        return api_send_json(req, 200, state);
+    }
     char site[300], host[256] = "";
     net_http_host(req, host, sizeof host);
     snprintf(site, sizeof site, "http://%s", host);
-    char *text = NULL;
-    long n = game_write_pgn(g, site, &text);
+    n = game_write_pgn(g, site, &text);
     if (n < 0) return -1;
+    if (analysed) return archive_http_ended_game(srv, req, id, NULL, text, (size_t)n);
     return net_http_respond(req, 200, "application/x-chess-pgn", text, (size_t)n);
 }
 

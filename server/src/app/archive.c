@@ -21,6 +21,7 @@
 #include "app/lichess.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/review.h"
 #include "proto/encode.h"
 #include "store/archive.h"
 #include "store/read.h"
@@ -186,6 +187,13 @@ struct archive_read {
     /* What the reader found. */
     struct store_identity identity;
     struct store_game game;
+    struct store_analysis analysis; /* the game's computer analysis, when has_analysis */
+    bool has_analysis;
+    /* An ended game still in memory: its state (GameFull) or PGN as the world has it, sent
+     * with the analysis read from the database. */
+    json_t *memory_json;
+    char *memory_pgn;
+    size_t memory_pgn_len;
     struct store_game *games; /* limit entries (calloc'd by the loop) */
     int count;
     bool more;
@@ -203,6 +211,9 @@ struct archive_read {
 static void archive_release(struct db_read *rd) {
     struct archive_read *a = (struct archive_read *)(void *)rd;
     store_game_free(&a->game);
+    store_analysis_free(&a->analysis);
+    json_decref(a->memory_json);
+    free(a->memory_pgn);
     free(a->games);
     free(a->leaders);
     free(a->history);
@@ -286,8 +297,12 @@ static void run_export(struct store_reader *r, struct archive_read *a) {
 static void run_game(struct store_reader *r, struct archive_read *a) {
     a->base.status = store_read_game(r, a->game_id, &a->game);
     if (a->base.status < 0) return;
+    /* Without its analysis (a failed read) the game is still worth sending. */
+    if (a->format != FORMAT_FEN)
+        a->has_analysis = store_read_analysis(r, a->game_id, &a->analysis) == 0;
     if (a->format == FORMAT_PGN) {
-        long n = store_game_pgn(&a->game, a->site, &a->text);
+        long n = store_game_pgn_analysed(&a->game, a->has_analysis ? &a->analysis : NULL, a->site,
+                                         &a->text);
         if (n < 0)
             a->base.status = (int)n;
         else
@@ -336,6 +351,16 @@ static void archive_run(struct store_reader *r, struct db_read *rd) {
 }
 
 /* ---- answers on the loop ---- */
+
+/* A stored game with its moves, and its computer analysis when it has one. */
+static json_t *game_with_analysis(const struct archive_read *a) {
+    json_t *game = game_json(&a->game, true);
+    if (game && a->has_analysis) {
+        json_t *analysis = review_analysis_json(&a->game, &a->analysis);
+        if (analysis) json_object_set_new(game, "analysis", analysis);
+    }
+    return game;
+}
 
 static json_t *games_page_json(const struct archive_read *a) {
     json_t *list = json_array();
@@ -389,7 +414,7 @@ static json_t *answer_json(struct server *srv, struct archive_read *a, int *code
                 *code = status_error(status, -CORE_ERR_GAME_NOT_FOUND);
                 return NULL;
             }
-            return game_json(&a->game, true);
+            return game_with_analysis(a);
         case ARCHIVE_LEADERBOARD:
         case ARCHIVE_BOTS:
             if (status < 0) {
@@ -505,10 +530,36 @@ static bool answer_export(struct archive_read *a, struct api_call *call) {
     return !a->last;
 }
 
+/* An ended game in memory: as the world has it, with its analysis when there is one (then the
+ * PGN is the stored game's, annotated). */
+static int answer_memory_game(struct archive_read *a, struct net_http *req) {
+    if (a->memory_json) {
+        json_t *body = a->memory_json;
+        a->memory_json = NULL;
+        if (a->base.status == 0 && a->has_analysis) {
+            json_t *analysis = review_analysis_json(&a->game, &a->analysis);
+            if (analysis) json_object_set_new(body, "analysis", analysis);
+        }
+        return api_send_json(req, 200, body);
+    }
+    int rc;
+    if (a->base.status == 0 && a->has_analysis && a->text) {
+        rc = net_http_respond(req, 200, "application/x-chess-pgn", a->text, a->len);
+        a->text = NULL;
+    } else {
+        rc =
+            net_http_respond(req, 200, "application/x-chess-pgn", a->memory_pgn, a->memory_pgn_len);
+        a->memory_pgn = NULL;
+    }
+    return rc;
+}
+
 static void answer_http(struct server *srv, struct archive_read *a, struct api_call *call) {
     struct net_http *req = call->req;
     int rc;
-    if (a->kind == ARCHIVE_GAME && a->format != FORMAT_JSON) {
+    if (a->memory_json || a->memory_pgn) {
+        rc = answer_memory_game(a, req);
+    } else if (a->kind == ARCHIVE_GAME && a->format != FORMAT_JSON) {
         if (a->base.status == -STORE_ERR_NOT_FOUND && a->format == FORMAT_FEN &&
             a->game.moves) /* the game exists: the ply does not */
             rc = http_not_found(req, "no such ply in this game");
@@ -687,6 +738,23 @@ static int serve_game(struct server *srv, struct net_http *req, const char *id,
         a->ply = strtol(ply_text, &end, 10);
         if (!*ply_text || *end) a->ply = -1; /* answered "no such ply" once the game is read */
     }
+    return submit_http(srv, req, a);
+}
+
+int archive_http_ended_game(struct server *srv, struct net_http *req, const char *id, json_t *state,
+                            char *pgn, size_t pgn_len) {
+    struct archive_read *a = archive_read_new(ARCHIVE_GAME, NULL);
+    if (!a) {
+        json_decref(state);
+        free(pgn);
+        return -1;
+    }
+    snprintf(a->game_id, sizeof a->game_id, "%s", id);
+    a->format = pgn ? FORMAT_PGN : FORMAT_JSON;
+    a->memory_json = state;
+    a->memory_pgn = pgn;
+    a->memory_pgn_len = pgn_len;
+    site_of(req, a->site, sizeof a->site);
     return submit_http(srv, req, a);
 }
 

@@ -46,4 +46,11 @@ int archive_http_user_games(struct server *srv, struct net_http *req, const char
  * HTTP callback returns. */
 int archive_http_game(struct server *srv, struct net_http *req, const char *id, bool pgn);
 
+/* GET /api/games/{id}[.pgn] for an ended game still in memory: state (its GameFull JSON) or pgn
+ * (its PGN text, pgn_len bytes, malloc'd), as the world has it, both consumed, sent with the
+ * game's computer analysis read from the database (a PGN then written from the stored game,
+ * annotated). Returns 0 or -1 as archive_http_game(). */
+int archive_http_ended_game(struct server *srv, struct net_http *req, const char *id, json_t *state,
+                            char *pgn, size_t pgn_len);
+
 #endif

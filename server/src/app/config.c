@@ -32,6 +32,7 @@ void server_config_defaults(struct server_config *cfg) {
         .shutdown_grace_ms = 3000,
     };
     world_config_defaults(&cfg->world);
+    review_config_defaults(&cfg->review);
 }
 
 /* Calls fn for each name of a comma-separated list until it returns non-zero (returned). */

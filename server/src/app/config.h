@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "app/review.h"
 #include "core/world.h"
 #include "util/netaddr.h"
 
@@ -30,6 +31,7 @@ struct server_config {
     const char
         *admins; /* usernames of the admins, comma-separated; NULL or "": the first account */
     struct world_config world;
+    struct review_config review; /* computer analysis of finished games */
     /* /metrics: on a port of its own at metrics_addr:metrics_port (0: none, and then on the
      * players' port, answered only to this machine) */
     char metrics_addr[64];

@@ -18,6 +18,7 @@
 #include "app/moderation.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/review.h"
 #include "app/settings.h"
 #include "app/site.h"
 #include "app/tokens.h"
@@ -197,6 +198,7 @@ static void lobby_set(struct conn *c, bool on) {
 void dispatch_conn_gone(struct conn *c) {
     struct server *srv = c->srv;
     engine_conn_gone(srv, c);
+    review_conn_gone(srv, c);
     site_conn_gone(c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
     lobby_set(c, false);
@@ -572,6 +574,17 @@ static int handle_analyse(struct conn *c, const struct proto_request *req, int64
 static int handle_analysis_stop(struct conn *c, const struct proto_request *req, int64_t now) {
     (void)now;
     return engine_analysis_stop(c, req);
+}
+
+static int handle_game_analysis_request(struct conn *c, const struct proto_request *req,
+                                        int64_t now) {
+    (void)now;
+    return review_request(c, req);
+}
+
+static int handle_game_analysis_get(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    return review_get(c, req);
 }
 
 /* Accounts, bots and the archive need the database. */

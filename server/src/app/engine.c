@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "app/internal.h"
+#include "app/review.h"
 #include "app/wake.h"
 #include "pool/pool.h"
 #include "proto/encode.h"
@@ -153,7 +154,9 @@ static void send_computer_line(struct server *srv, const struct pool_event *ev) 
 static void apply_result(struct server *srv, struct server_result *r) {
     struct pool_event *ev = ((struct engine_result *)(void *)r)->event;
     free(r);
-    if (!srv->finished && srv->engine) {
+    if (!srv->finished && srv->engine && ev->kind == POOL_JOB_REVIEW) {
+        review_on_event(srv, ev);
+    } else if (!srv->finished && srv->engine) {
         bool analysis = ev->kind == POOL_JOB_ANALYSIS;
         if (ev->type == POOL_EVENT_INFO)
             analysis ? send_analysis_line(srv, ev) : send_computer_line(srv, ev);
@@ -388,6 +391,7 @@ int engine_attach(struct server *srv, const struct engine_config *cfg) {
     srv->engine = e;
     if (cfg->workers <= 0) {
         LOGI("engine", "engine off: no computer games or analysis");
+        review_start(srv); /* analyses under way stay so, readable */
         return 0;
     }
     struct pool_config pc;
@@ -404,7 +408,16 @@ int engine_attach(struct server *srv, const struct engine_config *cfg) {
          cfg->memory_bytes >> 20);
     for (struct game *g = world_live_first(srv->world); g; g = world_live_next(g))
         sync_game(srv, g);
+    review_start(srv);
     return 0;
+}
+
+uint64_t engine_submit(struct server *srv, const struct pool_job_spec *spec) {
+    return engine_available(srv) ? pool_submit(srv->engine->pool, spec) : 0;
+}
+
+void engine_cancel_owner(struct server *srv, uint64_t owner) {
+    if (engine_available(srv)) pool_cancel_owner(srv->engine->pool, owner);
 }
 
 void engine_detach(struct server *srv) {

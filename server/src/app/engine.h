@@ -18,6 +18,7 @@
 struct server;
 struct conn;
 struct core_events;
+struct pool_job_spec;
 
 struct engine_config {
     int workers;           /* search threads; 0 turns the computer and analysis off */
@@ -57,6 +58,13 @@ int engine_analyse(struct conn *c, const struct proto_request *req);
 
 /* "analysis_stop": stops the connection's analysis (all of them without an "analysis" id). */
 int engine_analysis_stop(struct conn *c, const struct proto_request *req);
+
+/* Queues a job of another module (app/review.c: REVIEW jobs, whose events engine.c hands to
+ * review_on_event()). Returns its id, or 0 when the engine is off or memory is short. */
+uint64_t engine_submit(struct server *srv, const struct pool_job_spec *spec);
+
+/* Cancels the jobs of an owner (another module's: see engine_submit). */
+void engine_cancel_owner(struct server *srv, uint64_t owner);
 
 /* Fills the engine's gauges for /metrics (zeros when the engine is off). */
 void engine_fill_gauges(struct server *srv, struct metrics_gauges *g);

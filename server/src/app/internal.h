@@ -114,6 +114,7 @@ struct server {
     struct httpapi *httpapi;   /* the lichess-compatible HTTP API's state (httpapi.h) */
     struct tokens *tokens;     /* API token changes in progress (tokens.c) */
     struct settings *settings; /* player settings changes in progress (settings.c) */
+    struct review *review;     /* computer analysis of finished games (review.c) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

@@ -18,6 +18,7 @@
 #include "app/password.h"
 #include "app/reads.h"
 #include "app/record.h"
+#include "app/review.h"
 #include "app/wake.h"
 #include "core/restore.h"
 #include "store/read.h"
@@ -385,6 +386,11 @@ int persist_attach(struct server *srv, struct store *store) {
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
              rc < 0 ? store_status_name(rc) : "see above");
+        return -1;
+    }
+    rc = review_load(srv, store_startup_reader(store));
+    if (rc < 0) {
+        LOGE("persist", "reading the analyses under way failed (%s)", store_status_name(rc));
         return -1;
     }
     struct world_stats st;

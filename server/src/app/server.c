@@ -25,6 +25,7 @@
 #include "app/manage.h"
 #include "app/moderation.h"
 #include "app/persist.h"
+#include "app/review.h"
 #include "app/server.h"
 #include "app/settings.h"
 #include "app/site.h"
@@ -44,6 +45,7 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     manage_on_result(srv, r);
     tokens_on_result(srv, r);
     settings_on_result(srv, r);
+    review_on_result(srv, r);
     httpapi_on_result(srv, r);
 }
 
@@ -181,8 +183,9 @@ struct server *server_create(const struct server_config *cfg) {
     srv->httpapi = httpapi_create();
     srv->tokens = tokens_create();
     srv->settings = settings_create();
+    srv->review = review_create(&cfg->review);
     if (!srv->accounts || !srv->bots || !srv->moderation || !srv->manage || !srv->httpapi ||
-        !srv->tokens || !srv->settings)
+        !srv->tokens || !srv->settings || !srv->review)
         goto fail;
     srv->world = world_create(&srv->cfg.world);
     if (!srv->world) goto fail;
@@ -266,6 +269,7 @@ void server_destroy(struct server *srv) {
     httpapi_free(srv->httpapi);
     tokens_free(srv->tokens);
     settings_free(srv->settings);
+    review_free(srv->review);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

@@ -37,8 +37,11 @@ enum job_state { JOB_QUEUED, JOB_RUNNING };
 struct job {
     struct heap_node node; /* in pool->queue while queued */
     uint64_t id;
-    struct pool_job_spec spec; /* spec.history points at history below */
+    struct pool_job_spec spec;         /* spec.history points at history below */
+    struct chess_search_limits limits; /* as submitted: a REVIEW starts again with them */
     uint64_t *history;
+    struct chess_search_info last_info; /* REVIEW: the last completed iteration (worker only) */
+    chess_move last_pv[POOL_PV_MAX];
     enum job_state state;
     atomic_bool stop;
     bool cancelled, preempted, started;
@@ -234,7 +237,7 @@ static void preempt_for_head(struct pool *pool) {
     int freeing = 0;
     for (struct job *j = pool->jobs; j && pool->free_slots + freeing < first->threads;
          j = j->next) {
-        if (j->state != JOB_RUNNING || j->spec.kind != POOL_JOB_ANALYSIS || j->preempted ||
+        if (j->state != JOB_RUNNING || j->spec.kind == POOL_JOB_MOVE || j->preempted ||
             j->cancelled || j->spec.deadline_ms <= first->spec.deadline_ms)
             continue;
         j->preempted = true;
@@ -263,6 +266,11 @@ static struct pool_event *done_event(const struct job *job, const struct chess_s
     if (!ev) return NULL;
     ev->cancelled = job->cancelled || res == NULL;
     if (res) ev->result = *res;
+    if (res && job->spec.kind == POOL_JOB_REVIEW) {
+        ev->info = job->last_info;
+        memcpy(ev->pv, job->last_pv, sizeof ev->pv);
+        ev->info.pv = ev->pv;
+    }
     ev->wait_ms = job->wait_ms;
     ev->search_ms = job->search_ms;
     return ev;
@@ -290,17 +298,25 @@ struct search_ctx {
     struct job *job;
 };
 
+/* Copies a search's report with its line (cut to POOL_PV_MAX) into info and pv. */
+static void copy_info(const struct chess_search_info *from, struct chess_search_info *info,
+                      chess_move pv[POOL_PV_MAX]) {
+    *info = *from;
+    int n = from->pv_length < POOL_PV_MAX ? from->pv_length : POOL_PV_MAX;
+    if (n > 0) memcpy(pv, from->pv, sizeof(chess_move) * (size_t)n);
+    info->pv_length = n > 0 ? n : 0;
+    info->pv = pv;
+}
+
 static void on_info(void *arg, const struct chess_search_info *info) {
     struct search_ctx *ctx = arg;
-    const struct job *job = ctx->job;
+    struct job *job = ctx->job;
+    if (job->spec.kind == POOL_JOB_REVIEW && info->multipv == 1 && info->pv_length > 0)
+        copy_info(info, &job->last_info, job->last_pv);
     if (!job->spec.stream_info || !ctx->pool->deliver) return;
     struct pool_event *ev = event_new(job, POOL_EVENT_INFO);
     if (!ev) return; /* progress reports are best effort */
-    ev->info = *info;
-    int n = info->pv_length < POOL_PV_MAX ? info->pv_length : POOL_PV_MAX;
-    if (n > 0) memcpy(ev->pv, info->pv, sizeof(chess_move) * (size_t)n);
-    ev->info.pv_length = n;
-    ev->info.pv = ev->pv;
+    copy_info(info, &ev->info, ev->pv);
     ctx->pool->deliver(ctx->pool->deliver_ctx, ev);
 }
 
@@ -336,9 +352,15 @@ static struct job *take_runnable(struct pool *pool) {
     return job;
 }
 
-/* After a preempted slice: the analysis resumes with what is left of its limits. */
+/* After a preempted slice: an analysis resumes with what is left of its limits, a review
+ * starts again with all of them. */
 static void shrink_limits(struct job *job, int64_t searched_ms, uint64_t nodes) {
     struct chess_search_limits *l = &job->spec.limits;
+    if (job->spec.kind == POOL_JOB_REVIEW) {
+        *l = job->limits;
+        job->last_info = (struct chess_search_info){0};
+        return;
+    }
     if (l->movetime_ms > 0)
         l->movetime_ms = l->movetime_ms > searched_ms + 1 ? l->movetime_ms - searched_ms : 1;
     if (l->nodes > 0) l->nodes = l->nodes > nodes + 1 ? l->nodes - nodes : 1;
@@ -381,7 +403,10 @@ static void *worker_main(void *arg) {
         int rc = -1;
         if (table) {
             pthread_mutex_lock(&table->create_lock);
-            if (!table->tt) table->tt = chess_tt_create(table->bytes);
+            if (!table->tt)
+                table->tt = chess_tt_create(table->bytes);
+            else if (job->spec.kind == POOL_JOB_REVIEW)
+                chess_tt_clear(table->tt); /* a reused table: same result every time */
             pthread_mutex_unlock(&table->create_lock);
             if (table->tt) rc = run_search(pool, job, table->tt, &res);
         }
@@ -524,6 +549,7 @@ uint64_t pool_submit(struct pool *pool, const struct pool_job_spec *spec) {
     struct job *job = calloc(1, sizeof *job);
     if (!job) return 0;
     job->spec = *spec;
+    job->limits = spec->limits;
     job->spec.game[POOL_GAME_KEY_MAX - 1] = '\0';
     if (spec->history_count > 0) {
         job->history = malloc(sizeof(uint64_t) * (size_t)spec->history_count);

@@ -30,7 +30,14 @@
 #define POOL_GAME_KEY_MAX 16 /* bytes with the NUL */
 #define POOL_PV_MAX       32 /* moves of a principal variation carried by an info event */
 
-enum pool_job_kind { POOL_JOB_MOVE, POOL_JOB_ANALYSIS };
+/*
+ * MOVE: a computer's move in a game. ANALYSIS: a live analysis, preempted by moves and resumed
+ * from its warm table. REVIEW: one position of a finished game's analysis, which must come out
+ * the same every time (results are stored and compared): it runs on a cleared table of its own,
+ * and when a move preempts it, it starts again from scratch rather than resuming. A REVIEW's
+ * DONE event carries the principal variation of its last completed iteration.
+ */
+enum pool_job_kind { POOL_JOB_MOVE, POOL_JOB_ANALYSIS, POOL_JOB_REVIEW };
 
 struct pool_config {
     int workers;              /* search threads in all; at least 1 */
@@ -84,6 +91,8 @@ struct pool_event {
     chess_move pv[POOL_PV_MAX];
     /* DONE */
     bool cancelled; /* cancelled or the pool shut down: no result */
+    /* REVIEW: info holds the last completed iteration (its pv in pv above); pv_length 0 when
+     * no iteration completed */
     struct chess_search_result result;
     int64_t wait_ms;   /* from submission to the first start */
     int64_t search_ms; /* time searching, all slices */

@@ -14,6 +14,7 @@
 #include "chess/move.h"
 #include "chess/pgn.h"
 #include "chess/san.h"
+#include "core/judgement.h"
 #include "core/pgn.h"
 #include "util/str.h"
 
@@ -116,7 +117,105 @@ static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const cha
     return chess_pgn_set_tag(pgn, "GameId", g->id) < 0 ? -1 : 0;
 }
 
+/* [%eval 0.25], [%eval #-3]; "" for a final position, which has no evaluation. */
+static void format_eval(const struct store_analysis_ply *p, char *buf, size_t size) {
+    if (p->depth == 0)
+        buf[0] = '\0';
+    else if (judgement_is_mate(p->score))
+        snprintf(buf, size, "[%%eval #%d]", judgement_mate_moves(p->score));
+    else
+        snprintf(buf, size, "[%%eval %.2f]", p->score / 100.0);
+}
+
+/* The stored line (UCI text) as moves from pos, as many as are legal. */
+static int parse_line(const struct chess_position *from, const char *pv, chess_move *line) {
+    struct chess_position pos = *from;
+    char uci[CHESS_UCI_MAX + 1];
+    int n = 0;
+    for (const char *p = pv; *p && n < STORE_PV_MAX;) {
+        size_t len = strcspn(p, " ");
+        if (len == 0 || len >= sizeof uci) break;
+        memcpy(uci, p, len);
+        uci[len] = '\0';
+        p += len + (p[len] == ' ');
+        if (chess_move_from_uci(&pos, uci, &line[n]) < 0) break;
+        chess_position_make_move(&pos, line[n++]);
+    }
+    return n;
+}
+
+static const char *verdict_text(enum judgement j) {
+    switch (j) {
+        case JUDGEMENT_INACCURACY: return "Inaccuracy.";
+        case JUDGEMENT_MISTAKE: return "Mistake.";
+        case JUDGEMENT_BLUNDER: return "Blunder.";
+        case JUDGEMENT_NONE: break;
+    }
+    return "";
+}
+
+static const int VERDICT_NAG[] = {
+    [JUDGEMENT_INACCURACY] = 6, [JUDGEMENT_MISTAKE] = 2, [JUDGEMENT_BLUNDER] = 4};
+
+/* The comment and annotation of ply i + 1: its judgement, its evaluation, then its clock. */
+static int annotate_ply(struct chess_pgn *pgn, const struct store_game *g,
+                        const struct store_analysis *a, int i, enum judgement verdict) {
+    char eval[32], clock[32] = "", better[CHESS_SAN_MAX] = "", comment[128];
+    struct chess_position before;
+    chess_move line[STORE_PV_MAX];
+    int n = 0;
+    format_eval(&a->plies[i + 1], eval, sizeof eval);
+    if (!g->unlimited && g->moves[i].timed) format_clock(g->moves[i].clock_ms, clock, sizeof clock);
+    if (verdict != JUDGEMENT_NONE) {
+        if (chess_game_position_at(&pgn->game, i, &before) < 0) return -1;
+        n = parse_line(&before, a->plies[i].pv, line);
+        if (n > 0) chess_san_write(&before, line[0], better);
+    }
+    char best[CHESS_SAN_MAX + 16] = "";
+    if (better[0]) snprintf(best, sizeof best, "%s was best.", better);
+    comment[0] = '\0';
+    const char *words[] = {verdict_text(verdict), best, eval, clock};
+    for (size_t w = 0; w < sizeof words / sizeof words[0]; w++) {
+        size_t len = strlen(comment);
+        if (words[w][0])
+            snprintf(comment + len, sizeof comment - len, "%s%s", len ? " " : "", words[w]);
+    }
+    if (comment[0] && chess_pgn_set_comment(pgn, i + 1, comment) < 0) return -1;
+    if (verdict == JUDGEMENT_NONE) return 0;
+    return chess_pgn_annotate(pgn, i + 1, VERDICT_NAG[verdict], line, n) < 0 ? -1 : 0;
+}
+
+/* Every move's comment from a complete analysis. */
+static int annotate(struct chess_pgn *pgn, const struct store_game *g,
+                    const struct store_analysis *a) {
+    int moves = g->ply_count;
+    int *scores = malloc(sizeof *scores * (size_t)(moves + 1));
+    enum judgement *verdicts = malloc(sizeof *verdicts * (size_t)(moves + 1));
+    int rc = scores && verdicts ? 0 : -1;
+    for (int i = 0; rc == 0 && i <= moves; i++) scores[i] = a->plies[i].score;
+    struct judgement_side sides[2];
+    if (rc == 0)
+        judgement_game(scores, moves, pgn->game.start.side == CHESS_WHITE, verdicts, sides);
+    for (int i = 0; rc == 0 && i < moves; i++) rc = annotate_ply(pgn, g, a, i, verdicts[i]);
+    free(scores);
+    free(verdicts);
+    return rc;
+}
+
+/* Whether the analysis is complete and is this game's: one row per position, in order. */
+static bool analysis_complete(const struct store_game *g, const struct store_analysis *a) {
+    if (!a || a->done_at == 0 || a->count != g->ply_count + 1) return false;
+    for (int i = 0; i < a->count; i++)
+        if (a->plies[i].ply != i) return false;
+    return true;
+}
+
 long store_game_pgn(const struct store_game *g, const char *site, char **out) {
+    return store_game_pgn_analysed(g, NULL, site, out);
+}
+
+long store_game_pgn_analysed(const struct store_game *g, const struct store_analysis *a,
+                             const char *site, char **out) {
     struct chess_position start;
     if (start_position(g, &start) < 0) return -STORE_ERR_CORRUPT;
     struct chess_pgn pgn;
@@ -126,10 +225,14 @@ long store_game_pgn(const struct store_game *g, const char *site, char **out) {
     rc = -STORE_ERR_NO_MEMORY;
     if (set_tags(&pgn, g, site) < 0) goto done;
     char clock[32];
-    for (int i = 0; !g->unlimited && i < g->ply_count; i++) {
-        if (!g->moves[i].timed) continue;
-        format_clock(g->moves[i].clock_ms, clock, sizeof clock);
-        if (chess_pgn_set_comment(&pgn, i + 1, clock) < 0) goto done;
+    if (analysis_complete(g, a)) {
+        if (annotate(&pgn, g, a) < 0) goto done;
+    } else {
+        for (int i = 0; !g->unlimited && i < g->ply_count; i++) {
+            if (!g->moves[i].timed) continue;
+            format_clock(g->moves[i].clock_ms, clock, sizeof clock);
+            if (chess_pgn_set_comment(&pgn, i + 1, clock) < 0) goto done;
+        }
     }
     /* The stored result (resignations, timeouts, agreements are not in the moves); "*" while
      * live or aborted. */

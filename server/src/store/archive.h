@@ -19,6 +19,16 @@
  */
 long store_game_pgn(const struct store_game *game, const char *site, char **out);
 
+/*
+ * store_game_pgn() with a complete computer analysis of the game (NULL, or one still under way:
+ * none) as lichess writes it: each position's evaluation as a [%eval 0.25] or [%eval #-3]
+ * comment after the move that reached it, and each inaccuracy, mistake and blunder
+ * (core/judgement.h) marked with its NAG ($6, $2, $4), named in the comment with the better
+ * move, and followed by the engine's line from the position before it as a variation.
+ */
+long store_game_pgn_analysed(const struct store_game *game, const struct store_analysis *analysis,
+                             const char *site, char **out);
+
 /* The FEN after `ply` plies (0: the start) into fen (STORE_FEN_MAX + 1 bytes). Returns 0,
  * -STORE_ERR_NOT_FOUND (ply out of range) or -STORE_ERR_CORRUPT. */
 int store_game_fen(const struct store_game *game, int ply, char *fen);

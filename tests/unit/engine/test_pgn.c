@@ -51,6 +51,41 @@ static void test_write_exact(void) {
     chess_pgn_free(&pgn);
 }
 
+/* NAGs and variations as analyses write them: the variation replaces the move from the position
+ * before it, and the next move is numbered again. */
+static void test_annotations(void) {
+    struct chess_pgn pgn;
+    build_scholars_mate(&pgn);
+    struct chess_position pos;
+    CHECK_EQ_INT(chess_game_position_at(&pgn.game, 5, &pos), 0); /* before 3... Nf6 */
+    chess_move line[2];
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "g7g6", &line[0]), 0);
+    chess_position_make_move(&pos, line[0]);
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "h5f3", &line[1]), 0);
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 6, 4, line, 2), 0);
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 3, 6, NULL, 0), 0);
+    CHECK_EQ_INT(chess_pgn_set_comment(&pgn, 6, "[%eval #1]"), 0);
+    /* Errors: a ply not played, a NAG out of range, a line illegal from the position before. */
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 8, 2, NULL, 0), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 0, 2, NULL, 0), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 2, 256, NULL, 0), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_pgn_annotate(&pgn, 5, 0, line, 1), -CHESS_ERR_MOVE_ILLEGAL);
+    char *text = NULL;
+    CHECK(chess_pgn_write(&pgn, &text) > 0);
+    const char *movetext = text ? strstr(text, "\n\n") : NULL;
+    CHECK_EQ_STR(movetext ? movetext + 2 : "",
+                 "1. e4 { [%clk 0:03:00] } 1... e5 { [%clk 0:03:00] } 2. Bc4 $6 Nc6 3. Qh5 Nf6 $4\n"
+                 "{ [%eval #1] } (3... g6 4. Qf3) 4. Qxf7# 1-0\n");
+    /* Read back: the same moves (annotations are skipped). */
+    struct chess_pgn again;
+    size_t consumed = 0;
+    CHECK_EQ_INT(chess_pgn_read(text, strlen(text), &consumed, &again), 0);
+    CHECK_EQ_INT(again.game.ply_count, 7);
+    chess_pgn_free(&again);
+    free(text);
+    chess_pgn_free(&pgn);
+}
+
 static void test_read_back(void) {
     struct chess_pgn pgn;
     size_t consumed = 0;
@@ -179,6 +214,7 @@ static void test_errors(void) {
 
 int main(void) {
     RUN(test_write_exact);
+    RUN(test_annotations);
     RUN(test_read_back);
     RUN(test_round_trip_from_fen);
     RUN(test_read_messy_and_several);

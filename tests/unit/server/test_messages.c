@@ -49,6 +49,9 @@ static const char *const built_elsewhere[] = {
     "api_token_revoked",
     /* app/settings.c */
     "settings",
+    /* app/review.c */
+    "game_analysis",
+    "game_analysis_progress",
 };
 
 static bool sampled[PROTO_OUT_COUNT];
