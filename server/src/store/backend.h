@@ -20,11 +20,33 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "store/read.h"
 #include "store/types.h"
 
 struct store_backend;
+
+/* The counts an ANALYSIS_REQUEST is checked against (types.h), in the order of its refusals:
+ * the game's rows that may be analysed (not live), the game's analyses, the player's analyses
+ * under way, and all analyses under way on the site. */
+enum {
+    STORE_ANALYSIS_GAME,
+    STORE_ANALYSIS_EXISTS,
+    STORE_ANALYSIS_MINE,
+    STORE_ANALYSIS_QUEUE,
+    STORE_ANALYSIS_COUNTS
+};
+
+/* What those counts make of an ANALYSIS_REQUEST: 0, or the positive status refusing it. */
+static inline int store_analysis_refusal(const int64_t counts[STORE_ANALYSIS_COUNTS],
+                                         int max_queue) {
+    if (counts[STORE_ANALYSIS_GAME] == 0) return STORE_ERR_NOT_FOUND;
+    if (counts[STORE_ANALYSIS_EXISTS] > 0) return STORE_ERR_CONFLICT;
+    if (counts[STORE_ANALYSIS_MINE] > 0) return STORE_ERR_LIMIT;
+    if (counts[STORE_ANALYSIS_QUEUE] >= max_queue) return STORE_ERR_BUSY;
+    return 0;
+}
 
 /* The first member of a backend's database handle (the backend casts to its own type). */
 struct store_db {
@@ -152,6 +174,10 @@ struct store_backend {
                       struct store_api_token *out, int *count);
     int (*player_settings)(struct store_reader *reader, const char *player_id,
                            char out[STORE_SETTINGS_MAX + 1]);
+    int (*read_analysis)(struct store_reader *reader, const char *game_id,
+                         struct store_analysis *out);
+    int (*pending_analyses)(struct store_reader *reader,
+                            int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx);
 
     /* ---- the operator's tools (store.h), without a store handle ---- */
 

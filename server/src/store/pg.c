@@ -141,5 +141,7 @@ const struct store_backend store_pg_backend = {
     .find_api_token = pg_find_api_token,
     .api_tokens = pg_api_tokens,
     .player_settings = pg_player_settings,
+    .read_analysis = pg_read_analysis,
+    .pending_analyses = pg_pending_analyses,
     .reset_password = pg_reset_password,
 };

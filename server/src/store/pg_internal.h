@@ -207,6 +207,9 @@ int pg_api_tokens(struct store_reader *reader, const char *player_id, int max,
                   struct store_api_token *out, int *count);
 int pg_player_settings(struct store_reader *reader, const char *player_id,
                        char out[STORE_SETTINGS_MAX + 1]);
+int pg_read_analysis(struct store_reader *reader, const char *game_id, struct store_analysis *out);
+int pg_pending_analyses(struct store_reader *reader,
+                        int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx);
 
 /* ---- pg_admin.c: the operator's tools, beside a running server (backend.h) ---- */
 

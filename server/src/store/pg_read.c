@@ -22,6 +22,12 @@
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 #define MOVE_COLUMNS   "ply, uci, san, clock_ms, spent_ms, played_at"
 
+/* An analysis (columns 0-5) and one of its positions (6-10: NULL when it has none yet). */
+#define ANALYSIS_COLUMNS                                                                           \
+    "a.game_id, a.requested_by, a.positions, a.nodes, a.requested_at, a.done_at, p.ply, "          \
+    "p.score, p.depth, p.nodes, p.pv FROM game_analyses a "                                        \
+    "LEFT JOIN analysis_plies p ON p.game_id = a.game_id"
+
 void pg_reader_close(struct store_reader *reader) {
     struct pg_reader *r = pg_reader_of(reader);
     if (!r) return;
@@ -591,4 +597,78 @@ int pg_player_settings(struct store_reader *reader, const char *player_id,
     if (PQntuples(r) == 1) pg_col_text(r, 0, 0, out, STORE_SETTINGS_MAX + 1); /* else none: "" */
     PQclear(r);
     return 0;
+}
+
+/* ---- computer analysis of finished games ---- */
+
+/* The analysis of ANALYSIS_COLUMNS' rows [from, to) (one game's) into a; plies never NULL. */
+static int copy_analysis(const PGresult *r, int from, int to, struct store_analysis *a) {
+    *a = (struct store_analysis){0};
+    pg_col_text(r, from, 0, a->game_id, sizeof a->game_id);
+    pg_col_text(r, from, 1, a->requested_by, sizeof a->requested_by);
+    a->positions = (int)pg_col_i64(r, from, 2);
+    a->nodes = (uint64_t)pg_col_i64(r, from, 3);
+    a->requested_at = pg_col_i64(r, from, 4);
+    a->done_at = pg_col_i64(r, from, 5);
+    a->plies = malloc(sizeof *a->plies * (size_t)(to - from));
+    if (!a->plies) return -STORE_ERR_NO_MEMORY;
+    for (int i = from; i < to; i++) {
+        if (pg_col_null(r, i, 6)) continue; /* no position searched yet */
+        struct store_analysis_ply *p = &a->plies[a->count++];
+        memset(p, 0, sizeof *p);
+        p->ply = (int)pg_col_i64(r, i, 6);
+        p->score = (int)pg_col_i64(r, i, 7);
+        p->depth = (int)pg_col_i64(r, i, 8);
+        p->nodes = (uint64_t)pg_col_i64(r, i, 9);
+        pg_col_text(r, i, 10, p->pv, sizeof p->pv);
+    }
+    return 0;
+}
+
+/*
+ * The analyses of an ANALYSIS_COLUMNS query (one statement: one snapshot of both tables), one
+ * per run of rows of the same game: to fn, freed after it, until it returns non-zero; or, with
+ * keep, the first one into *keep (-NOT_FOUND without one).
+ */
+static int each_analysis(PGconn *conn, const char *sql, const struct pg_params *p,
+                         int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx,
+                         struct store_analysis *keep) {
+    PGresult *r = pg_read_query(conn, sql, p, "reading game analyses");
+    if (!r) return -STORE_ERR_IO;
+    int rows = PQntuples(r), result = keep && rows == 0 ? -STORE_ERR_NOT_FOUND : 0;
+    for (int from = 0, to; result == 0 && from < rows; from = to) {
+        for (to = from + 1; to < rows && strcmp(PQgetvalue(r, to, 0), PQgetvalue(r, from, 0)) == 0;
+             to++) {
+        }
+        struct store_analysis a;
+        result = copy_analysis(r, from, to, &a);
+        if (result == 0 && keep) {
+            *keep = a;
+            break;
+        }
+        if (result == 0) result = fn(ctx, &a);
+        store_analysis_free(&a);
+    }
+    PQclear(r);
+    return result;
+}
+
+int pg_read_analysis(struct store_reader *reader, const char *game_id, struct store_analysis *out) {
+    *out = (struct store_analysis){0};
+    struct pg_params p = {0};
+    pg_text(&p, game_id);
+    return each_analysis(pg_reader_of(reader)->conn,
+                         "SELECT " ANALYSIS_COLUMNS " WHERE a.game_id = $1 ORDER BY p.ply", &p,
+                         NULL, NULL, out);
+}
+
+int pg_pending_analyses(struct store_reader *reader,
+                        int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx) {
+    struct pg_reader *rd = pg_reader_of(reader);
+    struct pg_params p = {0};
+    pg_text(&p, rd->db->node_id); /* only this node's */
+    return each_analysis(rd->conn,
+                         "SELECT " ANALYSIS_COLUMNS " WHERE a.done_at IS NULL AND a.node = $1 "
+                         "ORDER BY a.requested_at, a.game_id, p.ply",
+                         &p, fn, ctx, NULL);
 }

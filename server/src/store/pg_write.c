@@ -75,6 +75,10 @@ enum {
     W_BOT_UPGRADE,
     W_SETTINGS_SET,
     W_DELETE_SETTINGS,
+    W_ANALYSIS_CHECK,
+    W_ANALYSIS_ADD,
+    W_ANALYSIS_PLY,
+    W_ANALYSIS_DONE,
     W_COUNT
 };
 
@@ -181,6 +185,22 @@ static const char *const sql_text[W_COUNT] = {
                        "deleted_at IS NULL AND is_bot = 0 ON CONFLICT (player_id) DO UPDATE SET "
                        "settings = excluded.settings, updated_at = excluded.updated_at",
     [W_DELETE_SETTINGS] = "DELETE FROM player_settings WHERE player_id = $1",
+    /* computer analysis of finished games: what may refuse a request (store_analysis_refusal's
+     * counts), a request, a position of one under way (written again after a restart), its end */
+    [W_ANALYSIS_CHECK] = "SELECT (SELECT count(*) FROM games WHERE id = $1 AND status <> 'live'), "
+                         "(SELECT count(*) FROM game_analyses WHERE game_id = $1), "
+                         "(SELECT count(*) FROM game_analyses WHERE done_at IS NULL AND "
+                         "requested_by = $2), "
+                         "(SELECT count(*) FROM game_analyses WHERE done_at IS NULL)",
+    [W_ANALYSIS_ADD] = "INSERT INTO game_analyses (game_id, requested_by, node, positions, nodes, "
+                       "requested_at) VALUES ($1, $2, $3, $4, $5, $6)",
+    [W_ANALYSIS_PLY] = "INSERT INTO analysis_plies (game_id, ply, score, depth, nodes, pv) "
+                       "SELECT game_id, $2::bigint, $3::bigint, $4::bigint, $5::bigint, $6::text "
+                       "FROM game_analyses WHERE game_id = $1 AND done_at IS NULL "
+                       "ON CONFLICT (game_id, ply) DO UPDATE SET score = excluded.score, "
+                       "depth = excluded.depth, nodes = excluded.nodes, pv = excluded.pv",
+    [W_ANALYSIS_DONE] = "UPDATE game_analyses SET done_at = $2 WHERE game_id = $1 AND "
+                        "done_at IS NULL",
 };
 
 /* A prepared statement's name: "w" and its index (0..W_COUNT-1). */
@@ -443,10 +463,10 @@ int pg_run(struct pg_db *d, int stmt, const struct pg_params *p, bool must_chang
     return rc;
 }
 
-/* A query of the writer's (careful mode) whose first column of its one row is an integer:
- * *value, or `none` without a row. */
-static int select_int(struct pg_db *d, int stmt, const struct pg_params *p, int none,
-                      int64_t *value) {
+/* A query of the writer's (careful mode) whose first n columns of its one row are integers:
+ * values, or `none` without a row. */
+static int select_ints(struct pg_db *d, int stmt, const struct pg_params *p, int none,
+                       int64_t *values, int n) {
     char name[8];
     stmt_name(stmt, name);
     PGresult *r = PQexecPrepared(d->wconn, name, p->n, p->value, p->length, p->format, 0);
@@ -457,11 +477,17 @@ static int select_int(struct pg_db *d, int stmt, const struct pg_params *p, int 
     } else if (PQntuples(r) == 0) {
         rc = none;
     } else {
-        *value = pg_col_i64(r, 0, 0);
+        for (int i = 0; i < n; i++) values[i] = pg_col_i64(r, 0, i);
         rc = 0;
     }
     PQclear(r);
     return rc;
+}
+
+/* select_ints() of one column. */
+static int select_int(struct pg_db *d, int stmt, const struct pg_params *p, int none,
+                      int64_t *value) {
+    return select_ints(d, stmt, p, none, value, 1);
 }
 
 /* ---- the session ---- */
@@ -785,6 +811,43 @@ static int put_api_token(struct pg_db *d, const struct store_op *op) {
     return pg_run(d, W_API_TOKEN_ADD, &p, false, 0);
 }
 
+/* ---- computer analysis of finished games ---- */
+
+/* REQUEST (careful mode): checked (store_analysis_refusal), then stored as this node's. */
+static int put_analysis_request(struct pg_db *d, const struct store_op *op) {
+    int64_t counts[STORE_ANALYSIS_COUNTS] = {0};
+    struct pg_params p = {0};
+    pg_text(&p, op->game_id);
+    pg_text(&p, op->player_id);
+    int rc = select_ints(d, W_ANALYSIS_CHECK, &p, -STORE_ERR_IO, counts, STORE_ANALYSIS_COUNTS);
+    if (rc == 0) rc = store_analysis_refusal(counts, op->u.analysis.max_queue);
+    if (rc != 0) return rc;
+    pg_text(&p, d->node_id);
+    pg_int(&p, op->u.analysis.positions);
+    pg_int(&p, (int64_t)op->u.analysis.nodes);
+    pg_int(&p, op->u.analysis.at);
+    return pg_run(d, W_ANALYSIS_ADD, &p, false, 0);
+}
+
+/* PLY (pipelined: only a race with the analysis' end makes it fail, and then the careful retry
+ * reports NOT_FOUND for it alone): written (again) while under way; the last one ends it. */
+static int put_analysis_ply(struct pg_db *d, const struct store_op *op) {
+    const struct store_analysis_ply *a = &op->u.analysis_ply;
+    struct pg_params p = {0};
+    pg_text(&p, op->game_id);
+    pg_int(&p, a->ply);
+    pg_int(&p, a->score);
+    pg_int(&p, a->depth);
+    pg_int(&p, (int64_t)a->nodes);
+    pg_text(&p, a->pv);
+    int rc = pg_run(d, W_ANALYSIS_PLY, &p, true, STORE_ERR_NOT_FOUND);
+    if (rc != 0 || !a->last) return rc;
+    struct pg_params done = {0};
+    pg_text(&done, op->game_id);
+    pg_int(&done, a->at);
+    return pg_run(d, W_ANALYSIS_DONE, &done, false, 0);
+}
+
 static int apply_op(struct pg_db *d, const struct store_op *op) {
     struct pg_params p = {0};
     int rc;
@@ -855,8 +918,8 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             pg_text(&p, op->u.settings.json ? op->u.settings.json : "{}");
             pg_int(&p, op->u.settings.at);
             return pg_run(d, W_SETTINGS_SET, &p, true, STORE_ERR_NOT_FOUND);
-        case STORE_OP_ANALYSIS_REQUEST:
-        case STORE_OP_ANALYSIS_PLY: return STORE_ERR_UNSUPPORTED; /* not written yet */
+        case STORE_OP_ANALYSIS_REQUEST: return put_analysis_request(d, op);
+        case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }
@@ -874,6 +937,7 @@ static bool pipelinable(enum store_op_type type) {
         case STORE_OP_TOKEN_ADD:
         case STORE_OP_TOKEN_SEEN:
         case STORE_OP_API_TOKEN_USED:
+        case STORE_OP_ANALYSIS_PLY:
         case STORE_OP_IMPORT: return true;
         default: return false;
     }

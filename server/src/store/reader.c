@@ -233,3 +233,18 @@ int store_api_tokens(struct store_reader *r, const char *player_id, int max,
                      struct store_api_token *out, int *count) {
     return r->backend->api_tokens(r, player_id, max, out, count);
 }
+
+void store_analysis_free(struct store_analysis *analysis) {
+    free(analysis->plies);
+    analysis->plies = NULL;
+    analysis->count = 0;
+}
+
+int store_read_analysis(struct store_reader *r, const char *game_id, struct store_analysis *out) {
+    return r->backend->read_analysis(r, game_id, out);
+}
+
+int store_pending_analyses(struct store_reader *r,
+                           int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx) {
+    return r->backend->pending_analyses(r, fn, ctx);
+}

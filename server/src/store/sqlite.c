@@ -358,5 +358,7 @@ const struct store_backend store_sqlite_backend = {
     .find_api_token = sqlite_find_api_token,
     .api_tokens = sqlite_api_tokens,
     .player_settings = sqlite_player_settings,
+    .read_analysis = sqlite_read_analysis,
+    .pending_analyses = sqlite_pending_analyses,
     .reset_password = sqlite_reset_password,
 };

@@ -35,6 +35,8 @@ struct writer_stmts {
     sqlite3_stmt *bot_upgrade;
     /* player settings: an account's, and a deleted account's removed */
     sqlite3_stmt *settings_set, *delete_settings;
+    /* computer analysis of finished games: a request's checks, a request, a position, the end */
+    sqlite3_stmt *analysis_check, *analysis_add, *analysis_ply, *analysis_done;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
@@ -152,6 +154,10 @@ int sqlite_api_tokens(struct store_reader *reader, const char *player_id, int ma
                       struct store_api_token *out, int *count);
 int sqlite_player_settings(struct store_reader *reader, const char *player_id,
                            char out[STORE_SETTINGS_MAX + 1]);
+int sqlite_read_analysis(struct store_reader *reader, const char *game_id,
+                         struct store_analysis *out);
+int sqlite_pending_analyses(struct store_reader *reader,
+                            int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx);
 
 /* sqlite_admin.c: the operator's tools, on the file beside a running server (backend.h). */
 int sqlite_reset_password(const struct store_config *cfg, const char *username,

@@ -24,10 +24,17 @@
 struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
-        *mod_state, *blocks, *api_token, *api_tokens, *rating_history, *player_settings;
+        *mod_state, *blocks, *api_token, *api_tokens, *rating_history, *player_settings, *analysis,
+        *pending_analyses;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
+
+/* An analysis (columns 0-5) and one of its positions (6-10: NULL when it has none yet). */
+#define ANALYSIS_COLUMNS                                                                           \
+    "a.game_id, a.requested_by, a.positions, a.nodes, a.requested_at, a.done_at, p.ply, "          \
+    "p.score, p.depth, p.nodes, p.pv FROM game_analyses a "                                        \
+    "LEFT JOIN analysis_plies p ON p.game_id = a.game_id"
 
 static const char *const read_sql[] = {
     "SELECT " PLAYER_COLUMNS ", t.kind FROM tokens t JOIN players p ON p.id = t.player_id "
@@ -83,6 +90,10 @@ static const char *const read_sql[] = {
     "AND status = 'ended' AND rated = 1 AND white_rating_diff IS NOT NULL "
     "ORDER BY created_at DESC, id DESC LIMIT ?2",
     "SELECT settings FROM player_settings WHERE player_id = ?1",
+    /* game analyses, each with its positions (rows in a row) */
+    "SELECT " ANALYSIS_COLUMNS " WHERE a.game_id = ?1 ORDER BY p.ply",
+    "SELECT " ANALYSIS_COLUMNS " WHERE a.done_at IS NULL AND a.node = ?1 "
+    "ORDER BY a.requested_at, a.game_id, p.ply",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -708,4 +719,91 @@ int sqlite_player_settings(struct store_reader *reader, const char *player_id,
     col_text(st, 0, out, STORE_SETTINGS_MAX + 1);
     sqlite3_reset(st);
     return 0;
+}
+
+/* ---- computer analysis of finished games ---- */
+
+/* Appends the position of ANALYSIS_COLUMNS' row (when it has one) to a's plies. */
+static int push_analysis_ply(struct store_analysis *a, int *cap, sqlite3_stmt *st) {
+    if (sqlite3_column_type(st, 6) == SQLITE_NULL) return 0;
+    if (a->count == *cap) {
+        int grown_cap = *cap ? *cap * 2 : 64;
+        struct store_analysis_ply *grown = realloc(a->plies, sizeof *grown * (size_t)grown_cap);
+        if (!grown) return -STORE_ERR_NO_MEMORY;
+        a->plies = grown;
+        *cap = grown_cap;
+    }
+    struct store_analysis_ply *p = &a->plies[a->count++];
+    memset(p, 0, sizeof *p);
+    p->ply = sqlite3_column_int(st, 6);
+    p->score = sqlite3_column_int(st, 7);
+    p->depth = sqlite3_column_int(st, 8);
+    p->nodes = (uint64_t)sqlite3_column_int64(st, 9);
+    col_text(st, 10, p->pv, sizeof p->pv);
+    return 0;
+}
+
+static bool same_game(sqlite3_stmt *st, const char *game_id) {
+    const unsigned char *id = sqlite3_column_text(st, 0);
+    return id && strcmp((const char *)id, game_id) == 0;
+}
+
+/*
+ * The analyses of an ANALYSIS_COLUMNS query, one per run of rows of the same game (its plies
+ * never NULL): to fn, freed after it, until it returns non-zero; or, with keep, the first one
+ * moved into *keep (-NOT_FOUND without one). One statement: one snapshot of both tables.
+ */
+static int each_analysis(struct sqlite_reader *r, sqlite3_stmt *st,
+                         int (*fn)(void *ctx, const struct store_analysis *analysis), void *ctx,
+                         struct store_analysis *keep) {
+    int rc = sqlite3_step(st), result = keep && rc == SQLITE_DONE ? -STORE_ERR_NOT_FOUND : 0;
+    while (result == 0 && rc == SQLITE_ROW) {
+        struct store_analysis a = {0};
+        int cap = 1;
+        if (!(a.plies = malloc(sizeof *a.plies))) {
+            result = -STORE_ERR_NO_MEMORY;
+            break;
+        }
+        col_text(st, 0, a.game_id, sizeof a.game_id);
+        col_text(st, 1, a.requested_by, sizeof a.requested_by);
+        a.positions = sqlite3_column_int(st, 2);
+        a.nodes = (uint64_t)sqlite3_column_int64(st, 3);
+        a.requested_at = sqlite3_column_int64(st, 4);
+        a.done_at = sqlite3_column_int64(st, 5);
+        do {
+            result = push_analysis_ply(&a, &cap, st);
+            rc = sqlite3_step(st);
+        } while (result == 0 && rc == SQLITE_ROW && same_game(st, a.game_id));
+        if (result == 0 && keep) {
+            *keep = a;
+            break;
+        }
+        if (result == 0) result = fn(ctx, &a);
+        store_analysis_free(&a);
+    }
+    if (result == 0 && rc != SQLITE_ROW && rc != SQLITE_DONE) result = read_error(r, rc);
+    if (result < 0 && keep) store_analysis_free(keep);
+    sqlite3_reset(st);
+    return result;
+}
+
+int sqlite_read_analysis(struct store_reader *reader, const char *game_id,
+                         struct store_analysis *out) {
+    struct sqlite_reader *r = reader_of(reader);
+    *out = (struct store_analysis){0};
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    sqlite3_bind_text(rs->analysis, 1, game_id, -1, SQLITE_TRANSIENT);
+    return each_analysis(r, rs->analysis, NULL, NULL, out);
+}
+
+int sqlite_pending_analyses(struct store_reader *reader,
+                            int (*fn)(void *ctx, const struct store_analysis *analysis),
+                            void *ctx) {
+    struct sqlite_reader *r = reader_of(reader);
+    struct sqlite_reads *rs = reads(r);
+    if (!rs) return -STORE_ERR_IO;
+    /* Only this node's: the nodes of a site share the file (docs/scaling.md). */
+    sqlite3_bind_text(rs->pending_analyses, 1, r->db->node_id, -1, SQLITE_STATIC);
+    return each_analysis(r, rs->pending_analyses, fn, ctx, NULL);
 }

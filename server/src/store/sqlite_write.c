@@ -140,6 +140,21 @@ static const char *const sql_text[] = {
     "updated_at = excluded.updated_at",
     /* delete_settings */
     "DELETE FROM player_settings WHERE player_id = ?1",
+    /* analysis_check: what may refuse a request (store_analysis_refusal's counts) */
+    "SELECT (SELECT count(*) FROM games WHERE id = ?1 AND status <> 'live'), "
+    "(SELECT count(*) FROM game_analyses WHERE game_id = ?1), "
+    "(SELECT count(*) FROM game_analyses WHERE done_at IS NULL AND requested_by = ?2), "
+    "(SELECT count(*) FROM game_analyses WHERE done_at IS NULL)",
+    /* analysis_add */
+    "INSERT INTO game_analyses (game_id, requested_by, node, positions, nodes, requested_at) "
+    "VALUES (?1, ?2, ?3, ?4, ?5, ?6)",
+    /* analysis_ply: a position of an analysis under way, written again after a restart */
+    "INSERT INTO analysis_plies (game_id, ply, score, depth, nodes, pv) "
+    "SELECT game_id, ?2, ?3, ?4, ?5, ?6 FROM game_analyses WHERE game_id = ?1 "
+    "AND done_at IS NULL ON CONFLICT (game_id, ply) DO UPDATE SET score = excluded.score, "
+    "depth = excluded.depth, nodes = excluded.nodes, pv = excluded.pv",
+    /* analysis_done */
+    "UPDATE game_analyses SET done_at = ?2 WHERE game_id = ?1 AND done_at IS NULL",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -466,15 +481,20 @@ static int put_import(struct sqlite_db *d, const struct store_op *op) {
     return rc;
 }
 
-/* A query of one row and one integer column: *value, or `none` when there is no row. */
-static int select_int(struct sqlite_db *d, sqlite3_stmt *st, int none, int64_t *value) {
+/* A query of one row of n integer columns: values, or `none` when there is no row. */
+static int select_ints(struct sqlite_db *d, sqlite3_stmt *st, int none, int64_t *values, int n) {
     int rc = sqlite3_step(st);
-    if (rc == SQLITE_ROW) *value = sqlite3_column_int64(st, 0);
+    for (int i = 0; rc == SQLITE_ROW && i < n; i++) values[i] = sqlite3_column_int64(st, i);
     sqlite3_reset(st);
     if (rc == SQLITE_ROW) return OP_OK;
     if (rc == SQLITE_DONE) return none;
     LOGE("store", "read in a write failed: %s (%d)", sqlite3_errmsg(d->wdb), rc);
     return -STORE_ERR_IO;
+}
+
+/* A query of one row and one integer column: *value, or `none` when there is no row. */
+static int select_int(struct sqlite_db *d, sqlite3_stmt *st, int none, int64_t *value) {
+    return select_ints(d, st, none, value, 1);
 }
 
 static int put_bot(struct sqlite_db *d, const struct store_op *op) {
@@ -604,6 +624,45 @@ static int put_api_token(struct sqlite_db *d, const struct store_op *op) {
     return step(d, st);
 }
 
+/* ---- computer analysis of finished games ---- */
+
+/* REQUEST: checked (store_analysis_refusal), then stored as this node's. */
+static int put_analysis_request(struct sqlite_db *d, const struct store_op *op) {
+    int64_t counts[STORE_ANALYSIS_COUNTS] = {0};
+    sqlite3_stmt *st = d->ws.analysis_check;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->player_id, -1, SQLITE_STATIC);
+    int rc = select_ints(d, st, -STORE_ERR_IO, counts, STORE_ANALYSIS_COUNTS);
+    if (rc == OP_OK) rc = store_analysis_refusal(counts, op->u.analysis.max_queue);
+    if (rc != OP_OK) return rc;
+    st = d->ws.analysis_add;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, op->player_id, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 3, d->node_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 4, op->u.analysis.positions);
+    sqlite3_bind_int64(st, 5, (int64_t)op->u.analysis.nodes);
+    sqlite3_bind_int64(st, 6, op->u.analysis.at);
+    return step(d, st);
+}
+
+/* PLY: written (again) while the analysis is under way; the last one ends it. */
+static int put_analysis_ply(struct sqlite_db *d, const struct store_op *op) {
+    const struct store_analysis_ply *p = &op->u.analysis_ply;
+    sqlite3_stmt *st = d->ws.analysis_ply;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int(st, 2, p->ply);
+    sqlite3_bind_int(st, 3, p->score);
+    sqlite3_bind_int(st, 4, p->depth);
+    sqlite3_bind_int64(st, 5, (int64_t)p->nodes);
+    sqlite3_bind_text(st, 6, p->pv, -1, SQLITE_STATIC);
+    int rc = step_changed(d, st, STORE_ERR_NOT_FOUND);
+    if (rc != OP_OK || !p->last) return rc;
+    st = d->ws.analysis_done;
+    sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
+    sqlite3_bind_int64(st, 2, p->at);
+    return step(d, st);
+}
+
 static int apply_op(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st;
     int rc;
@@ -682,8 +741,8 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
                               SQLITE_STATIC);
             sqlite3_bind_int64(st, 3, op->u.settings.at);
             return step_changed(d, st, STORE_ERR_NOT_FOUND);
-        case STORE_OP_ANALYSIS_REQUEST:
-        case STORE_OP_ANALYSIS_PLY: return STORE_ERR_UNSUPPORTED; /* not written yet */
+        case STORE_OP_ANALYSIS_REQUEST: return put_analysis_request(d, op);
+        case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

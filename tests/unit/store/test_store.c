@@ -888,6 +888,214 @@ static void test_bot_upgrade(void) {
     store_close(s);
 }
 
+/* ---- computer analysis of finished games ---- */
+
+/* An ANALYSIS_REQUEST of player's for game with its own result (cookie). */
+static void submit_analysis(struct store *s, const char *game, const char *player, int64_t at,
+                            int max_queue, uint64_t cookie) {
+    struct store_op op = {.type = STORE_OP_ANALYSIS_REQUEST, .want_result = true, .cookie = cookie};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    snprintf(op.player_id, sizeof op.player_id, "%s", player);
+    op.u.analysis.positions = 41;
+    op.u.analysis.nodes = 3000000000u; /* beyond 32 bits */
+    op.u.analysis.max_queue = max_queue;
+    op.u.analysis.at = at;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* An ANALYSIS_PLY of game's with its own result (cookie). */
+static void submit_analysis_ply(struct store *s, const char *game,
+                                const struct store_analysis_ply *ply, uint64_t cookie) {
+    struct store_op op = {.type = STORE_OP_ANALYSIS_PLY, .want_result = true, .cookie = cookie};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    op.u.analysis_ply = *ply;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void end_game(struct store *s, const char *game, int64_t at) {
+    struct store_op op = {.type = STORE_OP_GAME_END};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    snprintf(op.u.end.result, sizeof op.u.end.result, "1-0");
+    snprintf(op.u.end.termination, sizeof op.u.end.termination, "resign");
+    op.u.end.ply_count = 0;
+    op.u.end.ended_at = at;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+static void import_game(struct store *s, const char *game) {
+    struct store_op op = {.type = STORE_OP_IMPORT};
+    snprintf(op.game_id, sizeof op.game_id, "%s", game);
+    snprintf(op.u.import.white, sizeof op.u.import.white, "Morphy");
+    snprintf(op.u.import.black, sizeof op.u.import.black, "Duke");
+    snprintf(op.u.import.result, sizeof op.u.import.result, "1-0");
+    op.u.import.at = 30;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* One position as read back equals the one written (last and at are not read). */
+static void check_ply(const struct store_analysis_ply *got, const struct store_analysis_ply *want) {
+    CHECK_EQ_INT(got->ply, want->ply);
+    CHECK_EQ_INT(got->score, want->score);
+    CHECK_EQ_INT(got->depth, want->depth);
+    CHECK(got->nodes == want->nodes);
+    CHECK_EQ_STR(got->pv, want->pv);
+}
+
+#define PENDING_MAX 4
+
+/* The analyses store_pending_analyses() lists: ids in order, and their positions counted. */
+struct pending_seen {
+    int count;
+    char game[PENDING_MAX][STORE_ID_MAX + 1];
+    int plies[PENDING_MAX];
+    bool first_ply_zero[PENDING_MAX];
+};
+
+static int on_pending(void *ctx, const struct store_analysis *a) {
+    struct pending_seen *seen = ctx;
+    if (seen->count == PENDING_MAX) return 1;
+    CHECK(a->done_at == 0 && a->plies != NULL);
+    snprintf(seen->game[seen->count], sizeof seen->game[0], "%s", a->game_id);
+    seen->plies[seen->count] = a->count;
+    seen->first_ply_zero[seen->count] = a->count > 0 && a->plies[0].ply == 0;
+    seen->count++;
+    return 0;
+}
+
+static void check_pending(struct store *s, const char *const *games, int n) {
+    struct pending_seen seen = {0};
+    CHECK_EQ_INT(store_pending_analyses(store_startup_reader(s), on_pending, &seen), 0);
+    CHECK_EQ_INT(seen.count, n);
+    for (int i = 0; i < n && i < seen.count; i++) CHECK_EQ_STR(seen.game[i], games[i]);
+}
+
+/* Requests refused for a missing game, a live one, a second analysis of a game, a player's
+ * second one under way and a full site queue (another node's included); positions written,
+ * written again, read back exactly in order; those under way listed oldest first with their
+ * positions (this node's only, after a restart too); the last position ends an analysis; the
+ * account's deletion keeps its analyses. */
+static void test_game_analysis(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Guest1", NULL);
+    submit_player(s, "pB", "Guest2", NULL);
+    submit_player(s, "pC", "Guest3", NULL);
+    submit_player(s, "pD", "Guest4", NULL);
+    submit_register(s, "pB", "bob", 1);
+    submit_start(s, "gLive", "pA", "pB", 10);
+    submit_start(s, "g2", "pA", "pB", 11);
+    submit_start(s, "g3", "pB", "pC", 12);
+    submit_start(s, "g5", "pC", "pA", 13);
+    end_game(s, "g2", 20);
+    end_game(s, "g3", 21);
+    end_game(s, "g5", 22);
+    import_game(s, "g4");
+    check_statuses(s, (const int[]){0}, 1);
+    CHECK_EQ_INT(settle(s, &(struct results){0}), 0);
+    /* Another node's analysis under way: counted on the site, not listed here. */
+    CHECK_EQ_INT(testdb_exec(dir, "INSERT INTO game_analyses (game_id, requested_by, node, "
+                                  "positions, nodes, requested_at) VALUES "
+                                  "('g5', 'pD', 'node-b', 3, 1000, 5)"),
+                 0);
+
+    submit_analysis(s, "gNone", "pA", 100, 3, 10);
+    submit_analysis(s, "gLive", "pA", 100, 3, 11);
+    submit_analysis(s, "g2", "pA", 100, 3, 12); /* done */
+    submit_analysis(s, "g2", "pB", 100, 3, 13); /* asked for already */
+    submit_analysis(s, "g3", "pA", 100, 3, 14); /* pA has one under way */
+    submit_analysis(s, "g3", "pB", 50, 3, 15);  /* done: 3 under way on the site now */
+    submit_analysis(s, "g4", "pC", 100, 3, 16); /* the queue is full */
+    submit_analysis(s, "g4", "pNobody", 100, 4, 17);
+    check_statuses(s,
+                   (const int[]){-STORE_ERR_NOT_FOUND, -STORE_ERR_NOT_FOUND, 0, -STORE_ERR_CONFLICT,
+                                 -STORE_ERR_LIMIT, 0, -STORE_ERR_BUSY, -STORE_ERR_NOT_FOUND},
+                   8);
+
+    /* Positions, one written twice (a restart), with a 15-move line, negative scores and node
+     * counts beyond 32 bits. */
+    struct store_analysis_ply first = {
+        .ply = 0, .score = 17, .depth = 3, .nodes = 10, .pv = "e2e4", .at = 200};
+    struct store_analysis_ply plies[3] = {
+        {.ply = 0,
+         .score = 25,
+         .depth = 18,
+         .nodes = 5000000000ull,
+         .pv = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6 b5a4 g8f6 e1g1 f8e7 f1e1 b7b5 a4b3 d7d6 c2c3",
+         .at = 210},
+        {.ply = 1,
+         .score = -310,
+         .depth = 17,
+         .nodes = 4294967297ull,
+         .pv = "d7d5 e4d5",
+         .at = 220},
+        {.ply = 2, .score = -31995, .depth = 0, .nodes = 0, .pv = "", .last = true, .at = 900},
+    };
+    submit_analysis_ply(s, "g2", &first, 20);
+    submit_analysis_ply(s, "g2", &plies[1], 21);
+    submit_analysis_ply(s, "g2", &plies[0], 22); /* replaces the first */
+    submit_analysis_ply(s, "g3", &first, 23);
+    submit_analysis_ply(s, "g4", &first, 24); /* no analysis of g4 */
+    check_statuses(s, (const int[]){0, 0, 0, 0, -STORE_ERR_NOT_FOUND}, 5);
+
+    struct store_analysis a;
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "g2", &a), 0);
+    CHECK_EQ_STR(a.game_id, "g2");
+    CHECK_EQ_STR(a.requested_by, "pA");
+    CHECK_EQ_INT(a.positions, 41);
+    CHECK(a.nodes == 3000000000u);
+    CHECK(a.requested_at == 100 && a.done_at == 0);
+    CHECK_EQ_INT(a.count, 2);
+    for (int i = 0; i < 2 && i < a.count; i++) check_ply(&a.plies[i], &plies[i]);
+    store_analysis_free(&a);
+    CHECK(a.plies == NULL && a.count == 0);
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "g4", &a), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "gNone", &a), -STORE_ERR_NOT_FOUND);
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "g5", &a), 0); /* node-b's */
+    CHECK(a.count == 0 && a.plies != NULL && a.requested_at == 5);
+    store_analysis_free(&a);
+
+    /* Under way here: g3 (asked for at 50) before g2 (at 100), with their positions. */
+    struct pending_seen seen = {0};
+    CHECK_EQ_INT(store_pending_analyses(store_startup_reader(s), on_pending, &seen), 0);
+    CHECK_EQ_INT(seen.count, 2);
+    CHECK_EQ_STR(seen.game[0], "g3");
+    CHECK_EQ_STR(seen.game[1], "g2");
+    CHECK(seen.plies[0] == 1 && seen.plies[1] == 2);
+    CHECK(seen.first_ply_zero[0] && seen.first_ply_zero[1]);
+    struct pending_seen stopped = {.count = PENDING_MAX}; /* fn stops at once */
+    CHECK_EQ_INT(store_pending_analyses(store_startup_reader(s), on_pending, &stopped), 1);
+
+    /* The last position ends g2's analysis: no more positions, no longer under way, and room
+     * in the queue (and for pA) again. */
+    submit_analysis_ply(s, "g2", &plies[2], 30);
+    submit_analysis_ply(s, "g2", &plies[1], 31);
+    submit_analysis(s, "g4", "pA", 300, 3, 32);
+    check_statuses(s, (const int[]){0, -STORE_ERR_NOT_FOUND, 0}, 3);
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "g2", &a), 0);
+    CHECK(a.done_at == 900);
+    CHECK_EQ_INT(a.count, 3);
+    for (int i = 0; i < 3 && i < a.count; i++) check_ply(&a.plies[i], &plies[i]);
+    store_analysis_free(&a);
+    check_pending(s, (const char *const[]){"g3", "g4"}, 2);
+
+    /* An account with an analysis under way can be deleted (once its game is over); the
+     * analysis stays. */
+    end_game(s, "gLive", 500);
+    submit_account(s, STORE_OP_ACCOUNT_DELETE, "pB", NULL, NULL, 40);
+    check_statuses(s, (const int[]){0}, 1);
+    CHECK_EQ_INT(store_read_analysis(store_startup_reader(s), "g3", &a), 0);
+    CHECK_EQ_STR(a.requested_by, "pB");
+    CHECK_EQ_INT(a.count, 1);
+    store_analysis_free(&a);
+    store_close(s);
+
+    /* After a restart, what is under way is there to resume. */
+    s = reopen();
+    if (!s) return;
+    check_pending(s, (const char *const[]){"g3", "g4"}, 2);
+    store_close(s);
+}
+
 /* A database that cannot grow: the writer retries, gives up, and the store refuses more. */
 /* The lock-free peek sees a commit before store_poll() reports it, and never one that failed. */
 static void test_commit_reached(void) {
@@ -1190,6 +1398,7 @@ int main(void) {
     RUN(test_account_operations);
     RUN(test_api_tokens);
     RUN(test_bot_upgrade);
+    RUN(test_game_analysis);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
     if (!testdb_pg()) {
