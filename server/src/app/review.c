@@ -580,6 +580,7 @@ static int lookup(struct conn *c, const struct proto_request *req, bool start) {
     l->base.run = lookup_run;
     l->base.answer = lookup_answer;
     l->base.release = lookup_release;
+    l->base.req_id = req->id ? json_deep_copy(req->id) : NULL;
     l->start = start;
     str_copy(l->game_id, sizeof l->game_id, req->game);
     return reads_submit_conn(c, &l->base); /* frees l on failure */
