@@ -11,6 +11,7 @@ import type {
   Clocks,
   Color,
   EngineScore,
+  GameAnalysis,
   GameFull,
   GameResult,
   GameSummary,
@@ -141,6 +142,10 @@ export type ErrorCode =
   | 'TOO_MANY_TOKENS'
   | 'TOKEN_NOT_FOUND'
   | 'BAD_SETTINGS'
+  | 'GAME_ANALYSIS_LIMIT'
+  | 'ANALYSIS_QUEUE_FULL'
+  | 'GAME_NOT_ANALYSED'
+  | 'GAME_ANALYSIS_ASKED'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -617,6 +622,20 @@ export interface PoolLeaveRequest {
   id?: RequestId;
 }
 
+export interface GameAnalysisRequestRequest {
+  type: 'game_analysis_request';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface GameAnalysisGetRequest {
+  type: 'game_analysis_get';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -707,6 +726,8 @@ export type ClientMessage =
   | SettingsSetRequest
   | PoolJoinRequest
   | PoolLeaveRequest
+  | GameAnalysisRequestRequest
+  | GameAnalysisGetRequest
   | AnalyseRequest
   | AnalysisStopRequest;
 
@@ -1144,6 +1165,21 @@ export interface SettingsMessage {
   id?: RequestId;
 }
 
+export interface GameAnalysisMessage {
+  type: 'game_analysis';
+  game: string;
+  analysis: GameAnalysis;
+  id?: RequestId;
+}
+
+export interface GameAnalysisProgressMessage {
+  type: 'game_analysis_progress';
+  game: string;
+  searched: number;
+  positions: number;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1202,4 +1238,6 @@ export type ServerMessage =
   | ApiTokenCreatedMessage
   | ApiTokensMessage
   | ApiTokenRevokedMessage
-  | SettingsMessage;
+  | SettingsMessage
+  | GameAnalysisMessage
+  | GameAnalysisProgressMessage;

@@ -127,6 +127,11 @@ const char *hapi_error_text(const char *code, unsigned *status) {
         {"STORE_UNAVAILABLE", 503, "The database is unavailable. Try again later."},
         {"BANNED", 401, "This account is closed"},
         {"ACCOUNT_CLOSED", 401, "This account is closed"},
+        {"GAME_NOT_OVER", 400, "This game is still in progress"},
+        {"GAME_ANALYSIS_LIMIT", 429, "You already have a game analysis under way"},
+        {"ANALYSIS_QUEUE_FULL", 503, "The analysis queue is full. Try again later."},
+        {"ANALYSIS_UNAVAILABLE", 503, "Analysis is not available on this server"},
+        {"GAME_ANALYSIS_ASKED", 409, "This game's analysis was just asked for"},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(known[i].code, code) == 0) {
@@ -224,6 +229,7 @@ static int api_challenge_accept(struct hapi *h);
 static int api_challenge_decline(struct hapi *h);
 static int api_challenge_cancel(struct hapi *h);
 static int rating_history(struct hapi *h);
+static int game_analysis(struct hapi *h);
 
 #define PLAY "bot:play,board:play"
 
@@ -263,6 +269,7 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/challenge/open", NULL, ANYONE, HAPI_PLAIN, challenge_open},
     {NET_HTTP_POST, "/api/challenge/*", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_create},
     {NET_HTTP_POST, "/api/board/seek", "board:play", NOT_BOT, HAPI_SEEK, board_seek},
+    {NET_HTTP_POST, "/api/games/*/analysis", "", ANY_ACCOUNT, HAPI_ACTION, game_analysis},
 };
 /* clang-format on */
 
@@ -1050,6 +1057,21 @@ static int api_game_abort(struct hapi *h) {
 
 /* A form field of the body (application/x-www-form-urlencoded) into out; NULL when absent. */
 static const char *form_field(struct hapi *h, const char *name, char *out, size_t size);
+
+/* The analysis as game_analysis_request answers it: 202 while it runs, 200 once done. */
+static int game_analysis_answer(struct hapi *h, const json_t *reply) {
+    json_t *analysis = json_object_get(reply, "analysis");
+    const char *state = json_string_value(json_object_get(analysis, "state"));
+    unsigned status = state && strcmp(state, "done") == 0 ? 200 : 202;
+    return api_send_json(
+        h->req, status,
+        json_pack("{s:O,s:O}", "game", json_object_get(reply, "game"), "analysis", analysis));
+}
+
+/* Our own endpoint (lichess has none): asks for a finished game's computer analysis. */
+static int game_analysis(struct hapi *h) {
+    return hapi_act(h, game_msg("game_analysis_request", h->args[0]), game_analysis_answer);
+}
 
 static int api_game_chat(struct hapi *h) {
     char room[32] = "player", text[1024];
