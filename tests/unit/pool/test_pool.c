@@ -1,6 +1,7 @@
 /*
  * Worker pool tests with real searches: many concurrent games get legal moves; cancellation of
- * queued and running jobs; a move preempts a long analysis, which then resumes; earliest
+ * queued and running jobs; a move preempts a long analysis, which then resumes; a review comes
+ * out the same alone, on a reused table and when preempted; earliest
  * deadline first; tables stay within a tiny budget by evicting idle ones; released games free
  * their tables; shutdown cancels what is left.
  */
@@ -226,6 +227,65 @@ static void test_move_preempts_analysis(void) {
     inbox_destroy(&box);
 }
 
+static struct pool_job_spec review_spec(const char *fen, uint64_t nodes) {
+    struct pool_job_spec spec;
+    memset(&spec, 0, sizeof spec);
+    spec.kind = POOL_JOB_REVIEW;
+    CHECK_EQ_INT(chess_fen_parse(&spec.root, fen), 0);
+    spec.limits.nodes = nodes;
+    spec.threads = 1;
+    spec.multipv = 1;
+    spec.deadline_ms = now_mono_ms() + 3600 * 1000;
+    return spec;
+}
+
+static bool same_review(const struct pool_event *a, const struct pool_event *b) {
+    if (!a || !b || a->cancelled || b->cancelled) return false;
+    if (a->result.best != b->result.best || a->result.score != b->result.score ||
+        a->result.depth != b->result.depth || a->result.nodes != b->result.nodes ||
+        a->info.pv_length != b->info.pv_length)
+        return false;
+    return memcmp(a->pv, b->pv, sizeof a->pv[0] * (size_t)a->info.pv_length) == 0;
+}
+
+/* A review comes out the same every time: alone, after other searches left their tables to
+ * reuse, and when a move preempts it (it starts again from scratch). Its DONE event carries the
+ * line of its last completed iteration. */
+static void test_review_is_reproducible(void) {
+    static const char *fen = "r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7";
+    struct inbox box;
+    struct pool *pool = start_pool(&box, 1, 1 << 20);
+    if (!pool) return;
+    struct pool_job_spec review = review_spec(fen, 300000);
+    uint64_t first = pool_submit(pool, &review);
+    CHECK_EQ_INT(wait_done(&box, 1, 30000), 1);
+    /* Another game's search leaves a table behind to be reused. */
+    struct pool_job_spec move = move_spec("other", 0, now_mono_ms() + 100);
+    CHECK(pool_submit(pool, &move) > 0);
+    CHECK_EQ_INT(wait_done(&box, 2, 30000), 2);
+    uint64_t second = pool_submit(pool, &review);
+    CHECK_EQ_INT(wait_done(&box, 3, 30000), 3);
+    /* Preempted midway by a move with an earlier deadline. */
+    review.limits.nodes = 300000;
+    uint64_t third = pool_submit(pool, &review);
+    struct timespec pause = {0, 20 * 1000000L};
+    nanosleep(&pause, NULL);
+    move = move_spec("bullet", 3, now_mono_ms() + 100);
+    CHECK(pool_submit(pool, &move) > 0);
+    CHECK_EQ_INT(wait_done(&box, 5, 60000), 5);
+    struct pool_stats stats;
+    pool_get_stats(pool, &stats);
+    CHECK(stats.preemptions >= 1);
+    struct pool_event *a = find_job(&box, first), *b = find_job(&box, second),
+                      *c = find_job(&box, third);
+    CHECK(a && a->info.pv_length > 0 && a->pv[0] == a->result.best);
+    CHECK(a && a->result.nodes >= 300000);
+    CHECK(same_review(a, b));
+    CHECK(same_review(a, c));
+    pool_destroy(pool);
+    inbox_destroy(&box);
+}
+
 static void test_earliest_deadline_first(void) {
     struct inbox box;
     struct pool *pool = start_pool(&box, 1, 1 << 20);
@@ -311,6 +371,7 @@ int main(void) {
     RUN(test_many_games_get_legal_moves);
     RUN(test_cancel_queued_and_running);
     RUN(test_move_preempts_analysis);
+    RUN(test_review_is_reproducible);
     RUN(test_earliest_deadline_first);
     RUN(test_budget_evicts_idle_tables);
     RUN(test_shutdown_cancels_everything);
