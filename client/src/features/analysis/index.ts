@@ -5,6 +5,7 @@
  */
 export { AnalysisBoardPage } from './AnalysisBoardPage';
 export { AnalysisPanel } from './AnalysisPanel';
+export { BoardEditor } from './BoardEditor';
 export { AnalysisController } from './controller';
 export { AnalysisProvider } from './hooks';
 export { analysisUrl } from './url';
