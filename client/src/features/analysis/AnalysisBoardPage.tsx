@@ -132,6 +132,9 @@ export function AnalysisBoardPage() {
               Board editor
             </Link>
           </div>
+        </section>
+        <AnalysisPanel fen={fen} />
+        <section className="panel" aria-label="Position and PGN">
           <div className="stack">
             <label htmlFor="board-fen">Current FEN</label>
             <input id="board-fen" readOnly value={fen} onFocus={(e) => e.target.select()} spellCheck={false} />
@@ -177,7 +180,6 @@ export function AnalysisBoardPage() {
             </button>
           </form>
         </section>
-        <AnalysisPanel fen={fen} />
       </aside>
     </div>
   );

@@ -114,8 +114,8 @@ export function BoardEditor() {
             <legend>Side to move</legend>
             <div className="button-row">
               {(['w', 'b'] as const).map((t) => (
-                <label key={t}>
-                  <input type="radio" name="editor-turn" checked={pos.turn === t} onChange={() => edit({ ...pos, turn: t })} />{' '}
+                <label key={t} className="check">
+                  <input type="radio" name="editor-turn" checked={pos.turn === t} onChange={() => edit({ ...pos, turn: t })} />
                   {t === 'w' ? 'White' : 'Black'}
                 </label>
               ))}
@@ -125,7 +125,7 @@ export function BoardEditor() {
             <legend>Castling</legend>
             <div className="button-row">
               {CASTLING_RIGHTS.map((c) => (
-                <label key={c}>
+                <label key={c} className="check">
                   <input
                     type="checkbox"
                     disabled={!castlingPossible(pos, c)}
@@ -136,7 +136,7 @@ export function BoardEditor() {
                         castling: e.target.checked ? [...pos.castling, c] : pos.castling.filter((x) => x !== c),
                       })
                     }
-                  />{' '}
+                  />
                   {CASTLING_NAMES[c]}
                 </label>
               ))}
