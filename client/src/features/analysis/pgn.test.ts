@@ -42,6 +42,16 @@ describe('PGN into the move tree', () => {
     expect(treeMainLine(tree).map((id) => moveName(tree.nodes[id]))).toEqual(['20… O-O-O', '21. O-O']);
   });
 
+  it('reads the first game of several, without the clock and eval commands in its comments', () => {
+    const tree = loaded(
+      '[Event "One"]\n\n1. e4 { [%clk 0:03:00] } 1... e5 { [%eval 0.2] [%clk 0:02:59] fine } 1-0\n\n[Event "Two"]\n\n1. d4 *',
+    );
+    expect(main(tree)).toEqual(['e4', 'e5']);
+    const [e4, e5] = treeMainLine(tree).map((id) => tree.nodes[id]);
+    expect(e4.comment).toBeUndefined();
+    expect(e5.comment).toBe('fine');
+  });
+
   it('takes movetext alone, and tags alone', () => {
     expect(main(loaded('1.d4 d5 2.c4'))).toEqual(['d4', 'd5', 'c4']);
     const tags = loaded('[Event "x"]\n[FEN "8/8/8/8/8/8/4k3/4K2R w K - 0 1"]');

@@ -3,7 +3,9 @@
  * movetext's moves (SAN as people write it, checked with chess.js through parseTypedMove),
  * move numbers, comments ({...} and ; to the end of the line, kept on the move before them),
  * NAGs and !?-suffixes (dropped), recursive variations in parentheses (an alternative to the
- * move before them) and the result. The start position is the FEN tag's when there is one.
+ * move before them) and the result, which ends the game (only the first game of a file is
+ * read). Commands embedded in comments ([%clk ...], [%eval ...]) are left out. The start
+ * position is the FEN tag's when there is one.
  *
  * chess.js's own loadPgn follows the main line only, hence this reader. Errors are sentences
  * for the player: the first illegal move (with its number), an unbalanced parenthesis, a FEN tag
@@ -49,7 +51,12 @@ export function treeFromPgn(text: string): PgnResult {
   let moves = 0;
   for (const [token] of movetext.matchAll(TOKEN)) {
     if (token.startsWith('{') || token.startsWith(';')) {
-      const comment = token.replace(/^[{;]|\}$/g, '').trim();
+      // Without the commands programs embed ("[%clk 0:03:00]", "[%eval 0.3]").
+      const comment = token
+        .replace(/^[{;]|\}$/g, '')
+        .replace(/\[%[^\]]*\]/g, '')
+        .replace(/\s+/g, ' ')
+        .trim();
       if (comment) {
         const old = treeNode(tree, at).comment;
         tree = treeComment(tree, at, old ? `${old} ${comment}` : comment);
@@ -63,8 +70,10 @@ export function treeFromPgn(text: string): PgnResult {
       const outer = stack.pop();
       if (!outer) return { error: 'The PGN closes a variation it never opened: a ")" too many.' };
       ({ at, before } = outer);
-    } else if (/^(\$\d+|1-0|0-1|1\/2-1\/2|\*|\d+\s*\.+)$/.test(token) || /^[!?]+$/.test(token)) {
-      // A NAG, a result or a move number: nothing to play.
+    } else if (/^(1-0|0-1|1\/2-1\/2|\*)$/.test(token)) {
+      if (stack.length === 0) break; // the game's end: a second game after it is not read
+    } else if (/^(\$\d+|\d+\s*\.+)$/.test(token) || /^[!?]+$/.test(token)) {
+      // A NAG or a move number: nothing to play.
     } else {
       const san = token.replace(/[!?]+$/, '');
       const node = treeNode(tree, at);
