@@ -2,12 +2,13 @@
  * Accessibility in a real browser: the axe-core audit (WCAG 2.0/2.1 A and AA rules) finds no
  * serious or critical violation on the lobby (with a seek, on a phone, with a live game), a game
  * during play (a player's and a spectator's page), a finished game (with a chat line) and the
- * analysis board with its promotion chooser, and on the profile, settings (light and dark),
+ * analysis board with its promotion chooser, the board editor, and on the profile, settings (light and dark),
  * account and TV pages; two players play to checkmate by keyboard alone
  * (the board one tab stop, a cursor moved by the arrow keys, Enter to pick up and put down, a
  * premove queued the same way), every move said in words in the board's live region on the
  * three pages, the focus staying on the board as moves and the game's end arrive; a promotion
- * chosen by keyboard on the analysis board, Escape, and a mouse drag said in words.
+ * chosen by keyboard on the analysis board, Escape, and a mouse drag said in words; a piece put
+ * on the board editor's board by keyboard.
  *
  * axe-core (a dev dependency of the client) is a browser script: its source is evaluated in the
  * page through the DevTools protocol (the server's Content-Security-Policy blocks inline
@@ -292,6 +293,23 @@ test('the analysis board passes the audit; a promotion chosen by keyboard', asyn
     assert.equal(await page.getByRole('status').filter({ hasText: /draggable/i }).count(), 0, 'no words about draggables');
     assert.equal(await board(page).getByRole('button').count(), 0, 'the pieces are not buttons');
     assert.equal(await board(page).locator('[tabindex]').count(), 0, 'nor tab stops');
+  } finally {
+    await ann.context.close();
+  }
+});
+
+test('the board editor passes the audit; a piece put by keyboard', async () => {
+  const ann = await openPlayer(ctx.browser, ctx.server, 'Ann', '/editor');
+  const page = ann.page;
+  try {
+    await page.getByRole('heading', { name: 'Board editor' }).waitFor();
+    await audit(page, 'board editor');
+    await page.getByRole('group', { name: 'Piece to place' }).getByRole('button', { name: 'white knight', exact: true }).click();
+    // The board is one tab stop (e2); the arrows move between its squares, Enter puts the piece.
+    await page.getByRole('button', { name: 'e2, white pawn' }).focus();
+    await press(page, 'ArrowUp', 'ArrowUp', 'Enter');
+    await page.getByRole('button', { name: 'e4, white knight' }).waitFor();
+    assert.equal(await page.getByRole('group', { name: /^Board editor/ }).locator('[tabindex="0"]').count(), 1, 'one tab stop');
   } finally {
     await ann.context.close();
   }

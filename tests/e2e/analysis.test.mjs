@@ -83,7 +83,7 @@ test('the analysis board: a position by URL, mate found, a move played, the serv
 
     // A move on the board (White plays h3 instead): Black to move, analysed in turn.
     await clickMove(page, 'h2', 'h3');
-    await page.getByLabel('Moves played').filter({ hasText: '1. h3' }).waitFor();
+    await page.getByRole('group', { name: 'Moves' }).getByRole('button', { name: '1. h3' }).waitFor();
     await eventually(async () => /1… /.test(await lines.innerText()), { what: 'a line for Black', timeout: 15000 });
 
     // A FEN chess.js reads but the server refuses (the side not to move is in check).

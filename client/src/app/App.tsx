@@ -9,7 +9,7 @@ import { ConnectionStatus, ReconnectBanner } from '../components/ConnectionStatu
 import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
 import { AccountPage, Leaderboard, ProfilePage } from '../features/account';
-import { AnalysisBoardPage } from '../features/analysis';
+import { AnalysisBoardPage, BoardEditor } from '../features/analysis';
 import { BotsPage } from '../features/bots';
 import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
@@ -44,7 +44,7 @@ export function App() {
           <Link to="/tv" aria-current={route.page === 'tv' ? 'page' : undefined}>
             TV
           </Link>
-          <Link to="/analysis" aria-current={route.page === 'analysis' ? 'page' : undefined}>
+          <Link to="/analysis" aria-current={route.page === 'analysis' || route.page === 'editor' ? 'page' : undefined}>
             Analysis
           </Link>
           <Link to="/account" aria-current={route.page === 'account' ? 'page' : undefined}>
@@ -79,6 +79,7 @@ export function App() {
         {route.page === 'settings' && <SettingsPage />}
         {route.page === 'bots' && <BotsPage />}
         {route.page === 'analysis' && <AnalysisBoardPage />}
+        {route.page === 'editor' && <BoardEditor />}
         {route.page === 'tv' && <TvPage />}
         {route.page === 'mod' && <ModerationPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}

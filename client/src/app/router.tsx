@@ -35,6 +35,7 @@ export type Route =
   | { page: 'settings' }
   | { page: 'bots' }
   | { page: 'analysis' }
+  | { page: 'editor' }
   | { page: 'tv' }
   | { page: 'mod' }
   | { page: 'player'; id: string }
@@ -48,6 +49,7 @@ export function matchRoute(path: string): Route {
   if (clean === '/settings') return { page: 'settings' };
   if (clean === '/bots') return { page: 'bots' };
   if (clean === '/analysis') return { page: 'analysis' };
+  if (clean === '/editor') return { page: 'editor' };
   if (clean === '/tv') return { page: 'tv' };
   if (clean === '/mod') return { page: 'mod' };
   let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);

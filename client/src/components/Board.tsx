@@ -10,7 +10,8 @@
  * label such as "e4, white knight". What each gesture does is decided in lib/boardInput.ts;
  * this component draws the result. Shared by the game page and the analysis board. The player's
  * settings (features/settings) come in one optional prop, `appearance`: the pieces, the squares'
- * colours, coordinates, the animation's length and auto-queen.
+ * colours, coordinates, the animation's length and auto-queen. Arrows (the analysis board's best
+ * move) come in `arrows`, drawn over the pieces and said in the board's description.
  *
  * Keyboard: the board is one tab stop (role "application") with a cursor square, its
  * aria-activedescendant, so screen readers say the square's label as the cursor moves; the keys
@@ -76,6 +77,16 @@ export interface BoardProps {
   label: string;
   /** How the board looks and promotes, from the player's settings (features/settings). */
   appearance?: BoardAppearance;
+  /** Arrows drawn on the board (besides those the user draws with the right button). */
+  arrows?: readonly BoardArrow[];
+}
+
+/** An arrow from one square to another, with a label for screen readers ("best move e4"). */
+export interface BoardArrow {
+  from: string;
+  to: string;
+  color: string;
+  label: string;
 }
 
 /** The player's settings as the board applies them; each absent field keeps the default. */
@@ -91,6 +102,7 @@ export interface BoardAppearance {
 }
 
 const NO_PREMOVES: readonly Premove[] = [];
+const NO_ARROWS: readonly BoardArrow[] = [];
 const LAST_MOVE = 'rgba(155, 199, 0, 0.41)';
 const SELECTED = 'rgba(20, 85, 30, 0.5)';
 const PREMOVE = 'rgba(20, 30, 85, 0.45)';
@@ -112,6 +124,7 @@ export function Board({
   onMove,
   label,
   appearance = {},
+  arrows = NO_ARROWS,
 }: BoardProps) {
   const [input, setInput] = useState<BoardInput>(BOARD_IDLE);
   const { selected, promotion } = input;
@@ -130,6 +143,10 @@ export function Board({
   );
 
   const pieces = useMemo(() => piecesOf(fen), [fen]);
+  const drawnArrows = useMemo(
+    () => arrows.map((a) => ({ startSquare: a.from, endSquare: a.to, color: a.color })),
+    [arrows],
+  );
 
   // The keyboard's cursor square (null until the board first has the focus), and what the
   // live region says (with a count, so that the same words said again are a new message).
@@ -314,6 +331,7 @@ export function Board({
               boardOrientation: orientation,
               allowDragging: actor !== null && !promotion,
               allowDrawingArrows: true,
+              arrows: drawnArrows,
               animationDurationInMs: appearance.animationMs ?? 200,
               showAnimations: appearance.animationMs !== 0,
               showNotation: appearance.coordinates ?? true,
@@ -351,6 +369,7 @@ export function Board({
       </div>
       <p id={`${ids}-keys`} className="visually-hidden">
         Arrow keys move across the board, Enter or Space picks up a piece and puts it down, Escape cancels.
+        {arrows.map((a) => ` Arrow: ${a.label}, ${a.from} to ${a.to}.`).join('')}
       </p>
       <div className="visually-hidden" role="log" aria-live="polite" aria-label="Moves said">
         {said.text && <span key={said.n}>{said.text}</span>}

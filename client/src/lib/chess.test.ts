@@ -7,6 +7,7 @@ import {
   claimableDraw,
   isPromotion,
   legalDestinations,
+  normaliseFen,
   parseTypedMove,
   playUci,
   replay,
@@ -132,5 +133,14 @@ describe('premoves', () => {
     expect(applyPremoves(AFTER_E4, [{ from: 'g1', to: 'f3' }, { from: 'g1', to: 'h3' }])).toBe(
       applyPremoves(AFTER_E4, [{ from: 'g1', to: 'f3' }]),
     );
+  });
+});
+
+describe('normaliseFen', () => {
+  it('reads a FEN, with or without the move counters, and refuses what is not one', () => {
+    expect(normaliseFen(`  ${START_FEN} `)).toBe(START_FEN);
+    expect(normaliseFen('8/8/8/4k3/8/8/4K3/4R3 w - -')).toBe('8/8/8/4k3/8/8/4K3/4R3 w - - 0 1');
+    expect(normaliseFen('not a fen')).toBeNull();
+    expect(normaliseFen('8/8/8/8/8/8/8/8 w - - 0 1')).toBeNull(); // no kings
   });
 });

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { START } from '../../net/fixtures';
-import { analysisActive, analysisAsked, analysisStarted, applyAnalysisMessage } from './state';
+import { analysisActive, analysisAsked, analysisBestMove, analysisStarted, applyAnalysisMessage } from './state';
 
 const line = (analysis: number, depth: number, multipv: number, cp: number, pv: string[]) =>
   ({ type: 'analysis', analysis, depth, seldepth: depth + 3, multipv, score: { cp }, nodes: 1000, nps: 1e6, time_ms: 1, pv }) as const;
@@ -44,5 +44,20 @@ describe('analysis view', () => {
     expect(stopped).toMatchObject({ status: 'stopped', best: null });
     expect(analysisActive(v)).toBe(true);
     expect(analysisActive(null)).toBe(false);
+  });
+});
+
+describe('the best move of an analysis', () => {
+  it('is the first line\'s first move, or the best move it ended with, for its own position only', () => {
+    let v = analysisStarted(analysisAsked(1, START, 2), 5);
+    expect(analysisBestMove(v, START)).toBeNull();
+    v = applyAnalysisMessage(v, line(5, 3, 2, 10, ['d4']));
+    expect(analysisBestMove(v, START)).toBeNull(); // rank 2 only
+    v = applyAnalysisMessage(v, line(5, 3, 1, 30, ['Nf3', 'd5']));
+    expect(analysisBestMove(v, START)).toMatchObject({ from: 'g1', to: 'f3', san: 'Nf3' });
+    expect(analysisBestMove(v, 'rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1')).toBeNull();
+    expect(analysisBestMove(null, START)).toBeNull();
+    const ended = { ...analysisStarted(analysisAsked(2, START, 1), 6), status: 'done' as const, best: { uci: 'e2e4', san: 'e4' } };
+    expect(analysisBestMove(ended, START)).toMatchObject({ from: 'e2', to: 'e4' });
   });
 });

@@ -7,6 +7,7 @@
  * Lines are kept by rank (multipv 1 first); a line of a deeper search replaces the rank's
  * previous one. Messages of another analysis id (one stopped earlier, say) are ignored.
  */
+import { parseTypedMove, playUci, type LocalMove } from '../../lib/chess';
 import type { Reducers } from '../../lib/feature';
 import type { SearchLine, ServerMessageOf } from '../../net/protocol';
 
@@ -70,3 +71,15 @@ export const analysisReducers: Reducers<AnalysisState> = {
   analysis: (view, msg) => (view ? applyAnalysisMessage(view, msg) : view),
   analysis_done: (view, msg) => (view ? applyAnalysisMessage(view, msg) : view),
 };
+
+/**
+ * The best move so far of the analysis of `fen` (the first line's first move, or the best move
+ * it ended with), with its squares; null when the analysis shown is of another position or has
+ * no move yet.
+ */
+export function analysisBestMove(view: AnalysisView | null, fen: string): LocalMove | null {
+  if (!view || view.fen !== fen) return null;
+  const san = view.lines[0]?.pv[0];
+  if (san) return parseTypedMove(fen, san);
+  return view.best ? playUci(fen, view.best.uci) : null;
+}

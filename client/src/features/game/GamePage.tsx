@@ -2,7 +2,8 @@
  * A game's page, for its players and for spectators (read-only): the board between the two
  * player bars with their clocks, the status or the game-over banner, the move list with history
  * navigation (arrow keys, Home, End), keyboard move entry, the game's actions, chat, the link
- * to share and the PGN download. Sounds follow the moves. In games against the computer,
+ * to share and the PGN download. A finished game links to the analysis board with all its moves,
+ * at the move shown. Sounds follow the moves. In games against the computer,
  * spectators also see its evaluation and line (players do not).
  *
  * The page is a view of its RoundController (round.ts), which holds the game in the games
@@ -27,7 +28,7 @@ import { describeOutcome } from '../../lib/outcome';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel } from '../analysis';
+import { AnalysisPanel, analysisUrl } from '../analysis';
 import { useBoardAppearance, useSettings, useSettingsController } from '../settings';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
@@ -147,7 +148,9 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
         {game.status === 'ended' && !zen && (
           <>
             <AnalysisPanel fen={fen} />
-            <Link to={`/analysis?fen=${encodeURIComponent(fen)}`}>Open this position on the analysis board</Link>
+            <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
+              Open the game on the analysis board at this move
+            </Link>
           </>
         )}
         {myColor && game.status === 'playing' && !zen && <MoveInput fen={fen} enabled={view.movable !== null} onMove={round.userMove} />}

@@ -2,8 +2,8 @@
  * The moves in SAN, two per row, each a button that shows the position after it; buttons to go
  * to the start, back, forward and to the live position. The parent handles the arrow keys.
  */
-import { useEffect, useRef } from 'react';
 import { Icon } from '../../components/Icon';
+import { useCurrentInView } from '../../hooks/useCurrentInView';
 
 export function MoveList({
   san,
@@ -15,21 +15,7 @@ export function MoveList({
   viewPly: number;
   onView: (ply: number) => void;
 }) {
-  const listRef = useRef<HTMLOListElement>(null);
-  // Keep the current move in view, scrolling the list only (never the page). Measured in the
-  // next frame, with the layout the browser does anyway, so a move is not delayed by it.
-  useEffect(() => {
-    const frame = requestAnimationFrame(() => {
-      const list = listRef.current;
-      const current = list?.querySelector<HTMLElement>('[aria-current="true"]');
-      if (!list || !current) return;
-      const top = current.offsetTop; // the list is positioned: offsets are within it
-      const bottom = top + current.offsetHeight;
-      if (top < list.scrollTop) list.scrollTop = top;
-      else if (bottom > list.scrollTop + list.clientHeight) list.scrollTop = bottom - list.clientHeight;
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [viewPly, san.length]);
+  const listRef = useCurrentInView<HTMLOListElement>([viewPly, san.length]);
   const rows: { number: number; white?: number; black?: number }[] = [];
   for (let i = 0; i < san.length; i += 2) rows.push({ number: i / 2 + 1, white: i + 1, black: i + 2 <= san.length ? i + 2 : undefined });
   const last = san.length;
