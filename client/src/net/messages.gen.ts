@@ -11,6 +11,7 @@ import type {
   Clocks,
   Color,
   EngineScore,
+  GameAnalysis,
   GameFull,
   GameResult,
   GameSummary,
@@ -19,6 +20,7 @@ import type {
   ModReport,
   NamedPlayer,
   OfferKind,
+  Opening,
   OwnedBot,
   PlayerRef,
   PlayerSettings,
@@ -141,6 +143,10 @@ export type ErrorCode =
   | 'TOO_MANY_TOKENS'
   | 'TOKEN_NOT_FOUND'
   | 'BAD_SETTINGS'
+  | 'GAME_ANALYSIS_LIMIT'
+  | 'ANALYSIS_QUEUE_FULL'
+  | 'GAME_NOT_ANALYSED'
+  | 'GAME_ANALYSIS_ASKED'
   | 'INTERNAL';
 
 // ---- client to server ----
@@ -617,6 +623,20 @@ export interface PoolLeaveRequest {
   id?: RequestId;
 }
 
+export interface GameAnalysisRequestRequest {
+  type: 'game_analysis_request';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface GameAnalysisGetRequest {
+  type: 'game_analysis_get';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
 export interface AnalyseRequest {
   type: 'analyse';
   /** 1-16 letters and digits */
@@ -640,6 +660,15 @@ export interface AnalysisStopRequest {
   type: 'analysis_stop';
   /** 1 to 9007199254740991 */
   analysis?: number;
+  id?: RequestId;
+}
+
+export interface OpeningLookupRequest {
+  type: 'opening_lookup';
+  /** 1-100 bytes */
+  fen?: string;
+  /** at most 600 moves, UCI or SAN */
+  moves?: string[];
   id?: RequestId;
 }
 
@@ -707,8 +736,11 @@ export type ClientMessage =
   | SettingsSetRequest
   | PoolJoinRequest
   | PoolLeaveRequest
+  | GameAnalysisRequestRequest
+  | GameAnalysisGetRequest
   | AnalyseRequest
-  | AnalysisStopRequest;
+  | AnalysisStopRequest
+  | OpeningLookupRequest;
 
 // ---- server to client ----
 
@@ -1144,6 +1176,27 @@ export interface SettingsMessage {
   id?: RequestId;
 }
 
+export interface GameAnalysisMessage {
+  type: 'game_analysis';
+  game: string;
+  analysis: GameAnalysis;
+  id?: RequestId;
+}
+
+export interface GameAnalysisProgressMessage {
+  type: 'game_analysis_progress';
+  game: string;
+  searched: number;
+  positions: number;
+  id?: RequestId;
+}
+
+export interface OpeningMessage {
+  type: 'opening';
+  opening: Opening | null;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1202,4 +1255,7 @@ export type ServerMessage =
   | ApiTokenCreatedMessage
   | ApiTokensMessage
   | ApiTokenRevokedMessage
-  | SettingsMessage;
+  | SettingsMessage
+  | GameAnalysisMessage
+  | GameAnalysisProgressMessage
+  | OpeningMessage;

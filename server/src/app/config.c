@@ -30,6 +30,7 @@ void server_config_defaults(struct server_config *cfg) {
         .ping_interval_s = 25,
         .idle_timeout_s = 60,
         .shutdown_grace_ms = 3000,
+        .openings_path = SERVER_OPENINGS_DEFAULT,
     };
     world_config_defaults(&cfg->world);
     review_config_defaults(&cfg->review);

@@ -11,6 +11,9 @@
 #include "core/world.h"
 #include "util/netaddr.h"
 
+/* The ECO file Debian's scid-data installs: --openings' default (app/opening.h). */
+#define SERVER_OPENINGS_DEFAULT "/usr/share/scid/data/scid.eco"
+
 struct server_config {
     const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
     int port;
@@ -37,6 +40,7 @@ struct server_config {
     char metrics_addr[64];
     int metrics_port;
     const char *allowed_origins; /* WebSocket upgrades' origins (net_config.allowed_origins) */
+    const char *openings_path;   /* the ECO file naming openings (app/opening.h); "": none */
 };
 
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */

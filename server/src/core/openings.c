@@ -140,6 +140,25 @@ static bool is_code(const char *s, size_t n) {
     return n < 5 || (s[4] >= '1' && s[4] <= '4');
 }
 
+/* True when the bytes are UTF-8 without control characters (a name goes into JSON as is). */
+static bool is_text(const char *s, size_t n) {
+    for (size_t i = 0; i < n;) {
+        unsigned char c = (unsigned char)s[i];
+        size_t more = c < 0x80             ? 0
+                      : (c & 0xE0) == 0xC0 ? 1
+                      : (c & 0xF0) == 0xE0 ? 2
+                      : (c & 0xF8) == 0xF0 ? 3
+                                           : 4;
+        if (c < 0x20 || c == 0x7F || more == 4 || (more == 1 && c < 0xC2) ||
+            (more > 0 && i + more >= n))
+            return false;
+        for (size_t k = 1; k <= more; k++)
+            if (((unsigned char)s[i + k] & 0xC0) != 0x80) return false;
+        i += more + 1;
+    }
+    return true;
+}
+
 /* The length of name cut to OPENINGS_NAME_MAX bytes, between UTF-8 characters. */
 static size_t cut_name(const char *name, size_t n) {
     if (n <= OPENINGS_NAME_MAX) return n;
@@ -185,7 +204,8 @@ static int read_entry(struct openings *t, struct cursor *c, struct openings_stat
     if (ok && c->p < c->end && *c->p == '"') {
         const char *close = memchr(c->p + 1, '"', (size_t)(c->end - c->p - 1));
         const char *newline = memchr(c->p + 1, '\n', (size_t)(c->end - c->p - 1));
-        if (close && (!newline || close < newline) && close > c->p + 1) {
+        if (close && (!newline || close < newline) && close > c->p + 1 &&
+            is_text(c->p + 1, (size_t)(close - c->p - 1))) {
             name = c->p + 1;
             name_len = cut_name(name, (size_t)(close - name));
             c->p = close + 1;
@@ -296,4 +316,11 @@ int openings_classify_game(const struct openings *table, const struct chess_posi
     chess_position_startpos(&standard);
     if (start->key != standard.key || start->variant != CHESS_VARIANT_STANDARD) return 0;
     return openings_classify(table, start, moves, count, out);
+}
+
+int openings_set_pgn_tags(struct chess_pgn *pgn, const struct opening *opening) {
+    if (chess_pgn_set_tag(pgn, "ECO", opening->eco) < 0 ||
+        chess_pgn_set_tag(pgn, "Opening", opening->name) < 0)
+        return -CORE_ERR_NO_MEMORY;
+    return 0;
 }

@@ -25,6 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "chess/pgn.h"
 #include "chess/position.h"
 
 /* An ECO code as reported: a letter A-E and two digits ("B90"), without Scid's extension. */
@@ -85,5 +86,9 @@ int openings_classify(const struct openings *table, const struct chess_position 
  */
 int openings_classify_game(const struct openings *table, const struct chess_position *start,
                            const chess_move *moves, int count, struct opening *out);
+
+/* Sets the [ECO "B90"] and [Opening "Sicilian: Najdorf"] tags as lichess writes them. Returns
+ * 0, or -CORE_ERR_NO_MEMORY. */
+int openings_set_pgn_tags(struct chess_pgn *pgn, const struct opening *opening);
 
 #endif

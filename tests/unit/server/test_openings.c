@@ -32,7 +32,8 @@ static const char TABLE[] =
     "C40a  1.e4 e5 2.Nf3 *\n"
     "C44a \"Missing star\"  1.e4 e5 2.Nf3 Nc6\n"
     "C50a \"Italian\"  1.e4 e5 2.Nf3 Nc6 3.Bc4 *\n"
-    "C60a \"Spanish\"  1.e4 e5 2.Nf3 Nc6 3.Bb5 *\n";
+    "C60a \"Spanish\"  1.e4 e5 2.Nf3 Nc6 3.Bb5 *\n"
+    "C20a \"King's Pawn Game: caf\xc3\xa9\"  1.e4 e5 *\n";
 
 static struct openings *table(struct openings_stats *stats) {
     struct openings *t = openings_parse(TABLE, strlen(TABLE), stats);
@@ -63,12 +64,12 @@ static void test_stats(void) {
     struct openings_stats st;
     struct openings *t = table(&st);
     /* read: A00a, B00a, B20a, B50a, B90a, B90b, A50a, E00a, A13a, C50a, C60a */
-    CHECK_EQ_INT(st.entries, 11);
-    CHECK_EQ_INT(st.positions, 9); /* no start position, A13a a duplicate of E00a */
+    CHECK_EQ_INT(st.entries, 12);
+    CHECK_EQ_INT(st.positions, 10); /* no start position, A13a a duplicate of E00a */
     CHECK_EQ_INT(st.duplicates, 1);
     CHECK_EQ_INT(st.skipped, 4); /* the illegal move, Z99, the nameless, the missing star */
     CHECK_EQ_INT(st.first_bad_line, 14);
-    CHECK_EQ_INT(openings_count(t), 9);
+    CHECK_EQ_INT(openings_count(t), 10);
     openings_free(t);
 }
 
@@ -103,6 +104,9 @@ static void test_deepest(void) {
     n = line(NULL, "e2e4 e7e5 g1f3 b8c6 f1c4", moves, &start);
     CHECK_EQ_INT(openings_classify_game(t, &start, moves, n, &o), 1);
     CHECK_EQ_STR(o.name, "Italian");
+    n = line(NULL, "e2e4 e7e5 d2d4", moves, &start); /* UTF-8 names are kept */
+    CHECK_EQ_INT(openings_classify_game(t, &start, moves, n, &o), 1);
+    CHECK_EQ_STR(o.name, "King's Pawn Game: caf\xc3\xa9");
     openings_free(t);
 }
 
@@ -161,9 +165,11 @@ static void test_bad_texts(void) {
         "B00a \"\" 1.e4 *",
         "B00a \"long move\" 1.e4xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx *",
         "B00a \"number only\" 1 e4 *",
+        "B00a \"Latin-1 \xe9\" 1.e4 *",
+        "B00a \"tab\tin name\" 1.e4 *",
     };
     /* how many entries each text has that cannot be read ("*" alone starts an entry) */
-    const int skipped[] = {0, 0, 1, 3, 1, 1, 1, 1, 1};
+    const int skipped[] = {0, 0, 1, 3, 1, 1, 1, 1, 1, 1, 1};
     for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
         struct openings *t = openings_parse(texts[i], strlen(texts[i]), &st);
         CHECK(t != NULL);
