@@ -1,8 +1,10 @@
 /*
  * The free analysis (public): the analysis board page, the analysis panel (shown by finished
- * games' pages too), and the controller with its provider for the app.
+ * games' pages too), the controller with its provider for the app, and the opening name of a
+ * line (game pages, the archive, the analysis board).
  */
 export { AnalysisBoardPage } from './AnalysisBoardPage';
 export { AnalysisPanel } from './AnalysisPanel';
 export { AnalysisController } from './controller';
 export { AnalysisProvider } from './hooks';
+export { OpeningLabel, OpeningName } from './OpeningName';
