@@ -7,7 +7,7 @@ set -euo pipefail
 mode=${1:-run}
 run_packages=(build-essential cmake pkg-config git
     libwebsockets-dev libwebsockets-evlib-uv libjansson-dev libsqlite3-dev libhiredis-dev
-    libuv1-dev libsodium-dev libpq-dev)
+    libuv1-dev libsodium-dev libpq-dev scid-data)
 test_packages=(clang-format stockfish redis-server python3 python3-websockets chromium sqlite3
     python3-yaml nginx openssl xz-utils docker-compose podman-compose podman clang
     libclang-rt-14-dev postgresql-15 postgresql-client-15)

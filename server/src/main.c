@@ -18,6 +18,7 @@
 #include "app/backup.h"
 #include "app/engine.h"
 #include "app/moderation.h"
+#include "app/opening.h"
 #include "app/persist.h"
 #include "app/reset.h"
 #include "app/server.h"
@@ -167,6 +168,8 @@ static const struct option_spec options[] = {
     {"allowed-origins", "CHESS_ALLOWED_ORIGINS", OPT_STRING, &cfg.allowed_origins, 0, 0,
      "origins a browser may open WebSockets from, comma-separated, or * (empty: the same host "
      "as the request's Host header)"},
+    {"openings", "CHESS_OPENINGS", OPT_STRING, &cfg.openings_path, 0, 0,
+     "ECO file naming the openings, in Scid's format (Debian's scid-data); empty: no names"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -574,8 +577,16 @@ int main(int argc, char **argv) {
         store_close(store);
         return 2;
     }
+    /* The opening names, read once before the port is taken (a file named but unreadable stops
+     * the start). */
+    struct openings *openings;
+    if (opening_table_load(cfg.openings_path, &openings) < 0) {
+        store_close(store);
+        return 2;
+    }
     raise_fd_limit(cfg.max_connections);
     signal(SIGPIPE, SIG_IGN);
+    cfg.world.openings = openings; /* borrowed by the server until server_destroy() */
     struct server *srv = server_create(&cfg);
     struct cluster_config site = {.redis_host = redis_host,
                                   .redis_port = redis_port,
@@ -585,6 +596,7 @@ int main(int argc, char **argv) {
         (*redis_addr && cluster_attach(srv, &site) < 0)) {
         server_destroy(srv);
         store_close(store);
+        openings_free(openings);
         return 1;
     }
     if (*backup_dir) backup_attach(srv, backup_interval_ms, newest_backup_ms);
@@ -603,6 +615,7 @@ int main(int argc, char **argv) {
     bool store_broken = store_failed(store);
     store_close(store);
     server_destroy(srv);
+    openings_free(openings);  /* after the store's readers and the world, which read it */
     if (store_broken) rc = 8; /* the database stopped accepting writes (docs/persistence.md) */
     LOGI("main", "exit %d", rc);
     return rc;

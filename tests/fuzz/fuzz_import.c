@@ -39,7 +39,7 @@ static void check_export(const struct store_op *op) {
     g.ply_count = op->u.import.count;
     g.moves = op->u.import.moves;
     char *text = NULL;
-    long len = store_game_pgn(&g, "http://localhost", &text);
+    long len = store_game_pgn(&g, "http://localhost", NULL, &text);
     FUZZ_ASSERT(len > 0 && text);
     struct chess_pgn back;
     size_t consumed;

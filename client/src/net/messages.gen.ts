@@ -20,6 +20,7 @@ import type {
   ModReport,
   NamedPlayer,
   OfferKind,
+  Opening,
   OwnedBot,
   PlayerRef,
   PlayerSettings,
@@ -662,6 +663,15 @@ export interface AnalysisStopRequest {
   id?: RequestId;
 }
 
+export interface OpeningLookupRequest {
+  type: 'opening_lookup';
+  /** 1-100 bytes */
+  fen?: string;
+  /** at most 600 moves, UCI or SAN */
+  moves?: string[];
+  id?: RequestId;
+}
+
 export type ClientMessage =
   | SeekCreateRequest
   | SeekCancelRequest
@@ -729,7 +739,8 @@ export type ClientMessage =
   | GameAnalysisRequestRequest
   | GameAnalysisGetRequest
   | AnalyseRequest
-  | AnalysisStopRequest;
+  | AnalysisStopRequest
+  | OpeningLookupRequest;
 
 // ---- server to client ----
 
@@ -1180,6 +1191,12 @@ export interface GameAnalysisProgressMessage {
   id?: RequestId;
 }
 
+export interface OpeningMessage {
+  type: 'opening';
+  opening: Opening | null;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1240,4 +1257,5 @@ export type ServerMessage =
   | ApiTokenRevokedMessage
   | SettingsMessage
   | GameAnalysisMessage
-  | GameAnalysisProgressMessage;
+  | GameAnalysisProgressMessage
+  | OpeningMessage;

@@ -116,6 +116,9 @@ export interface GameFull {
   moves: string[];
   san: string[];
   ply: number;
+  /** Its opening so far (docs/openings.md), when its moves from the standard start have reached
+   * a named position; move events do not update it (opening_lookup does). */
+  opening?: Opening;
   fen: string;
   turn: Color;
   clock: Clocks | null;
@@ -287,6 +290,17 @@ export interface ArchivedGame {
   clocks?: (number | null)[];
   /** Its computer analysis, done or under way (game_record and GET /api/games/{id} only). */
   analysis?: GameAnalysis;
+  /** Its opening (docs/openings.md), when its moves from the standard start reach a named
+   * position. */
+  opening?: Opening;
+}
+
+/** An opening as lichess writes it: the ECO code, the name, and the ply after which the named
+ * position stands (docs/openings.md). */
+export interface Opening {
+  eco: string;
+  name: string;
+  ply: number;
 }
 
 /** A player's rating in a rated game's category, before and after the game (game_end). */

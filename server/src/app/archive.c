@@ -19,6 +19,7 @@
 #include "app/bots.h"
 #include "app/internal.h"
 #include "app/lichess.h"
+#include "app/opening.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/review.h"
@@ -108,8 +109,10 @@ static json_t *side_json(const struct store_game *g, int c) {
     return obj;
 }
 
-/* A stored game without its moves (lists), or with them (one game). */
-static json_t *game_json(const struct store_game *g, bool with_moves) {
+/* A stored game without its moves (lists), or with them (one game); its opening when it has
+ * one (NULL: none). */
+static json_t *game_json(const struct store_game *g, bool with_moves,
+                         const struct opening *opening) {
     json_t *obj = json_object();
     put(obj, "id", json_string(g->id));
     put(obj, "status", json_string(g->status));
@@ -130,6 +133,7 @@ static json_t *game_json(const struct store_game *g, bool with_moves) {
     put(obj, "ply", json_integer(g->ply_count));
     put(obj, "created_at", json_integer(g->created_at));
     put(obj, "ended_at", g->ended_at ? json_integer(g->ended_at) : json_null());
+    if (opening) put(obj, "opening", proto_encode_opening_object(opening));
     if (!with_moves) return obj;
     char fen[STORE_FEN_MAX + 1];
     if (store_game_fen(g, 0, fen) == 0) put(obj, "initial_fen", json_string(fen));
@@ -183,6 +187,8 @@ struct archive_read {
     struct store_game_cursor cursor; /* export: after this game */
     bool started;                    /* export: the first batch is out */
     long max;                        /* export: at most this many games (0: all) */
+    bool with_opening; /* export as NDJSON: each game's "opening" (lichess's opening=true) */
+    const struct openings *openings; /* the server's opening names (immutable), or NULL */
     long exported;                   /* export: games so far */
     /* What the reader found. */
     struct store_identity identity;
@@ -195,6 +201,9 @@ struct archive_read {
     char *memory_pgn;
     size_t memory_pgn_len;
     struct store_game *games; /* limit entries (calloc'd by the loop) */
+    struct opening opening;   /* game: its opening, when has_opening */
+    bool has_opening;
+    struct opening *game_openings; /* games: each one's (name NULL: none); limit entries */
     int count;
     bool more;
     struct store_leader *leaders;       /* limit entries */
@@ -215,6 +224,7 @@ static void archive_release(struct db_read *rd) {
     json_decref(a->memory_json);
     free(a->memory_pgn);
     free(a->games);
+    free(a->game_openings);
     free(a->leaders);
     free(a->history);
     free(a->bots);
@@ -241,9 +251,11 @@ static void run_player(struct store_reader *r, struct archive_read *a) {
                                               a->history, &a->history_count);
 }
 
-/* One game as lichess's NDJSON export has it (a line). Returns its length, or -1. */
-static long game_ndjson(const struct store_game *g, char **out) {
+/* One game as lichess's NDJSON export has it (a line), with its opening or without (NULL).
+ * Returns its length, or -1. */
+static long game_ndjson(const struct store_game *g, const struct opening *opening, char **out) {
     json_t *obj = lichess_stored_game(g);
+    if (obj && opening) put(obj, "opening", proto_encode_opening_object(opening));
     *out = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);
     if (!*out) return -1;
@@ -260,7 +272,10 @@ static int append_game(void *ctx, const struct store_game *g) {
     if (a->max && a->exported >= a->max) return 1; /* enough: the export ends */
     a->exported++;
     char *one = NULL;
-    long n = a->format == FORMAT_JSON ? game_ndjson(g, &one) : store_game_pgn(g, a->site, &one);
+    struct opening opening;
+    const struct opening *named = opening_of_stored(a->openings, g, &opening) ? &opening : NULL;
+    long n = a->format == FORMAT_JSON ? game_ndjson(g, a->with_opening ? named : NULL, &one)
+                                      : store_game_pgn(g, a->site, named, &one);
     if (n < 0) return 0;               /* a game that does not replay is left out */
     if (a->format == FORMAT_JSON) n++; /* its newline; no blank line between lines */
     char *grown = realloc(a->text, a->len + (size_t)n + 2);
@@ -300,9 +315,10 @@ static void run_game(struct store_reader *r, struct archive_read *a) {
     /* Without its analysis (a failed read) the game is still worth sending. */
     if (a->format != FORMAT_FEN)
         a->has_analysis = store_read_analysis(r, a->game_id, &a->analysis) == 0;
+    a->has_opening = opening_of_stored(a->openings, &a->game, &a->opening);
     if (a->format == FORMAT_PGN) {
         long n = store_game_pgn_analysed(&a->game, a->has_analysis ? &a->analysis : NULL, a->site,
-                                         &a->text);
+                                         a->has_opening ? &a->opening : NULL, &a->text);
         if (n < 0)
             a->base.status = (int)n;
         else
@@ -311,6 +327,20 @@ static void run_game(struct store_reader *r, struct archive_read *a) {
         a->base.status = a->ply >= 0 && a->ply <= CHESS_GAME_MAX_PLIES
                              ? store_game_fen(&a->game, (int)a->ply, a->fen)
                              : -STORE_ERR_NOT_FOUND;
+    }
+}
+
+/* The openings of a page of games (listed without their moves): each game's moves are read for
+ * it. A game that cannot be read is listed without one. */
+static void games_openings(struct store_reader *r, struct archive_read *a) {
+    if (!a->openings || !a->count) return;
+    a->game_openings = calloc((size_t)a->count, sizeof *a->game_openings);
+    for (int i = 0; a->game_openings && i < a->count; i++) {
+        struct store_game full;
+        if (a->games[i].initial_fen[0] || store_read_game(r, a->games[i].id, &full) < 0) continue;
+        if (!opening_of_stored(a->openings, &full, &a->game_openings[i]))
+            a->game_openings[i].name = NULL;
+        store_game_free(&full);
     }
 }
 
@@ -323,6 +353,7 @@ static void archive_run(struct store_reader *r, struct db_read *rd) {
             if (rd->status == 0)
                 rd->status = store_player_games(r, a->player_id, a->page, a->limit, a->games,
                                                 &a->count, &a->more);
+            if (rd->status == 0) games_openings(r, a);
             return;
         case ARCHIVE_GAME: run_game(r, a); return;
         case ARCHIVE_LEADERBOARD:
@@ -354,7 +385,7 @@ static void archive_run(struct store_reader *r, struct db_read *rd) {
 
 /* A stored game with its moves, and its computer analysis when it has one. */
 static json_t *game_with_analysis(const struct archive_read *a) {
-    json_t *game = game_json(&a->game, true);
+    json_t *game = game_json(&a->game, true, a->has_opening ? &a->opening : NULL);
     if (game && a->has_analysis) {
         json_t *analysis = review_analysis_json(&a->game, &a->analysis);
         if (analysis) json_object_set_new(game, "analysis", analysis);
@@ -364,7 +395,11 @@ static json_t *game_with_analysis(const struct archive_read *a) {
 
 static json_t *games_page_json(const struct archive_read *a) {
     json_t *list = json_array();
-    for (int i = 0; i < a->count; i++) json_array_append_new(list, game_json(&a->games[i], false));
+    for (int i = 0; i < a->count; i++) {
+        const struct opening *o =
+            a->game_openings && a->game_openings[i].name ? &a->game_openings[i] : NULL;
+        json_array_append_new(list, game_json(&a->games[i], false, o));
+    }
     return json_pack("{s:s,s:i,s:i,s:b,s:o}", "player", a->player_id, "page", a->page, "limit",
                      a->limit, "more", a->more, "games", list);
 }
@@ -591,6 +626,7 @@ static bool archive_answer(struct db_read *rd, struct conn *c, struct api_call *
 }
 
 static int submit_ws(struct conn *c, struct archive_read *a) {
+    a->openings = c->srv->cfg.world.openings;
     a->base.run = archive_run;
     a->base.answer = archive_answer;
     return reads_submit_conn(c, &a->base);
@@ -598,6 +634,7 @@ static int submit_ws(struct conn *c, struct archive_read *a) {
 
 /* Returns what the HTTP callback returns. */
 static int submit_http(struct server *srv, struct net_http *req, struct archive_read *a) {
+    a->openings = srv->cfg.world.openings;
     a->base.run = archive_run;
     a->base.answer = archive_answer;
     int rc = reads_submit_http(srv, req, &a->base);
@@ -791,7 +828,7 @@ static int serve_player(struct server *srv, struct net_http *req, const char *re
 }
 
 int archive_http_user_games(struct server *srv, struct net_http *req, const char *username,
-                            bool ndjson, long max) {
+                            bool ndjson, long max, bool opening) {
     char lower[STORE_USERNAME_MAX + 1];
     if (!persist_store(srv)) return http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
     if (auth_username_check(username, lower) < 0)
@@ -802,6 +839,7 @@ int archive_http_user_games(struct server *srv, struct net_http *req, const char
     snprintf(a->username, sizeof a->username, "%s", lower);
     a->format = ndjson ? FORMAT_JSON : FORMAT_PGN;
     a->max = max;
+    a->with_opening = opening;
     return submit_http(srv, req, a);
 }
 

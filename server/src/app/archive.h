@@ -37,10 +37,11 @@ int archive_handle(struct conn *c, const struct proto_request *req, int64_t now_
 bool archive_http(struct server *srv, struct net_http *req, const char *path, int *rc);
 
 /* lichess's /api/games/user/<username>: the account's ended games, oldest first, as PGN or (ndjson)
- * lichess's game objects one per line, at most max (0: all), streamed in batches. Returns what
- * the HTTP callback returns. */
+ * lichess's game objects one per line (with "opening" when opening is true: lichess's
+ * opening=true), at most max (0: all), streamed in batches. The PGN always has the ECO and Opening
+ * tags of a game that has a named opening. Returns what the HTTP callback returns. */
 int archive_http_user_games(struct server *srv, struct net_http *req, const char *username,
-                            bool ndjson, long max);
+                            bool ndjson, long max, bool opening);
 
 /* /api/games/<id>[.pgn] for a game the world no longer (or not yet) holds. Returns what the
  * HTTP callback returns. */

@@ -30,9 +30,11 @@ void server_config_defaults(struct server_config *cfg) {
         .ping_interval_s = 25,
         .idle_timeout_s = 60,
         .shutdown_grace_ms = 3000,
+        .openings_path = SERVER_OPENINGS_DEFAULT,
     };
     world_config_defaults(&cfg->world);
-    review_config_defaults(&cfg->review);
+    cfg->review.nodes = 1000000; /* about depth 22 (docs/analysis.md) */
+    cfg->review.queue_max = 100;
 }
 
 /* Calls fn for each name of a comma-separated list until it returns non-zero (returned). */

@@ -7,9 +7,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "app/review.h"
 #include "core/world.h"
 #include "util/netaddr.h"
+
+/* The ECO file Debian's scid-data installs: --openings' default (app/opening.h). */
+#define SERVER_OPENINGS_DEFAULT "/usr/share/scid/data/scid.eco"
+
+/* The computer analysis of finished games (review.h). */
+struct review_config {
+    uint64_t nodes; /* nodes searched per position */
+    int queue_max;  /* analyses under way on the site beyond which requests are refused */
+};
 
 struct server_config {
     const char *listen_addr; /* IPv4/IPv6 address, or NULL / "0.0.0.0" for every address */
@@ -31,12 +39,13 @@ struct server_config {
     const char
         *admins; /* usernames of the admins, comma-separated; NULL or "": the first account */
     struct world_config world;
-    struct review_config review; /* computer analysis of finished games */
+    struct review_config review; /* computer analysis of finished games (review.h) */
     /* /metrics: on a port of its own at metrics_addr:metrics_port (0: none, and then on the
      * players' port, answered only to this machine) */
     char metrics_addr[64];
     int metrics_port;
     const char *allowed_origins; /* WebSocket upgrades' origins (net_config.allowed_origins) */
+    const char *openings_path;   /* the ECO file naming openings (app/opening.h); "": none */
 };
 
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */

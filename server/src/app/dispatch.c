@@ -16,6 +16,7 @@
 #include "app/internal.h"
 #include "app/manage.h"
 #include "app/moderation.h"
+#include "app/opening.h"
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/review.h"
@@ -585,6 +586,11 @@ static int handle_game_analysis_request(struct conn *c, const struct proto_reque
 static int handle_game_analysis_get(struct conn *c, const struct proto_request *req, int64_t now) {
     (void)now;
     return review_get(c, req);
+}
+
+static int handle_opening_lookup(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    return opening_handle_lookup(c, req);
 }
 
 /* Accounts, bots and the archive need the database. */

@@ -19,7 +19,6 @@
 #include <unistd.h>
 
 #include "app/internal.h"
-#include "app/review.h"
 #include "app/wake.h"
 #include "pool/pool.h"
 #include "proto/encode.h"

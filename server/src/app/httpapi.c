@@ -971,7 +971,10 @@ static int user_games(struct hapi *h) {
     long max = net_http_query_arg(h->req, "max=", max_text, sizeof max_text) ? atol(max_text) : 0;
     if (max < 0) max = 0;
     bool ndjson = strstr(net_http_accept(h->req), "application/x-ndjson") != NULL;
-    return archive_http_user_games(h->srv, h->req, h->args[0], ndjson, max);
+    char opening[8];
+    bool with_opening = net_http_query_arg(h->req, "opening=", opening, sizeof opening) &&
+                        strcmp(opening, "true") == 0;
+    return archive_http_user_games(h->srv, h->req, h->args[0], ndjson, max, with_opening);
 }
 
 static int game_export(struct hapi *h) {

@@ -278,6 +278,22 @@ void server_arm_world_timer(struct server *srv);
 /* (Re)arms the backup timer to fire once after delay_ms (backup.c). */
 void server_arm_backup_timer(struct server *srv, int64_t delay_ms);
 
+/* ---- review.c (app/review.h has the rest) ---- */
+
+struct pool_event;
+struct store_reader;
+
+/* At startup, before the store's threads start (persist.c): loads this node's analyses under
+ * way with their games, to resume once the engine is attached. Returns 0 or a negative
+ * enum store_status. */
+int review_load(struct server *srv, struct store_reader *reader);
+
+/* The engine is attached (engine.c): starts searching the loaded analyses. */
+void review_start(struct server *srv);
+
+/* A REVIEW job's event from the pool (engine.c hands it over). */
+void review_on_event(struct server *srv, const struct pool_event *ev);
+
 /* ---- httpapi.c ---- */
 
 /* Tokens were revoked (an API token, a bot's tokens, an account deleted): the tokens the HTTP

@@ -18,7 +18,6 @@
 #include "app/password.h"
 #include "app/reads.h"
 #include "app/record.h"
-#include "app/review.h"
 #include "app/wake.h"
 #include "core/restore.h"
 #include "store/read.h"

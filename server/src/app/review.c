@@ -81,11 +81,6 @@ static void request_release(struct waiting *w) {
     free(r);
 }
 
-void review_config_defaults(struct review_config *cfg) {
-    cfg->nodes = 1000000;
-    cfg->queue_max = 100;
-}
-
 struct review *review_create(const struct review_config *cfg) {
     struct review *rv = calloc(1, sizeof *rv);
     if (!rv) return NULL;

@@ -14,7 +14,8 @@
  * (game_analysis). Analyses under way survive a restart: the node that owns one loads it at
  * startup and searches only the positions not stored yet.
  *
- * Loop thread, except review_analysis_json(), which any thread may call.
+ * Loop thread, except review_analysis_json(), which any thread may call. What persist.c and
+ * engine.c call (loading at startup, starting, the pool's events) is in app/internal.h.
  */
 #ifndef SERVER_APP_REVIEW_H
 #define SERVER_APP_REVIEW_H
@@ -22,6 +23,7 @@
 #include <jansson.h>
 #include <stdint.h>
 
+#include "app/config.h"
 #include "proto/proto.h"
 #include "store/read.h"
 
@@ -32,32 +34,13 @@ struct store_result;
 struct store_reader;
 struct review;
 
-struct review_config {
-    uint64_t nodes; /* nodes searched per position */
-    int queue_max;  /* analyses under way on the site beyond which requests are refused */
-};
-
-/* 1,000,000 nodes per position; 100 analyses queued on the site. */
-void review_config_defaults(struct review_config *cfg);
-
 /* The module's state; NULL when memory runs out. */
 struct review *review_create(const struct review_config *cfg);
 void review_free(struct review *review);
 
-/* At startup, before the store's threads start (persist.c): loads this node's analyses under
- * way with their games, to resume once the engine is attached. Returns 0 or a negative
- * enum store_status. */
-int review_load(struct server *srv, struct store_reader *reader);
-
-/* The engine is attached (engine.c): starts searching the loaded analyses. */
-void review_start(struct server *srv);
-
 /* "game_analysis_request" and "game_analysis_get". Return 0 or a negative protocol error. */
 int review_request(struct conn *c, const struct proto_request *req);
 int review_get(struct conn *c, const struct proto_request *req);
-
-/* A REVIEW job's event from the pool (engine.c hands them over). */
-void review_on_event(struct server *srv, const struct pool_event *ev);
 
 /* A store result: the module takes its own (by cookie). */
 void review_on_result(struct server *srv, const struct store_result *r);

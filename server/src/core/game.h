@@ -18,6 +18,7 @@
 #include "chess/san.h"
 #include "core/chat.h"
 #include "core/gclock.h"
+#include "core/openings.h"
 #include "core/types.h"
 #include "util/heap.h"
 
@@ -37,6 +38,7 @@ struct game {
     int offers[GAME_OFFER_COUNT]; /* colour of the pending offer's maker, or -1 */
     uint32_t version;             /* bumped by every event about this game */
     int64_t created_wall_ms;
+    const struct openings *openings; /* names its opening (the world's, borrowed), or NULL */
     int64_t ended_wall_ms;
     int64_t first_move_ms;       /* time allowed for each side's first move; 0 = unlimited */
     int64_t first_move_deadline; /* monotonic; GCLOCK_NEVER when not waiting for a first move */

@@ -9,6 +9,7 @@
 
 #include "chess/pgn.h"
 #include "core/errors.h"
+#include "core/openings.h"
 #include "core/player.h"
 #include "core/rating.h"
 
@@ -73,6 +74,11 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
     /* Bots are titled as lichess titles them. */
     if (g->players[CHESS_WHITE]->bot && chess_pgn_set_tag(&pgn, "WhiteTitle", "BOT") < 0) goto done;
     if (g->players[CHESS_BLACK]->bot && chess_pgn_set_tag(&pgn, "BlackTitle", "BOT") < 0) goto done;
+    struct opening opening;
+    if (openings_classify_game(g->openings, &g->chess.start, g->chess.moves, g->chess.ply_count,
+                               &opening) > 0 &&
+        openings_set_pgn_tags(&pgn, &opening) < 0)
+        goto done;
     if (g->ended && g->chess.termination != CHESS_TERM_NONE &&
         chess_pgn_set_tag(&pgn, "Reason", chess_termination_name(g->chess.termination)) < 0)
         goto done;

@@ -15,7 +15,8 @@
 void pgn_event_name(bool rated, int category, char *out, size_t out_len);
 
 /* Writes the game as PGN into a new malloc'd string (the caller frees it). site names the
- * server (e.g. its URL). Returns the length, or -CORE_ERR_NO_MEMORY. */
+ * server (e.g. its URL). The ECO and Opening tags name its opening when its table does
+ * (game->openings). Returns the length, or -CORE_ERR_NO_MEMORY. */
 long game_write_pgn(const struct game *game, const char *site, char **out);
 
 #endif

@@ -442,6 +442,7 @@ static int check_can_play(const struct world *world, const struct player *p) {
  * the live list and the timers. Returns 0 or -CORE_ERR_NO_MEMORY (nothing changed). */
 static int link_live_game(struct world *world, struct game *g) {
     struct player *white = g->players[CHESS_WHITE], *black = g->players[CHESS_BLACK];
+    g->openings = world->cfg.openings;
     if (strmap_put(&world->games, g->id, g) < 0) return -CORE_ERR_NO_MEMORY;
     if (player_add_game(white, g) < 0) goto fail_map;
     if (player_add_game(black, g) < 0) goto fail_white;

@@ -22,19 +22,20 @@
 #include "core/types.h"
 
 struct world_config {
-    int64_t lag_comp_ms;       /* clock allowance per move (gclock.h) */
-    int64_t first_move_ms;     /* time for each side's first move before the game aborts */
-    int64_t abandon_ms;        /* time away before the opponent may claim the game */
-    int64_t seek_grace_ms;     /* time away before an owner's seeks and challenges go */
-    int64_t guest_purge_ms;    /* time away before a guest with nothing left is forgotten
-                                  (0: never); see world_tick() */
-    int max_seeks_per_player;  /* seeks and challenges together */
-    int max_games_per_player;  /* games in progress */
-    int max_finished_games;    /* ended games kept in memory (oldest dropped first), >= 1 */
-    double chat_burst;         /* chat lines a player may send at once */
-    double chat_per_second;    /* and their refill rate */
-    bool bots_rated_vs_humans; /* games between a bot and a person may be rated */
-    core_random_fn random;     /* randomness for ids, tokens, guest names and colours */
+    int64_t lag_comp_ms;             /* clock allowance per move (gclock.h) */
+    int64_t first_move_ms;           /* time for each side's first move before the game aborts */
+    int64_t abandon_ms;              /* time away before the opponent may claim the game */
+    int64_t seek_grace_ms;           /* time away before an owner's seeks and challenges go */
+    int64_t guest_purge_ms;          /* time away before a guest with nothing left is forgotten
+                                        (0: never); see world_tick() */
+    int max_seeks_per_player;        /* seeks and challenges together */
+    int max_games_per_player;        /* games in progress */
+    int max_finished_games;          /* ended games kept in memory (oldest dropped first), >= 1 */
+    double chat_burst;               /* chat lines a player may send at once */
+    double chat_per_second;          /* and their refill rate */
+    bool bots_rated_vs_humans;       /* games between a bot and a person may be rated */
+    const struct openings *openings; /* names games' openings (borrowed, immutable), or NULL */
+    core_random_fn random;           /* randomness for ids, tokens, guest names and colours */
     void *random_ctx;
 };
 

@@ -170,6 +170,10 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     put(obj, "moves", moves);
     put(obj, "san", sans);
     put(obj, "ply", json_integer(g->chess.ply_count));
+    struct opening opening;
+    if (openings_classify_game(g->openings, &g->chess.start, g->chess.moves, g->chess.ply_count,
+                               &opening) > 0)
+        put(obj, "opening", proto_encode_opening_object(&opening));
     put(obj, "fen", encode_fen(&g->chess.current));
     put(obj, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
     put(obj, "clock", encode_clocks(g, now_ms));
@@ -416,6 +420,23 @@ json_t *proto_encode_spectators(const char *game, int count) {
         put(msg, "game", json_string_nocheck(game));
         put(msg, "count", json_integer(count));
     }
+    return msg;
+}
+
+json_t *proto_encode_opening_object(const struct opening *opening) {
+    return json_pack("{s:s,s:s,s:i}", "eco", opening->eco, "name", opening->name, "ply",
+                     opening->ply);
+}
+
+json_t *proto_encode_opening(const struct opening *opening) {
+    json_t *msg = message("opening");
+    json_t *value = opening ? proto_encode_opening_object(opening) : json_null();
+    if (!msg || !value) {
+        json_decref(msg);
+        json_decref(value);
+        return NULL;
+    }
+    json_object_set_new(msg, "opening", value);
     return msg;
 }
 

@@ -14,6 +14,7 @@
 #include <chess/search.h>
 #include <stdbool.h>
 
+#include "core/openings.h"
 #include "core/world.h"
 
 /* Who looks at a game decides which chat room its full state carries. */
@@ -50,6 +51,13 @@ json_t *proto_encode_error(int code, const char *field);
 
 /* {"type": "spectators", "game", "count"}: how many people watch a game. */
 json_t *proto_encode_spectators(const char *game, int count);
+
+/* An opening as lichess writes it: {"eco", "name", "ply"}. */
+json_t *proto_encode_opening_object(const struct opening *opening);
+
+/* {"type": "opening", "opening": {"eco", "name", "ply"} or null}: the answer to opening_lookup
+ * (opening NULL: no named position on the line). */
+json_t *proto_encode_opening(const struct opening *opening);
 
 /* {"type": type} ("pong", "ok"). */
 json_t *proto_encode_simple(const char *type);

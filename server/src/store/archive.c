@@ -210,12 +210,13 @@ static bool analysis_complete(const struct store_game *g, const struct store_ana
     return true;
 }
 
-long store_game_pgn(const struct store_game *g, const char *site, char **out) {
-    return store_game_pgn_analysed(g, NULL, site, out);
+long store_game_pgn(const struct store_game *g, const char *site, const struct opening *opening,
+                    char **out) {
+    return store_game_pgn_analysed(g, NULL, site, opening, out);
 }
 
 long store_game_pgn_analysed(const struct store_game *g, const struct store_analysis *a,
-                             const char *site, char **out) {
+                             const char *site, const struct opening *opening, char **out) {
     struct chess_position start;
     if (start_position(g, &start) < 0) return -STORE_ERR_CORRUPT;
     struct chess_pgn pgn;
@@ -223,7 +224,8 @@ long store_game_pgn_analysed(const struct store_game *g, const struct store_anal
     long rc = replay(g, g->ply_count, &pgn.game);
     if (rc < 0) goto done;
     rc = -STORE_ERR_NO_MEMORY;
-    if (set_tags(&pgn, g, site) < 0) goto done;
+    if (set_tags(&pgn, g, site) < 0 || (opening && openings_set_pgn_tags(&pgn, opening) < 0))
+        goto done;
     char clock[32];
     if (analysis_complete(g, a)) {
         if (annotate(&pgn, g, a) < 0) goto done;

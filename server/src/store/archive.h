@@ -10,14 +10,17 @@
 
 #include <stddef.h>
 
+#include "core/openings.h"
 #include "store/read.h"
 
 /*
  * Writes a stored game (with its moves) as PGN into a new malloc'd string (*out, the caller
- * frees). site: the Site tag (e.g. "http://host"). Returns the length, or -STORE_ERR_NO_MEMORY,
- * or -STORE_ERR_CORRUPT when the stored moves do not replay.
+ * frees). site: the Site tag (e.g. "http://host"); opening: its ECO and Opening tags, or NULL.
+ * Returns the length, or -STORE_ERR_NO_MEMORY, or -STORE_ERR_CORRUPT when the stored moves do
+ * not replay.
  */
-long store_game_pgn(const struct store_game *game, const char *site, char **out);
+long store_game_pgn(const struct store_game *game, const char *site, const struct opening *opening,
+                    char **out);
 
 /*
  * store_game_pgn() with a complete computer analysis of the game (NULL, or one still under way:
@@ -27,7 +30,7 @@ long store_game_pgn(const struct store_game *game, const char *site, char **out)
  * move, and followed by the engine's line from the position before it as a variation.
  */
 long store_game_pgn_analysed(const struct store_game *game, const struct store_analysis *analysis,
-                             const char *site, char **out);
+                             const char *site, const struct opening *opening, char **out);
 
 /* The FEN after `ply` plies (0: the start) into fen (STORE_FEN_MAX + 1 bytes). Returns 0,
  * -STORE_ERR_NOT_FOUND (ply out of range) or -STORE_ERR_CORRUPT. */

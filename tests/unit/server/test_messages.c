@@ -238,6 +238,9 @@ static void sample_replies(struct world *w, struct player *a, struct player *bot
     a->admin = false;
     CHECK_MESSAGE(proto_encode_simple("pong"));
     CHECK_MESSAGE(proto_encode_simple("ok"));
+    struct opening najdorf = {"B90", "Sicilian: Najdorf", 10};
+    CHECK_MESSAGE(proto_encode_opening(&najdorf));
+    CHECK_MESSAGE(proto_encode_opening(NULL));
     CHECK_MESSAGE(proto_encode_error(-CORE_ERR_NOT_YOUR_TURN, NULL));
     CHECK_MESSAGE(proto_encode_error(-PROTO_ERR_BAD_FIELD, "ply"));
     struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE, .tc = blitz};

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "core/openings.h"
 #include "core/pgn.h"
 #include "core/player.h"
 
@@ -51,6 +52,23 @@ static void test_pgn(void) {
               strstr(text, "2. Nf3 {[%clk 0:03:00]}") != NULL);
         free(text);
     }
+    /* With opening names: the deepest named position's code and name. */
+    static const char table_text[] = "C40a \"King's Knight Opening\" 1.e4 e5 2.Nf3 *\n"
+                                     "C44a \"Open Game: 2...Nc6\" 1.e4 e5 2.Nf3 Nc6 *\n";
+    struct openings_stats st;
+    struct openings *table = openings_parse(table_text, sizeof table_text - 1, &st);
+    CHECK(table != NULL);
+    g.openings = table; /* as the world sets it */
+    text = NULL;
+    n = game_write_pgn(&g, "x", &text);
+    CHECK(n > 0 && text);
+    if (text) {
+        CHECK(strstr(text, "[ECO \"C44\"]") != NULL);
+        CHECK(strstr(text, "[Opening \"Open Game: 2...Nc6\"]") != NULL);
+        free(text);
+    }
+    g.openings = NULL;
+    openings_free(table);
     game_resign(&g, CHESS_BLACK, now, 0);
     text = NULL;
     n = game_write_pgn(&g, "x", &text);

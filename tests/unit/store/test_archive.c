@@ -39,7 +39,7 @@ static struct store_game sample(void) {
 static void test_pgn_export(void) {
     struct store_game g = sample();
     char *text = NULL;
-    long n = store_game_pgn(&g, "http://localhost:8080", &text);
+    long n = store_game_pgn(&g, "http://localhost:8080", NULL, &text);
     CHECK(n > 0 && text != NULL);
     if (!text) return;
     CHECK(strstr(text, "[Event \"Rated blitz game\"]") != NULL);
@@ -80,11 +80,20 @@ static void test_pgn_export(void) {
     g.rated = g.has_ratings = false;
     g.unlimited = true;
     g.category = RATING_NONE;
-    n = store_game_pgn(&g, "s", &text);
+    n = store_game_pgn(&g, "s", NULL, &text);
     CHECK(n > 0 && text);
     if (!text) return;
     CHECK(strstr(text, "[Event \"Casual correspondence game\"]") != NULL);
     CHECK(strstr(text, "[Result \"*\"]") != NULL);
+    CHECK(strstr(text, "[ECO ") == NULL); /* no opening given: no tags */
+    free(text);
+    /* With its opening (looked up by the caller): lichess's two tags. */
+    struct opening spanish = {"C60", "Spanish (Ruy Lopez)", 5};
+    n = store_game_pgn(&g, "s", &spanish, &text);
+    CHECK(n > 0 && text);
+    if (!text) return;
+    CHECK(strstr(text, "[ECO \"C60\"]") != NULL);
+    CHECK(strstr(text, "[Opening \"Spanish (Ruy Lopez)\"]") != NULL);
     CHECK(strstr(text, "%clk") == NULL);
     CHECK(strstr(text, "Elo") == NULL);
     CHECK(strstr(text, "[TimeControl \"-\"]") != NULL);
@@ -105,7 +114,7 @@ static void test_fen_at(void) {
     g.ply_count = 1;
     CHECK_EQ_INT(store_game_fen(&g, 1, fen), -STORE_ERR_CORRUPT);
     char *text = NULL;
-    CHECK_EQ_INT(store_game_pgn(&g, "s", &text), -STORE_ERR_CORRUPT);
+    CHECK_EQ_INT(store_game_pgn(&g, "s", NULL, &text), -STORE_ERR_CORRUPT);
 }
 
 static void test_import(void) {

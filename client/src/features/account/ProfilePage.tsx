@@ -185,6 +185,11 @@ function HistoryRow({ game, player }: { game: ArchivedGame; player: string }) {
           {formatTimeControl(game.time)} · {game.rated ? 'rated' : 'casual'} ·{' '}
           {new Date(game.ended_at ?? game.created_at).toLocaleString()}
         </span>
+        {game.opening && (
+          <span className="history-opening" title={`${game.opening.eco} ${game.opening.name}`}>
+            {game.opening.eco} {game.opening.name}
+          </span>
+        )}
         <span className={`history-result ${verdict}`}>
           {o ? `${o.score} · ${o.title}${o.detail && o.title !== o.detail ? ` (${o.detail})` : ''}` : game.status}
         </span>

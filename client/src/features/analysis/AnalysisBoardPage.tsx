@@ -17,6 +17,7 @@ import { useBoardAppearance } from '../settings';
 import { AnalysisPanel } from './AnalysisPanel';
 import { useAnalysisState } from './hooks';
 import { MoveTree } from './MoveTree';
+import { OpeningName } from './OpeningName';
 import { treeFromPgn } from './pgn';
 import { analysisBestMove } from './state';
 import {
@@ -27,6 +28,8 @@ import {
   treeNext,
   treePlay,
   treePrev,
+  treeStartFen,
+  treeUciTo,
   type MoveTree as Tree,
 } from './tree';
 import { treeFromSearch } from './url';
@@ -119,7 +122,7 @@ export function AnalysisBoardPage() {
           <p className="hint">
             Play moves for both sides: a move other than the next one starts a variation. ← → Home End browse the moves.
           </p>
-          {/* opening name */}
+          <OpeningName startFen={treeStartFen(tree)} moves={treeUciTo(tree)} />
           <MoveTree tree={tree} onChange={setTree} />
           <div className="button-row">
             <button type="button" onClick={() => setTree(treeFrom(START_FEN))}>

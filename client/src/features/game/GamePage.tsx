@@ -28,7 +28,7 @@ import { describeOutcome } from '../../lib/outcome';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
-import { AnalysisPanel, analysisUrl } from '../analysis';
+import { AnalysisPanel, analysisUrl, OpeningName } from '../analysis';
 import { useBoardAppearance, useSettings, useSettingsController } from '../settings';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
@@ -139,6 +139,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       <aside className="game-side">
         {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
         {!myColor && !zen && <EngineLine game={game} />}
+        {!zen && <OpeningName startFen={game.initialFen} moves={game.moves} game />}
         <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
         {zen && (
           <button type="button" className="zen-exit" onClick={() => settings.change({ zen: false })}>
