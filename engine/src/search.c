@@ -72,6 +72,7 @@ bool search_should_stop(struct worker *w) {
     if (w->id != 0) return false;
     uint64_t n = atomic_load_explicit(&w->nodes, memory_order_relaxed);
     bool due = (n & 1023) == 0 || (sh->node_limit && sh->thread_count == 1 && n >= sh->node_limit);
+    if (due && sh->req->yield) sh->req->yield(sh->req->yield_ctx);
     if (!due || !limits_reached(sh)) return false;
     raise_stop(sh);
     return true;

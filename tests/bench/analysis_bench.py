@@ -25,6 +25,7 @@ import random
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "integration"))
@@ -64,32 +65,39 @@ async def analyse(client, game, timeout=1800):
     return time.monotonic() - start, done
 
 
+def uci_share(uci_path, share, nodes):
+    """One UCI process searching its positions one after the other (a command is sent only
+    once the last search answered: UCI engines stop a search on a new command)."""
+    proc = subprocess.Popen([uci_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+
+    def say(text, until):
+        proc.stdin.write(text)
+        proc.stdin.flush()
+        for line in proc.stdout:
+            if line.startswith(until):
+                return
+        raise RuntimeError("the engine stopped answering")
+
+    say("uci\n", "uciok")
+    for moves in share:
+        say("ucinewgame\nposition startpos%s\nisready\n" % (
+            (" moves " + " ".join(moves)) if moves else ""), "readyok")
+        say("go nodes %d\n" % nodes, "bestmove")
+    proc.stdin.write("quit\n")
+    proc.stdin.close()
+    proc.wait()
+
+
 def reference_seconds(uci_path, game_moves, nodes, workers):
     """The engine alone: every position to `nodes` in `workers` UCI processes at once."""
     positions = [game_moves[:i] for i in range(len(game_moves) + 1)]
-    shares = [positions[i::workers] for i in range(workers)]
-    procs = []
+    threads = [threading.Thread(target=uci_share, args=(uci_path, positions[i::workers], nodes))
+               for i in range(workers)]
     start = time.monotonic()
-    for share in shares:
-        script = "uci\nisready\n"
-        for moves in share:
-            script += "ucinewgame\nposition startpos%s\ngo nodes %d\n" % (
-                (" moves " + " ".join(moves)) if moves else "", nodes)
-        procs.append((subprocess.Popen([uci_path], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                       text=True), script, len(share)))
-    for proc, script, count in procs:
-        proc.stdin.write(script)
-        proc.stdin.flush()
-    for proc, script, count in procs:
-        seen = 0
-        for line in proc.stdout:
-            if line.startswith("bestmove"):
-                seen += 1
-                if seen == count:
-                    break
-        proc.stdin.write("quit\n")
-        proc.stdin.close()
-        proc.wait()
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
     return time.monotonic() - start
 
 
@@ -229,4 +237,5 @@ if __name__ == "__main__":
     parser.add_argument("--games", type=int, default=2)
     parser.add_argument("--level", type=int, default=7)
     parser.add_argument("--seconds", type=float, default=30)
+    sys.stdout.reconfigure(line_buffering=True)
     asyncio.run(main(parser.parse_args()))

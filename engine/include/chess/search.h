@@ -95,6 +95,15 @@ struct chess_search_request {
      */
     atomic_bool *ponder;
 
+    /*
+     * Called by the search's first thread about every 1024 nodes (NULL: never). The caller may
+     * block in it to pause the search while its core is needed elsewhere: the search goes on
+     * where it was when it returns, so a search limited by depth or nodes gives the same result
+     * paused or not (time limits count the pause).
+     */
+    void (*yield)(void *ctx);
+    void *yield_ctx;
+
     chess_search_info_fn on_info; /* may be NULL */
     void *info_ctx;
 

@@ -7,8 +7,8 @@
  * the store to record the request, which the store refuses when the game has an analysis
  * already, when the asker has one under way (one at a time per player) or when the site's queue
  * is full; the refusal is the answer. Once recorded, each position is a REVIEW job of the pool
- * (pool/pool.h): queued after every live move and live analysis, preempted by moves and started
- * again, one thread and a cleared table each, so the same game always gets the same numbers. A
+ * (pool/pool.h): queued after every live move and live analysis, paused while a move needs its
+ * core, one thread and a cleared table each, so the same game always gets the same numbers. A
  * position's result is written as it comes; its commit is announced to the connections that
  * follow the analysis (game_analysis_progress), and the commit of the last one ends it
  * (game_analysis). Analyses under way survive a restart: the node that owns one loads it at

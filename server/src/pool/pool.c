@@ -6,6 +6,12 @@
  * Locking: pool->lock guards the queue, the job list, the slot count, the table registry and
  * the statistics. Searches and table allocation run outside it. A table's creation is guarded by
  * its own mutex so that two searches of one game never both allocate it.
+ *
+ * Slots and threads: a slot is a core's worth of searching; the pool has as many slots as
+ * workers and twice as many threads. A preempted REVIEW pauses on its thread (in the search's
+ * yield callback) and gives its slot back, so another thread runs the move meanwhile; the paused
+ * job waits in the queue under its own deadline, and whoever takes it from there hands it a slot
+ * and wakes it. Threads beyond the slots only ever run jobs slots were found for.
  */
 #include "pool/pool.h"
 
@@ -32,18 +38,21 @@ struct table {
     struct table *lru_prev, *lru_next; /* in the idle list while users == 0 */
 };
 
-enum job_state { JOB_QUEUED, JOB_RUNNING };
+/* QUEUED: in the queue, not started. RUNNING: on a thread with its slots. PAUSED: a REVIEW
+ * blocked on its thread without slots, in the queue to be resumed. */
+enum job_state { JOB_QUEUED, JOB_RUNNING, JOB_PAUSED };
 
 struct job {
     struct heap_node node; /* in pool->queue while queued */
     uint64_t id;
-    struct pool_job_spec spec;         /* spec.history points at history below */
-    struct chess_search_limits limits; /* as submitted: a REVIEW starts again with them */
+    struct pool_job_spec spec; /* spec.history points at history below */
     uint64_t *history;
     struct chess_search_info last_info; /* REVIEW: the last completed iteration (worker only) */
     chess_move last_pv[POOL_PV_MAX];
     enum job_state state;
     atomic_bool stop;
+    atomic_bool paused; /* state == JOB_PAUSED, for the search thread's lock-free check */
+    int64_t key;        /* its place in the queue */
     bool cancelled, preempted, started;
     int threads;
     int64_t submitted_ms, wait_ms, search_ms;
@@ -218,18 +227,38 @@ static void job_unlink(struct pool *pool, struct job *job) {
     if (job->next) job->next->prev = job->prev;
 }
 
-static int job_enqueue(struct pool *pool, struct job *job) {
-    job->state = JOB_QUEUED;
-    /* Earliest deadline first; the sequence number keeps submission order among equal ones. */
-    int64_t key = job->spec.deadline_ms * 1024 + (int64_t)(pool->seq++ % 1024);
-    return heap_set(&pool->queue, &job->node, key);
+/* Submissions told apart within one deadline millisecond: a game's review submits one job per
+ * position at once. Deadlines (ms) times this stay far below 2^63. */
+#define SEQ_SPAN (INT64_C(1) << 20)
+
+static int job_enqueue(struct pool *pool, struct job *job, enum job_state state) {
+    job->state = state;
+    /* Earliest deadline first; the sequence number keeps submission order among equal ones. A
+     * paused review keeps its place: ahead of the reviews queued after it, it resumes before
+     * any of them starts, so paused reviews never hold more threads than there are slots. */
+    if (state != JOB_PAUSED)
+        job->key = job->spec.deadline_ms * SEQ_SPAN + (int64_t)(pool->seq++ % SEQ_SPAN);
+    return heap_set(&pool->queue, &job->node, job->key);
 }
 
 static struct job *job_of_node(struct heap_node *node) {
     return (struct job *)((char *)node - offsetof(struct job, node));
 }
 
-/* Stops running analyses with a later deadline until the queue's head would fit. */
+/* A running REVIEW gives its slots back and waits in the queue (its thread blocks at its next
+ * yield). False when the queue cannot take it (memory): it goes on running. */
+static bool pause_review(struct pool *pool, struct job *j) {
+    if (job_enqueue(pool, j, JOB_PAUSED) < 0) {
+        j->state = JOB_RUNNING;
+        return false;
+    }
+    atomic_store(&j->paused, true);
+    pool->free_slots += j->threads;
+    return true;
+}
+
+/* Stops running analyses (and pauses reviews) with a later deadline until the queue's head would
+ * fit. */
 static void preempt_for_head(struct pool *pool) {
     struct heap_node *head = heap_peek(&pool->queue);
     if (!head) return;
@@ -240,6 +269,10 @@ static void preempt_for_head(struct pool *pool) {
         if (j->state != JOB_RUNNING || j->spec.kind == POOL_JOB_MOVE || j->preempted ||
             j->cancelled || j->spec.deadline_ms <= first->spec.deadline_ms)
             continue;
+        if (j->spec.kind == POOL_JOB_REVIEW) {
+            if (pause_review(pool, j)) pool->stats.preemptions++;
+            continue; /* its slots are free already */
+        }
         j->preempted = true;
         atomic_store(&j->stop, true);
         pool->stats.preemptions++;
@@ -308,6 +341,17 @@ static void copy_info(const struct chess_search_info *from, struct chess_search_
     info->pv = pv;
 }
 
+/* A REVIEW's search thread, every 1024 nodes or so: blocks while the job is paused. */
+static void on_yield(void *arg) {
+    struct search_ctx *ctx = arg;
+    struct job *job = ctx->job;
+    if (!atomic_load_explicit(&job->paused, memory_order_acquire)) return;
+    pthread_mutex_lock(&ctx->pool->lock);
+    while (job->state == JOB_PAUSED && !atomic_load(&job->stop))
+        pthread_cond_wait(&ctx->pool->work, &ctx->pool->lock);
+    pthread_mutex_unlock(&ctx->pool->lock);
+}
+
 static void on_info(void *arg, const struct chess_search_info *info) {
     struct search_ctx *ctx = arg;
     struct job *job = ctx->job;
@@ -336,31 +380,41 @@ static int run_search(struct pool *pool, struct job *job, struct chess_tt *tt,
     struct search_ctx ctx = {pool, job};
     req.on_info = on_info;
     req.info_ctx = &ctx;
+    if (job->spec.kind == POOL_JOB_REVIEW) {
+        req.yield = on_yield;
+        req.yield_ctx = &ctx;
+    }
     if (job->spec.kind == POOL_JOB_MOVE && job->spec.level > 0 &&
         chess_level_apply(job->spec.level, &req) < 0)
         return -1;
     return chess_search(&req, tt, out);
 }
 
-/* The earliest queued job if it fits the free slots (pool->lock held). */
-static struct job *take_runnable(struct pool *pool) {
-    struct heap_node *head = heap_peek(&pool->queue);
-    if (!head) return NULL;
-    struct job *job = job_of_node(head);
-    if (job->threads > pool->free_slots) return NULL;
-    heap_remove(&pool->queue, head);
-    return job;
+/* Resumes a paused REVIEW taken from the queue: it gets its slots back and its thread wakes. */
+static void resume_review(struct pool *pool, struct job *job) {
+    job->state = JOB_RUNNING;
+    atomic_store(&job->paused, false);
+    pool->free_slots -= job->threads;
+    pthread_cond_broadcast(&pool->work);
 }
 
-/* After a preempted slice: an analysis resumes with what is left of its limits, a review
- * starts again with all of them. */
+/* The earliest queued job if it fits the free slots, resuming the paused ones met on the way
+ * (pool->lock held). */
+static struct job *take_runnable(struct pool *pool) {
+    for (;;) {
+        struct heap_node *head = heap_peek(&pool->queue);
+        if (!head) return NULL;
+        struct job *job = job_of_node(head);
+        if (job->threads > pool->free_slots) return NULL;
+        heap_remove(&pool->queue, head);
+        if (job->state != JOB_PAUSED) return job;
+        resume_review(pool, job);
+    }
+}
+
+/* After a preempted slice: the analysis resumes with what is left of its limits. */
 static void shrink_limits(struct job *job, int64_t searched_ms, uint64_t nodes) {
     struct chess_search_limits *l = &job->spec.limits;
-    if (job->spec.kind == POOL_JOB_REVIEW) {
-        *l = job->limits;
-        job->last_info = (struct chess_search_info){0};
-        return;
-    }
     if (l->movetime_ms > 0)
         l->movetime_ms = l->movetime_ms > searched_ms + 1 ? l->movetime_ms - searched_ms : 1;
     if (l->nodes > 0) l->nodes = l->nodes > nodes + 1 ? l->nodes - nodes : 1;
@@ -421,7 +475,7 @@ static void *worker_main(void *arg) {
             shrink_limits(job, searched, res.nodes);
             job->preempted = false;
             atomic_store(&job->stop, false);
-            if (job_enqueue(pool, job) < 0) requeue = false;
+            if (job_enqueue(pool, job, JOB_QUEUED) < 0) requeue = false;
         }
         if (!requeue) {
             job_unlink(pool, job);
@@ -462,9 +516,10 @@ struct pool *pool_create(const struct pool_config *cfg, pool_deliver_fn deliver,
     pool->stats.workers = pool->cfg.workers;
     if (pthread_mutex_init(&pool->lock, NULL) != 0) goto fail_lock;
     if (pthread_cond_init(&pool->work, NULL) != 0) goto fail_cond;
-    pool->threads = calloc((size_t)pool->cfg.workers, sizeof *pool->threads);
+    int threads = 2 * pool->cfg.workers; /* a paused review keeps its thread (above) */
+    pool->threads = calloc((size_t)threads, sizeof *pool->threads);
     if (!pool->threads) goto fail_threads;
-    for (int i = 0; i < pool->cfg.workers; i++) {
+    for (int i = 0; i < threads; i++) {
         if (pthread_create(&pool->threads[i], NULL, worker_main, pool) != 0) {
             pool_destroy(pool);
             return NULL;
@@ -492,6 +547,11 @@ static struct job *cancel_matching(struct pool *pool,
         struct job *next = j->next;
         if (match(j, arg)) {
             j->cancelled = true;
+            if (j->state == JOB_PAUSED) {
+                /* Its thread wakes to end it, with its slots (for a moment above the count). */
+                heap_remove(&pool->queue, &j->node);
+                resume_review(pool, j);
+            }
             if (j->state == JOB_RUNNING) {
                 atomic_store(&j->stop, true);
             } else {
@@ -549,7 +609,6 @@ uint64_t pool_submit(struct pool *pool, const struct pool_job_spec *spec) {
     struct job *job = calloc(1, sizeof *job);
     if (!job) return 0;
     job->spec = *spec;
-    job->limits = spec->limits;
     job->spec.game[POOL_GAME_KEY_MAX - 1] = '\0';
     if (spec->history_count > 0) {
         job->history = malloc(sizeof(uint64_t) * (size_t)spec->history_count);
@@ -563,6 +622,7 @@ uint64_t pool_submit(struct pool *pool, const struct pool_job_spec *spec) {
     }
     job->spec.history = job->history;
     atomic_init(&job->stop, false);
+    atomic_init(&job->paused, false);
     job->submitted_ms = now_mono_ms();
 
     pthread_mutex_lock(&pool->lock);
@@ -570,7 +630,7 @@ uint64_t pool_submit(struct pool *pool, const struct pool_job_spec *spec) {
                    : spec->threads > pool->cfg.workers ? pool->cfg.workers
                                                        : spec->threads;
     job->id = pool->next_id++;
-    if (pool->stopping || job_enqueue(pool, job) < 0) {
+    if (pool->stopping || job_enqueue(pool, job, JOB_QUEUED) < 0) {
         pthread_mutex_unlock(&pool->lock);
         job_free(job);
         return 0;

@@ -34,8 +34,9 @@
  * MOVE: a computer's move in a game. ANALYSIS: a live analysis, preempted by moves and resumed
  * from its warm table. REVIEW: one position of a finished game's analysis, which must come out
  * the same every time (results are stored and compared): it runs on a cleared table of its own,
- * and when a move preempts it, it starts again from scratch rather than resuming. A REVIEW's
- * DONE event carries the principal variation of its last completed iteration.
+ * and when a move preempts it, it pauses where it is (its thread waits, its slot runs the move)
+ * and goes on afterwards, which changes nothing in its result. A REVIEW's DONE event carries the
+ * principal variation of its last completed iteration.
  */
 enum pool_job_kind { POOL_JOB_MOVE, POOL_JOB_ANALYSIS, POOL_JOB_REVIEW };
 

@@ -249,7 +249,7 @@ static bool same_review(const struct pool_event *a, const struct pool_event *b) 
 }
 
 /* A review comes out the same every time: alone, after other searches left their tables to
- * reuse, and when a move preempts it (it starts again from scratch). Its DONE event carries the
+ * reuse, and when a move preempts it (it pauses, then goes on). Its DONE event carries the
  * line of its last completed iteration. */
 static void test_review_is_reproducible(void) {
     static const char *fen = "r1bqk2r/2ppbppp/p1n2n2/1p2p3/4P3/1B3N2/PPPP1PPP/RNBQR1K1 b kq - 1 7";
