@@ -255,6 +255,43 @@ static void test_deterministic(void) {
     }
 }
 
+struct yields {
+    int calls;
+};
+
+/* A caller pausing the search: here it only counts, and takes its time about it. */
+static void count_yield(void *ctx) {
+    struct yields *y = ctx;
+    if (++y->calls % 50 == 0) {
+        struct timespec pause = {0, 1000000L};
+        nanosleep(&pause, NULL);
+    }
+}
+
+/* A node-limited search gives the same result whether its caller pauses it or not, and is
+ * called about every 1024 nodes. */
+static void test_yield_changes_nothing(void) {
+    struct chess_position pos;
+    const char *fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0)) return;
+    struct chess_search_result plain = {0}, paused = {0};
+    struct chess_search_request req;
+    chess_search_request_init(&req, &pos);
+    req.limits.nodes = 200000;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &plain) == 0);
+    struct yields y = {0};
+    req.yield = count_yield;
+    req.yield_ctx = &y;
+    chess_tt_clear(tt);
+    CHECK(chess_search(&req, tt, &paused) == 0);
+    CHECK_EQ_INT(paused.best, plain.best);
+    CHECK_EQ_INT(paused.score, plain.score);
+    CHECK_EQ_INT(paused.depth, plain.depth);
+    CHECK_EQ_INT(paused.nodes, plain.nodes);
+    CHECK(y.calls >= (int)(plain.nodes / 1024) - 1 && y.calls <= (int)(plain.nodes / 1024) + 200);
+}
+
 /* Searches the Kiwipete position to depth 8 with a fresh table and the given constants. */
 static uint64_t nodes_with_params(const struct chess_search_params *params) {
     struct chess_position pos;
@@ -548,6 +585,7 @@ int main(void) {
     RUN(test_random_positions_legal);
     RUN(test_fast_legality);
     RUN(test_deterministic);
+    RUN(test_yield_changes_nothing);
     RUN(test_search_params);
     RUN(test_search_memory);
     RUN(test_stop_returns_legal_move);
