@@ -26,7 +26,10 @@ describe('evaluation graph geometry', () => {
     const points = graphPoints(SCHOLAR_RUNNING);
     const line = graphLine(points);
     expect(line).toMatch(/^M5,\d+(\.\d)? L\d+(\.\d)?,\d+(\.\d)? L\d+(\.\d)?,\d+(\.\d)?$/);
-    expect(graphArea(points)).toBe(`M5,${GRAPH_HEIGHT} ${line.replace(/^M/, 'L')} L173.6,${GRAPH_HEIGHT} Z`);
+    const [y0, y2] = [points[0].y, points[2].y].map((y) => Math.round(y * 10) / 10);
+    expect(graphArea(points)).toBe(
+      `M0,${GRAPH_HEIGHT} L0,${y0} ${line.replace(/^M/, 'L')} L${GRAPH_WIDTH},${y2} L${GRAPH_WIDTH},${GRAPH_HEIGHT} Z`,
+    );
     expect(graphLine([])).toBe('');
     expect(graphArea([])).toBe('');
   });

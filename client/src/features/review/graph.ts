@@ -8,7 +8,7 @@ import type { AnalysisJudgement, GameAnalysis } from '../../net/protocol';
 import { positionsByPly } from './review';
 
 export const GRAPH_WIDTH = 600;
-export const GRAPH_HEIGHT = 120;
+export const GRAPH_HEIGHT = 100;
 /** Room at the edges so the dots are not cut. */
 const PAD = 5;
 
@@ -51,12 +51,13 @@ export function graphLine(points: readonly GraphPoint[]): string {
   return points.map((p, i) => `${i ? 'L' : 'M'}${num(p.x)},${num(p.y)}`).join(' ');
 }
 
-/** White's area: from the bottom edge up to the curve and back down; empty without points. */
+/** White's area: from the bottom edge up to the curve, across the whole width, and back down;
+ * empty without points. */
 export function graphArea(points: readonly GraphPoint[]): string {
   if (points.length === 0) return '';
-  const first = points[0];
-  const last = points[points.length - 1];
-  return `M${num(first.x)},${GRAPH_HEIGHT} ${graphLine(points).replace(/^M/, 'L')} L${num(last.x)},${GRAPH_HEIGHT} Z`;
+  const first = num(points[0].y);
+  const last = num(points[points.length - 1].y);
+  return `M0,${GRAPH_HEIGHT} L0,${first} ${graphLine(points).replace(/^M/, 'L')} L${GRAPH_WIDTH},${last} L${GRAPH_WIDTH},${GRAPH_HEIGHT} Z`;
 }
 
 /** The ply nearest to a click at `fraction` (0: left edge, 1: right edge) of the graph's width. */
