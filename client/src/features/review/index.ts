@@ -3,8 +3,7 @@
  * the evaluation graph, the judged moves and their arrows), and the controller with its
  * provider for the app.
  */
-export { EvalGraph } from './EvalGraph';
-export { ReviewPanel } from './ReviewPanel';
+export { EvalGraph, ReviewPanel } from './lazy';
 export { ReviewController } from './controller';
 export { ReviewProvider, useGameReview, useReview } from './hooks';
 export { JUDGEMENT_GLYPH, judgedMove, judgementsByPly, reviewKey } from './review';
