@@ -2,8 +2,8 @@
  * Accessibility in a real browser: the axe-core audit (WCAG 2.0/2.1 A and AA rules) finds no
  * serious or critical violation on the lobby (with a seek, on a phone, with a live game), a game
  * during play (a player's and a spectator's page), a finished game (with a chat line) and the
- * analysis board with its promotion chooser, the board editor, and on the profile, settings (light and dark),
- * account and TV pages; two players play to checkmate by keyboard alone
+ * analysis board with its promotion chooser, the board editor, a game with its computer analysis
+ * (light and dark), and on the profile, settings (light and dark), account and TV pages; two players play to checkmate by keyboard alone
  * (the board one tab stop, a cursor moved by the arrow keys, Enter to pick up and put down, a
  * premove queued the same way), every move said in words in the board's live region on the
  * three pages, the focus staying on the board as moves and the game's end arrive; a promotion
@@ -19,9 +19,10 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { CLIENT_DIR, dragMove, eventually, openPlayer, pair, PHONE, screenshot, seekFromForm, suite } from './harness.mjs';
+import { CLIENT_DIR, dragMove, eventually, importPgn, openPlayer, pair, PHONE, screenshot, seekFromForm, suite } from './harness.mjs';
 
-const ctx = suite();
+// A small node budget: a game's computer analysis takes about a second.
+const ctx = suite(['--game-analysis-nodes', '50000']);
 const require = createRequire(join(CLIENT_DIR, 'package.json'));
 const AXE_SOURCE = readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -310,6 +311,28 @@ test('the board editor passes the audit; a piece put by keyboard', async () => {
     await press(page, 'ArrowUp', 'ArrowUp', 'Enter');
     await page.getByRole('button', { name: 'e4, white knight' }).waitFor();
     assert.equal(await page.getByRole('group', { name: /^Board editor/ }).locator('[tabindex="0"]').count(), 1, 'one tab stop');
+  } finally {
+    await ann.context.close();
+  }
+});
+
+test('a game with its computer analysis passes the audit, at a blunder, in both themes', async () => {
+  const ann = await openPlayer(ctx.browser, ctx.server, 'Kim');
+  const page = ann.page;
+  try {
+    const id = await importPgn(page, '[White "Ann"]\n[Black "Ben"]\n[Result "1-0"]\n\n1. e4 e5 2. Qh5 Nc6 3. Bc4 Nf6 4. Qxf7# 1-0\n');
+    await page.goto(`/game/${id}`);
+    await page.getByRole('button', { name: 'Request a computer analysis' }).click();
+    await page.getByRole('group', { name: /^Evaluation graph: / }).waitFor({ timeout: 30000 });
+    await page.getByRole('list', { name: 'Moves' }).getByRole('button', { name: '3... Nf6, blunder' }).click();
+    await page.getByText('Blunder. g6 was best.').waitFor();
+    await audit(page, 'analysed game at a blunder');
+    await page.getByRole('link', { name: 'Settings' }).click();
+    await page.getByRole('radio', { name: 'Dark' }).check();
+    await page.goBack();
+    await page.getByRole('list', { name: 'Moves' }).getByRole('button', { name: '3... Nf6, blunder' }).click();
+    await page.getByText('Blunder. g6 was best.').waitFor();
+    await audit(page, 'analysed game at a blunder, dark theme');
   } finally {
     await ann.context.close();
   }

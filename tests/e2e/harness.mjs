@@ -302,3 +302,24 @@ export async function registerAccount(page, username, password) {
   await form.getByRole('button', { name: 'Register' }).click();
   await page.getByText('You are logged in.').waitFor();
 }
+
+/** Imports a PGN through a page's own WebSocket (the client has no import page); the id. */
+export async function importPgn(page, pgn) {
+  return page.evaluate(
+    (text) =>
+      new Promise((resolve, reject) => {
+        const ws = new WebSocket(`ws://${location.host}/ws`);
+        ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', protocol: 1, id: 1 }));
+        ws.onmessage = (ev) => {
+          const m = JSON.parse(ev.data);
+          if (m.id === 1) ws.send(JSON.stringify({ type: 'pgn_import', pgn: text, id: 2 }));
+          if (m.id === 2) {
+            ws.close();
+            if (m.type === 'imported') resolve(m.game);
+            else reject(new Error(JSON.stringify(m)));
+          }
+        };
+      }),
+    pgn,
+  );
+}

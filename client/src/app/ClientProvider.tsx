@@ -8,6 +8,7 @@ import { BotsProvider } from '../features/bots';
 import { GamesProvider } from '../features/game';
 import { LobbyProvider } from '../features/lobby';
 import { ModerationProvider } from '../features/moderation';
+import { ReviewProvider } from '../features/review';
 import { SettingsProvider } from '../features/settings';
 import { WatchProvider } from '../features/watch';
 import { StoreContext } from '../hooks/useStore';
@@ -23,7 +24,9 @@ export function ClientProvider({ client, children }: { client: Client; children:
               <GamesProvider value={client.game}>
                 <BotsProvider value={client.bots}>
                   <ModerationProvider value={client.moderation}>
-                    <SettingsProvider value={client.settings}>{children}</SettingsProvider>
+                    <SettingsProvider value={client.settings}>
+                      <ReviewProvider value={client.review}>{children}</ReviewProvider>
+                    </SettingsProvider>
                   </ModerationProvider>
                 </BotsProvider>
               </GamesProvider>

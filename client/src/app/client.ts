@@ -13,6 +13,7 @@ import { BotsController } from '../features/bots';
 import { GamesController } from '../features/game';
 import { LobbyController } from '../features/lobby';
 import { ModerationController } from '../features/moderation';
+import { ReviewController } from '../features/review';
 import { SettingsController } from '../features/settings';
 import { WatchController } from '../features/watch';
 import { AppStore } from './store';
@@ -27,6 +28,7 @@ export interface Client {
   bots: BotsController;
   moderation: ModerationController;
   settings: SettingsController;
+  review: ReviewController;
 }
 
 /** The store and the features on this socket (not started: the caller starts the socket). */
@@ -45,5 +47,7 @@ export function createClient(socket: GameSocket, storage: KeyValue): Client {
   // The player's settings: kept in this browser, and for an account on the server, whose copy
   // follows its welcome.
   const settings = app.use(new SettingsController(ctx, storage));
-  return { app, analysis, lobby, watch, game, account, bots, moderation, settings };
+  // The computer analyses of the finished games the pages show (read again after a welcome).
+  const review = app.use(new ReviewController(ctx));
+  return { app, analysis, lobby, watch, game, account, bots, moderation, settings, review };
 }

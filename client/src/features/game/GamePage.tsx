@@ -3,7 +3,10 @@
  * player bars with their clocks, the status or the game-over banner, the move list with history
  * navigation (arrow keys, Home, End), keyboard move entry, the game's actions, chat, the link
  * to share and the PGN download. A finished game links to the analysis board with all its moves,
- * at the move shown. Sounds follow the moves. In games against the computer,
+ * at the move shown, and has its computer analysis (features/review): asked for here, then the
+ * evaluation graph under the board, the judged moves marked in the move list, the better move as
+ * an arrow, the accuracy panel and the keys n and p to the next and previous judged move.
+ * Sounds follow the moves. In games against the computer,
  * spectators also see its evaluation and line (players do not).
  *
  * The page is a view of its RoundController (round.ts), which holds the game in the games
@@ -16,9 +19,9 @@
  * the board waits for Confirm or Cancel under the board) and zen mode (the page shows only the
  * board, the clocks, the moves and the game's actions).
  */
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Link } from '../../app/router';
-import { Board } from '../../components/Board';
+import { Board, type BoardArrow } from '../../components/Board';
 import { Icon } from '../../components/Icon';
 import { ShareLink } from '../../components/ShareLink';
 import { useSelect } from '../../hooks/useSelect';
@@ -29,6 +32,7 @@ import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import { AnalysisPanel, analysisUrl, OpeningName } from '../analysis';
+import { EvalGraph, judgedMove, judgementsByPly, ReviewPanel, reviewKey, useGameReview, useReview } from '../review';
 import { useBoardAppearance, useSettings, useSettingsController } from '../settings';
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
@@ -39,6 +43,11 @@ import { MoveInput } from './MoveInput';
 import { MoveList } from './MoveList';
 import { PlayerBar } from './PlayerBar';
 import { RoundController, roundTitle, type RoundView } from './round';
+
+/** The better move's arrow at a judged move (lichess's green brush). */
+const BETTER_MOVE_COLOR = 'rgba(21, 120, 27, 0.8)';
+const NO_MARKS: readonly never[] = [];
+const NO_ARROWS: BoardArrow[] = [];
 
 export function GamePage({ id }: { id: string }) {
   const games = useGames();
@@ -75,18 +84,31 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
   const { confirm_move: confirmMoves, zen } = useSettings();
   const settings = useSettingsController();
   useEffect(() => round.setConfirmMoves(confirmMoves), [round, confirmMoves]);
+  const reviews = useReview();
+  const review = useGameReview(game.id, game.status === 'ended');
+  const analysis = review?.status === 'done' ? review.analysis : null;
+  const marks = useMemo(() => (analysis ? judgementsByPly(analysis) : NO_MARKS), [analysis]);
+  // At a judged move, the better move as an arrow.
+  const arrows = useMemo<BoardArrow[]>(() => {
+    const better = analysis ? judgedMove(analysis, shownPly)?.arrow : null;
+    return better ? [{ from: better.from, to: better.to, color: BETTER_MOVE_COLOR, label: `${better.san} was best` }] : NO_ARROWS;
+  }, [analysis, shownPly]);
 
-  // Arrow keys browse the history (unless typing somewhere).
+  // Arrow keys browse the history, n and p go to the next and previous judged move of an
+  // analysed game (unless typing somewhere).
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       const t = e.target as HTMLElement | null;
       if (e.altKey || e.ctrlKey || e.metaKey) return;
       if (t && (t.isContentEditable || ['INPUT', 'TEXTAREA', 'SELECT'].includes(t.tagName))) return;
-      if (round.key(e.key)) e.preventDefault();
+      const target = analysis ? reviewKey(e.key, analysis, round.getState().shownPly) : null;
+      if (target !== null) round.jump(target);
+      else if (!round.key(e.key)) return;
+      e.preventDefault();
     };
     window.addEventListener('keydown', onKey);
     return () => window.removeEventListener('keydown', onKey);
-  }, [round]);
+  }, [round, analysis]);
 
   // The tab's title says whose turn it is: set when it changes, after the board is painted
   // (it is not free).
@@ -123,8 +145,10 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
           onMove={round.boardMove}
           label={`Board, ${orientation} at the bottom${myColor ? `, you play ${myColor}` : ', spectating'}`}
           appearance={appearance}
+          arrows={arrows}
         />
         <PlayerBar game={game} color={orientation} isYou={myColor === orientation} position="bottom" />
+        {analysis && !zen && <EvalGraph analysis={analysis} ply={shownPly} san={game.san} onView={round.jump} />}
         {view.held && (
           <div className="confirm-move" role="group" aria-label="Confirm your move">
             <button type="button" className="primary" onClick={round.confirmMove}>
@@ -140,7 +164,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
         {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
         {!myColor && !zen && <EngineLine game={game} />}
         {!zen && <OpeningName startFen={game.initialFen} moves={game.moves} game />}
-        <MoveList san={game.san} viewPly={shownPly} onView={round.jump} />
+        <MoveList san={game.san} viewPly={shownPly} onView={round.jump} marks={marks} />
         {zen && (
           <button type="button" className="zen-exit" onClick={() => settings.change({ zen: false })}>
             Leave zen mode
@@ -148,6 +172,14 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
         )}
         {game.status === 'ended' && !zen && (
           <>
+            <ReviewPanel
+              review={review}
+              ply={shownPly}
+              fens={game.fens}
+              names={{ white: game.white.name, black: game.black.name }}
+              onView={round.jump}
+              onRequest={() => void reviews.request(game.id)}
+            />
             <AnalysisPanel fen={fen} />
             <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
               Open the game on the analysis board at this move

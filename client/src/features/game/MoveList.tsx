@@ -1,16 +1,23 @@
 /*
  * The moves in SAN, two per row, each a button that shows the position after it; buttons to go
- * to the start, back, forward and to the live position. The parent handles the arrow keys.
+ * to the start, back, forward and to the live position. The parent handles the arrow keys. In an
+ * analysed game the judged moves carry their symbol (?!, ?, ??) in its colour, and say their
+ * judgement in their name ("3... Nf6, blunder").
  */
 import { Icon } from '../../components/Icon';
 import { useCurrentInView } from '../../hooks/useCurrentInView';
+import type { AnalysisJudgement } from '../../net/protocol';
+import { JUDGEMENT_GLYPH } from '../review';
 
 export function MoveList({
   san,
   viewPly,
   onView,
+  marks = [],
 }: {
   san: string[];
+  /** The judgement of each ply's move (index: ply), from the computer analysis. */
+  marks?: readonly (AnalysisJudgement | undefined)[];
   /** The ply shown on the board. */
   viewPly: number;
   onView: (ply: number) => void;
@@ -19,20 +26,22 @@ export function MoveList({
   const rows: { number: number; white?: number; black?: number }[] = [];
   for (let i = 0; i < san.length; i += 2) rows.push({ number: i / 2 + 1, white: i + 1, black: i + 2 <= san.length ? i + 2 : undefined });
   const last = san.length;
-  const moveButton = (ply: number | undefined) =>
-    ply === undefined ? (
-      <span className="move empty" />
-    ) : (
+  const moveButton = (ply: number | undefined) => {
+    if (ply === undefined) return <span className="move empty" />;
+    const mark = marks[ply];
+    return (
       <button
         type="button"
         className="move"
         aria-current={ply === viewPly ? 'true' : undefined}
-        aria-label={`${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${san[ply - 1]}`}
+        aria-label={`${Math.ceil(ply / 2)}${ply % 2 ? '.' : '...'} ${san[ply - 1]}${mark ? `, ${mark}` : ''}`}
         onClick={() => onView(ply)}
       >
         {san[ply - 1]}
+        {mark && <span className={`glyph ${mark}`}>{JUDGEMENT_GLYPH[mark]}</span>}
       </button>
     );
+  };
   return (
     <div className="moves-panel">
       <div className="history-nav" role="toolbar" aria-label="Move history">
