@@ -163,7 +163,13 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       <aside className="game-side">
         {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
         {!myColor && !zen && <EngineLine game={game} />}
-        {!zen && <OpeningName startFen={game.initialFen} moves={game.moves} game />}
+        {!zen && (
+          // One line kept for the name whether it is known yet or not: nothing below moves when
+          // it arrives (its lookup waits for the moves to settle).
+          <div className="opening-slot">
+            <OpeningName startFen={game.initialFen} moves={game.moves} game />
+          </div>
+        )}
         <MoveList san={game.san} viewPly={shownPly} onView={round.jump} marks={marks} />
         {zen && (
           <button type="button" className="zen-exit" onClick={() => settings.change({ zen: false })}>
