@@ -80,7 +80,7 @@
                     "bytes")                                                                       \
     X(GAME_ANALYSIS_LIMIT, "you already have a game analysis under way; wait for it to finish")    \
     X(ANALYSIS_QUEUE_FULL, "the server's analysis queue is full; try again later")                 \
-    X(GAME_NOT_ANALYSED, "this game has no computer analysis; ask for one first")                 \
+    X(GAME_NOT_ANALYSED, "this game has no computer analysis; ask for one first")                  \
     X(GAME_ANALYSIS_ASKED, "this game's analysis was asked for at the same moment; get it now")    \
     X(INTERNAL, "internal server error")
 
