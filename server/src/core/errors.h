@@ -47,6 +47,10 @@
     X(CANNOT_GIVE_TIME, "time can be given only to a person, in a game with a clock, once both "   \
                         "sides have moved")                                                        \
     X(NO_SUCH_POOL, "quick pairing is for the lobby's presets (1+0 to 30+0) only")                 \
+    X(BAD_POSITION, "the position is not a legal chess position (or the variant or Chess960 "      \
+                    "number is unknown)")                                                          \
+    X(POSITION_OVER, "the game would be over before its first move: no legal move, or no "         \
+                     "mating material")                                                            \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {
