@@ -96,6 +96,8 @@ struct store_game {
     char name[2][STORE_NAME_MAX + 1];
     bool bot[2];                         /* the player is a bot */
     char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */
+    char variant[STORE_VARIANT_MAX + 1]; /* lichess's key (core/start.h): "standard", "chess960",
+                                            "fromPosition", "threeCheck", "kingOfTheHill" */
     bool unlimited;
     int64_t initial_ms, increment_ms;
     bool rated;

@@ -18,6 +18,7 @@
 #define STORE_HASH_LEN         32  /* token hashes, as stored (app/auth.h makes them) */
 #define STORE_PWHASH_MAX       128 /* an account's encoded password hash (app/password.h makes it) */
 #define STORE_FEN_MAX          100
+#define STORE_VARIANT_MAX      15 /* a variant's key ("kingOfTheHill") */
 #define STORE_TERM_MAX         32
 #define STORE_SESSION_ID_BYTES 8   /* a session's public id: the first bytes of its token's hash */
 #define STORE_SCOPES_MAX       128 /* an API token's scopes as text, with the NUL (app/auth.h) */
@@ -220,6 +221,7 @@ struct store_op {
             bool rated;
             int rating[2];                       /* before the game, rated games */
             char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */
+            char variant[STORE_VARIANT_MAX + 1]; /* lichess's key (core/start.h); "" = standard */
             int64_t created_at;
         } start;
         struct store_move_row move;
