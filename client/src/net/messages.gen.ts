@@ -62,6 +62,9 @@ export type ModAction = 'mute' | 'unmute' | 'ban' | 'unban' | 'close' | 'reopen'
 /** "kind" */
 export type ReportKind = 'cheat' | 'abuse' | 'spam' | 'other';
 
+/** "variant" */
+export type Variant = 'standard' | 'chess960' | 'fromPosition' | 'threeCheck' | 'kingOfTheHill';
+
 /** The stable codes of "error" messages (docs/protocol.md#errors). */
 export type ErrorCode =
   | 'GAME_NOT_FOUND'
@@ -100,6 +103,8 @@ export type ErrorCode =
   | 'BLOCKED'
   | 'CANNOT_GIVE_TIME'
   | 'NO_SUCH_POOL'
+  | 'BAD_POSITION'
+  | 'POSITION_OVER'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'
@@ -156,7 +161,12 @@ export interface SeekCreateRequest {
   /** minutes from 0.25 to 180, increment 0 to 180 s */
   time: TimeControl;
   color?: ColorChoice;
+  /** 1-100 bytes */
+  fen?: string;
   rated?: boolean;
+  variant?: Variant;
+  /** 0 to 959 */
+  position?: number;
   id?: RequestId;
 }
 
@@ -181,7 +191,12 @@ export interface ChallengeCreateRequest {
   color?: ColorChoice;
   /** 1-16 letters and digits */
   player?: string;
+  /** 1-100 bytes */
+  fen?: string;
   rated?: boolean;
+  variant?: Variant;
+  /** 0 to 959 */
+  position?: number;
   id?: RequestId;
 }
 
@@ -206,6 +221,11 @@ export interface ComputerPlayRequest {
   color?: ColorChoice;
   /** 1 to 8 */
   level: number;
+  /** 1-100 bytes */
+  fen?: string;
+  variant?: Variant;
+  /** 0 to 959 */
+  position?: number;
   id?: RequestId;
 }
 

@@ -18,6 +18,7 @@ import type {
   RatingCategory,
   ReportKind,
   ServerMessage as DeclaredServerMessage,
+  Variant,
   WelcomeMessage,
 } from './messages.gen';
 
@@ -112,6 +113,12 @@ export interface GameFull {
   created?: number;
   /** Whether the game counts for ratings (servers with accounts say so). */
   rated?: boolean;
+  /** Its rules and start (docs/protocol.md, "Variants"). */
+  variant?: Variant;
+  /** Chess960: the start array's number (0-959; 518 is the usual array). */
+  position?: number;
+  /** Three-check: the checks each side has given. */
+  checks?: Record<Color, number>;
   initial_fen: string;
   moves: string[];
   san: string[];
@@ -150,6 +157,11 @@ export interface Seek {
   time: TimeControl;
   color: ColorChoice;
   created: number;
+  /** How its game starts; a Chess960 seek without a position draws one when the game starts. */
+  variant?: Variant;
+  position?: number;
+  /** fromPosition: the start. */
+  fen?: string;
   url?: string;
   /** A challenge: the creator's colour, drawn when it was made (a seek's is drawn on acceptance). */
   final_color?: 'white' | 'black';

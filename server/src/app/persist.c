@@ -323,6 +323,7 @@ static int restore_game(void *ctx, const struct store_game *sg,
     struct game_record rec = {
         .id = sg->id,
         .initial_fen = sg->initial_fen,
+        .variant = sg->variant,
         .tc = {sg->unlimited, sg->initial_ms, sg->increment_ms},
         .created_wall_ms = sg->created_at,
         .rated = sg->rated,
@@ -339,6 +340,7 @@ static int restore_game(void *ctx, const struct store_game *sg,
         struct game_record bare = rec;
         bare.count = 0;
         bare.initial_fen = NULL;
+        bare.variant = NULL;
         if (game_restore(g, &bare, pl[0], pl[1], 0, 0, now, wall) == 0) {
             game_finish(g, CHESS_RESULT_NONE, CHESS_TERM_ABORTED, now, wall);
             store_end(p, g);

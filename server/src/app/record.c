@@ -95,6 +95,7 @@ static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
         chess_fen_write(&g->chess.start, CHESS_FEN_XFEN, op->u.start.initial_fen,
                         sizeof op->u.start.initial_fen) < 0)
         op->u.start.initial_fen[0] = '\0';
+    copy(op->u.start.variant, sizeof op->u.start.variant, game_variant_key(g->start.variant));
     op->u.start.created_at = g->created_wall_ms;
 }
 

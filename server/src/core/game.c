@@ -17,14 +17,18 @@ static void clear_offers(struct game *game) {
 }
 
 int game_init(struct game *game, const char *id, struct player *white, struct player *black,
-              const struct time_control *tc, int64_t lag_comp_ms, int64_t first_move_ms,
-              int64_t now_ms, int64_t wall_ms) {
+              const struct time_control *tc, const struct game_start *start, int64_t lag_comp_ms,
+              int64_t first_move_ms, int64_t now_ms, int64_t wall_ms) {
     *game = (struct game){0};
     str_copy(game->id, sizeof game->id, id);
     game->players[CHESS_WHITE] = white;
     game->players[CHESS_BLACK] = black;
     game->tc = *tc;
-    if (chess_game_init(&game->chess, NULL) < 0) return -CORE_ERR_NO_MEMORY;
+    game->start = start ? *start : game_start_standard();
+    struct chess_position first;
+    int rc = game_start_position(&game->start, &first);
+    if (rc < 0) return rc;
+    if (chess_game_init(&game->chess, &first) < 0) return -CORE_ERR_NO_MEMORY;
     gclock_init(&game->clock, tc->unlimited, tc->initial_ms, tc->increment_ms, lag_comp_ms);
     clear_offers(game);
     game->created_wall_ms = wall_ms;

@@ -19,6 +19,7 @@
 #include "core/chat.h"
 #include "core/gclock.h"
 #include "core/openings.h"
+#include "core/start.h"
 #include "core/types.h"
 #include "util/heap.h"
 
@@ -30,6 +31,7 @@ struct game {
     char id[GAME_ID_LEN + 1];
     struct player *players[2]; /* by enum chess_color; each holds a reference */
     struct time_control tc;
+    struct game_start start; /* its variant and first position */
     struct chess_game chess;
     struct gclock clock;
     int64_t *clock_after; /* clock_after[i]: mover's remaining ms after ply i+1 */
@@ -62,12 +64,13 @@ struct game_move_info {
 };
 
 /*
- * Sets up a game from the standard start with clocks stopped (they start with Black's first
- * move). Does not take player references: the world does. Returns 0 or -CORE_ERR_NO_MEMORY.
+ * Sets up a game from its start (NULL: the standard one; a Chess960 start must have its number)
+ * with clocks stopped (they start with the second side's first move). Does not take player
+ * references: the world does. Returns 0, -CORE_ERR_BAD_POSITION or -CORE_ERR_NO_MEMORY.
  */
 int game_init(struct game *game, const char *id, struct player *white, struct player *black,
-              const struct time_control *tc, int64_t lag_comp_ms, int64_t first_move_ms,
-              int64_t now_ms, int64_t wall_ms);
+              const struct time_control *tc, const struct game_start *start, int64_t lag_comp_ms,
+              int64_t first_move_ms, int64_t now_ms, int64_t wall_ms);
 
 void game_free(struct game *game);
 

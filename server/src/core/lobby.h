@@ -9,6 +9,7 @@
 #ifndef SERVER_CORE_LOBBY_H
 #define SERVER_CORE_LOBBY_H
 
+#include "core/start.h"
 #include "core/types.h"
 #include "util/heap.h"
 #include "util/strmap.h"
@@ -38,6 +39,7 @@ struct seek {
     char id[CHALLENGE_ID_LEN + 1];
     struct player *owner;
     struct time_control tc;
+    struct game_start start; /* Chess960 with chess960 -1: an array drawn when a game starts */
     enum color_choice color; /* the colour the owner asked for */
     int final_color;         /* the owner's colour if known yet (CHESS_WHITE/BLACK), else -1 */
     bool is_challenge;       /* unlisted, accepted through its link */

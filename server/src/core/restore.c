@@ -10,15 +10,6 @@
 #include "chess/move.h"
 #include "core/errors.h"
 
-/* The start position of rec: the standard one, or its FEN. */
-static int set_start(struct game *g, const char *fen) {
-    if (!fen || !*fen) return 0;
-    struct chess_position pos;
-    if (chess_fen_parse(&pos, fen) < 0) return -CORE_ERR_ILLEGAL_MOVE;
-    chess_game_free(&g->chess);
-    return chess_game_init(&g->chess, &pos) < 0 ? -CORE_ERR_NO_MEMORY : 0;
-}
-
 static int replay(struct game *g, const struct game_record *rec) {
     if (rec->count > 0) {
         g->clock_after = malloc(sizeof *g->clock_after * (size_t)rec->count);
@@ -42,10 +33,14 @@ static int replay(struct game *g, const struct game_record *rec) {
 int game_restore(struct game *g, const struct game_record *rec, struct player *white,
                  struct player *black, int64_t lag_comp_ms, int64_t first_move_ms, int64_t now_ms,
                  int64_t wall_ms) {
-    int rc = game_init(g, rec->id, white, black, &rec->tc, lag_comp_ms, first_move_ms, now_ms,
-                       rec->created_wall_ms);
+    struct game_start start;
+    if (game_start_restore(rec->variant, rec->initial_fen, &start) < 0)
+        return -CORE_ERR_ILLEGAL_MOVE; /* a start this binary cannot read: damaged */
+    int rc = game_init(g, rec->id, white, black, &rec->tc, &start, lag_comp_ms, first_move_ms,
+                       now_ms, rec->created_wall_ms);
+    if (rc == -CORE_ERR_BAD_POSITION) return -CORE_ERR_ILLEGAL_MOVE;
     if (rc < 0) return rc;
-    if ((rc = set_start(g, rec->initial_fen)) < 0 || (rc = replay(g, rec)) < 0) {
+    if ((rc = replay(g, rec)) < 0) {
         game_free(g);
         return rc;
     }

@@ -23,6 +23,7 @@ struct game_restore_move {
 struct game_record {
     const char *id;
     const char *initial_fen; /* NULL or "" for the standard start */
+    const char *variant;     /* lichess's key (core/start.h); NULL or "": standard */
     struct time_control tc;
     int64_t created_wall_ms;
     bool rated;

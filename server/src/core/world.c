@@ -213,6 +213,44 @@ static int random_bit(struct world *world) {
     return b & 1;
 }
 
+/* A Chess960 array drawn uniformly (two random bytes, the values past the last whole 960
+ * refused). */
+static int random_chess960(struct world *world) {
+    for (int tries = 0; tries < 64; tries++) {
+        unsigned char b[2] = {0, 0};
+        if (world->cfg.random(world->cfg.random_ctx, b, 2) < 0) break;
+        unsigned v = (unsigned)b[0] << 8 | b[1];
+        if (v < 65280u) return (int)(v % GAME_CHESS960_N); /* 65280 = 68 * 960 */
+    }
+    return GAME_CHESS960_STANDARD;
+}
+
+/* The start a seek, challenge or computer game asks for, checked. A Chess960 array not chosen
+ * is drawn when the game starts (chess960 -1). */
+static int start_of(const struct core_cmd *cmd, struct game_start *start) {
+    *start = (struct game_start){.variant = cmd->variant};
+    if (cmd->fen && start->variant == GAME_VARIANT_STANDARD)
+        start->variant = GAME_VARIANT_FROM_POSITION;
+    if (start->variant == GAME_VARIANT_FROM_POSITION) {
+        if (!cmd->fen) return -CORE_ERR_BAD_POSITION;
+        str_copy(start->fen, sizeof start->fen, cmd->fen);
+    } else if (cmd->fen) {
+        return -CORE_ERR_BAD_POSITION; /* a position is for fromPosition games only */
+    }
+    if (start->variant != GAME_VARIANT_CHESS960) return game_start_check(start);
+    if (!cmd->has_chess960) {
+        start->chess960 = -1;
+        return 0;
+    }
+    start->chess960 = cmd->chess960;
+    return game_start_check(start);
+}
+
+/* Ratings are kept for standard chess only, for now: other starts are casual. */
+static bool start_rated(const struct game_start *start) {
+    return !start || start->variant == GAME_VARIANT_STANDARD;
+}
+
 /* ---- players ---- */
 
 /* What every new player starts with, guest or restored. */
@@ -471,8 +509,9 @@ static void pool_left(struct world *world, struct player *p, struct core_events 
 /* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
  * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
 static int start_game(struct world *world, struct player *white, struct player *black,
-                      const struct time_control *tc, bool casual, const char *want_id,
-                      int64_t now_ms, struct core_events *out, struct game **started) {
+                      const struct time_control *tc, const struct game_start *start_asked,
+                      bool casual, const char *want_id, int64_t now_ms, struct core_events *out,
+                      struct game **started) {
     int rc = check_can_play(world, white);
     if (rc == 0) rc = check_can_play(world, black);
     if (rc < 0) return rc;
@@ -485,10 +524,14 @@ static int start_game(struct world *world, struct player *white, struct player *
         free(g);
         return -CORE_ERR_NO_MEMORY;
     }
-    rc = game_init(g, id, white, black, tc, world->cfg.lag_comp_ms, world->cfg.first_move_ms,
-                   now_ms, wall(world, now_ms));
+    struct game_start start = start_asked ? *start_asked : game_start_standard();
+    if (start.variant == GAME_VARIANT_CHESS960 && start.chess960 < 0)
+        start.chess960 = random_chess960(world);
+    rc = game_init(g, id, white, black, tc, &start, world->cfg.lag_comp_ms,
+                   world->cfg.first_move_ms, now_ms, wall(world, now_ms));
     if (rc < 0) goto fail_init;
-    g->rated = !casual && world_rated_pairing(white, black, tc, world->cfg.bots_rated_vs_humans);
+    g->rated = !casual && start_rated(&start) &&
+               world_rated_pairing(white, black, tc, world->cfg.bots_rated_vs_humans);
     rc = link_live_game(world, g);
     if (rc < 0) goto fail_link;
     world->games_started_total++;
@@ -585,9 +628,12 @@ static int create_seek(struct world *world, struct player *actor, const struct c
         int rc = find_invited(world, actor, cmd->opponent, &target);
         if (rc < 0) return rc;
     }
+    struct game_start start;
+    int start_rc = start_of(cmd, &start);
+    if (start_rc < 0) return start_rc;
     /* A seek that must be rated: its creator needs an account and a clock, and a direct
      * challenge's pairing must qualify already. */
-    if (cmd->rated_required && (!actor->registered || cmd->tc.unlimited ||
+    if (cmd->rated_required && (!actor->registered || cmd->tc.unlimited || !start_rated(&start) ||
                                 (target && !world_rated_pairing(actor, target, &cmd->tc,
                                                                 world->cfg.bots_rated_vs_humans))))
         return -CORE_ERR_RATED_UNAVAILABLE;
@@ -598,6 +644,7 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     size_t id_len = target ? GAME_ID_LEN : challenge ? CHALLENGE_ID_LEN : SEEK_ID_LEN;
     s->owner = actor;
     s->tc = cmd->tc;
+    s->start = start;
     s->color = cmd->color;
     /* A challenge's colours are drawn when it is made, as lichess does (its finalColor); a
      * seek's when it is accepted. */
@@ -608,7 +655,7 @@ static int create_seek(struct world *world, struct player *actor, const struct c
     s->target = target;
     s->casual = cmd->casual;
     s->rated_required = cmd->rated_required;
-    s->rated = target && !cmd->casual &&
+    s->rated = target && !cmd->casual && start_rated(&start) &&
                world_rated_pairing(actor, target, &cmd->tc, world->cfg.bots_rated_vs_humans);
     s->created_wall_ms = wall(world, now_ms);
     int tries = 0;
@@ -673,8 +720,8 @@ static int accept_seek(struct world *world, struct player *actor, const struct c
         !world_rated_pairing(white, black, &tc, world->cfg.bots_rated_vs_humans))
         return -CORE_ERR_RATED_UNAVAILABLE;
     /* Start first (it fails without side effects), then remove the seek. */
-    int rc = start_game(world, white, black, &tc, s->casual, s->target ? s->id : NULL, now_ms, out,
-                        NULL);
+    int rc = start_game(world, white, black, &tc, &s->start, s->casual, s->target ? s->id : NULL,
+                        now_ms, out, NULL);
     if (rc < 0) return rc;
     remove_seek(world, s, CHALLENGE_REMOVED_ACCEPTED, CHALLENGE_DECLINE_GENERIC, out);
     return 0;
@@ -737,8 +784,10 @@ static int accept_offer(struct world *world, struct game *g, int color, enum gam
         if (g->rematch_id[0]) return -CORE_ERR_REMATCH_DONE;
         if (game_offer_by(g, kind) != !color) return -CORE_ERR_NO_OFFER;
         struct game *next = NULL;
-        /* Colours swap. */
-        int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc,
+        /* Colours swap; a Chess960 rematch draws a new array, as lichess does. */
+        struct game_start start = g->start;
+        if (start.variant == GAME_VARIANT_CHESS960) start.chess960 = -1;
+        int rc = start_game(world, g->players[CHESS_BLACK], g->players[CHESS_WHITE], &g->tc, &start,
                             !g->rated, NULL, now_ms, out, &next);
         if (rc < 0) return rc;
         int undone;
@@ -907,10 +956,13 @@ static int play_computer(struct world *world, struct player *actor, const struct
                          int64_t now_ms, struct core_events *out) {
     struct player *computer = world_computer(world, cmd->level);
     if (!computer) return -CORE_ERR_COMPUTER_UNAVAILABLE;
+    struct game_start start;
+    int rc = start_of(cmd, &start);
+    if (rc < 0) return rc;
     int color = cmd->color == COLOR_CHOICE_RANDOM ? random_bit(world) : (int)cmd->color;
     struct player *white = color == CHESS_WHITE ? actor : computer;
     struct player *black = color == CHESS_WHITE ? computer : actor;
-    return start_game(world, white, black, &cmd->tc, true, NULL, now_ms, out, NULL);
+    return start_game(world, white, black, &cmd->tc, &start, true, NULL, now_ms, out, NULL);
 }
 
 int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
@@ -985,7 +1037,8 @@ static void pool_wave(struct world *world, struct pool *pool, int64_t now_ms,
         count = pool_pair(c, n, now_ms, world->cfg.bots_rated_vs_humans || !pool->rated, pairs);
     for (int k = 0; k < count; k++) {
         struct player *white = players[pairs[k].white], *black = players[pairs[k].black];
-        if (start_game(world, white, black, &pool->tc, !pool->rated, NULL, now_ms, out, NULL) < 0) {
+        if (start_game(world, white, black, &pool->tc, NULL, !pool->rated, NULL, now_ms, out,
+                       NULL) < 0) {
             pools_remove(&world->pools, white); /* cannot play now: out of the pool */
             pools_remove(&world->pools, black);
         }

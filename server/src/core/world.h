@@ -19,6 +19,7 @@
 #include "core/game.h"
 #include "core/lobby.h"
 #include "core/player.h"
+#include "core/start.h"
 #include "core/types.h"
 
 struct world_config {
@@ -90,6 +91,12 @@ struct core_cmd {
     bool casual;             /* seeks and challenges: never rated ("rated": false) */
     bool rated_required;     /* seeks and challenges: rated or not at all ("rated": true) */
     enum challenge_decline decline_reason; /* challenge_decline */
+    /* Seeks, challenges, computer games: how the game starts (core/start.h). A fen without a
+     * variant (or with "standard") makes the game fromPosition. */
+    enum game_variant variant;
+    const char *fen;   /* fromPosition: the position */
+    bool has_chess960; /* Chess960: the array asked for ("position"); else one is drawn */
+    int chess960;
 };
 
 enum core_event_type {

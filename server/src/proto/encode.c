@@ -127,6 +127,19 @@ static json_t *encode_chat_line(const struct chat_line *line, enum chat_room roo
     return obj;
 }
 
+/* "variant" (standard included), and Chess960's array number. */
+static void put_start(json_t *obj, const struct game_start *start) {
+    put(obj, "variant", json_string_nocheck(game_variant_key(start->variant)));
+    if (start->variant == GAME_VARIANT_CHESS960 && start->chess960 >= 0)
+        put(obj, "position", json_integer(start->chess960));
+}
+
+/* Three-check: the checks each side has given. */
+static json_t *encode_checks(const struct game *g) {
+    return json_pack("{s:i,s:i}", "white", g->chess.current.checks[CHESS_WHITE], "black",
+                     g->chess.current.checks[CHESS_BLACK]);
+}
+
 /* A game's player, with an account's rating in the game's category: at the start of a rated
  * game, else now (none in unlimited games). */
 static json_t *encode_seat(const struct game *g, int c) {
@@ -155,6 +168,8 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     put(obj, "time", encode_time(&g->tc));
     put(obj, "status", json_string_nocheck(g->ended ? "ended" : "playing"));
     put(obj, "rated", json_boolean(g->rated));
+    put_start(obj, &g->start);
+    if (g->start.variant == GAME_VARIANT_THREE_CHECK) put(obj, "checks", encode_checks(g));
     put(obj, "initial_fen", encode_fen(&g->chess.start));
     json_t *moves = json_array(), *sans = json_array();
     struct chess_position pos = g->chess.start;
@@ -220,6 +235,9 @@ static json_t *encode_seek(const struct seek *s) {
     put(obj, "id", json_string_nocheck(s->id));
     put(obj, "player", encode_player(s->owner));
     put(obj, "time", encode_time(&s->tc));
+    put_start(obj, &s->start);
+    if (s->start.variant == GAME_VARIANT_FROM_POSITION)
+        put(obj, "fen", json_string_nocheck(s->start.fen));
     put(obj, "color", json_string_nocheck(proto_word(PROTO_FIELD_COLOR, (int)s->color)));
     put(obj, "created", json_integer(s->created_wall_ms));
     if (s->casual) put(obj, "casual", json_true());

@@ -297,7 +297,12 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
         case PROTO_FIELD_PAGE: req->page = (int)x->number; break;
         case PROTO_FIELD_CATEGORY: req->category = x->word; break;
         case PROTO_FIELD_PGN: req->pgn = x->string; break;
-        case PROTO_FIELD_FEN: req->fen = x->string; break;
+        case PROTO_FIELD_FEN: req->fen = cmd->fen = x->string; break;
+        case PROTO_FIELD_VARIANT: cmd->variant = (enum game_variant)x->word; break;
+        case PROTO_FIELD_POSITION:
+            cmd->has_chess960 = true;
+            cmd->chess960 = (int)x->number;
+            break;
         case PROTO_FIELD_MOVES: req->moves = x->list; break;
         case PROTO_FIELD_DEPTH: req->depth = (int)x->number; break;
         case PROTO_FIELD_MOVETIME: req->movetime_ms = (int)x->number; break;

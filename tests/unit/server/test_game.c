@@ -10,7 +10,7 @@
 static const struct time_control blitz = {.initial_ms = 60000, .increment_ms = 1000};
 
 static void setup(struct game *g, const struct time_control *tc) {
-    CHECK_EQ_INT(game_init(g, "g1", NULL, NULL, tc, 100, 30000, 0, 1700000000000), 0);
+    CHECK_EQ_INT(game_init(g, "g1", NULL, NULL, tc, NULL, 100, 30000, 0, 1700000000000), 0);
 }
 
 static int play(struct game *g, const char *moves[], int n, int64_t *now) {
@@ -254,7 +254,7 @@ static void test_abort_and_claims(void) {
 static void test_unlimited(void) {
     struct game g;
     struct time_control tc = {.unlimited = true};
-    CHECK_EQ_INT(game_init(&g, "g2", NULL, NULL, &tc, 100, 0, 0, 0), 0);
+    CHECK_EQ_INT(game_init(&g, "g2", NULL, NULL, &tc, NULL, 100, 0, 0, 0), 0);
     CHECK_EQ_INT(game_deadline(&g), GCLOCK_NEVER);
     int64_t now = 0;
     const char *moves[] = {"e4", "e5", "Nf3"};

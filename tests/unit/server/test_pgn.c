@@ -30,7 +30,7 @@ static void test_pgn(void) {
     struct time_control tc = {.initial_ms = 180000, .increment_ms = 2000};
     struct game g;
     /* 2023-11-14T22:13:20Z */
-    CHECK_EQ_INT(game_init(&g, "abcd1234", &white, &black, &tc, 100, 0, 0, 1700000000000), 0);
+    CHECK_EQ_INT(game_init(&g, "abcd1234", &white, &black, &tc, NULL, 100, 0, 0, 1700000000000), 0);
     int64_t now = 0;
     const char *const moves[] = {"e4", "e5", "Nf3", "Nc6"};
     play(&g, moves, 4, &now);

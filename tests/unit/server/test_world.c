@@ -202,6 +202,91 @@ static void test_computer_games(void) {
     world_destroy(w);
 }
 
+static const char *created_id(void);
+
+/* Games from another start: a Chess960 array asked for or drawn (and a new one for a rematch),
+ * Three-check and King of the Hill with their rules, a fromPosition game from a FEN checked
+ * first; variants are casual; every refusal with its code. */
+static void test_variant_starts(void) {
+    struct world *w = make_world();
+    struct player *a = world_player_create(w, "A", 0), *b = world_player_create(w, "B", 0);
+    a->registered = b->registered = true;
+    struct core_events ignored = {.reply = -1};
+    world_player_attach(w, b, 0, &ignored);
+    /* Chess960 against the computer, array 0: its pieces, its castling written king-takes-rook. */
+    struct core_cmd play = {.type = CORE_CMD_COMPUTER_PLAY,
+                            .level = 1,
+                            .tc = blitz,
+                            .color = COLOR_CHOICE_WHITE,
+                            .variant = GAME_VARIANT_CHESS960,
+                            .has_chess960 = true,
+                            .chess960 = 0};
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), 0);
+    const struct core_event *started = find_event(CORE_EV_GAME_STARTED);
+    struct game *g = started ? started->game : NULL;
+    CHECK(g && g->start.variant == GAME_VARIANT_CHESS960 && g->start.chess960 == 0);
+    CHECK(g && g->chess.start.chess960 &&
+          g->chess.start.board[0] == CHESS_PIECE(CHESS_WHITE, CHESS_BISHOP));
+    /* Three-check: the checks are counted; King of the Hill: the rules are the engine's. */
+    play.variant = GAME_VARIANT_THREE_CHECK;
+    play.has_chess960 = false;
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), 0);
+    started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->game->chess.current.variant == CHESS_VARIANT_THREE_CHECK);
+    play.variant = GAME_VARIANT_KING_OF_THE_HILL;
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), 0);
+    started = find_event(CORE_EV_GAME_STARTED);
+    CHECK(started && started->game->chess.current.variant == CHESS_VARIANT_KING_OF_THE_HILL);
+    /* fromPosition: a FEN alone makes one; a bad or finished position is refused. */
+    play.variant = GAME_VARIANT_STANDARD;
+    play.fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), 0);
+    started = find_event(CORE_EV_GAME_STARTED);
+    g = started ? started->game : NULL;
+    CHECK(g && g->start.variant == GAME_VARIANT_FROM_POSITION && game_turn(g) == CHESS_WHITE);
+    CHECK(g && g->chess.start.by_type[CHESS_PAWN] == (1ull << 12)); /* e2 */
+    play.fen = "not a fen";
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), -CORE_ERR_BAD_POSITION);
+    play.fen = "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1";
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), -CORE_ERR_POSITION_OVER);
+    play.variant = GAME_VARIANT_THREE_CHECK; /* a position is for fromPosition only */
+    play.fen = "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1";
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), -CORE_ERR_BAD_POSITION);
+    play.variant = GAME_VARIANT_FROM_POSITION;
+    play.fen = NULL;
+    CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), -CORE_ERR_BAD_POSITION);
+    /* A Chess960 seek between accounts: casual (a rated one is refused), an array drawn when it
+     * is accepted, and a new one for the rematch. */
+    struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE,
+                            .tc = blitz,
+                            .color = COLOR_CHOICE_WHITE,
+                            .variant = GAME_VARIANT_CHESS960,
+                            .rated_required = true};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
+    seek.rated_required = false;
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    char id[CHALLENGE_ID_LEN + 1];
+    strcpy(id, created_id());
+    CHECK_EQ_INT(ev.items[ev.reply].seek.start.chess960, -1);
+    CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), 0);
+    started = find_event(CORE_EV_GAME_STARTED);
+    g = started ? started->game : NULL;
+    CHECK(g && !g->rated && g->start.variant == GAME_VARIANT_CHESS960);
+    CHECK(g && g->start.chess960 >= 0 && g->start.chess960 < 960);
+    if (g) {
+        int first = g->start.chess960;
+        CHECK_EQ_INT(apply(w, a, CORE_CMD_RESIGN, g->id, NULL, 0), 0);
+        CHECK_EQ_INT(apply(w, a, CORE_CMD_REMATCH_OFFER, g->id, NULL, 0), 0);
+        CHECK_EQ_INT(apply(w, b, CORE_CMD_REMATCH_ACCEPT, g->id, NULL, 0), 0);
+        started = find_event(CORE_EV_GAME_STARTED);
+        CHECK(started && started->game->start.variant == GAME_VARIANT_CHESS960);
+        /* Drawn again: another array (1 chance in 960 of the same; this seed gives another). */
+        CHECK(started && started->game->start.chess960 != first);
+    }
+    core_events_free(&ignored);
+    world_destroy(w);
+}
+
 static void test_challenge_and_seek_expiry(void) {
     struct world *w = make_world();
     struct player *a = world_player_create(w, "A", 0);
@@ -729,6 +814,7 @@ int main(void) {
     RUN(test_seek_to_mate);
     RUN(test_seek_rules);
     RUN(test_computer_games);
+    RUN(test_variant_starts);
     RUN(test_challenge_and_seek_expiry);
     RUN(test_flag_by_timer);
     RUN(test_late_move_sees_flag_first);
