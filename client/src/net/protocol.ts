@@ -300,6 +300,10 @@ export interface ArchivedGame {
   san?: string[];
   /** The mover's clock after each ply (null for untimed plies). */
   clocks?: (number | null)[];
+  /** How it started (a standard game from a FEN, imported, is fromPosition). */
+  variant?: Variant;
+  /** Chess960: the start array's number. */
+  position?: number;
   /** Its computer analysis, done or under way (game_record and GET /api/games/{id} only). */
   analysis?: GameAnalysis;
   /** Its opening (docs/openings.md), when its moves from the standard start reach a named

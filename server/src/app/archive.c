@@ -120,6 +120,12 @@ static json_t *game_json(const struct store_game *g, bool with_moves,
     put(obj, "black", side_json(g, 1));
     put(obj, "time", time_json(g));
     put(obj, "rated", json_boolean(g->rated));
+    struct game_start start;
+    if (game_start_restore(g->variant, g->initial_fen, &start) == 0) {
+        put(obj, "variant", json_string(game_variant_key(start.variant)));
+        if (start.variant == GAME_VARIANT_CHESS960)
+            put(obj, "position", json_integer(start.chess960));
+    }
     const char *category = rating_category_name(g->category);
     put(obj, "category", category ? json_string(category) : json_null());
     bool over = g->result[0] && strcmp(g->status, "live") != 0;

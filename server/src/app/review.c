@@ -25,6 +25,7 @@
 #include "app/reads.h"
 #include "app/waiting.h"
 #include "core/judgement.h"
+#include "core/start.h"
 #include "pool/pool.h"
 #include "store/store.h"
 #include "util/log.h"
@@ -115,11 +116,9 @@ void review_free(struct review *rv) {
 /* ---- a game's positions ---- */
 
 static int start_of(const struct store_game *g, struct chess_position *pos) {
-    if (!g->initial_fen[0]) {
-        chess_position_startpos(pos);
-        return 0;
-    }
-    return chess_fen_parse(pos, g->initial_fen) < 0 ? -1 : 0;
+    struct game_start start;
+    if (game_start_restore(g->variant, g->initial_fen, &start) < 0) return -1;
+    return game_start_position(&start, pos) < 0 ? -1 : 0;
 }
 
 /* Replays the game into positions[0..ply_count] and keys. Returns 0 or -1 (the stored moves do

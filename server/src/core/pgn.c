@@ -71,6 +71,8 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
     for (size_t i = 0; i < sizeof tags / sizeof tags[0]; i++) {
         if (chess_pgn_set_tag(&pgn, tags[i][0], tags[i][1]) < 0) goto done;
     }
+    const char *variant = game_variant_pgn_tag(g->start.variant);
+    if (variant && chess_pgn_set_tag(&pgn, "Variant", variant) < 0) goto done;
     /* Bots are titled as lichess titles them. */
     if (g->players[CHESS_WHITE]->bot && chess_pgn_set_tag(&pgn, "WhiteTitle", "BOT") < 0) goto done;
     if (g->players[CHESS_BLACK]->bot && chess_pgn_set_tag(&pgn, "BlackTitle", "BOT") < 0) goto done;

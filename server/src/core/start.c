@@ -28,6 +28,11 @@ const char *game_variant_name(enum game_variant variant) {
     return (unsigned)variant < GAME_VARIANT_COUNT ? VARIANTS[variant].name : NULL;
 }
 
+const char *game_variant_pgn_tag(enum game_variant variant) {
+    if (variant == GAME_VARIANT_STANDARD || variant == GAME_VARIANT_CHESS960) return NULL;
+    return game_variant_name(variant);
+}
+
 int game_variant_parse(const char *key) {
     for (int v = 0; key && v < GAME_VARIANT_COUNT; v++)
         if (strcmp(VARIANTS[v].key, key) == 0) return v;

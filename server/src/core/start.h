@@ -39,6 +39,10 @@ const char *game_variant_key(enum game_variant variant);
 /* lichess's names: "Standard", "Chess960", "From Position", "Three-check", "King of the Hill". */
 const char *game_variant_name(enum game_variant variant);
 
+/* The PGN Variant tag lichess writes for a variant ("Three-check", "From Position"...); NULL for
+ * standard chess and for Chess960, whose tag the engine writes from the start position. */
+const char *game_variant_pgn_tag(enum game_variant variant);
+
 /* The variant of a key (as game_variant_key spells it), or -1. */
 int game_variant_parse(const char *key);
 

@@ -16,15 +16,16 @@
 #include "chess/san.h"
 #include "core/judgement.h"
 #include "core/pgn.h"
+#include "core/start.h"
 #include "util/str.h"
 
-/* The start position of a stored game. */
+/* The start position of a stored game, under its variant's rules. */
 static int start_position(const struct store_game *g, struct chess_position *pos) {
-    if (!g->initial_fen[0]) {
-        chess_position_startpos(pos);
-        return 0;
-    }
-    return chess_fen_parse(pos, g->initial_fen) < 0 ? -STORE_ERR_CORRUPT : 0;
+    struct game_start start;
+    if (game_start_restore(g->variant, g->initial_fen, &start) < 0 ||
+        game_start_position(&start, pos) < 0)
+        return -STORE_ERR_CORRUPT;
+    return 0;
 }
 
 /* Replays the first `plies` moves into game (initialised from the start). */
@@ -114,6 +115,9 @@ static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const cha
         (chess_pgn_set_tag(pgn, "TimeControl", tc) < 0 ||
          chess_pgn_set_tag(pgn, "Termination", termination_tag(g->termination)) < 0))
         return -1;
+    int variant = game_variant_parse(g->variant);
+    const char *tag = variant > 0 ? game_variant_pgn_tag((enum game_variant)variant) : NULL;
+    if (tag && chess_pgn_set_tag(pgn, "Variant", tag) < 0) return -1;
     return chess_pgn_set_tag(pgn, "GameId", g->id) < 0 ? -1 : 0;
 }
 
