@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/start.h"
 #include "store/read.h"
 
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
@@ -76,8 +77,23 @@ static const char *perf_key(const json_t *time) {
     return strcmp(speed, "ultraBullet") == 0 ? "bullet" : speed;
 }
 
-static json_t *variant_standard(void) {
-    return json_pack("{s:s,s:s,s:s}", "key", "standard", "name", "Standard", "short", "Std");
+/* lichess's variant object of a key (ours are lichess's keys): {"key", "name", "short"}. */
+static json_t *variant_of_key(const char *key) {
+    static const char *const shorts[GAME_VARIANT_COUNT] = {[GAME_VARIANT_STANDARD] = "Std",
+                                                           [GAME_VARIANT_CHESS960] = "960",
+                                                           [GAME_VARIANT_FROM_POSITION] = "FEN",
+                                                           [GAME_VARIANT_THREE_CHECK] = "3check",
+                                                           [GAME_VARIANT_KING_OF_THE_HILL] =
+                                                               "KotH"};
+    int v = game_variant_parse(key);
+    if (v < 0) v = GAME_VARIANT_STANDARD;
+    return json_pack("{s:s,s:s,s:s}", "key", game_variant_key((enum game_variant)v), "name",
+                     game_variant_name((enum game_variant)v), "short", shorts[v]);
+}
+
+/* The variant object of one of our games or challenges ("variant" absent: standard). */
+static json_t *variant_of(const json_t *ours) {
+    return variant_of_key(json_string_value(json_object_get(ours, "variant")));
 }
 
 /* ---- players ---- */
@@ -97,6 +113,13 @@ json_t *lichess_player(const json_t *ours) {
     return p;
 }
 
+/* A stored game's variant key (a standard game from a FEN, imported, is fromPosition). */
+static const char *stored_variant(const struct store_game *g) {
+    struct game_start start;
+    if (game_start_restore(g->variant, g->initial_fen, &start) < 0) return "standard";
+    return game_variant_key(start.variant);
+}
+
 /* ---- status ---- */
 
 const char *lichess_status(const json_t *game) {
@@ -108,6 +131,8 @@ const char *lichess_status(const json_t *game) {
         {"timeout_vs_insufficient", "outoftime"},
         {"aborted", "aborted"},
         {"abandoned", "timeout"},
+        {"king_of_the_hill", "variantEnd"},
+        {"three_check", "variantEnd"},
     };
     const char *reason = json_string_value(json_object_get(game, "reason"));
     if (!reason) return "started";
@@ -120,9 +145,9 @@ int lichess_status_id(const char *status) {
     static const struct {
         const char *name;
         int id;
-    } ids[] = {{"created", 10},   {"started", 20},   {"aborted", 25}, {"mate", 30},
-               {"resign", 31},    {"stalemate", 32}, {"timeout", 33}, {"draw", 34},
-               {"outoftime", 35}, {"noStart", 37}};
+    } ids[] = {{"created", 10},   {"started", 20},   {"aborted", 25},   {"mate", 30},
+               {"resign", 31},    {"stalemate", 32}, {"timeout", 33},   {"draw", 34},
+               {"outoftime", 35}, {"noStart", 37},   {"variantEnd", 60}};
     for (size_t i = 0; i < sizeof ids / sizeof ids[0]; i++)
         if (strcmp(ids[i].name, status) == 0) return ids[i].id;
     return 38; /* unknownFinish */
@@ -195,7 +220,7 @@ json_t *lichess_challenge(const json_t *ours, const char *origin, const json_t *
     json_t *c = json_pack(
         "{s:s,s:s,s:s,s:o,s:o,s:o,s:b,s:s,s:o,s:s,s:s,s:{s:s,s:s}}", "id", id, "url", url, "status",
         status, "challenger", challenger ? challenger : json_null(), "destUser",
-        to ? lichess_player(to) : json_null(), "variant", variant_standard(), "rated",
+        to ? lichess_player(to) : json_null(), "variant", variant_of(ours), "rated",
         json_is_true(json_object_get(ours, "rated")), "speed", lichess_speed(time), "timeControl",
         time_control(time), "color", color[0] ? color : "random", "finalColor",
         final_color[0] ? final_color : (strcmp(color, "black") == 0 ? "black" : "white"), "perf",
@@ -254,7 +279,7 @@ json_t *lichess_game_event(const json_t *game, const char *me) {
         id, "gameId", id, "fullId", id, "color", mine, "fen", str(game, "fen"), "lastMove",
         last ? last : "", "source",
         json_is_integer(json_object_get(opponent, "computer")) ? "ai" : "friend", "status", "id",
-        lichess_status_id(status), "name", status, "variant", variant_standard(), "speed",
+        lichess_status_id(status), "name", status, "variant", variant_of(game), "speed",
         lichess_speed(time), "perf", perf_key(time), "rated",
         json_is_true(json_object_get(game, "rated")), "hasMoved", plies > (size_t)color, "opponent",
         opp ? opp : json_null(), "isMyTurn", playing && strcmp(str(game, "turn"), mine) == 0,
@@ -314,9 +339,9 @@ json_t *lichess_game_full(const json_t *game) {
     json_t *state = lichess_game_state(game);
     json_t *full = json_pack(
         "{s:s,s:s,s:o,s:s,s:{s:s},s:b,s:I,s:o,s:o,s:s,s:o,s:o}", "type", "gameFull", "id",
-        str(game, "id"), "variant", variant_standard(), "speed", lichess_speed(time), "perf",
-        "name", lichess_perf_name(time), "rated", json_is_true(json_object_get(game, "rated")),
-        "createdAt", json_integer_value(json_object_get(game, "created")), "white",
+        str(game, "id"), "variant", variant_of(game), "speed", lichess_speed(time), "perf", "name",
+        lichess_perf_name(time), "rated", json_is_true(json_object_get(game, "rated")), "createdAt",
+        json_integer_value(json_object_get(game, "created")), "white",
         lichess_player(json_object_get(game, "white")), "black",
         lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game), "clock",
         clock ? clock : json_null(), "state", state ? state : json_null());
@@ -454,7 +479,7 @@ json_t *lichess_stored_game(const struct store_game *g) {
         len += (size_t)snprintf(moves + len, cap - len, "%s%s", i ? " " : "", g->moves[i].san);
     int64_t last = g->ply_count && g->moves ? g->moves[g->ply_count - 1].played_at : g->created_at;
     out = json_pack("{s:s,s:b,s:s,s:s,s:s,s:I,s:I,s:s,s:{s:o,s:o},s:s}", "id", g->id, "rated",
-                    g->rated, "variant", "standard", "speed", lichess_speed(time), "perf",
+                    g->rated, "variant", stored_variant(g), "speed", lichess_speed(time), "perf",
                     perf_key(time), "createdAt", (json_int_t)g->created_at, "lastMoveAt",
                     (json_int_t)(g->ended_at ? g->ended_at : last), "status", lichess_status(ours),
                     "players", "white", stored_side(g, 0), "black", stored_side(g, 1), "moves",
