@@ -7,6 +7,7 @@
 #include "proto/encode.h"
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -83,9 +84,17 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
     return obj;
 }
 
+/* X-FEN; in Three-check with the checks given at the end, as lichess writes them ("... 0 1
+ * +1+0"; the engine's own FEN has the checks remaining after the en passant field). */
 static json_t *encode_fen(const struct chess_position *pos) {
-    char fen[CHESS_FEN_MAX];
-    if (chess_fen_write(pos, CHESS_FEN_XFEN, fen, sizeof fen) < 0) return NULL;
+    char fen[CHESS_FEN_MAX + 8];
+    struct chess_position plain = *pos;
+    plain.variant = CHESS_VARIANT_STANDARD; /* for writing only */
+    int n = chess_fen_write(&plain, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX);
+    if (n < 0) return NULL;
+    if (pos->variant == CHESS_VARIANT_THREE_CHECK)
+        snprintf(fen + n, sizeof fen - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
+                 pos->checks[CHESS_BLACK]);
     return json_string_nocheck(fen);
 }
 
