@@ -451,7 +451,7 @@ async def test_refusals(srv):
     status, _, body = await run(api.request, "GET", "/api/no/such/endpoint")
     assert status == 404 and json.loads(body), (status, body)
     # Bad forms.
-    await run(api.post, "/api/challenge/someone", form={"variant": "chess960"}, expect=400)
+    await run(api.post, "/api/challenge/someone", form={"variant": "crazyhouse"}, expect=400)
     await run(api.post, "/api/challenge/someone", form={"clock.limit": "x"}, expect=400)
     await run(api.post, "/api/challenge/someone", form={"color": "green"}, expect=400)
     await run(api.post, "/api/bot/game/abcdefgh/draw/maybe", expect=400)

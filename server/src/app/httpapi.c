@@ -1195,19 +1195,38 @@ static bool target_answer(struct db_read *rd, struct conn *c, struct api_call *c
 }
 
 /*
+ * The variant and fen of a challenge's form into our message: lichess's keys are ours; a fen
+ * is the start of a fromPosition game, or names a Chess960 array. Returns NULL or a refusal.
+ */
+static const char *form_start(struct hapi *h, json_t *msg) {
+    char variant[32] = "standard", fen[STORE_FEN_MAX + 1] = "";
+    form_field(h, "variant", variant, sizeof variant);
+    bool has_fen = form_field(h, "fen", fen, sizeof fen) && fen[0];
+    int v = game_variant_parse(variant);
+    if (v < 0)
+        return "variant: standard, chess960, fromPosition, threeCheck or kingOfTheHill";
+    if (v == GAME_VARIANT_CHESS960 && has_fen) {
+        struct game_start start;
+        if (game_start_restore("chess960", fen, &start) < 0)
+            return "fen: not one of Chess960's 960 start positions";
+        json_object_set_new(msg, "position", json_integer(start.chess960));
+        has_fen = false;
+    }
+    if (v != GAME_VARIANT_STANDARD) json_object_set_new(msg, "variant", json_string(variant));
+    if (has_fen) json_object_set_new(msg, "fen", json_string(fen));
+    return NULL;
+}
+
+/*
  * A challenge's form (lichess's fields: clock.limit, clock.increment, color, variant, days, fen)
- * as one of our messages of this type with its time and colour. NULL when the form is refused:
- * *rc is then the answer's (a 400 sent) or -1.
+ * as one of our messages of this type with its time, colour and start. NULL when the form is
+ * refused: *rc is then the answer's (a 400 sent) or -1.
  */
 static json_t *challenge_form(struct hapi *h, const char *type, int *rc) {
     char value[64], limit[32], increment[32] = "0";
     const char *refusal = NULL;
-    if (form_field(h, "variant", value, sizeof value) && strcmp(value, "standard") != 0)
-        refusal = "variant: only standard is played here";
-    else if (form_field(h, "days", value, sizeof value))
+    if (form_field(h, "days", value, sizeof value))
         refusal = "days: correspondence games are not played here yet";
-    else if (form_field(h, "fen", value, sizeof value))
-        refusal = "fen: games from a position are not played here yet";
     json_t *time = NULL;
     if (!refusal && form_field(h, "clock.limit", limit, sizeof limit)) {
         form_field(h, "clock.increment", increment, sizeof increment);
@@ -1236,6 +1255,11 @@ static json_t *challenge_form(struct hapi *h, const char *type, int *rc) {
     }
     if (form_field(h, "color", value, sizeof value))
         json_object_set_new(msg, "color", json_string(value));
+    if ((refusal = form_start(h, msg))) {
+        json_decref(msg);
+        *rc = hapi_error(h->req, 400, refusal);
+        return NULL;
+    }
     return msg;
 }
 
