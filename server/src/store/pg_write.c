@@ -92,8 +92,9 @@ static const char *const sql_text[W_COUNT] = {
                 "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING",
     [W_GAME] = "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, "
                "initial_ms, increment_ms, category, rated, status, created_at, white_rating, "
-               "black_rating, node) "
-               "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'live', $11, $12, $13, $14)",
+               "black_rating, node, variant) "
+               "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'live', $11, $12, $13, $14, "
+               "COALESCE($15, 'standard'))",
     [W_MOVE] = "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
     [W_UNLOG_AFTER] = "DELETE FROM live_moves WHERE game_id = $1 AND ply > $2",
@@ -599,6 +600,7 @@ static int put_game(struct pg_db *d, const struct store_op *op) {
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[0]);
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[1]);
     pg_text(&p, d->node_id);
+    pg_text_or_null(&p, op->u.start.variant); /* "": NULL, stored as 'standard' */
     int rc = pg_run(d, W_GAME, &p, false, 0);
     if (rc == 0 && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;
     return rc;

@@ -36,8 +36,9 @@ static const char *const sql_text[] = {
     "ON CONFLICT (hash) DO NOTHING",
     /* game */
     "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, initial_ms, "
-    "increment_ms, category, rated, status, created_at, white_rating, black_rating, node) "
-    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13, ?14)",
+    "increment_ms, category, rated, status, created_at, white_rating, black_rating, node, "
+    "variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13, ?14, "
+    "COALESCE(?15, 'standard'))",
     /* move */
     "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -387,6 +388,7 @@ static int put_game(struct sqlite_db *d, const struct store_op *op) {
     bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);
     bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
     sqlite3_bind_text(st, 14, d->node_id, -1, SQLITE_STATIC);
+    bind_text(st, 15, op->u.start.variant); /* "": NULL, stored as 'standard' */
     int rc = step(d, st);
     /* Out of memory: the transaction is retried, then the writer gives up. */
     if (rc == OP_OK && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;

@@ -932,6 +932,113 @@ static void import_game(struct store *s, const char *game) {
     CHECK(store_submit(s, &op) > 0);
 }
 
+#define FEN_960 "nrbbqkrn/pppppppp/8/8/8/8/PPPPPPPP/NRBBQKRN w KQkq - 0 1"
+#define FEN_END "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"
+
+/* The variants store_each_player_game() passes, in order. */
+struct variants_seen {
+    int count;
+    char id[3][STORE_ID_MAX + 1];
+    char variant[3][STORE_VARIANT_MAX + 1];
+};
+
+static int on_player_game(void *ctx, const struct store_game *g) {
+    struct variants_seen *seen = ctx;
+    if (seen->count == 3) return 1;
+    snprintf(seen->id[seen->count], sizeof seen->id[0], "%s", g->id);
+    snprintf(seen->variant[seen->count], sizeof seen->variant[0], "%s", g->variant);
+    seen->count++;
+    return 0;
+}
+
+static int on_live_variant(void *ctx, const struct store_game *g,
+                           const struct store_identity p[2]) {
+    (void)p;
+    return on_player_game(ctx, g);
+}
+
+/* A game's variant as started ("" stored as standard) comes back from every read of games,
+ * with its initial position; an imported game is standard, whatever position it starts from. */
+static void test_game_variant(void) {
+    struct store *s = open_started(false);
+    if (!s) return;
+    submit_player(s, "pA", "Ann", NULL);
+    submit_player(s, "pB", "Ben", NULL);
+    struct store_op op = {.type = STORE_OP_GAME_START};
+    snprintf(op.game_id, sizeof op.game_id, "g960");
+    snprintf(op.u.start.player_id[0], sizeof op.u.start.player_id[0], "pA");
+    snprintf(op.u.start.player_id[1], sizeof op.u.start.player_id[1], "pB");
+    snprintf(op.u.start.name[0], sizeof op.u.start.name[0], "Ann");
+    snprintf(op.u.start.name[1], sizeof op.u.start.name[1], "Ben");
+    snprintf(op.u.start.initial_fen, sizeof op.u.start.initial_fen, FEN_960);
+    snprintf(op.u.start.variant, sizeof op.u.start.variant, "chess960");
+    op.u.start.unlimited = true;
+    op.u.start.created_at = 10;
+    CHECK(store_submit(s, &op) > 0);
+    submit_start(s, "gStd", "pB", "pA", 11); /* variant "" */
+    op = (struct store_op){.type = STORE_OP_IMPORT};
+    snprintf(op.game_id, sizeof op.game_id, "gImp");
+    snprintf(op.u.import.white, sizeof op.u.import.white, "Morphy");
+    snprintf(op.u.import.black, sizeof op.u.import.black, "Duke");
+    snprintf(op.u.import.result, sizeof op.u.import.result, "*");
+    snprintf(op.u.import.initial_fen, sizeof op.u.import.initial_fen, FEN_END);
+    op.u.import.at = 30;
+    CHECK(store_submit(s, &op) > 0);
+    CHECK_EQ_INT(settle(s, &(struct results){0}), 0);
+    CHECK(!store_failed(s));
+
+    struct store_game g;
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "g960", &g), 0);
+    CHECK_EQ_STR(g.variant, "chess960");
+    CHECK_EQ_STR(g.initial_fen, FEN_960);
+    store_game_free(&g);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "gStd", &g), 0);
+    CHECK_EQ_STR(g.variant, "standard");
+    CHECK_EQ_STR(g.initial_fen, "");
+    store_game_free(&g);
+    CHECK_EQ_INT(store_read_game(store_startup_reader(s), "gImp", &g), 0);
+    CHECK_EQ_STR(g.status, "imported");
+    CHECK_EQ_STR(g.variant, "standard");
+    CHECK_EQ_STR(g.initial_fen, FEN_END);
+    store_game_free(&g);
+
+    struct store_game page[2];
+    int count;
+    bool more;
+    CHECK_EQ_INT(store_player_games(store_startup_reader(s), "pA", 1, 2, page, &count, &more), 0);
+    CHECK_EQ_INT(count, 2);
+    CHECK_EQ_STR(page[0].id, "gStd"); /* newest first */
+    CHECK_EQ_STR(page[0].variant, "standard");
+    CHECK_EQ_STR(page[1].id, "g960");
+    CHECK_EQ_STR(page[1].variant, "chess960");
+    store_close(s);
+
+    /* Restored at startup with their variants. */
+    s = reopen();
+    if (!s) return;
+    struct variants_seen seen = {0};
+    CHECK_EQ_INT(store_load_live(store_startup_reader(s), on_live_variant, &seen), 0);
+    CHECK_EQ_INT(seen.count, 2);
+    CHECK_EQ_STR(seen.id[0], "g960");
+    CHECK_EQ_STR(seen.variant[0], "chess960");
+    CHECK_EQ_STR(seen.id[1], "gStd");
+    CHECK_EQ_STR(seen.variant[1], "standard");
+
+    /* Ended, they are listed with their variants too. */
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    end_game(s, "g960", 40);
+    end_game(s, "gStd", 41);
+    CHECK_EQ_INT(settle(s, &(struct results){0}), 0);
+    seen = (struct variants_seen){0};
+    CHECK_EQ_INT(
+        store_each_player_game(store_startup_reader(s), "pB", NULL, 10, on_player_game, &seen), 0);
+    CHECK_EQ_INT(seen.count, 2);
+    CHECK_EQ_STR(seen.id[0], "g960"); /* oldest first */
+    CHECK_EQ_STR(seen.variant[0], "chess960");
+    CHECK_EQ_STR(seen.variant[1], "standard");
+    store_close(s);
+}
+
 /* One position as read back equals the one written (last and at are not read). */
 static void check_ply(const struct store_analysis_ply *got, const struct store_analysis_ply *want) {
     CHECK_EQ_INT(got->ply, want->ply);
@@ -1398,6 +1505,7 @@ int main(void) {
     RUN(test_account_operations);
     RUN(test_api_tokens);
     RUN(test_bot_upgrade);
+    RUN(test_game_variant);
     RUN(test_game_analysis);
     RUN(test_commit_reached);
     RUN(test_writer_gives_up);
