@@ -40,7 +40,7 @@ async def test_chess960_castling_across_a_restart(data):
     assert game["variant"] == "chess960" and game["position"] == 518, game
     assert game["rated"] is False, game
     gid = game["id"]
-    await play(gid, a, b, ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5"])
+    await play(gid, a, b, ["e4", "e5", "Nf3", "Nf6", "Bc4", "Bc5"])
     castled = await a.move(gid, "e1h1")
     assert castled["uci"] == "e1h1" and castled["san"] == "O-O", castled
     await srv.close_clients()
