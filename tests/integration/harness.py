@@ -29,6 +29,7 @@ import tempfile
 import time
 import traceback
 import urllib.error
+import urllib.parse
 import urllib.request
 
 try:
@@ -110,6 +111,19 @@ class ServerProcess:
                 return r.status, dict(r.headers), r.read()
         except urllib.error.HTTPError as e:
             return e.code, dict(e.headers), e.read()
+
+    def post_json(self, path, token=None, form=None):
+        """POST path (a form, or nothing) with a bearer token; returns (status, the JSON answer)."""
+        data = urllib.parse.urlencode(form).encode() if form else b""
+        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+                                     method="POST")
+        if token:
+            req.add_header("Authorization", "Bearer " + token)
+        try:
+            with urllib.request.urlopen(req, timeout=30) as r:
+                return r.status, json.loads(r.read())
+        except urllib.error.HTTPError as e:
+            return e.code, json.loads(e.read())
 
     def health(self):
         status, _, body = self.http("/healthz")

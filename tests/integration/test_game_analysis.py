@@ -7,8 +7,6 @@ in progress, not analysed yet, one analysis at a time per player, the site's que
 analyses under way that survive a restart and finish where they stopped.
 """
 import json
-import urllib.error
-import urllib.request
 
 from harness import start_game
 from persist_harness import run_data_dir_tests
@@ -33,19 +31,6 @@ async def analysis_done(client, game, timeout=120):
                             and m["analysis"]["state"] == "done", timeout=timeout,
                             what="the analysis of %s done" % game)
     return msg["analysis"]
-
-
-def post(srv, path, token=None):
-    """POST path with a bearer token; returns (status, JSON body)."""
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (srv.port, path), data=b"",
-                                 method="POST")
-    if token:
-        req.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
 
 
 async def api_token(client, username):
@@ -151,11 +136,11 @@ async def test_limits_and_restart(data):
     await ann.error({"type": "game_analysis_request", "game": games[1]}, "GAME_ANALYSIS_LIMIT")
     await ben.ok({"type": "game_analysis_request", "game": games[1]})
     await cat.error({"type": "game_analysis_request", "game": games[2]}, "ANALYSIS_QUEUE_FULL")
-    status, body = post(srv, "/api/games/%s/analysis" % games[2], token)
+    status, body = srv.post_json("/api/games/%s/analysis" % games[2], token)
     assert status == 503 and "queue is full" in body["error"], (status, body)
-    assert post(srv, "/api/games/nosuchgame/analysis", token)[0] == 404
-    assert post(srv, "/api/games/%s/analysis" % games[2])[0] == 401
-    assert post(srv, "/api/games/%s/analysis" % games[2], "x" * 32)[0] == 401
+    assert srv.post_json("/api/games/nosuchgame/analysis", token)[0] == 404
+    assert srv.post_json("/api/games/%s/analysis" % games[2])[0] == 401
+    assert srv.post_json("/api/games/%s/analysis" % games[2], "x" * 32)[0] == 401
     # Someone else asking for a game under way follows it.
     follow = await cat.ok({"type": "game_analysis_get", "game": games[0]})
     assert follow["analysis"]["state"] == "running", follow
@@ -179,10 +164,10 @@ async def test_limits_and_restart(data):
         assert "white" in final["accuracy"] and "black" in final["accuracy"], final
     assert "stored already" in srv.read_log()
     # The queue is free again; over HTTP: 202 while it runs, 200 for one done.
-    status, body = post(srv, "/api/games/%s/analysis" % games[2], token)
+    status, body = srv.post_json("/api/games/%s/analysis" % games[2], token)
     assert status == 202 and body["game"] == games[2], (status, body)
     assert body["analysis"]["state"] == "running", body
-    status, body = post(srv, "/api/games/%s/analysis" % games[0], token)
+    status, body = srv.post_json("/api/games/%s/analysis" % games[0], token)
     assert status == 200 and body["analysis"]["state"] == "done", (status, body)
     status, _, state = srv.http("/api/games/%s" % games[0])
     assert status == 200 and json.loads(state)["analysis"] == body["analysis"], state[:300]

@@ -4,11 +4,6 @@ sides castling king-takes-rook, across a restart; Three-check and King of the Hi
 their own ends; a game from a position against the computer; the variant in the game state, the
 archive, PGN and the lichess exports; every refusal with its code.
 """
-import json
-import urllib.error
-import urllib.parse
-import urllib.request
-
 from persist_harness import run_data_dir_tests
 
 MINUTES_5 = {"minutes": 5, "increment": 0}
@@ -119,18 +114,6 @@ async def test_from_position_against_the_computer(data):
     assert srv.stop() == 0
 
 
-def post_form(srv, path, token, form):
-    """POST a form with a bearer token; returns (status, JSON body)."""
-    req = urllib.request.Request("http://127.0.0.1:%d%s" % (srv.port, path),
-                                 data=urllib.parse.urlencode(form).encode(), method="POST")
-    req.add_header("Authorization", "Bearer " + token)
-    try:
-        with urllib.request.urlopen(req, timeout=30) as r:
-            return r.status, json.loads(r.read())
-    except urllib.error.HTTPError as e:
-        return e.code, json.loads(e.read())
-
-
 async def test_http_api_challenges(data):
     srv = data.start("--engine-workers", "1")
     a = await srv.player("Ann")
@@ -139,21 +122,21 @@ async def test_http_api_challenges(data):
                          "scopes": "challenge:write,board:play"}))["token"]
     # A Chess960 start named by its FEN (array 0), as lichess takes it.
     fen0 = "bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"
-    status, game = post_form(srv, "/api/challenge/ai", token,
-                             {"level": "1", "variant": "chess960", "fen": fen0})
+    status, game = srv.post_json("/api/challenge/ai", token,
+                                  {"level": "1", "variant": "chess960", "fen": fen0})
     assert status == 200 and game["variant"]["key"] == "chess960", (status, game)
     assert game["variant"]["short"] == "960" and game["fen"] == fen0, game
-    status, game = post_form(srv, "/api/challenge/ai", token,
-                             {"level": "1", "variant": "kingOfTheHill"})
+    status, game = srv.post_json("/api/challenge/ai", token,
+                                  {"level": "1", "variant": "kingOfTheHill"})
     assert status == 200 and game["variant"]["name"] == "King of the Hill", (status, game)
-    status, game = post_form(srv, "/api/challenge/ai", token,
-                             {"level": "1", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"})
+    status, game = srv.post_json("/api/challenge/ai", token,
+                                  {"level": "1", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"})
     assert status == 200 and game["variant"]["key"] == "fromPosition", (status, game)
     for form, words in (({"variant": "crazyhouse"}, "variant:"),
                         ({"variant": "chess960", "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"},
                          "Chess960"),
                         ({"fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}, "over")):
-        status, body = post_form(srv, "/api/challenge/ai", token, dict(form, level="1"))
+        status, body = srv.post_json("/api/challenge/ai", token, dict(form, level="1"))
         assert status == 400 and words in body["error"], (form, status, body)
     await srv.close_clients()
     assert srv.stop() == 0

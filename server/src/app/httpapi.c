@@ -1203,8 +1203,7 @@ static const char *form_start(struct hapi *h, json_t *msg) {
     form_field(h, "variant", variant, sizeof variant);
     bool has_fen = form_field(h, "fen", fen, sizeof fen) && fen[0];
     int v = game_variant_parse(variant);
-    if (v < 0)
-        return "variant: standard, chess960, fromPosition, threeCheck or kingOfTheHill";
+    if (v < 0) return "variant: standard, chess960, fromPosition, threeCheck or kingOfTheHill";
     if (v == GAME_VARIANT_CHESS960 && has_fen) {
         struct game_start start;
         if (game_start_restore("chess960", fen, &start) < 0)
