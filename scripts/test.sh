@@ -17,10 +17,10 @@ ctest --test-dir build/asan -L unit --output-on-failure -j "$(nproc)"
 echo "== fuzzing: libFuzzer targets for a bounded time, then the live server under ASan"
 scripts/fuzz.sh
 
-echo "== the HTTP API's, the pools', the games', the settings' and the game analysis' integration tests against the server built with ASan"
+echo "== the HTTP API's, the pools', the games', the settings', the variants' and the game analysis' integration tests against the server built with ASan"
 # Each test stops its server with SIGTERM and requires exit status 0: no leak, no memory error
 # on any path they take (refusals included).
-for t in http_api api_tokens pools games settings; do
+for t in http_api api_tokens pools games settings variants; do
     /usr/bin/python3 "tests/integration/test_$t.py" --server build/asan/server/chess_server
 done
 # The game analysis's paths but its long restart test (the engine is slow under ASan).
