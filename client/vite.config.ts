@@ -25,5 +25,8 @@ export default defineConfig({
   test: {
     environment: 'node',
     include: ['src/**/*.test.{ts,tsx}'],
+    // The component tests render whole pages in jsdom: on a loaded two-core machine (the test
+    // run starts browsers beside them) one can take several seconds. The timeout is for hangs.
+    testTimeout: 30000,
   },
 });
