@@ -58,6 +58,9 @@ int notation_find_uci(const struct chess_position *pos, const struct chess_move_
     int from, to, promo;
     int rc = parse_uci(text, &from, &to, &promo);
     if (rc < 0) return rc;
+    /* Chess960's castling written as the king's own move (e1g1): taken unless an ordinary move
+     * has that text. */
+    chess_move king_move_castling = CHESS_MOVE_NONE;
     for (int i = 0; i < legal->count; i++) {
         chess_move m = legal->moves[i];
         if (chess_move_from(m) != from) continue;
@@ -66,13 +69,15 @@ int notation_find_uci(const struct chess_position *pos, const struct chess_move_
         if (promotes && (int)chess_move_promotion(m) != promo) continue;
         int target = chess_move_to(m);
         if (chess_move_kind(m) == CHESS_MOVE_CASTLING) {
-            /* King takes rook always; king to its castling square only in standard chess. */
+            /* King takes rook always; king to its castling square in standard chess, and in
+             * Chess960 when no other move reads the same. */
             int king_to, rook_to;
             position_castling_squares(pos->side, from, target, &king_to, &rook_to);
             if (to == target || (!pos->chess960 && to == king_to)) {
                 *move = m;
                 return 0;
             }
+            if (to == king_to && king_to != from) king_move_castling = m;
             continue;
         }
         if (target == to) {
@@ -80,7 +85,9 @@ int notation_find_uci(const struct chess_position *pos, const struct chess_move_
             return 0;
         }
     }
-    return -CHESS_ERR_MOVE_ILLEGAL;
+    if (king_move_castling == CHESS_MOVE_NONE) return -CHESS_ERR_MOVE_ILLEGAL;
+    *move = king_move_castling;
+    return 0;
 }
 
 int chess_move_from_uci(const struct chess_position *pos, const char *text, chess_move *move) {

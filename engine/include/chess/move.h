@@ -1,6 +1,7 @@
 /*
  * Moves as UCI long algebraic text (e2e4, e7e8q). Castling is written e1g1 in standard chess and
- * king-takes-rook (e1h1) in Chess960; both spellings are read in standard chess.
+ * king-takes-rook (e1h1) in Chess960; both spellings are read in both, the king's own square
+ * (e1g1) in Chess960 only where no ordinary move has that text (a king on f1 going to g1).
  */
 #ifndef CHESS_MOVE_H
 #define CHESS_MOVE_H

@@ -138,12 +138,22 @@ static void test_uci_text(void) {
     CHECK_EQ_STR(text, "b7a8n");
     chess_move_to_uci(&pos, CHESS_MOVE_NONE, text);
     CHECK_EQ_STR(text, "0000");
-    /* In Chess960 castling is always king takes rook, and e1g1 is not castling. */
+    /* In Chess960 castling is written king takes rook; the king's own square is read too where
+     * nothing else reads the same. */
     pos.chess960 = true;
     chess_move_to_uci(&pos, castle, text);
     CHECK_EQ_STR(text, "e1h1");
     chess_move m;
-    CHECK_EQ_INT(chess_move_from_uci(&pos, "e1g1", &m), -CHESS_ERR_MOVE_ILLEGAL);
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "e1g1", &m), 0);
+    CHECK_EQ_INT(m, castle);
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "e1c1", &m), 0);
+    CHECK_EQ_INT(m, uci(&pos, "e1a1"));
+    /* King on f1, rook on h1: f1g1 is the king's step; castling only as f1h1. */
+    CHECK_EQ_INT(chess_fen_parse(&pos, "4k3/8/8/8/8/8/8/5K1R w H - 0 1"), 0);
+    CHECK(pos.chess960);
+    chess_move step = uci(&pos, "f1g1");
+    CHECK_EQ_INT(chess_move_kind(step), CHESS_MOVE_NORMAL);
+    CHECK_EQ_INT(chess_move_kind(uci(&pos, "f1h1")), CHESS_MOVE_CASTLING);
 }
 
 /* Every legal move of many positions survives SAN and UCI round trips. */
