@@ -8,7 +8,8 @@
  * unknown is reported on an "info string" line and otherwise ignored; a position command with
  * an illegal move or a bad FEN leaves the previous position in place.
  *
- * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960, Ponder,
+ * Supported: uci, isready, ucinewgame, setoption (Hash, Threads, MultiPV, UCI_Chess960,
+ * UCI_Variant: chess, kingofthehill or 3check, Ponder,
  * Skill Level, Move Overhead, nodestime: time as nodes / N ms, Level: the lobby's levels
  * 1-8, Use NNUE: the learned evaluation, EvalFile: its network file), position, go (wtime btime
  * winc binc movestogo depth nodes movetime infinite ponder), stop, ponderhit, quit; and for people:
@@ -61,6 +62,7 @@ struct uci {
     int64_t overhead;
     int64_t nodestime; /* 0: wall clock; N: the search's time is nodes / N milliseconds */
     bool chess960;
+    int variant;                  /* enum chess_variant: UCI_Variant */
     bool use_nnue;                /* evaluate with a network rather than the hand-written terms */
     struct chess_nnue *eval_file; /* EvalFile's network; NULL: the built-in one */
     struct chess_search_params params; /* the search's constants: defaults unless tuned */
@@ -161,6 +163,22 @@ static void finish_search(struct uci *u) {
     u->searching = false;
 }
 
+/* The variant a UCI_Variant value names, as Fairy-Stockfish and lichess's fishnet spell them
+ * ("chess", "kingofthehill", "3check"), or -1. */
+static int uci_variant(const char *value) {
+    static const struct {
+        const char *name;
+        int variant;
+    } names[] = {{"chess", CHESS_VARIANT_STANDARD},
+                 {"standard", CHESS_VARIANT_STANDARD},
+                 {"kingofthehill", CHESS_VARIANT_KING_OF_THE_HILL},
+                 {"3check", CHESS_VARIANT_THREE_CHECK},
+                 {"threecheck", CHESS_VARIANT_THREE_CHECK}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(names[i].name, value) == 0) return names[i].variant;
+    return -1;
+}
+
 /* ---- options ---------------------------------------------------------------------------- */
 
 static void print_options(void) {
@@ -169,6 +187,7 @@ static void print_options(void) {
     say("option name MultiPV type spin default 1 min 1 max %d", CHESS_MAX_MULTIPV);
     say("option name Ponder type check default false");
     say("option name UCI_Chess960 type check default false");
+    say("option name UCI_Variant type combo default chess var chess var kingofthehill var 3check");
     say("option name Skill Level type spin default %d min 0 max %d", CHESS_SKILL_MAX,
         CHESS_SKILL_MAX);
     say("option name Move Overhead type spin default 50 min 0 max 5000");
@@ -261,6 +280,9 @@ static bool apply_option(struct uci *u, const char *name, const char *value) {
         u->overhead = v;
     } else if (strcasecmp(name, "nodestime") == 0 && parse_int(value, 0, NODESTIME_MAX, &v)) {
         u->nodestime = v;
+    } else if (strcasecmp(name, "UCI_Variant") == 0 && value && uci_variant(value) >= 0) {
+        u->variant = uci_variant(value);
+        chess_position_set_variant(&u->pos, u->variant);
     } else if (strcasecmp(name, "UCI_Chess960") == 0 && parse_bool(value, &b)) {
         u->chess960 = b;
         u->pos.chess960 = b || u->pos.chess960;
@@ -319,10 +341,12 @@ static int push_key(uint64_t **keys, int *count, int *capacity, uint64_t key) {
     return 0;
 }
 
-/* Parses "startpos" or "fen ..." at tok[1]; returns the index after it, or -1. */
+/* Parses "startpos" or "fen ..." at tok[1] under the variant set; returns the index after it,
+ * or -1. */
 static int parse_root(struct uci *u, char **tok, int n, struct chess_position *pos) {
     if (n >= 2 && strcmp(tok[1], "startpos") == 0) {
         chess_position_startpos(pos);
+        chess_position_set_variant(pos, u->variant);
         return 2;
     }
     if (n < 3 || strcmp(tok[1], "fen") != 0) {
@@ -335,12 +359,11 @@ static int parse_root(struct uci *u, char **tok, int n, struct chess_position *p
         if (*fen) strncat(fen, " ", sizeof fen - strlen(fen) - 1);
         strncat(fen, tok[i], sizeof fen - strlen(fen) - 1);
     }
-    int rc = chess_fen_parse(pos, fen);
+    int rc = chess_fen_parse_variant(pos, fen, u->variant);
     if (rc < 0) {
         say("info string bad FEN (%s): %s; position unchanged", chess_error_name(rc), fen);
         return -1;
     }
-    (void)u;
     return i;
 }
 

@@ -5,7 +5,7 @@
  * lines, go with depth, infinite plus stop, ponder plus ponderhit, MultiPV, nodestime (the final
  * info nodes line, limits in nodes, deterministic), the search's constants as hidden options,
  * the network options (Use NNUE, on by default, changes the search; EvalFile rejects what is not a
- * network and keeps the network it had), quit.
+ * network and keeps the network it had), UCI_Variant, quit.
  */
 #define _POSIX_C_SOURCE 200809L
 
@@ -18,6 +18,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -151,6 +152,31 @@ static void test_malformed(void) {
     CHECK(expect("info string unknown option or bad value", line, sizeof line, REPLY_MS));
     send_line("position");
     CHECK(expect("info string position needs", line, sizeof line, REPLY_MS));
+    send_line("isready");
+    CHECK(expect("readyok", line, sizeof line, REPLY_MS));
+}
+
+/* UCI_Variant: King of the Hill and Three-check searched under their rules (a king's step to the
+ * centre, the third check), a FEN read with its checks; back to chess; an unknown one refused. */
+static void test_variants(void) {
+    char line[4096];
+    send_line("setoption name UCI_Variant value kingofthehill");
+    send_line("position fen 8/8/4k3/8/8/8/8/K7 b - - 0 1");
+    send_line("go depth 3");
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
+    CHECK(strcmp(line, "bestmove e6d5") == 0 || strcmp(line, "bestmove e6e5") == 0);
+    send_line("setoption name UCI_Variant value 3check");
+    send_line("position fen 4k3/8/8/8/8/8/8/4K2R w K - 0 1 +2+0");
+    send_line("go depth 3");
+    CHECK(expect("bestmove", line, sizeof line, REPLY_MS));
+    CHECK_EQ_STR(line, "bestmove h1h8"); /* the only check: the third */
+    send_line("setoption name UCI_Variant value crazyhouse");
+    CHECK(expect("info string unknown option or bad value", line, sizeof line, REPLY_MS));
+    send_line("setoption name UCI_Variant value chess");
+    send_line("position fen 8/8/4k3/8/8/8/8/K7 b - - 0 1");
+    send_line("d");
+    CHECK(expect("fen ", line, sizeof line, REPLY_MS));
+    CHECK_EQ_STR(line, "fen 8/8/4k3/8/8/8/8/K7 b - - 0 1");
     send_line("isready");
     CHECK(expect("readyok", line, sizeof line, REPLY_MS));
 }
@@ -307,6 +333,7 @@ int main(int argc, char **argv) {
     RUN(test_handshake);
     RUN(test_position_and_go);
     RUN(test_malformed);
+    RUN(test_variants);
     RUN(test_infinite_and_stop);
     RUN(test_ponder);
     RUN(test_multipv);
