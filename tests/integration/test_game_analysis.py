@@ -8,7 +8,7 @@ analyses under way that survive a restart and finish where they stopped.
 """
 import json
 
-from harness import start_game
+from harness import play, start_game
 from persist_harness import run_data_dir_tests
 
 # Black's third move allows mate in one: a blunder at ply 6.
@@ -92,6 +92,21 @@ async def test_blunder_marked_and_reproducible(data):
     assert "(3... %s" % plies[6]["better"] in pgn and "[%eval " in pgn, pgn
     record = await b.ok({"type": "game_record", "game": first})
     assert record["game"]["analysis"] == done, record
+
+    # A game still in the server's memory: its state as the world has it, with the analysis
+    # from the database once there is one (and none before).
+    live = await start_game(a, b)
+    await play(live, a, b, ["e4", "e5"])
+    await a.ok({"type": "resign", "game": live})
+    state = json.loads(srv.http("/api/games/%s" % live)[2])
+    assert state["status"] == "ended" and "analysis" not in state, state
+    assert "[%eval" not in srv.http("/api/games/%s.pgn" % live)[2].decode()
+    await b.ok({"type": "game_analysis_request", "game": live})
+    kept = await analysis_done(b, live)
+    state = json.loads(srv.http("/api/games/%s" % live)[2])
+    assert state["v"] and state["analysis"] == kept, state
+    memory_pgn = srv.http("/api/games/%s.pgn" % live)[2].decode()
+    assert "[%eval" in memory_pgn and "[%clk" in memory_pgn, memory_pgn
 
     # In the database: the request and one row per position.
     [(positions, nodes, done_at)] = data.query(

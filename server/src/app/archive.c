@@ -316,10 +316,19 @@ static void run_export(struct store_reader *r, struct archive_read *a) {
 }
 
 static void run_game(struct store_reader *r, struct archive_read *a) {
+    /* A game still in memory is answered as the world has it: the database only adds its
+     * analysis, and without one there is nothing to read or write here. */
+    bool in_memory = a->memory_json || a->memory_pgn;
+    if (in_memory && store_read_analysis(r, a->game_id, &a->analysis) < 0) {
+        a->base.status = -STORE_ERR_NOT_FOUND;
+        return;
+    }
     a->base.status = store_read_game(r, a->game_id, &a->game);
     if (a->base.status < 0) return;
     /* Without its analysis (a failed read) the game is still worth sending. */
-    if (a->format != FORMAT_FEN)
+    if (in_memory)
+        a->has_analysis = true;
+    else if (a->format != FORMAT_FEN)
         a->has_analysis = store_read_analysis(r, a->game_id, &a->analysis) == 0;
     a->has_opening = opening_of_stored(a->openings, &a->game, &a->opening);
     if (a->format == FORMAT_PGN) {

@@ -10,8 +10,6 @@
  */
 #include "app/review.h"
 
-#include <chess/fen.h>
-#include <chess/game.h>
 #include <chess/move.h>
 #include <chess/movegen.h>
 #include <chess/san.h>
@@ -25,8 +23,8 @@
 #include "app/reads.h"
 #include "app/waiting.h"
 #include "core/judgement.h"
-#include "core/start.h"
 #include "pool/pool.h"
+#include "store/archive.h"
 #include "store/store.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -115,27 +113,6 @@ void review_free(struct review *rv) {
 
 /* ---- a game's positions ---- */
 
-static int start_of(const struct store_game *g, struct chess_position *pos) {
-    struct game_start start;
-    if (game_start_restore(g->variant, g->initial_fen, &start) < 0) return -1;
-    return game_start_position(&start, pos) < 0 ? -1 : 0;
-}
-
-/* Replays the game into positions[0..ply_count] and keys. Returns 0 or -1 (the stored moves do
- * not replay, or memory ran out). */
-static int replay(const struct store_game *g, struct chess_position *positions, uint64_t *keys) {
-    if (start_of(g, &positions[0]) < 0) return -1;
-    keys[0] = positions[0].key;
-    for (int i = 0; i < g->ply_count; i++) {
-        chess_move m;
-        positions[i + 1] = positions[i];
-        if (chess_move_from_uci(&positions[i + 1], g->moves[i].uci, &m) < 0) return -1;
-        chess_position_make_move(&positions[i + 1], m);
-        keys[i + 1] = positions[i + 1].key;
-    }
-    return 0;
-}
-
 /* The score of a position without legal moves (White's view): checkmate or stalemate. False
  * when it has legal moves. */
 static bool final_score(const struct chess_position *pos, int *score) {
@@ -147,25 +124,19 @@ static bool final_score(const struct chess_position *pos, int *score) {
 
 /* ---- JSON ---- */
 
-/* The line (UCI text) as SAN from pos: as many moves as are legal. */
+/* The stored line as SAN from pos (as many moves as are legal); its first move into first_san. */
 static json_t *san_line(const struct chess_position *from, const char *pv, char *first_san) {
+    chess_move moves[STORE_PV_MAX];
+    int n = store_analysis_line(from, pv, moves);
     json_t *line = json_array();
     struct chess_position pos = *from;
-    char uci[CHESS_UCI_MAX + 1];
     first_san[0] = '\0';
-    for (const char *p = pv; line && *p;) {
-        size_t n = strcspn(p, " ");
-        if (n == 0 || n >= sizeof uci) break;
-        memcpy(uci, p, n);
-        uci[n] = '\0';
-        p += n + (p[n] == ' ');
-        chess_move m;
+    for (int i = 0; line && i < n; i++) {
         char san[CHESS_SAN_MAX];
-        if (chess_move_from_uci(&pos, uci, &m) < 0) break;
-        chess_san_write(&pos, m, san);
-        if (!json_array_size(line)) str_copy(first_san, CHESS_SAN_MAX, san);
+        chess_san_write(&pos, moves[i], san);
+        if (i == 0) str_copy(first_san, CHESS_SAN_MAX, san);
         json_array_append_new(line, json_string(san));
-        chess_position_make_move(&pos, m);
+        chess_position_make_move(&pos, moves[i]);
     }
     return line;
 }
@@ -228,9 +199,8 @@ static int add_judgements(json_t *plies, const struct store_analysis *a,
 json_t *review_analysis_json(const struct store_game *g, const struct store_analysis *a) {
     int n = g->ply_count + 1;
     struct chess_position *positions = malloc(sizeof *positions * (size_t)n);
-    uint64_t *keys = malloc(sizeof *keys * (size_t)n);
     json_t *out = NULL, *plies = json_array();
-    if (!positions || !keys || !plies || replay(g, positions, keys) < 0) goto done;
+    if (!positions || !plies || store_game_positions(g, positions) < 0) goto done;
     bool done = a->done_at != 0 && a->count == n;
     for (int i = 0; i < a->count; i++) {
         const struct store_analysis_ply *p = &a->plies[i];
@@ -249,7 +219,6 @@ json_t *review_analysis_json(const struct store_game *g, const struct store_anal
 done:
     json_decref(plies);
     free(positions);
-    free(keys);
     return out;
 }
 
@@ -319,10 +288,11 @@ static struct run *run_new(struct review *rv, struct store_game *g,
     run->keys = malloc(sizeof *run->keys * (size_t)n);
     run->state = calloc((size_t)n, 1);
     if (!run->analysis.plies || !run->positions || !run->keys || !run->state ||
-        replay(&run->game, run->positions, run->keys) < 0) {
+        store_game_positions(&run->game, run->positions) < 0) {
         run_free(run);
         return NULL;
     }
+    for (int i = 0; i < n; i++) run->keys[i] = run->positions[i].key;
     for (int i = 0; i < n; i++) run->analysis.plies[i].ply = i;
     for (int i = 0; i < a->count; i++) {
         int ply = a->plies[i].ply;

@@ -88,13 +88,16 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
  * +1+0"; the engine's own FEN has the checks remaining after the en passant field). */
 static json_t *encode_fen(const struct chess_position *pos) {
     char fen[CHESS_FEN_MAX + 8];
+    if (pos->variant != CHESS_VARIANT_THREE_CHECK) { /* every move event: no copy */
+        if (chess_fen_write(pos, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX) < 0) return NULL;
+        return json_string_nocheck(fen);
+    }
     struct chess_position plain = *pos;
-    plain.variant = CHESS_VARIANT_STANDARD; /* for writing only */
+    plain.variant = CHESS_VARIANT_STANDARD; /* written without the engine's checks field */
     int n = chess_fen_write(&plain, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX);
     if (n < 0) return NULL;
-    if (pos->variant == CHESS_VARIANT_THREE_CHECK)
-        snprintf(fen + n, sizeof fen - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
-                 pos->checks[CHESS_BLACK]);
+    snprintf(fen + n, sizeof fen - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
+             pos->checks[CHESS_BLACK]);
     return json_string_nocheck(fen);
 }
 

@@ -39,6 +39,18 @@ static int replay(const struct store_game *g, int plies, struct chess_game *game
     return 0;
 }
 
+int store_game_positions(const struct store_game *g, struct chess_position *positions) {
+    if (start_position(g, &positions[0]) < 0) return -STORE_ERR_CORRUPT;
+    for (int i = 0; i < g->ply_count; i++) {
+        chess_move m;
+        positions[i + 1] = positions[i];
+        if (chess_move_from_uci(&positions[i + 1], g->moves[i].uci, &m) < 0)
+            return -STORE_ERR_CORRUPT;
+        chess_position_make_move(&positions[i + 1], m);
+    }
+    return 0;
+}
+
 int store_game_fen(const struct store_game *g, int ply, char *fen) {
     if (ply < 0 || ply > g->ply_count) return -STORE_ERR_NOT_FOUND;
     struct chess_position start;
@@ -131,8 +143,8 @@ static void format_eval(const struct store_analysis_ply *p, char *buf, size_t si
         snprintf(buf, size, "[%%eval %.2f]", p->score / 100.0);
 }
 
-/* The stored line (UCI text) as moves from pos, as many as are legal. */
-static int parse_line(const struct chess_position *from, const char *pv, chess_move *line) {
+int store_analysis_line(const struct chess_position *from, const char *pv,
+                        chess_move line[STORE_PV_MAX]) {
     struct chess_position pos = *from;
     char uci[CHESS_UCI_MAX + 1];
     int n = 0;
@@ -172,7 +184,7 @@ static int annotate_ply(struct chess_pgn *pgn, const struct store_game *g,
     if (!g->unlimited && g->moves[i].timed) format_clock(g->moves[i].clock_ms, clock, sizeof clock);
     if (verdict != JUDGEMENT_NONE) {
         if (chess_game_position_at(&pgn->game, i, &before) < 0) return -1;
-        n = parse_line(&before, a->plies[i].pv, line);
+        n = store_analysis_line(&before, a->plies[i].pv, line);
         if (n > 0) chess_san_write(&before, line[0], better);
     }
     char best[CHESS_SAN_MAX + 16] = "";

@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 
+#include "chess/move.h"
 #include "core/openings.h"
 #include "store/read.h"
 
@@ -31,6 +32,15 @@ long store_game_pgn(const struct store_game *game, const char *site, const struc
  */
 long store_game_pgn_analysed(const struct store_game *game, const struct store_analysis *analysis,
                              const char *site, const struct opening *opening, char **out);
+
+/* The positions of a stored game, positions[0..ply_count] from its start, under its variant's
+ * rules. Returns 0 or -STORE_ERR_CORRUPT (the stored start or moves do not replay). */
+int store_game_positions(const struct store_game *game, struct chess_position *positions);
+
+/* A stored analysis line (UCI moves separated by spaces) as moves from `from`: as many as are
+ * legal, at most STORE_PV_MAX into line. Returns how many. */
+int store_analysis_line(const struct chess_position *from, const char *pv,
+                        chess_move line[STORE_PV_MAX]);
 
 /* The FEN after `ply` plies (0: the start) into fen (STORE_FEN_MAX + 1 bytes). Returns 0,
  * -STORE_ERR_NOT_FOUND (ply out of range) or -STORE_ERR_CORRUPT. */
