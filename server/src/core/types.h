@@ -15,11 +15,15 @@
 #define PLAYER_TOKEN_LEN 32 /* base62: about 190 bits */
 #define PLAYER_NAME_MAX  24 /* bytes */
 
-/* Time control: initial time and increment, or unlimited (no clock). */
+/*
+ * Time control: initial time and increment, unlimited (no clock), or correspondence ("daily"):
+ * days > 0 days per move, with initial_ms and increment_ms 0 and unlimited false.
+ */
 struct time_control {
     bool unlimited;
     int64_t initial_ms;
     int64_t increment_ms;
+    int days; /* correspondence: days per move (1, 2, 3, 5, 7 or 14); 0 for a clock */
 };
 
 /* Limits on time controls accepted from clients. */

@@ -585,8 +585,9 @@ static int put_move(struct pg_db *d, const char *game_id, const struct store_mov
 }
 
 static int put_game(struct pg_db *d, const struct store_op *op) {
-    struct time_control tc = {op->u.start.unlimited, op->u.start.initial_ms,
-                              op->u.start.increment_ms};
+    struct time_control tc = {.unlimited = op->u.start.unlimited,
+                              .initial_ms = op->u.start.initial_ms,
+                              .increment_ms = op->u.start.increment_ms};
     struct pg_params p = {0};
     pg_text(&p, op->game_id);
     pg_text_or_null(&p, op->u.start.initial_fen);

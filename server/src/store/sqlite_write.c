@@ -372,8 +372,9 @@ static int run_id(struct sqlite_db *d, sqlite3_stmt *st, int64_t rowid) {
 
 static int put_game(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st = d->ws.game;
-    struct time_control tc = {op->u.start.unlimited, op->u.start.initial_ms,
-                              op->u.start.increment_ms};
+    struct time_control tc = {.unlimited = op->u.start.unlimited,
+                              .initial_ms = op->u.start.initial_ms,
+                              .increment_ms = op->u.start.increment_ms};
     sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
     bind_text(st, 2, op->u.start.initial_fen);
     for (int c = 0; c < 2; c++) {
