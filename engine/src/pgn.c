@@ -298,11 +298,22 @@ static void write_movetext(struct text_buf *b, const struct chess_pgn *pgn, cons
     buf_str(b, "\n");
 }
 
+/* Whether a game starts from the usual array under its own variant's rules, with no check given
+ * yet: its PGN needs no SetUp and FEN. */
 static bool is_standard_start(const struct chess_position *pos) {
     struct chess_position start;
     chess_position_startpos(&start);
+    if (chess_position_set_variant(&start, pos->variant) < 0) return false;
     return !pos->chess960 && pos->key == start.key && pos->halfmove_clock == 0 &&
            pos->fullmove_number == 1;
+}
+
+/* The Variant tag of a game's start, as lichess writes it; NULL for standard chess. */
+static const char *variant_tag(const struct chess_position *start) {
+    if (start->chess960) return "Chess960";
+    if (start->variant == CHESS_VARIANT_THREE_CHECK) return "Three-check";
+    if (start->variant == CHESS_VARIANT_KING_OF_THE_HILL) return "King of the Hill";
+    return NULL;
 }
 
 long chess_pgn_write(const struct chess_pgn *pgn, char **out) {
@@ -317,16 +328,17 @@ long chess_pgn_write(const struct chess_pgn *pgn, char **out) {
     }
     /* Variant, SetUp and FEN always describe the game's real start, whatever tags were set. */
     const struct chess_position *start = &pgn->game.start;
+    const char *variant = variant_tag(start);
+    if (variant) write_tag(&b, "Variant", variant);
     if (!is_standard_start(start)) {
         char fen[CHESS_FEN_MAX];
-        if (start->chess960) write_tag(&b, "Variant", "Chess960");
         write_tag(&b, "SetUp", "1");
         if (chess_fen_write(start, CHESS_FEN_XFEN, fen, sizeof fen) > 0) write_tag(&b, "FEN", fen);
     }
     for (int i = 0; i < pgn->tag_count; i++) {
         const char *name = pgn->tags[i].name;
         bool written = strcmp(name, "SetUp") == 0 || strcmp(name, "FEN") == 0 ||
-                       (start->chess960 && strcmp(name, "Variant") == 0);
+                       (variant && strcmp(name, "Variant") == 0);
         for (int r = 0; r < 7; r++) written |= strcmp(name, roster[r]) == 0;
         if (!written) write_tag(&b, name, pgn->tags[i].value);
     }
@@ -502,18 +514,47 @@ static int read_movetext(struct lexer *lx, struct chess_pgn *pgn, size_t *error_
     }
 }
 
+/* The rules a Variant tag names, as lichess and other programs write it: an enum chess_variant,
+ * with *chess960 set for Chess960's names. Unknown names read as standard. */
+static int tag_variant(const char *tag, bool *chess960) {
+    static const struct {
+        const char *name;
+        int variant;
+        bool chess960;
+    } names[] = {
+        {"Chess960", CHESS_VARIANT_STANDARD, true},
+        {"chess960", CHESS_VARIANT_STANDARD, true},
+        {"Fischerandom", CHESS_VARIANT_STANDARD, true},
+        {"Three-check", CHESS_VARIANT_THREE_CHECK, false},
+        {"Three-Check", CHESS_VARIANT_THREE_CHECK, false},
+        {"threeCheck", CHESS_VARIANT_THREE_CHECK, false},
+        {"3check", CHESS_VARIANT_THREE_CHECK, false},
+        {"King of the Hill", CHESS_VARIANT_KING_OF_THE_HILL, false},
+        {"King Of The Hill", CHESS_VARIANT_KING_OF_THE_HILL, false},
+        {"kingOfTheHill", CHESS_VARIANT_KING_OF_THE_HILL, false},
+        {"KOTH", CHESS_VARIANT_KING_OF_THE_HILL, false},
+    };
+    *chess960 = false;
+    for (size_t i = 0; tag && i < sizeof names / sizeof names[0]; i++) {
+        if (strcmp(tag, names[i].name) != 0) continue;
+        *chess960 = names[i].chess960;
+        return names[i].variant;
+    }
+    return CHESS_VARIANT_STANDARD;
+}
+
 static int start_position(const struct chess_pgn *tags, struct chess_position *start) {
     const char *fen = chess_pgn_tag(tags, "FEN");
-    const char *variant = chess_pgn_tag(tags, "Variant");
+    bool chess960;
+    int variant = tag_variant(chess_pgn_tag(tags, "Variant"), &chess960);
     if (fen) {
-        int rc = chess_fen_parse(start, fen);
+        int rc = chess_fen_parse_variant(start, fen, variant);
         if (rc < 0) return rc;
     } else {
         chess_position_startpos(start);
+        if (chess_position_set_variant(start, variant) < 0) return -CHESS_ERR_FEN_FIELDS;
     }
-    if (variant && (strcmp(variant, "Chess960") == 0 || strcmp(variant, "chess960") == 0 ||
-                    strcmp(variant, "Fischerandom") == 0))
-        start->chess960 = true;
+    if (chess960) start->chess960 = true;
     return 0;
 }
 

@@ -188,6 +188,35 @@ async def test_rated_variants(data):
     assert srv.stop() == 0
 
 
+async def test_pgn_import_of_variants(data):
+    """An imported PGN's Variant tag makes the game's variant: its rules replay the moves, the
+    archive and the PGN export say it, and a FEN with checks given keeps them."""
+    srv = data.start()
+    a = await srv.player("Ann")
+    cases = (
+        ('[Variant "Three-check"]\n\n1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ 1-0',
+         "threeCheck", '[Variant "Three-check"]'),
+        ('[Variant "King of the Hill"]\n\n1. e4 d5 2. Ke2 dxe4 3. Ke3 Kd7 4. Kxe4 1-0',
+         "kingOfTheHill", '[Variant "King of the Hill"]'),
+        ('[Variant "Three-check"]\n[SetUp "1"]\n[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 +2+0"]\n\n'
+         '1. Ra8+ 1-0', "threeCheck", '[FEN "4k3/8/8/8/8/8/8/R3K3 w Q - 1+3 0 1"]'),
+    )
+    for text, variant, tag in cases:
+        gid = (await a.ok({"type": "pgn_import", "pgn": text}))["game"]
+        record = (await a.ok({"type": "game_record", "game": gid}))["game"]
+        assert record["variant"] == variant and record["result"] == "1-0", record
+        status, _, body = srv.http("/api/games/%s.pgn" % gid)
+        assert status == 200 and tag in body.decode(), body
+        assert body.decode().count("[Variant ") == 1, body
+    # Without the tag the same King of the Hill moves are a standard game that goes on.
+    gid = (await a.ok({"type": "pgn_import",
+                       "pgn": "1. e4 d5 2. Ke2 dxe4 3. Ke3 Kd7 4. Kxe4 *"}))["game"]
+    record = (await a.ok({"type": "game_record", "game": gid}))["game"]
+    assert record["variant"] == "standard", record
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
 async def test_refusals(data):
     srv = data.start("--engine-workers", "1")
     a = await srv.player("Ann")

@@ -51,14 +51,20 @@ static int engine_variant(enum game_variant variant) {
 }
 
 int game_start_position(const struct game_start *s, struct chess_position *pos) {
+    bool own_position =
+        s->variant == GAME_VARIANT_THREE_CHECK || s->variant == GAME_VARIANT_KING_OF_THE_HILL;
+    if (own_position && s->fen[0]) /* an imported game's */
+        return chess_fen_parse_variant(pos, s->fen, engine_variant(s->variant)) < 0
+                   ? -CORE_ERR_BAD_POSITION
+                   : 0;
     switch (s->variant) {
         case GAME_VARIANT_CHESS960:
             return chess_position_chess960(pos, s->chess960) < 0 ? -CORE_ERR_BAD_POSITION : 0;
         case GAME_VARIANT_FROM_POSITION:
             return chess_fen_parse(pos, s->fen) < 0 ? -CORE_ERR_BAD_POSITION : 0;
-        case GAME_VARIANT_STANDARD:
         case GAME_VARIANT_THREE_CHECK:
         case GAME_VARIANT_KING_OF_THE_HILL:
+        case GAME_VARIANT_STANDARD:
             chess_position_startpos(pos);
             return chess_position_set_variant(pos, engine_variant(s->variant)) < 0
                        ? -CORE_ERR_BAD_POSITION
@@ -96,6 +102,12 @@ int game_start_restore(const char *variant_key, const char *initial_fen, struct 
         str_copy(out->fen, sizeof out->fen, fen);
         struct chess_position pos;
         return chess_fen_parse(&pos, fen) < 0 ? -CORE_ERR_BAD_POSITION : 0;
+    }
+    if (variant == GAME_VARIANT_THREE_CHECK || variant == GAME_VARIANT_KING_OF_THE_HILL) {
+        /* An imported game may start from any position under the variant's rules. */
+        str_copy(out->fen, sizeof out->fen, fen);
+        struct chess_position pos;
+        return game_start_position(out, &pos);
     }
     if (variant != GAME_VARIANT_CHESS960) return 0;
     for (int n = 0; n < GAME_CHESS960_N; n++) {

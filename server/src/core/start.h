@@ -30,7 +30,9 @@ enum game_variant {
 struct game_start {
     enum game_variant variant;
     int chess960;           /* CHESS960: the array's number, 0..959 */
-    char fen[GAME_FEN_MAX]; /* FROM_POSITION: the position, as game_start_check() rewrote it */
+    char fen[GAME_FEN_MAX]; /* FROM_POSITION: the position, as game_start_check() rewrote it;
+                               THREE_CHECK, KING_OF_THE_HILL: the first position of a stored
+                               game, "" for the usual array */
 };
 
 /* "standard", "chess960", "fromPosition", "threeCheck", "kingOfTheHill"; NULL out of range. */
@@ -62,7 +64,8 @@ int game_start_check(struct game_start *start);
 int game_start_position(const struct game_start *start, struct chess_position *pos);
 
 /* The start of a stored game from its variant key and initial FEN ("" for the usual array):
- * Chess960's number is found from the FEN. Returns 0 or -CORE_ERR_BAD_POSITION. */
+ * Chess960's number is found from the FEN; a Three-check or King of the Hill game (imported)
+ * may start from any position of its variant. Returns 0 or -CORE_ERR_BAD_POSITION. */
 int game_start_restore(const char *variant_key, const char *initial_fen, struct game_start *out);
 
 /* Whether games of this start count for ratings (every variant but fromPosition, as lichess). */

@@ -274,6 +274,19 @@ static void import_name(char *out, size_t size, const char *tag) {
     }
 }
 
+/* The variant key an imported game is stored under: its Variant tag's, read by the engine into
+ * the start position ("" for standard chess, from whatever position). */
+static void import_variant(const struct chess_position *start, char *out, size_t size) {
+    enum game_variant v = GAME_VARIANT_STANDARD;
+    if (start->chess960)
+        v = GAME_VARIANT_CHESS960;
+    else if (start->variant == CHESS_VARIANT_THREE_CHECK)
+        v = GAME_VARIANT_THREE_CHECK;
+    else if (start->variant == CHESS_VARIANT_KING_OF_THE_HILL)
+        v = GAME_VARIANT_KING_OF_THE_HILL;
+    snprintf(out, size, "%s", v == GAME_VARIANT_STANDARD ? "" : game_variant_key(v));
+}
+
 int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_wall_ms,
                      struct store_op *op, char *err, size_t errlen) {
     struct chess_pgn pgn;
@@ -291,12 +304,14 @@ int store_import_pgn(const char *text, size_t len, const char *id, int64_t now_w
     import_name(op->u.import.black, sizeof op->u.import.black, black);
     enum chess_result r = pgn.result != CHESS_RESULT_NONE ? pgn.result : pgn.game.result;
     snprintf(op->u.import.result, sizeof op->u.import.result, "%s", chess_result_name(r));
-    struct chess_position standard;
+    struct chess_position standard; /* the usual array under the game's rules */
     chess_position_startpos(&standard);
-    if (pgn.game.start.key != standard.key &&
+    if ((chess_position_set_variant(&standard, pgn.game.start.variant) < 0 ||
+         pgn.game.start.key != standard.key) &&
         chess_fen_write(&pgn.game.start, CHESS_FEN_XFEN, op->u.import.initial_fen,
                         sizeof op->u.import.initial_fen) < 0)
         op->u.import.initial_fen[0] = '\0';
+    import_variant(&pgn.game.start, op->u.import.variant, sizeof op->u.import.variant);
     op->u.import.at = now_wall_ms;
     int n = pgn.game.ply_count;
     op->u.import.moves = calloc((size_t)n + 1, sizeof *op->u.import.moves);

@@ -120,8 +120,9 @@ static const char *const sql_text[W_COUNT] = {
               "WHERE players.username IS NULL",
     [W_REVOKE] = "UPDATE tokens SET revoked_at = $2 WHERE hash = $1 AND revoked_at IS NULL",
     [W_IMPORT_GAME] = "INSERT INTO games (id, initial_fen, white_name, black_name, status, "
-                      "result, termination, ply_count, created_at, ended_at, pgn) "
-                      "VALUES ($1, $2, $3, $4, 'imported', $5, 'none', $6, $7, $7, $8)",
+                      "result, termination, ply_count, created_at, ended_at, pgn, variant) "
+                      "VALUES ($1, $2, $3, $4, 'imported', $5, 'none', $6, $7, $7, $8, "
+                      "COALESCE($9, 'standard'))",
     [W_IMPORT_MOVE] = "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
                       "VALUES ($1, $2, $3, $4, $5, $6, $7)",
     [W_BOT_COUNT] = "SELECT count(*) FROM players WHERE owner_id = $1",
@@ -693,6 +694,7 @@ static int put_import(struct pg_db *d, const struct store_op *op) {
     pg_int(&p, op->u.import.count);
     pg_int(&p, op->u.import.at);
     pg_text_or_null(&p, op->u.import.pgn);
+    pg_text_or_null(&p, op->u.import.variant);
     int rc = pg_run(d, W_IMPORT_GAME, &p, false, 0);
     for (int i = 0; rc == 0 && i < op->u.import.count; i++) {
         struct pg_params m = {0};

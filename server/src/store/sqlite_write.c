@@ -70,8 +70,8 @@ static const char *const sql_text[] = {
     "UPDATE tokens SET revoked_at = ?2 WHERE hash = ?1 AND revoked_at IS NULL",
     /* import_game */
     "INSERT INTO games (id, initial_fen, white_name, black_name, status, result, termination, "
-    "ply_count, created_at, ended_at, pgn) "
-    "VALUES (?1, ?2, ?3, ?4, 'imported', ?5, 'none', ?6, ?7, ?7, ?8)",
+    "ply_count, created_at, ended_at, pgn, variant) "
+    "VALUES (?1, ?2, ?3, ?4, 'imported', ?5, 'none', ?6, ?7, ?7, ?8, COALESCE(?9, 'standard'))",
     /* import_move */
     "INSERT INTO moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -476,6 +476,7 @@ static int put_import(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_bind_int(st, 6, op->u.import.count);
     sqlite3_bind_int64(st, 7, op->u.import.at);
     bind_text(st, 8, op->u.import.pgn);
+    bind_text(st, 9, op->u.import.variant);
     int rc = step(d, st);
     for (int i = 0; rc == OP_OK && i < op->u.import.count; i++) {
         bind_move(d->ws.import_move, op->game_id, &op->u.import.moves[i]);

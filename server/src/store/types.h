@@ -288,8 +288,9 @@ struct store_op {
             char white[STORE_NAME_MAX + 1], black[STORE_NAME_MAX + 1];
             char result[8];
             char initial_fen[STORE_FEN_MAX + 1];
-            char *pgn;                    /* owned (malloc'd) */
-            struct store_move_row *moves; /* owned (malloc'd), count entries */
+            char variant[STORE_VARIANT_MAX + 1]; /* as in start; "" = standard */
+            char *pgn;                           /* owned (malloc'd) */
+            struct store_move_row *moves;        /* owned (malloc'd), count entries */
             int count;
             int64_t at;
         } import;

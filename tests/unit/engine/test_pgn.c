@@ -150,6 +150,50 @@ static void test_round_trip_from_fen(void) {
     chess_pgn_free(&pgn);
 }
 
+/* Three-check and King of the Hill: the Variant tag is read (lichess's names and others), the
+ * game ends by the variant's rule, and the tag is written back without SetUp for the usual
+ * array; a position with checks given keeps them in its FEN. */
+static void test_variants(void) {
+    static const char three_check[] = "[Variant \"Three-check\"]\n\n"
+                                      "1. e4 e5 2. Qh5 Nc6 3. Qxf7+ Kxf7 4. Bc4+ d5 5. Bxd5+ 1-0\n";
+    struct chess_pgn pgn;
+    size_t consumed;
+    CHECK_EQ_INT(chess_pgn_read(three_check, strlen(three_check), &consumed, &pgn), 0);
+    CHECK_EQ_INT(pgn.game.start.variant, CHESS_VARIANT_THREE_CHECK);
+    CHECK_EQ_INT(pgn.game.result, CHESS_RESULT_WHITE_WINS);
+    CHECK_EQ_INT(pgn.game.termination, CHESS_TERM_THREE_CHECK);
+    char *text = NULL;
+    CHECK(chess_pgn_write(&pgn, &text) > 0);
+    CHECK(text && strstr(text, "[Variant \"Three-check\"]\n") != NULL);
+    CHECK(text && strstr(text, "SetUp") == NULL);
+    CHECK(text && strstr(strstr(text, "[Variant") + 1, "[Variant") == NULL); /* written once */
+    free(text);
+    round_trip(&pgn);
+    chess_pgn_free(&pgn);
+
+#define HILL_MOVES "1. e4 d5 2. Ke2 dxe4 3. Ke3 Kd7 4. Kxe4 1-0\n"
+    static const char hill[] = "[Variant \"kingOfTheHill\"]\n\n" HILL_MOVES;
+    CHECK_EQ_INT(chess_pgn_read(hill, strlen(hill), &consumed, &pgn), 0);
+    CHECK_EQ_INT(pgn.game.start.variant, CHESS_VARIANT_KING_OF_THE_HILL);
+    CHECK_EQ_INT(pgn.game.termination, CHESS_TERM_KING_OF_THE_HILL);
+    chess_pgn_free(&pgn);
+    /* The same moves as standard chess: the game goes on. */
+    CHECK_EQ_INT(chess_pgn_read(HILL_MOVES, strlen(HILL_MOVES), &consumed, &pgn), 0);
+    CHECK_EQ_INT(pgn.game.result, CHESS_RESULT_NONE);
+    chess_pgn_free(&pgn);
+
+    static const char checked[] = "[Variant \"Three-check\"]\n[SetUp \"1\"]\n"
+                                  "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 0 1 +2+0\"]\n\n1. Ra8+ 1-0\n";
+    CHECK_EQ_INT(chess_pgn_read(checked, strlen(checked), &consumed, &pgn), 0);
+    CHECK_EQ_INT(pgn.game.start.checks[CHESS_WHITE], 2);
+    CHECK_EQ_INT(pgn.game.termination, CHESS_TERM_THREE_CHECK);
+    CHECK(chess_pgn_write(&pgn, &text) > 0);
+    /* Written with the checks remaining, as python-chess writes them (both forms are read). */
+    CHECK(text && strstr(text, "[FEN \"4k3/8/8/8/8/8/8/R3K3 w Q - 1+3 0 1\"]") != NULL);
+    free(text);
+    chess_pgn_free(&pgn);
+}
+
 static const char messy[] = "% an escape line, ignored\n"
                             "[Event \"One\"]\n"
                             "[Result \"*\"]\n"
@@ -217,6 +261,7 @@ int main(void) {
     RUN(test_annotations);
     RUN(test_read_back);
     RUN(test_round_trip_from_fen);
+    RUN(test_variants);
     RUN(test_read_messy_and_several);
     RUN(test_errors);
     return check_finish();

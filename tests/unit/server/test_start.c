@@ -94,6 +94,12 @@ static void test_variants_rules(void) {
     CHECK_EQ_INT(game_start_restore("crazyhouse", "", &back), -CORE_ERR_BAD_POSITION);
     CHECK_EQ_INT(game_start_restore("kingOfTheHill", "", &back), 0);
     CHECK_EQ_INT(back.variant, GAME_VARIANT_KING_OF_THE_HILL);
+    /* An imported Three-check game from a position with checks given keeps them. */
+    CHECK_EQ_INT(game_start_restore("threeCheck", "4k3/8/8/8/8/8/8/R3K3 w Q - 1+3 0 1", &back), 0);
+    CHECK_EQ_INT(back.variant, GAME_VARIANT_THREE_CHECK);
+    CHECK_EQ_INT(game_start_position(&back, &pos), 0);
+    CHECK(pos.variant == CHESS_VARIANT_THREE_CHECK && pos.checks[CHESS_WHITE] == 2);
+    CHECK_EQ_INT(game_start_restore("threeCheck", "not a position", &back), -CORE_ERR_BAD_POSITION);
 }
 
 int main(void) {
