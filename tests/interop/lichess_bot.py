@@ -4,14 +4,17 @@ not part of the test command, because lichess-bot and python-chess are not Debia
 
     LICHESS_BOT_DIR=~/src/lichess-bot PYTHON_CHESS_DIR=~/src/python-chess \\
         /usr/bin/python3 tests/interop/lichess_bot.py --server build/release/server/chess_server \\
-        [--games 2] [--transcript transcript.json]
+        [--games 2] [--transcript transcript.json] [--variant chess960] [--engine PATH]
 
 It starts the real server with a fresh data directory, registers an owner and a bot account over
 the WebSocket protocol, writes a lichess-bot configuration whose url is this server and whose
 token is the bot's, and runs lichess-bot (its own lichess-bot.py, its own dependencies: Debian's
 python3-requests, python3-yaml, python3-backoff, python3-rich, and python-chess from
-PYTHON_CHESS_DIR) with Stockfish as its engine. A person on the WebSocket protocol then
-challenges the bot and plays random legal moves until each game ends.
+PYTHON_CHESS_DIR) with Stockfish as its engine (or --engine, e.g. this project's own
+build/release/engine/uci, which knows UCI_Variant). A person on the WebSocket protocol then
+challenges the bot, in --variant (standard, chess960, threeCheck or kingOfTheHill: lichess-bot
+reads it from the game and sets its board and engine for it), and plays random legal moves,
+from python-chess's board of that variant, until each game ends.
 
 With --transcript FILE, the bot's event stream and each game's stream are read alongside
 lichess-bot, as the server sends them (keep-alive newlines included, each line with the seconds
@@ -69,7 +72,7 @@ def commit_of(directory):
         return None
 
 
-def config_text(url, token, engine_dir, engine_name):
+def config_text(url, token, engine_dir, engine_name, variant):
     return f"""token: "{token}"
 url: "{url}"
 engine:
@@ -101,7 +104,7 @@ challenge:
   max_base: 10800
   min_base: 0
   variants:
-    - standard
+    - {variant}
   time_controls:
     - bullet
     - blitz
@@ -118,17 +121,28 @@ matchmaking:
 """
 
 
-async def play_game(srv, person, bot_id, chess, seed, on_start=None):
+def variant_board(chess, variant, fen):
+    """python-chess's board for a game of this variant from its first position."""
+    if variant == "chess960":
+        return chess.Board(fen, chess960=True)
+    if variant in ("threeCheck", "kingOfTheHill"):
+        import chess.variant  # noqa: E402
+        return chess.variant.find_variant(variant)()
+    return chess.Board()
+
+
+async def play_game(srv, person, bot_id, chess, seed, variant, on_start=None):
     """The person challenges the bot and plays random legal moves; returns the game_end.
     on_start(game id) is awaited once the game has started, before the first move."""
     rng = random.Random(seed)
-    created = await person.ok({"type": "challenge_create", "player": bot_id,
-                               "time": {"minutes": 1, "increment": 1}, "color": "white"})
+    await person.ok({"type": "challenge_create", "player": bot_id, "variant": variant,
+                     "time": {"minutes": 1, "increment": 1}, "color": "white"})
     started = await person.recv_type("game_started", timeout=30)
     gid = started["game"]["id"]
+    assert started["game"].get("variant", "standard") == variant, started
     if on_start:
         await on_start(gid)
-    board = chess.Board()
+    board = variant_board(chess, variant, started["game"]["fen"])
     while True:
         move = rng.choice(list(board.legal_moves))
         board.push(move)
@@ -153,6 +167,9 @@ def main():
     ap.add_argument("--server", required=True)
     ap.add_argument("--games", type=int, default=1)
     ap.add_argument("--transcript")
+    ap.add_argument("--variant", default="standard",
+                    choices=["standard", "chess960", "threeCheck", "kingOfTheHill"])
+    ap.add_argument("--engine", help="the bot's UCI engine (default: Stockfish)")
     opts = ap.parse_args()
     lb_dir = os.environ.get("LICHESS_BOT_DIR")
     chess_dir = os.environ.get("PYTHON_CHESS_DIR")
@@ -162,7 +179,8 @@ def main():
         return 77
     sys.path.insert(0, chess_dir)
     import chess  # noqa: E402
-    stockfish = shutil.which("stockfish") or "/usr/games/stockfish"
+    stockfish = os.path.abspath(opts.engine) if opts.engine else (
+        shutil.which("stockfish") or "/usr/games/stockfish")
     load_declarations(opts.server)
     srv = Server(os.path.abspath(opts.server))
     work = tempfile.mkdtemp(prefix="lichess-bot-")
@@ -180,7 +198,8 @@ async def run(srv, opts, lb_dir, chess_dir, chess, stockfish, work):
     config = os.path.join(work, "config.yml")
     with open(config, "w") as f:
         f.write(config_text("http://127.0.0.1:%d/" % srv.port, token,
-                            os.path.dirname(stockfish), os.path.basename(stockfish)))
+                            os.path.dirname(stockfish), os.path.basename(stockfish),
+                            opts.variant))
     log_path = os.path.join(work, "lichess-bot.log")
     env = dict(os.environ, PYTHONPATH=chess_dir)
     bot = subprocess.Popen([sys.executable, "lichess-bot.py", "--config", config,
@@ -206,7 +225,7 @@ async def run(srv, opts, lb_dir, chess_dir, chess, stockfish, work):
                     streams.append(await asyncio.to_thread(
                         RecordedStream, watch, "/api/bot/game/stream/" + gid, t0))
 
-            gid, end = await play_game(srv, person, bot_id, chess, n, on_start)
+            gid, end = await play_game(srv, person, bot_id, chess, n, opts.variant, on_start)
             print("game %s: %s %s in %.1f s" % (gid, end["result"], end["reason"],
                                                  time.monotonic() - t_game))
             if end["reason"] == "aborted":
