@@ -1,8 +1,10 @@
 """
 A site for the cluster tests (docs/scaling.md), natively: a real redis-server on a free port and
-chess_server nodes on their own ports sharing one data directory (one SQLite file), as the
-Docker Compose file runs them. Redis can be stopped and started again on the same port, a node
-killed and started again with the same id, port and data.
+chess_server nodes on their own ports sharing one data directory (one SQLite file), or, when
+CHESS_TEST_DATABASE holds a PostgreSQL URL (tests/harness/pg_cluster.sh run; ctest's *_pg
+tests), one PostgreSQL database (emptied for each test) with a data directory of each node's
+own: nothing on one node's disk is needed by another. Redis can be stopped and started again on
+the same port, a node killed and started again with the same id, port and data.
 
     from cluster_harness import *
     async def test_something(site):
@@ -30,6 +32,7 @@ import urllib.request
 
 from harness import (Client, ServerProcess, free_port, run_test_functions,  # noqa: F401
                      run_with_timeout, TIMEOUT, wait_for)
+from persist_harness import PG_URL, psql
 
 REDIS = "/usr/bin/redis-server"
 
@@ -106,7 +109,7 @@ class Node(ServerProcess):
 
     def start(self):
         self.launch([self.site.binary, "--listen", "127.0.0.1", "--port", str(self.port),
-                     "--data-dir", self.site.data_dir, "--log-level", "debug",
+                     "--log-level", "debug"] + self.site.store_args(self.node_id) + [
                      "--static-dir", os.path.join(self.site.tmp, "no-client"),
                      "--redis", self.site.redis.address, "--node-id", self.node_id,
                      "--engine-workers", "0"] + self.extra, "node %s" % self.node_id)
@@ -124,8 +127,24 @@ class Site:
         self.binary = binary
         self.tmp = tempfile.mkdtemp(prefix="chess-site-")
         self.data_dir = os.path.join(self.tmp, "data")
+        self.pg = PG_URL
+        self.reset_database()
         self.redis = Redis(self.tmp)
         self.nodes = {}
+
+    def reset_database(self):
+        """On PostgreSQL, an empty database (no node may be running on it)."""
+        if self.pg:
+            psql(self.pg, "SET client_min_messages = warning; DROP SCHEMA public CASCADE; "
+                 "CREATE SCHEMA public")
+
+    def store_args(self, node_id, data_dir=None):
+        """The flags naming a node's store: the shared data directory (or data_dir), or on
+        PostgreSQL the shared database and a directory of the node's own."""
+        if self.pg:
+            return ["--data-dir", os.path.join(self.tmp, "data-%s" % node_id),
+                    "--database", self.pg]
+        return ["--data-dir", data_dir or self.data_dir]
 
     def node(self, node_id, *extra_args):
         n = Node(self, node_id, extra_args)

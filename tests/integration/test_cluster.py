@@ -365,8 +365,8 @@ async def test_a_player_leaving_the_other_node_can_be_claimed_against(site):
 
 async def test_bad_site_flags_and_a_node_id_twice(site):
     a = site.node("a")
-    base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()), "--data-dir",
-            site.data_dir, "--engine-workers", "0"]
+    base = [site.binary, "--listen", "127.0.0.1", "--port", str(free_port()),
+            "--engine-workers", "0"] + site.store_args("a")
     # The same node id on the same database is refused before the port is taken (its lock).
     rc = subprocess.run(base + ["--redis", site.redis.address, "--node-id", "a"],
                         capture_output=True, timeout=20).returncode
@@ -384,13 +384,16 @@ async def test_nodes_starting_together_on_a_new_database(site):
     # Compose starts both nodes at once on an empty volume: both create or migrate the same new
     # file, and one's switch to WAL mode met the other's lock (SQLITE_BUSY without the busy
     # handler) and stopped its start. Several rounds, as the race is not won every time.
+    # On PostgreSQL both migrate the same emptied database at once.
     for round_no in range(6):
         data_dir = os.path.join(site.tmp, "fresh-%d" % round_no)
+        site.reset_database()
         ports = [free_port(), free_port()]
         procs = [subprocess.Popen(
-            [site.binary, "--listen", "127.0.0.1", "--port", str(port), "--data-dir", data_dir,
+            [site.binary, "--listen", "127.0.0.1", "--port", str(port),
              "--redis", site.redis.address, "--node-id", "fresh-%d-%d" % (round_no, i),
-             "--engine-workers", "0", "--log-level", "warn"],
+             "--engine-workers", "0", "--log-level", "warn"]
+            + site.store_args("fresh-%d-%d" % (round_no, i), data_dir),
             stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
             for i, port in enumerate(ports)]
         try:
@@ -484,7 +487,7 @@ async def test_redis_with_a_password(site):
                    what="Redis refusing the wrong password in its node's log")
     for node in (wrong, none):
         assert node.health()[1]["status"] == "degraded", node.node_id
-    empty = subprocess.run([site.binary, "--port", str(free_port()), "--data-dir", site.data_dir,
+    empty = subprocess.run([site.binary, "--port", str(free_port())] + site.store_args("e") + [
                             "--redis", site.redis.address, "--redis-password-file",
                             secret("empty", "")], capture_output=True, text=True, timeout=20)
     assert empty.returncode == 2 and "empty" in empty.stderr, empty.stderr
