@@ -1,10 +1,11 @@
 #!/bin/sh
 # docker-compose.yml as Debian 12's own compose tools read it (docs/self-hosting.md):
 #   - docker-compose 1.29 (`docker-compose config`): the file must be valid for it (it refuses a
-#     top-level `name:`, which Compose v2 accepts), and the data volume must be `chess-data`;
+#     top-level `name:`, which Compose v2 accepts), and PostgreSQL's volume must be `chess-pg`;
 #   - podman-compose 1.0.3, which has no `config` command: `--dry-run up` prints the podman
-#     commands it would run; the nodes must mount the volume `chess-data` and carry their
-#     healthchecks on the command line (podman drops a Dockerfile's HEALTHCHECK from images it
+#     commands it would run; PostgreSQL must mount the volume `chess-pg`, the nodes must get the
+#     database's URL with its password filled in, and all must carry their healthchecks on the
+#     command line (podman drops a Dockerfile's HEALTHCHECK from images it
 #     builds in its own format). Its dry run still inspects and creates the volume, so podman
 #     runs here on a storage of its own in a temporary directory, never the machine's.
 # A tool that is not installed is skipped with a message and the exit status 77 (ctest reports the
@@ -20,8 +21,8 @@ problem() { echo "compose: $*" >&2; fail=1; }
 
 if command -v docker-compose >/dev/null 2>&1; then
     if docker-compose -f "$file" --project-directory "$root" config >"$tmp/dc.yml" 2>"$tmp/dc.err"; then
-        grep -q "name: chess-data" "$tmp/dc.yml" ||
-            problem "docker-compose $(docker-compose version --short): the volume is not named chess-data"
+        grep -q "name: chess-pg" "$tmp/dc.yml" ||
+            problem "docker-compose $(docker-compose version --short): the volume is not named chess-pg"
         echo "docker-compose $(docker-compose version --short): config ok"
     else
         problem "docker-compose refuses the file: $(cat "$tmp/dc.err")"
@@ -40,11 +41,14 @@ runroot = "$tmp/run"
 CONF
     if (cd "$root" && CONTAINERS_STORAGE_CONF=$tmp/storage.conf podman-compose --dry-run \
             -f "$file" up -d) >"$tmp/pc.out" 2>&1; then
-        for node in node1 node2; do
+        line=$(grep -- "--network-alias postgres " "$tmp/pc.out" || true)
+        echo "$line" | grep -q -- "-v chess-pg:/var/lib/postgresql/data" ||
+            problem "podman-compose: postgres does not mount the volume chess-pg"
+        for node in node1 node2 node3; do
             line=$(grep -- "--network-alias $node " "$tmp/pc.out" || true)
             [ -n "$line" ] || { problem "podman-compose: no podman run for $node"; continue; }
-            echo "$line" | grep -q -- "-v chess-data:/var/lib/chess" ||
-                problem "podman-compose: $node does not mount the volume chess-data"
+            echo "$line" | grep -q -- "CHESS_DATABASE=postgresql://chess:chess@postgres:5432/chess" ||
+                problem "podman-compose: $node does not get the database's URL"
             echo "$line" | grep -q -- "--healthcheck-command" ||
                 problem "podman-compose: $node has no healthcheck"
         done

@@ -432,7 +432,15 @@ def check_compose(f, stages, options):
     nodes = [n for n, s in services.items() if (s.get("build") or {}).get("target") == "server"]
     f.check("redis" in services and "redis" in str(services["redis"].get("image", "")),
             "docker-compose.yml: no redis service with a redis image")
-    f.check(len(nodes) >= 2, "docker-compose.yml: fewer than two server nodes (%s)" % nodes)
+    pg = services.get("postgres") or {}
+    f.check("postgres:15" in str(pg.get("image", "")),
+            "docker-compose.yml: no postgres service with a PostgreSQL 15 image (Debian 12's)")
+    pg_env = pg.get("environment") or {}
+    pg_volumes = [v.split(":") for v in pg.get("volumes") or []]
+    f.check(any(len(v) >= 2 and v[0] in declared_volumes and v[1] == "/var/lib/postgresql/data"
+                for v in pg_volumes),
+            "docker-compose.yml: PostgreSQL's data is not in a named volume")
+    f.check(len(nodes) >= 3, "docker-compose.yml: fewer than three server nodes (%s)" % nodes)
     f.check("front" in services, "docker-compose.yml: no front service")
 
     for name, s in services.items():
@@ -474,26 +482,28 @@ def check_compose(f, stages, options):
                         "volumes:" % (where, src))
 
     known_env = {o.env for o in options}
-    data_volumes = set()
     for n in nodes:
         s = services[n]
         env = dict(srv_env, **{k: str(v) for k, v in (s.get("environment") or {}).items()})
         for k in env:
             f.check(not k.startswith("CHESS_") or k in known_env,
                     "docker-compose.yml: node %s sets %s, which the server does not read" % (n, k))
-        data = env.get("CHESS_DATA_DIR")
-        mounts = [v.split(":")[0] for v in s.get("volumes") or []
-                  if v.count(":") and v.split(":")[1] == data]
-        f.check(mounts and mounts[0] in declared_volumes,
-                "docker-compose.yml: node %s keeps its data dir %s outside a named volume"
-                % (n, data))
-        data_volumes.update(mounts)
+        # Nothing on a node's disk is needed by another: no shared data volume, one database.
+        f.check(not s.get("volumes"), "docker-compose.yml: node %s mounts %s: the nodes keep "
+                "nothing of the site on their disks" % (n, s.get("volumes")))
+        url = re.match(r"postgresql://([^:@/]+)(?::([^@/]*))?@([^:/]+):(\d+)/(\w+)$",
+                       env.get("CHESS_DATABASE", ""))
+        f.check(url and url.group(3) == "postgres" and url.group(1) == pg_env.get("POSTGRES_USER")
+                and url.group(2) == str(pg_env.get("POSTGRES_PASSWORD"))
+                and url.group(5) == pg_env.get("POSTGRES_DB"),
+                "docker-compose.yml: node %s must reach the postgres service as its user and "
+                "database (CHESS_DATABASE=%r)" % (n, env.get("CHESS_DATABASE")))
+        f.check(((s.get("depends_on") or {}).get("postgres") or {}).get("condition") ==
+                "service_healthy", "docker-compose.yml: node %s must wait for PostgreSQL" % n)
         redis = env.get("CHESS_REDIS", "")
         f.check(redis.split(":")[0] == "redis",
                 "docker-compose.yml: node %s must reach the redis service (CHESS_REDIS=%r)"
                 % (n, redis))
-    f.check(len(data_volumes) == 1, "docker-compose.yml: the nodes must share one data volume, "
-            "not %s" % sorted(data_volumes))
 
     front = services.get("front") or {}
     conf = read("deploy/nginx/compose.conf")
