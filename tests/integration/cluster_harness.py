@@ -38,23 +38,28 @@ REDIS = "/usr/bin/redis-server"
 
 
 class Redis:
-    def __init__(self, tmp):
+    def __init__(self, tmp, host=None):
+        """host: a hosts.Host to run on (default: 127.0.0.1 here)."""
         self.port = free_port()
         self.tmp = tmp
+        self.on = host
+        self.addr = host.addr if host else "127.0.0.1"
         self.proc = None
         self.extra = []  # more redis-server arguments (e.g. --requirepass)
         self.start()
 
     def start(self):
         log = open(os.path.join(self.tmp, "redis.log"), "a")
-        self.proc = subprocess.Popen(
-            [REDIS, "--port", str(self.port), "--bind", "127.0.0.1", "--save", "",
-             "--appendonly", "no", "--dir", self.tmp] + self.extra, stdout=log,
-            stderr=subprocess.STDOUT)
+        cmd = [REDIS, "--port", str(self.port), "--bind", self.addr, "--save", "",
+               "--appendonly", "no", "--dir", self.tmp] + self.extra
+        if self.on:  # reached from the other hosts: not loopback, on the test's own network
+            cmd += ["--protected-mode", "no"]
+        self.proc = subprocess.Popen(self.on.wrap(cmd) if self.on else cmd, stdout=log,
+                                     stderr=subprocess.STDOUT)
         deadline = time.time() + 10
         while time.time() < deadline:
             try:
-                with socket.create_connection(("127.0.0.1", self.port), 0.2) as s:
+                with socket.create_connection((self.addr, self.port), 0.2) as s:
                     s.sendall(b"PING\r\n")
                     if s.recv(16).startswith((b"+PONG", b"-NOAUTH")):
                         return
@@ -73,7 +78,7 @@ class Redis:
         for a in args:
             a = a.encode() if isinstance(a, str) else a
             out += b"$%d\r\n%s\r\n" % (len(a), a)
-        with socket.create_connection(("127.0.0.1", self.port), 2) as s:
+        with socket.create_connection((self.addr, self.port), 2) as s:
             s.sendall(out)
             time.sleep(0.05)
             return s.recv(1 << 20)
@@ -91,7 +96,7 @@ class Redis:
 
     @property
     def address(self):
-        return "127.0.0.1:%d" % self.port
+        return "%s:%d" % (self.addr, self.port)
 
 
 class Node(ServerProcess):
@@ -100,6 +105,10 @@ class Node(ServerProcess):
     def __init__(self, site, node_id, extra_args=()):
         self.site = site
         self.node_id = node_id
+        # On a host of its own when the site has hosts (hosts.py), else 127.0.0.1.
+        self.on = site.hosts.host("node-" + node_id) if site.hosts else None
+        if self.on:
+            self.host = self.on.addr
         self.port = free_port()
         self.extra = list(extra_args)
         self.log_path = os.path.join(site.tmp, "node-%s.log" % node_id)
@@ -108,11 +117,12 @@ class Node(ServerProcess):
         self.start()
 
     def start(self):
-        self.launch([self.site.binary, "--listen", "127.0.0.1", "--port", str(self.port),
-                     "--log-level", "debug"] + self.site.store_args(self.node_id) + [
-                     "--static-dir", os.path.join(self.site.tmp, "no-client"),
-                     "--redis", self.site.redis.address, "--node-id", self.node_id,
-                     "--engine-workers", "0"] + self.extra, "node %s" % self.node_id)
+        cmd = [self.site.binary, "--listen", self.host, "--port", str(self.port),
+               "--log-level", "debug"] + self.site.store_args(self.node_id) + [
+               "--static-dir", os.path.join(self.site.tmp, "no-client"),
+               "--redis", self.site.redis.address, "--node-id", self.node_id,
+               "--engine-workers", "0"] + self.extra
+        self.launch(self.on.wrap(cmd) if self.on else cmd, "node %s" % self.node_id)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
         if self.proc.poll() is None:
@@ -123,13 +133,15 @@ class Node(ServerProcess):
 
 
 class Site:
-    def __init__(self, binary):
+    def __init__(self, binary, hosts=None):
+        """hosts: a hosts.Hosts to put Redis and each node on a machine of its own."""
         self.binary = binary
+        self.hosts = hosts
         self.tmp = tempfile.mkdtemp(prefix="chess-site-")
         self.data_dir = os.path.join(self.tmp, "data")
         self.pg = PG_URL
         self.reset_database()
-        self.redis = Redis(self.tmp)
+        self.redis = Redis(self.tmp, hosts.host("redis") if hosts else None)
         self.nodes = {}
 
     def reset_database(self):
@@ -183,15 +195,23 @@ class Site:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def run_site_tests(namespace):
+def run_site_tests(namespace, separate_hosts=False):
     """Runs every async test_*(site) with a site of its own (Redis, nodes on one data
-    directory); every node still running must then stop cleanly."""
+    directory); every node still running must then stop cleanly. separate_hosts: Redis and
+    each node on a host of its own (hosts.py: network namespaces, or loopback addresses)."""
     if not os.path.exists(REDIS):
         print("redis-server is missing (apt-get install redis-server; scripts/setup.sh)")
         sys.exit(1)
 
     def run_one(binary, fn, logs, cleanups):
-        site = Site(binary)
+        hosts = None
+        if separate_hosts:
+            from hosts import Hosts
+            # CHESS_TEST_HOSTS=loopback: the fallback, even where namespaces can be made.
+            hosts = Hosts(prefer_namespaces=os.environ.get("CHESS_TEST_HOSTS") != "loopback")
+            cleanups.append(hosts.close)
+            print("hosts: %s" % hosts.describe())
+        site = Site(binary, hosts)
         cleanups.append(site.close)
         logs.append(site.logs)
 

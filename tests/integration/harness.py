@@ -80,7 +80,10 @@ def free_port():
 
 class ServerProcess:
     """What every running chess_server offers a test: its URL, HTTP, client connections and its
-    log. Subclasses set port, log_path and clients, and call launch()."""
+    log. Subclasses set port, log_path and clients (and host, when not 127.0.0.1), and call
+    launch()."""
+
+    host = "127.0.0.1"
 
     def launch(self, cmd, what="server", preexec_fn=None):
         """Starts cmd with its output in the log, and returns once /healthz answers; preexec_fn
@@ -101,12 +104,12 @@ class ServerProcess:
 
     @property
     def url(self):
-        return "ws://127.0.0.1:%d/ws" % self.port
+        return "ws://%s:%d/ws" % (self.host, self.port)
 
     def http(self, path):
         """GET path; returns (status, headers, body bytes)."""
         try:
-            with urllib.request.urlopen("http://127.0.0.1:%d%s" % (self.port, path),
+            with urllib.request.urlopen("http://%s:%d%s" % (self.host, self.port, path),
                                         timeout=TIMEOUT) as r:
                 return r.status, dict(r.headers), r.read()
         except urllib.error.HTTPError as e:
@@ -115,7 +118,7 @@ class ServerProcess:
     def post_json(self, path, token=None, form=None):
         """POST path (a form, or nothing) with a bearer token; returns (status, the JSON answer)."""
         data = urllib.parse.urlencode(form).encode() if form else b""
-        req = urllib.request.Request("http://127.0.0.1:%d%s" % (self.port, path), data=data,
+        req = urllib.request.Request("http://%s:%d%s" % (self.host, self.port, path), data=data,
                                      method="POST")
         if token:
             req.add_header("Authorization", "Bearer " + token)
