@@ -125,20 +125,25 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
 }
 
 /* X-FEN; in Three-check with the checks given at the end, as lichess writes them ("... 0 1
- * +1+0"; the engine's own FEN has the checks remaining after the en passant field). */
-static json_t *encode_fen(const struct chess_position *pos) {
-    char fen[CHESS_FEN_MAX + 8];
+ * +1+0"; the engine's own FEN has the checks remaining after the en passant field). Writes at
+ * most PROTO_FEN_MAX bytes with the NUL into out; returns the length, or -1. */
+#define PROTO_FEN_MAX (CHESS_FEN_MAX + 8)
+static int write_fen(const struct chess_position *pos, char *out) {
     if (pos->variant != CHESS_VARIANT_THREE_CHECK) { /* every move event: no copy */
-        if (chess_fen_write(pos, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX) < 0) return NULL;
-        return json_string_nocheck(fen);
+        int n = chess_fen_write(pos, CHESS_FEN_XFEN, out, CHESS_FEN_MAX);
+        return n < 0 ? -1 : n;
     }
     struct chess_position plain = *pos;
     plain.variant = CHESS_VARIANT_STANDARD; /* written without the engine's checks field */
-    int n = chess_fen_write(&plain, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX);
-    if (n < 0) return NULL;
-    snprintf(fen + n, sizeof fen - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
-             pos->checks[CHESS_BLACK]);
-    return json_string_nocheck(fen);
+    int n = chess_fen_write(&plain, CHESS_FEN_XFEN, out, CHESS_FEN_MAX);
+    if (n < 0) return -1;
+    return n + snprintf(out + n, PROTO_FEN_MAX - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
+                        pos->checks[CHESS_BLACK]);
+}
+
+static json_t *encode_fen(const struct chess_position *pos) {
+    char fen[PROTO_FEN_MAX];
+    return write_fen(pos, fen) < 0 ? NULL : json_string_nocheck(fen);
 }
 
 static json_t *color_or_null(int color) {
@@ -620,9 +625,9 @@ static void text_int(struct buf *t, int64_t v) {
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
 static void text_fen(struct buf *t, const struct chess_position *pos) {
-    if (!buf_reserve(t, CHESS_FEN_MAX + 2)) return;
+    if (!buf_reserve(t, PROTO_FEN_MAX + 2)) return;
     t->data[t->len++] = '"';
-    int n = chess_fen_write(pos, CHESS_FEN_XFEN, (char *)t->data + t->len, CHESS_FEN_MAX);
+    int n = write_fen(pos, (char *)t->data + t->len);
     if (n < 0) {
         t->failed = true;
         return;
