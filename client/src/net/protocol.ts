@@ -71,7 +71,9 @@ export type Termination =
   | 'timeout_vs_insufficient_material'
   | 'timeout_vs_insufficient'
   | 'aborted'
-  | 'abandoned';
+  | 'abandoned'
+  | 'three_check'
+  | 'king_of_the_hill';
 
 export interface ChatLine {
   room: ChatRoom;
