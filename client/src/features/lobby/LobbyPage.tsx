@@ -154,7 +154,6 @@ function SeekList() {
               <th scope="col">Player</th>
               <th scope="col">Time</th>
               <th scope="col">Speed</th>
-              <th scope="col">Variant</th>
               <th scope="col">They play</th>
               <th scope="col">Mode</th>
               <th scope="col">
@@ -194,9 +193,11 @@ function SeekRow({
         <BotBadge bot={seek.player.bot} />
         {mine && ' (you)'}
       </td>
-      <td>{tc}</td>
+      <td>
+        {tc}
+        {seekVariant(seek) && <span className="seek-variant">{seekVariant(seek)}</span>}
+      </td>
       <td>{speedOf(seek.time)}</td>
-      <td className="seek-variant">{seekVariant(seek) || 'Standard'}</td>
       <td>{color}</td>
       <td>{seekModeLabel(seek)}</td>
       <td>
