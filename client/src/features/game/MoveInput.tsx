@@ -7,10 +7,17 @@ import { parseTypedMove, type LocalMove, type PromotionPiece } from '../../lib/c
 import { moveFromDests } from '../../lib/dests';
 import type { Dests } from '../../net/protocol';
 
-/** A move typed in UCI (e1h1, e7e8q) among the server's dests, or null. */
-function typedUci(fen: string, dests: Dests | null, text: string): LocalMove | null {
+/**
+ * A typed move: SAN or UCI as chess.js reads it, legal when the server's dests have it; else
+ * UCI (e1h1, e7e8q) against the dests, for what chess.js cannot read (Chess960's castling,
+ * Three-check's FENs). Without dests (none known yet), nothing.
+ */
+export function readTypedMove(fen: string, dests: Dests | null, text: string): LocalMove | null {
+  if (!dests) return null;
+  const parsed = parseTypedMove(fen, text);
+  if (parsed && dests[parsed.from]?.includes(parsed.to)) return parsed;
   const m = text.trim().toLowerCase().match(/^([a-h][1-8])([a-h][1-8])([qrbn])?$/);
-  return m && dests ? moveFromDests(dests, fen, m[1], m[2], m[3] as PromotionPiece | undefined) : null;
+  return m ? moveFromDests(dests, fen, m[1], m[2], m[3] as PromotionPiece | undefined) : null;
 }
 
 export function MoveInput({
@@ -32,7 +39,7 @@ export function MoveInput({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!enabled || !text.trim()) return;
-    const move = parseTypedMove(fen, text) ?? typedUci(fen, dests, text);
+    const move = readTypedMove(fen, dests, text);
     if (!move) {
       setError(`“${text.trim()}” is not a legal move here.`);
       return;
