@@ -105,9 +105,15 @@ export class LobbyController extends Store<LobbyState> implements Feature {
     return reply?.type === 'challenge_created' ? reply.challenge : null;
   }
 
-  /** A challenge by link for forms, with its start (variant, Chess960 number, FEN): rejects
+  /** A challenge by link (or to `player`, an id) for forms, with its start (variant, Chess960
+   * number, FEN): rejects
    * with the server's reason in words (BAD_POSITION, POSITION_OVER, RATED_UNAVAILABLE...). */
-  async createChallengeOrThrow(time: TimeControl, color: ColorChoice, rated: boolean, start: StartFields = {}): Promise<Seek> {
+  async createChallengeOrThrow(
+    time: TimeControl,
+    color: ColorChoice,
+    rated: boolean | undefined,
+    start: StartFields & { player?: string } = {},
+  ): Promise<Seek> {
     const reply = await this.ctx.ask({ type: 'challenge_create', time, color, rated, ...start });
     if (reply.type !== 'challenge_created') throw new Error('Unexpected answer from the server.');
     return reply.challenge;
