@@ -190,9 +190,12 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
               onRequest={() => void reviews.request(game.id)}
             />
             <AnalysisPanel fen={fen} />
-            <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
-              Open the game on the analysis board at this move
-            </Link>
+            {/* The analysis board plays standard chess (chess.js): not a variant's game. */}
+            {(game.variant === 'standard' || game.variant === 'fromPosition') && (
+              <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
+                Open the game on the analysis board at this move
+              </Link>
+            )}
           </>
         )}
         {myColor && game.status === 'playing' && !zen && <MoveInput fen={fen} dests={view.dests} enabled={view.movable !== null} onMove={round.userMove} />}
