@@ -1,8 +1,8 @@
 /*
  * A direct challenge to one player (from their profile, while they are online): time control,
- * variant (a Chess960 number, a FEN), colour and, for accounts and standard chess, rated or
- * casual; the server's refusal (a FEN it cannot start from, say) is shown here. They get it at once and accept or decline it;
- * while it waits, the panel says so and can cancel it.
+ * variant (a Chess960 number, a FEN), colour and, for accounts, rated or casual (From Position
+ * is always casual); the server's refusal (a FEN it cannot start from, say) is shown here. They
+ * get it at once and accept or decline it; while it waits, the panel says so and can cancel it.
  */
 import { useState, type FormEvent } from 'react';
 import { ColorPicker } from '../../components/ColorPicker';
@@ -30,7 +30,7 @@ export function DirectChallenge({ player }: { player: Profile }) {
     const s = start.read();
     setError(s.ok ? null : s.error);
     if (!s.ok) return;
-    const rated = s.start.variant ? false : ratedField(mode, registered);
+    const rated = s.start.variant === 'fromPosition' ? false : ratedField(mode, registered);
     try {
       await lobby.createChallengeOrThrow(presetTime(preset), color, rated, { ...s.start, player: player.id });
     } catch (err) {
@@ -53,7 +53,7 @@ export function DirectChallenge({ player }: { player: Profile }) {
           <PresetSelect id="challenge-time" value={preset} onChange={setPreset} unlimited={false} />
           <VariantFields idPrefix="challenge" form={start} withPosition withFen />
           <ColorPicker name="challenge-color" value={color} onChange={setColor} />
-          {start.variant === 'standard' && <ModePicker name="challenge-mode" value={mode} onChange={setMode} registered={registered} />}
+          {start.variant !== 'fromPosition' && <ModePicker name="challenge-mode" value={mode} onChange={setMode} registered={registered} />}
           {error && (
             <p className="form-error" role="alert">
               {error}

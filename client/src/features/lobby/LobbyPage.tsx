@@ -288,8 +288,8 @@ function CustomGame() {
       return;
     }
     setError(null);
-    // Variant games are casual for now (docs/protocol.md): "rated" only for standard chess.
-    const rated = s.start.variant ? false : ratedField(mode, registered);
+    // From Position games are casual (docs/protocol.md): no "rated" choice for them.
+    const rated = s.start.variant === 'fromPosition' ? false : ratedField(mode, registered);
     try {
       if (submitter?.value === 'friend') {
         const challenge = await lobby.createChallengeOrThrow(r.time, color, rated, s.start);
@@ -312,7 +312,7 @@ function CustomGame() {
         {!form.unlimited && <TimeFields idPrefix="custom" {...form} />}
         <VariantFields idPrefix="custom" form={start} withPosition withFen />
         <ColorPicker name="custom-color" value={color} onChange={setColor} />
-        {start.variant === 'standard' && <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />}
+        {start.variant !== 'fromPosition' && <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />}
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -390,7 +390,7 @@ function ChallengePlayer() {
     }
     setBusy(true);
     try {
-      const rated = s.start.variant ? false : ratedField(mode, registered);
+      const rated = s.start.variant === 'fromPosition' ? false : ratedField(mode, registered);
       const c = await lobby.challengeByName(name, time, color, rated, s.start);
       setSent(c.to?.name ?? name.trim());
     } catch (err) {
@@ -415,7 +415,7 @@ function ChallengePlayer() {
         <PresetSelect id="challenge-name-time" value={preset} onChange={setPreset} />
         <VariantFields idPrefix="challenge-name" form={start} withPosition withFen />
         <ColorPicker name="challenge-name-color" value={color} onChange={setColor} />
-        {start.variant === 'standard' && (
+        {start.variant !== 'fromPosition' && (
           <ModePicker name="challenge-name-mode" value={mode} onChange={setMode} registered={registered} />
         )}
         {error && (
