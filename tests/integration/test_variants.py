@@ -77,8 +77,14 @@ async def test_three_check_and_king_of_the_hill(data):
     game = await variant_game(a, b, variant="threeCheck")
     assert game["variant"] == "threeCheck" and game["checks"] == {"white": 0, "black": 0}, game
     gid = game["id"]
-    await play(gid, a, b, ["e4", "e5", "Qh5", "Nc6", "Qxf7+", "Kxf7", "Bc4+", "d5"])
-    await a.move(gid, "Bxd5+")
+    checked = await play(gid, a, b, ["e4", "e5", "Qh5", "Nc6", "Qxf7+", "Kxf7", "Bc4+"])
+    # Every move event's FEN ends with the checks given; the side to move's dests are its
+    # evasions.
+    assert checked["fen"].endswith(" +2+0"), checked
+    assert checked["dests"] == {"d7": ["d5"], "f7": ["f6", "g6", "e7", "e8"]}, checked
+    await b.move(gid, "d5")
+    last = await a.move(gid, "Bxd5+")
+    assert last["fen"].endswith(" +3+0") and "dests" not in last, last
     end = await a.recv_type("game_end", game=gid)
     assert end["reason"] == "three_check" and end["winner"] == "white", end
     state = (await a.ok({"type": "watch", "game": gid}))["game"]

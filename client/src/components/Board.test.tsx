@@ -90,3 +90,32 @@ describe('the promotion chooser', () => {
     expect(promotionPlacement('e8', 'black')).toEqual({ left: '37.5%', atTop: false });
   });
 });
+
+describe('the board in a live game of a variant', () => {
+  // Chess960 array 692 (RBBQKNNR) after 1. Ng3 Ng6 2. Nf3 Nf6: both kings may castle.
+  const FEN = 'rbbqk2r/pppppppp/5nn1/8/8/5NN1/PPPPPPPP/RBBQK2R w KQkq - 4 3';
+  const DESTS = { e1: ['f1', 'g1', 'h1'], f3: ['d4', 'e5', 'g5', 'h4', 'g1'] };
+
+  it('moves by the server’s dests: the king onto its own rook castles', () => {
+    const { app, onMove } = board({ fen: FEN, dests: DESTS });
+    fireEvent.focus(app);
+    key(app, 'ArrowDown'); // e1
+    key(app, 'Enter');
+    expect(screen.getByLabelText(/^h1, white rook, legal move/)).toBeTruthy();
+    expect(screen.getByLabelText(/^g1, empty, legal move/)).toBeTruthy();
+    expect(screen.queryByLabelText(/^d2, .*legal move/)).toBeNull(); // not in the dests
+    key(app, 'ArrowRight');
+    key(app, 'ArrowRight');
+    key(app, 'ArrowRight'); // h1
+    key(app, 'Enter');
+    expect(onMove).toHaveBeenCalledTimes(1);
+    expect(onMove.mock.calls[0][0]).toMatchObject({ uci: 'e1h1', san: 'O-O' });
+    expect(onMove.mock.calls[0][0].fen.split(' ')[0]).toBe('rbbqk2r/pppppppp/5nn1/8/8/5NN1/PPPPPPPP/RBBQ1RK1');
+  });
+
+  it('marks King of the Hill’s centre', () => {
+    board({ marked: ['d4', 'e4', 'd5', 'e5'], movable: null });
+    for (const sq of ['d4', 'e4', 'd5', 'e5']) expect(screen.getByLabelText(new RegExp(`^${sq}, empty, hill`))).toBeTruthy();
+    expect(screen.getByLabelText(/^c4, empty$/)).toBeTruthy();
+  });
+});

@@ -3,8 +3,9 @@
  * legal destinations of the selected piece (rings on captures), the last move and a king in
  * check highlighted, a promotion chooser, coordinates and orientation.
  *
- * Moves are checked with chess.js for instant feedback (an illegal drop snaps back); the legal
- * ones go to onMove, and the server decides. While the opponent thinks, the player may queue a
+ * Moves are checked for instant feedback (an illegal drop snaps back) against the server's
+ * `dests` in a live game (castling by dropping the king onto its rook or two squares along),
+ * with chess.js on the analysis board; the legal ones go to onMove, and the server decides. While the opponent thinks, the player may queue a
  * premoves the same ways, one after another (the position shows them made, each on its squares;
  * a click elsewhere or Escape cancels them all); the page plays one per turn, while legal. Every square carries an accessible
  * label such as "e4, white knight". What each gesture does is decided in lib/boardInput.ts;
@@ -53,9 +54,10 @@ import {
   type BoardTurn,
 } from '../lib/boardInput';
 import { boardKey, cursorStart } from '../lib/boardKeyboard';
-import type { LocalMove, Premove, PromotionPiece } from '../lib/chess';
+import type { LocalMove, PromotionPiece } from '../lib/chess';
+import type { Premove } from '../lib/premove';
 import { movesWords } from '../lib/speech';
-import type { Color } from '../net/protocol';
+import type { Color, Dests } from '../net/protocol';
 
 export interface BoardProps {
   fen: string;
@@ -79,6 +81,11 @@ export interface BoardProps {
   appearance?: BoardAppearance;
   /** Arrows drawn on the board (besides those the user draws with the right button). */
   arrows?: readonly BoardArrow[];
+  /** A live game's legal destinations from the server, which then decide the moves (castling
+   * by the king onto its rook or two squares); absent: chess.js decides (the analysis board). */
+  dests?: Dests | null;
+  /** Squares marked on the board (King of the Hill's centre). */
+  marked?: readonly string[];
 }
 
 /** An arrow from one square to another, with a label for screen readers ("best move e4"). */
@@ -103,6 +110,8 @@ export interface BoardAppearance {
 
 const NO_PREMOVES: readonly Premove[] = [];
 const NO_ARROWS: readonly BoardArrow[] = [];
+const NO_MARKED: readonly string[] = [];
+const MARKED = 'rgba(235, 97, 80, 0.28)';
 const LAST_MOVE = 'rgba(155, 199, 0, 0.41)';
 const SELECTED = 'rgba(20, 85, 30, 0.5)';
 const PREMOVE = 'rgba(20, 30, 85, 0.45)';
@@ -125,12 +134,14 @@ export function Board({
   label,
   appearance = {},
   arrows = NO_ARROWS,
+  dests,
+  marked = NO_MARKED,
 }: BoardProps) {
   const [input, setInput] = useState<BoardInput>(BOARD_IDLE);
   const { selected, promotion } = input;
   // Whose pieces the user handles now: to move, or to premove.
   const actor = boardActor(movable, premoveColor, onPremove !== undefined);
-  const turn: BoardTurn = { fen, movable, actor, premoves };
+  const turn: BoardTurn = { fen, movable, actor, premoves, dests };
 
   // A new position (a move played, the history browsed) clears the selection.
   useEffect(() => {
@@ -138,8 +149,8 @@ export function Board({
   }, [fen, movable, actor]);
 
   const destinations = useMemo(
-    () => boardDestinations({ fen, movable, actor, premoves }, selected),
-    [fen, selected, movable, actor],
+    () => boardDestinations({ fen, movable, actor, premoves, dests }, selected),
+    [fen, selected, movable, actor, dests],
   );
 
   const pieces = useMemo(() => piecesOf(fen), [fen]);
@@ -204,7 +215,7 @@ export function Board({
     // Auto-queen: a promotion that would open the chooser is a queen's at once.
     const step =
       appearance.autoQueen && gesture.input.promotion
-        ? boardPromote({ ...input, ...gesture.input }, fen, 'q')
+        ? boardPromote({ ...input, ...gesture.input }, fen, 'q', dests)
         : gesture;
     setInput((i) => ({ ...i, ...step.input }));
     if (step.premove !== undefined) onPremove?.(step.premove);
@@ -280,16 +291,17 @@ export function Board({
       add(lastMove.from, `linear-gradient(${LAST_MOVE}, ${LAST_MOVE})`);
       add(lastMove.to, `linear-gradient(${LAST_MOVE}, ${LAST_MOVE})`);
     }
+    for (const sq of marked) add(sq, `linear-gradient(${MARKED}, ${MARKED})`);
     const styles: Record<string, CSSProperties> = {};
     for (const [sq, bgs] of Object.entries(layers)) styles[sq] = { background: bgs.join(', ') };
     return styles;
-  }, [destinations, checkSquare, selected, lastMove, premoves]);
+  }, [destinations, checkSquare, selected, lastMove, premoves, marked]);
 
   const squareRenderer = ({ square, children }: SquareHandlerArgs & { children?: ReactNode }) => {
     const piece = pieces[square];
     const dest = destinations.find((d) => d.to === square);
     const premoved = premoves.some((p) => p.from === square || p.to === square);
-    const text = `${square}, ${piece ?? 'empty'}${checkSquare === square ? ', in check' : ''}${
+    const text = `${square}, ${piece ?? 'empty'}${marked.includes(square) ? ', hill' : ''}${checkSquare === square ? ', in check' : ''}${
       dest ? ', legal move' : ''
     }${selected === square ? ', selected' : ''}${premoved ? ', premove' : ''}`;
     return (
@@ -301,6 +313,7 @@ export function Board({
         data-cursor={cursor === square ? '' : undefined}
         data-dest={dest ? (dest.capture ? 'capture' : 'move') : undefined}
         data-last={lastMove && (lastMove.from === square || lastMove.to === square) ? '' : undefined}
+        data-marked={marked.includes(square) ? '' : undefined}
         style={{ width: '100%', height: '100%', ...squareStyles[square] }}
       >
         {children}
@@ -362,7 +375,7 @@ export function Board({
             square={promotion.to}
             orientation={orientation}
             pieces={appearance.pieces ?? defaultPieces}
-            onChoose={(piece) => apply(boardPromote(input, fen, piece))}
+            onChoose={(piece) => apply(boardPromote(input, fen, piece, dests))}
             onCancel={() => setInput((i) => ({ ...i, promotion: null }))}
           />
         )}

@@ -6,20 +6,22 @@
  *
  * Who acts: `movable` is the colour that may move now (or null); `actor` is the colour whose
  * pieces the user handles: the movable one, or, while its opponent is to move, the colour that
- * may queue a premove. Moves are checked with chess.js (an illegal one does nothing); premoves
- * only against the pieces' reach, since the opponent has not moved yet.
+ * may queue a premove. Moves are checked against the server's `dests` when the board has them
+ * (a live game: lib/dests.ts), else with chess.js (the analysis board); an illegal one does
+ * nothing. Premoves only against the pieces' reach (lib/premove.ts), since the opponent has not
+ * moved yet.
  */
-import type { Color } from '../net/protocol';
+import type { Color, Dests } from '../net/protocol';
 import {
   isPromotion,
   legalDestinations,
-  premoveDestinations,
   tryMove,
   type Destination,
   type LocalMove,
-  type Premove,
   type PromotionPiece,
 } from './chess';
+import { destsFor, destsPromotion, moveFromDests } from './dests';
+import { premoveDestinations, type Premove } from './premove';
 
 export interface BoardInput {
   /** The square whose piece the user picked, or null. */
@@ -37,6 +39,8 @@ export interface BoardTurn {
   actor: Color | null;
   /** The premoves queued now (the position shows them made). */
   premoves: readonly Premove[];
+  /** The server's legal destinations (a live game), which then decide; absent: chess.js. */
+  dests?: Dests | null;
 }
 
 /** The result of a gesture: what changes in the input, and what to pass on. */
@@ -59,7 +63,8 @@ export function boardActor(movable: Color | null, premoveColor: Color | null, pr
 /** Where the selected piece may go: legal moves, or premove targets. */
 export function boardDestinations(turn: BoardTurn, selected: string | null): Destination[] {
   if (!selected || !turn.actor) return [];
-  return turn.movable ? legalDestinations(turn.fen, selected) : premoveDestinations(turn.fen, selected, turn.actor);
+  if (!turn.movable) return premoveDestinations(turn.fen, selected, turn.actor);
+  return turn.dests !== undefined ? destsFor(turn.dests ?? {}, turn.fen, selected) : legalDestinations(turn.fen, selected);
 }
 
 /**
@@ -74,10 +79,14 @@ export function boardAttempt(turn: BoardTurn, from: string, to: string): BoardSt
     return { input: { selected: null }, premove: ok ? { from, to } : null, accepted: false };
   }
   if (!movable || from === to) return { input: {}, accepted: false };
-  if (isPromotion(fen, from, to)) return { input: { promotion: { from, to } }, accepted: false };
-  const move = tryMove(fen, from, to);
+  if (promotes(turn, from, to)) return { input: { promotion: { from, to } }, accepted: false };
+  const move = turn.dests !== undefined ? moveFromDests(turn.dests ?? {}, fen, from, to) : tryMove(fen, from, to);
   if (!move) return { input: {}, accepted: false }; // snaps back
   return { input: { selected: null }, move, accepted: true };
+}
+
+function promotes(turn: BoardTurn, from: string, to: string): boolean {
+  return turn.dests !== undefined ? destsPromotion(turn.dests ?? {}, turn.fen, from, to) : isPromotion(turn.fen, from, to);
 }
 
 /**
@@ -99,10 +108,12 @@ export function boardClick(input: BoardInput, turn: BoardTurn, square: string): 
   return step;
 }
 
-/** The piece chosen for the waiting promotion: the chooser closes; the move, when legal. */
-export function boardPromote(input: BoardInput, fen: string, piece: PromotionPiece): BoardStep {
+/** The piece chosen for the waiting promotion: the chooser closes; the move, when legal (by
+ * the server's dests when given, as in boardAttempt). */
+export function boardPromote(input: BoardInput, fen: string, piece: PromotionPiece, dests?: Dests | null): BoardStep {
   if (!input.promotion) return { input: { promotion: null }, accepted: false };
-  const move = tryMove(fen, input.promotion.from, input.promotion.to, piece);
+  const { from, to } = input.promotion;
+  const move = dests !== undefined ? moveFromDests(dests ?? {}, fen, from, to, piece) : tryMove(fen, from, to, piece);
   return move ? { input: { promotion: null }, move, accepted: false } : { input: { promotion: null }, accepted: false };
 }
 

@@ -54,6 +54,10 @@ export function describeOutcome(
       return draw('By agreement');
     case 'aborted':
       return { title: 'Game aborted', detail: 'No result', score: '*' };
+    case 'three_check':
+      return { title: won ?? 'Three checks', detail: `${winner ? NAME[winner] : 'A side'} gave the third check`, score };
+    case 'king_of_the_hill':
+      return { title: won ?? 'King of the Hill', detail: `${winner ? NAME[winner] : 'A'} king reached the centre`, score };
     default:
       return {
         title: won ?? (result === '1/2-1/2' ? 'Draw' : 'Game over'),

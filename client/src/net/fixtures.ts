@@ -2,7 +2,28 @@
  * Messages as the server sends them (shapes copied from the integration tests' exchanges), for
  * the Vitest suites.
  */
-import type { GameFull, ServerMessageOf } from '../net/protocol';
+import { pieceOn } from '../lib/board';
+import { legalDestinations } from '../lib/chess';
+import type { Dests, GameFull, ServerMessageOf } from '../net/protocol';
+
+/** The dests the server sends for a standard position (chess.js stands in for its move
+ * generator; a castling king also lists its rook's square, as the server's does). */
+export function destsOf(fen: string): Dests {
+  const out: Dests = {};
+  for (const file of 'abcdefgh') {
+    for (let rank = 1; rank <= 8; rank++) {
+      const from = `${file}${rank}`;
+      const to = legalDestinations(fen, from).map((d) => d.to);
+      if (pieceOn(fen, from)?.toLowerCase() === 'k' && file === 'e') {
+        const home = from[1];
+        if (to.includes(`g${home}`)) to.push(`h${home}`);
+        if (to.includes(`c${home}`)) to.push(`a${home}`);
+      }
+      if (to.length) out[from] = to;
+    }
+  }
+  return out;
+}
 
 export const START = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1';
 
@@ -22,6 +43,7 @@ export function fullGame(over: Partial<GameFull> = {}): GameFull {
     turn: 'white',
     clock: { white: 180000, black: 180000 },
     clock_running: null,
+    dests: destsOf(over.fen ?? START),
     offers: { draw: null, takeback: null, rematch: null },
     rematch: null,
     chat: [],
@@ -47,6 +69,7 @@ export function moveEvent(
     fen,
     turn: ply % 2 === 1 ? 'black' : 'white',
     clock,
+    dests: destsOf(fen),
   };
 }
 

@@ -10,6 +10,7 @@ import type {
   ChallengeRemoval,
   Clocks,
   Color,
+  Dests,
   EngineScore,
   GameAnalysis,
   GameFull,
@@ -886,6 +887,7 @@ export interface MoveMessage {
   turn: Color;
   clock: Clocks | null;
   legal_moves?: string[];
+  dests?: Dests;
   id?: RequestId;
 }
 
@@ -929,6 +931,7 @@ export interface TakebackMessage {
   turn: Color;
   clock: Clocks | null;
   legal_moves?: string[];
+  dests?: Dests;
   id?: RequestId;
 }
 

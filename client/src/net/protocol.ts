@@ -71,7 +71,9 @@ export type Termination =
   | 'timeout_vs_insufficient_material'
   | 'timeout_vs_insufficient'
   | 'aborted'
-  | 'abandoned';
+  | 'abandoned'
+  | 'three_check'
+  | 'king_of_the_hill';
 
 export interface ChatLine {
   room: ChatRoom;
@@ -100,6 +102,10 @@ export interface SearchLine {
   /** The principal variation in SAN from the position searched. */
   pv: string[];
 }
+
+/** The legal destinations of the side to move, origin square to destination squares (lichess's
+ * dests); a castling king lists its rook's square and its own destination (g1, c1). */
+export type Dests = Record<string, string[]>;
 
 /** The full state of a game ("game", "game_started", the welcome's games, GET /api/games/<id>). */
 export interface GameFull {
@@ -130,6 +136,8 @@ export interface GameFull {
   turn: Color;
   clock: Clocks | null;
   clock_running: Color | null;
+  /** While the game is live: where the side to move may move (its move events carry it too). */
+  dests?: Dests;
   result?: GameResult;
   reason?: Termination;
   winner?: Color | null;

@@ -61,6 +61,46 @@ static void put_legal_moves(json_t *obj, const struct game *g) {
     put(obj, "legal_moves", moves);
 }
 
+int proto_write_dests(const struct chess_move_list *legal, char out[PROTO_DESTS_MAX]) {
+    uint64_t to[64] = {0}; /* destinations by origin, a bit a square */
+    for (int i = 0; i < legal->count; i++) {
+        chess_move m = legal->moves[i];
+        int from = chess_move_from(m), target = chess_move_to(m);
+        to[from] |= UINT64_C(1) << target;
+        if (chess_move_kind(m) == CHESS_MOVE_CASTLING) {
+            int file = CHESS_FILE_OF(target) > CHESS_FILE_OF(from) ? 6 : 2; /* g or c */
+            to[from] |= UINT64_C(1) << CHESS_SQUARE(file, CHESS_RANK_OF(from));
+        }
+    }
+    size_t n = 0;
+    out[n++] = '{';
+    for (int from = 0; from < 64; from++) {
+        if (!to[from]) continue;
+        if (n > 1) out[n++] = ',';
+        char name[3];
+        chess_square_name(from, name);
+        out[n++] = '"', out[n++] = name[0], out[n++] = name[1];
+        memcpy(out + n, "\":[", 3);
+        n += 3;
+        for (uint64_t bits = to[from]; bits; bits &= bits - 1) {
+            chess_square_name(__builtin_ctzll(bits), name);
+            out[n++] = '"', out[n++] = name[0], out[n++] = name[1], out[n++] = '"';
+            out[n++] = (bits & (bits - 1)) ? ',' : ']';
+        }
+    }
+    out[n++] = '}';
+    out[n] = '\0';
+    return (int)n;
+}
+
+/* "dests" while the game is live (any viewer may move for a side it plays). */
+static void put_dests(json_t *obj, const struct game *g) {
+    if (g->ended) return;
+    char text[PROTO_DESTS_MAX];
+    proto_write_dests(&g->chess.legal, text);
+    put(obj, "dests", json_loads(text, 0, NULL));
+}
+
 static json_t *encode_time(const struct time_control *tc) {
     if (tc->unlimited) return json_string_nocheck("unlimited");
     json_t *obj = json_object();
@@ -85,20 +125,25 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
 }
 
 /* X-FEN; in Three-check with the checks given at the end, as lichess writes them ("... 0 1
- * +1+0"; the engine's own FEN has the checks remaining after the en passant field). */
-static json_t *encode_fen(const struct chess_position *pos) {
-    char fen[CHESS_FEN_MAX + 8];
+ * +1+0"; the engine's own FEN has the checks remaining after the en passant field). Writes at
+ * most PROTO_FEN_MAX bytes with the NUL into out; returns the length, or -1. */
+#define PROTO_FEN_MAX (CHESS_FEN_MAX + 8)
+static int write_fen(const struct chess_position *pos, char *out) {
     if (pos->variant != CHESS_VARIANT_THREE_CHECK) { /* every move event: no copy */
-        if (chess_fen_write(pos, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX) < 0) return NULL;
-        return json_string_nocheck(fen);
+        int n = chess_fen_write(pos, CHESS_FEN_XFEN, out, CHESS_FEN_MAX);
+        return n < 0 ? -1 : n;
     }
     struct chess_position plain = *pos;
     plain.variant = CHESS_VARIANT_STANDARD; /* written without the engine's checks field */
-    int n = chess_fen_write(&plain, CHESS_FEN_XFEN, fen, CHESS_FEN_MAX);
-    if (n < 0) return NULL;
-    snprintf(fen + n, sizeof fen - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
-             pos->checks[CHESS_BLACK]);
-    return json_string_nocheck(fen);
+    int n = chess_fen_write(&plain, CHESS_FEN_XFEN, out, CHESS_FEN_MAX);
+    if (n < 0) return -1;
+    return n + snprintf(out + n, PROTO_FEN_MAX - (size_t)n, " +%d+%d", pos->checks[CHESS_WHITE],
+                        pos->checks[CHESS_BLACK]);
+}
+
+static json_t *encode_fen(const struct chess_position *pos) {
+    char fen[PROTO_FEN_MAX];
+    return write_fen(pos, fen) < 0 ? NULL : json_string_nocheck(fen);
 }
 
 static json_t *color_or_null(int color) {
@@ -206,6 +251,7 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
     put(obj, "clock", encode_clocks(g, now_ms));
     put(obj, "clock_running", color_or_null(g->clock.running));
     put_legal_moves(obj, g);
+    put_dests(obj, g);
     if (g->ended) put_result(obj, g);
     json_t *offers = json_object();
     for (int k = 0; offers && k < GAME_OFFER_COUNT; k++)
@@ -314,6 +360,7 @@ static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
                 put(msg, "turn", json_string_nocheck(proto_color_name(game_turn(g))));
                 put(msg, "clock", encode_clocks(g, now_ms));
                 put_legal_moves(msg, g);
+                put_dests(msg, g);
             }
             return msg;
         case CORE_EV_TIME_GIVEN:
@@ -578,9 +625,9 @@ static void text_int(struct buf *t, int64_t v) {
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
 static void text_fen(struct buf *t, const struct chess_position *pos) {
-    if (!buf_reserve(t, CHESS_FEN_MAX + 2)) return;
+    if (!buf_reserve(t, PROTO_FEN_MAX + 2)) return;
     t->data[t->len++] = '"';
-    int n = chess_fen_write(pos, CHESS_FEN_XFEN, (char *)t->data + t->len, CHESS_FEN_MAX);
+    int n = write_fen(pos, (char *)t->data + t->len);
     if (n < 0) {
         t->failed = true;
         return;
@@ -590,7 +637,7 @@ static void text_fen(struct buf *t, const struct chess_position *pos) {
 }
 
 /* {"type":"move","game","v","ply","uci","san","fen","turn","clock":{"white","black"}|null,
- *  "legal_moves" when a bot is to move} */
+ *  "legal_moves" when a bot is to move, "dests" while the game is live} */
 static void text_move(struct buf *t, const struct core_event *ev) {
     const struct game *g = ev->game;
     TEXT_LIT(t, "{\"type\":\"move\",\"game\":");
@@ -627,6 +674,11 @@ static void text_move(struct buf *t, const struct core_event *ev) {
         }
         TEXT_LIT(t, "]");
     }
+    if (!g->ended) {
+        TEXT_LIT(t, ",\"dests\":");
+        char dests[PROTO_DESTS_MAX];
+        buf_put(t, dests, (size_t)proto_write_dests(&g->chess.legal, dests));
+    }
     TEXT_LIT(t, "}");
 }
 
@@ -638,7 +690,8 @@ unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_
     if (ev->type == CORE_EV_MOVE) {
         /* The one encoder of a move: its text, and the object read back from it. */
         struct buf t;
-        if (!buf_init(&t, front, 256)) return NULL;
+        /* A live game's move carries its dests (a few hundred bytes). */
+        if (!buf_init(&t, front, ev->game->ended ? 256 : 1024)) return NULL;
         text_move(&t, ev);
         if (!(block = buf_finish(&t, front, len))) return NULL;
         if (msg && !(obj = json_loadb((const char *)block + front, *len, 0, NULL))) goto fail;

@@ -24,6 +24,20 @@ enum proto_viewer { PROTO_VIEWER_PLAYER, PROTO_VIEWER_SPECTATOR };
  * read back from its text: proto_encode_event_once()). */
 json_t *proto_encode_event(const struct core_event *ev, int64_t now_ms);
 
+/* Bytes enough for the longest "dests" object (at most 218 legal moves from at most 16
+ * squares, each destination 5 bytes, each origin 7) with its NUL. */
+#define PROTO_DESTS_MAX 2048
+
+/*
+ * The legal destinations of the side to move as a JSON object, as lichess sends them: each
+ * origin square (a1 to h8) to its destination squares in the same order, {"e2":["e3","e4"]}.
+ * A castling move gives its rook's square (king takes rook) and the king's own destination (g1,
+ * c1), which the server reads as the same castling unless another move from there reads the
+ * same (then that square is that move, and it is listed anyway). legal: the legal moves of a
+ * position; none gives {}. Writes the text with its NUL into out; returns its length.
+ */
+int proto_write_dests(const struct chess_move_list *legal, char out[PROTO_DESTS_MAX]);
+
 /* The full state of a game (the object, not a message). */
 json_t *proto_encode_game(const struct game *game, int64_t now_ms, enum proto_viewer viewer);
 

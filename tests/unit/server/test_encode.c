@@ -1,10 +1,12 @@
-/* Tests of message encoding: move events with both clocks, full game state, errors, ids, and
- * serialisation with a free front. */
+/* Tests of message encoding: move events with both clocks, full game state, legal destinations
+ * (dests), errors, ids, and serialisation with a free front. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "check.h"
+#include "chess/fen.h"
+#include "chess/movegen.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 
@@ -22,18 +24,25 @@ static const char *str(const json_t *obj, const char *key) {
     return json_string_value(json_object_get(obj, key));
 }
 
-static void test_game_events(void) {
+/* A world with Alice and Bob, and Alice's seek (5+3, white) in ev. */
+static struct world *world_with_seek(struct player **a, struct player **b) {
     struct world_config cfg;
     world_config_defaults(&cfg);
     cfg.random = counter_random;
     cfg.random_ctx = &counter;
     struct world *w = world_create(&cfg);
-    struct player *a = world_player_create(w, "Alice", 0);
-    struct player *b = world_player_create(w, "Bob", 0);
+    *a = world_player_create(w, "Alice", 0);
+    *b = world_player_create(w, "Bob", 0);
     struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE,
                             .tc = {.initial_ms = 300000, .increment_ms = 3000},
                             .color = COLOR_CHOICE_WHITE};
-    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    CHECK_EQ_INT(world_apply(w, *a, &seek, 0, &ev), 0);
+    return w;
+}
+
+static void test_game_events(void) {
+    struct player *a, *b;
+    struct world *w = world_with_seek(&a, &b);
     json_t *added = proto_encode_event(&ev.items[0], 0);
     CHECK_EQ_STR(str(added, "type"), "seek_added");
     json_t *s = json_object_get(added, "seek");
@@ -83,7 +92,12 @@ static void test_game_events(void) {
         expected, sizeof expected,
         "{\"type\":\"move\",\"game\":\"%s\",\"v\":%u,\"ply\":3,\"uci\":\"g1f3\","
         "\"san\":\"Nf3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 "
-        "2\",\"turn\":\"black\",\"clock\":{\"white\":302100,\"black\":300000}}",
+        "2\",\"turn\":\"black\",\"clock\":{\"white\":302100,\"black\":300000},"
+        "\"dests\":{\"a7\":[\"a5\",\"a6\"],\"b7\":[\"b5\",\"b6\"],\"c7\":[\"c5\",\"c6\"],"
+        "\"d7\":[\"d5\",\"d6\"],\"f7\":[\"f5\",\"f6\"],\"g7\":[\"g5\",\"g6\"],"
+        "\"h7\":[\"h5\",\"h6\"],\"b8\":[\"a6\",\"c6\"],\"d8\":[\"h4\",\"g5\",\"f6\",\"e7\"],"
+        "\"e8\":[\"e7\"],\"f8\":[\"a3\",\"b4\",\"c5\",\"d6\",\"e7\"],"
+        "\"g8\":[\"f6\",\"h6\",\"e7\"]}}",
         game_id, (unsigned)ev.items[0].version);
     if (buf) {
         CHECK_EQ_INT((int)len, (int)strlen(expected));
@@ -120,6 +134,110 @@ static void test_game_events(void) {
     CHECK_EQ_STR(json_string_value(json_array_get(json_object_get(full, "san"), 2)), "Nf3");
     CHECK_EQ_STR(str(full, "status"), "ended");
     CHECK_EQ_STR(str(full, "reason"), "resignation");
+    json_decref(full);
+    world_destroy(w);
+}
+
+/* The dests of a position read from a FEN under a variant. */
+static void dests_of(const char *fen, int variant, char text[PROTO_DESTS_MAX],
+                     struct chess_position *pos) {
+    CHECK_EQ_INT(chess_fen_parse_variant(pos, fen, variant), 0);
+    struct chess_move_list legal;
+    chess_generate_moves(pos, CHESS_GEN_ALL, &legal);
+    int n = proto_write_dests(&legal, text);
+    CHECK_EQ_INT(n, (int)strlen(text));
+    json_t *obj = json_loads(text, 0, NULL);
+    CHECK(json_is_object(obj)); /* valid JSON */
+    /* Every origin-destination pair, sent as UCI, is a legal move; every legal move is one. */
+    const char *from;
+    json_t *tos;
+    int pairs = 0;
+    json_object_foreach(obj, from, tos) {
+        size_t i;
+        json_t *to;
+        json_array_foreach(tos, i, to) {
+            char uci[CHESS_UCI_MAX];
+            snprintf(uci, sizeof uci, "%s%s", from, json_string_value(to));
+            chess_move m;
+            int rc = chess_move_from_uci(pos, uci, &m);
+            if (rc < 0) { /* a promotion: the client asks for the piece */
+                strcat(uci, "q");
+                rc = chess_move_from_uci(pos, uci, &m);
+            }
+            CHECK_EQ_INT(rc, 0);
+            pairs++;
+        }
+    }
+    CHECK(pairs >= legal.count - 3 * (int)json_object_size(obj)); /* promotions count once */
+    json_decref(obj);
+}
+
+static void test_dests(void) {
+    char text[PROTO_DESTS_MAX];
+    struct chess_position pos;
+    /* Chess960, king e1, rooks b1 and g1: castling by the rook's square and by the king's own
+     * destination (c1; g1 is both). */
+    dests_of("4k3/8/8/8/8/8/8/1R2K1R1 w GB - 0 1", CHESS_VARIANT_STANDARD, text, &pos);
+    CHECK(pos.chess960);
+    CHECK(strstr(text, "\"e1\":[\"b1\",\"c1\",\"d1\",\"f1\",\"g1\",\"d2\",\"e2\",\"f2\"]"));
+    chess_move m;
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "e1c1", &m), 0);
+    CHECK_EQ_INT(chess_move_kind(m), CHESS_MOVE_CASTLING);
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "e1b1", &m), 0);
+    CHECK_EQ_INT(chess_move_kind(m), CHESS_MOVE_CASTLING);
+    /* King f1, rook h1: g1 is the king's step (listed once), castling is onto h1. */
+    dests_of("4k3/8/8/8/8/8/8/5K1R w H - 0 1", CHESS_VARIANT_STANDARD, text, &pos);
+    CHECK(strstr(text, "\"f1\":[\"e1\",\"g1\",\"h1\",\"e2\",\"f2\",\"g2\"]"));
+    CHECK_EQ_INT(chess_move_from_uci(&pos, "f1g1", &m), 0);
+    CHECK_EQ_INT(chess_move_kind(m), CHESS_MOVE_NORMAL);
+    /* Standard chess: the king's two squares and its rook alike. */
+    dests_of("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", CHESS_VARIANT_STANDARD, text, &pos);
+    CHECK(strstr(text, "\"e1\":[\"a1\",\"c1\",\"d1\",\"f1\",\"g1\",\"h1\",\"d2\",\"e2\",\"f2\"]"));
+    /* Three-check: in check, only the evasions; after the third check given, nothing. */
+    const char *checked = "rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3 +1+0";
+    dests_of(checked, CHESS_VARIANT_THREE_CHECK, text, &pos);
+    CHECK_EQ_STR(text, "{\"c7\":[\"c6\"],\"b8\":[\"c6\",\"d7\"],\"c8\":[\"d7\"],"
+                       "\"d8\":[\"d7\"],\"e8\":[\"e7\"]}");
+    dests_of("rnbqkbnr/ppp2ppp/3p4/1B2p3/4P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 3 +3+0",
+             CHESS_VARIANT_THREE_CHECK, text, &pos);
+    CHECK_EQ_STR(text, "{}");
+    /* A promotion's four moves give one destination. */
+    dests_of("8/P6k/8/8/8/8/8/K7 w - - 0 1", CHESS_VARIANT_STANDARD, text, &pos);
+    CHECK(strstr(text, "\"a7\":[\"a8\"]"));
+}
+
+/* A live game's state and move events carry dests; a mated game's do not. */
+static void test_dests_in_events(void) {
+    struct player *a, *b;
+    struct world *w = world_with_seek(&a, &b);
+    char seek_id[CHALLENGE_ID_LEN + 1];
+    strcpy(seek_id, ev.items[0].seek.id);
+    struct core_cmd accept = {.type = CORE_CMD_SEEK_ACCEPT, .target = seek_id};
+    CHECK_EQ_INT(world_apply(w, b, &accept, 0, &ev), 0);
+    json_t *started = proto_encode_event(&ev.items[ev.reply], 0);
+    json_t *game = json_object_get(started, "game");
+    char game_id[GAME_ID_LEN + 1];
+    strcpy(game_id, str(game, "id"));
+    json_t *dests = json_object_get(game, "dests");
+    CHECK_EQ_INT((int)json_object_size(dests), 10); /* eight pawns, two knights */
+    CHECK_EQ_INT((int)json_array_size(json_object_get(dests, "g1")), 2);
+    json_decref(started);
+    const char *moves[] = {"f3", "e5", "g4", "Qh4#"};
+    for (int i = 0; i < 4; i++) {
+        struct core_cmd mv = {
+            .type = CORE_CMD_MOVE, .target = game_id, .text = moves[i], .expected_ply = -1};
+        CHECK_EQ_INT(world_apply(w, i % 2 ? b : a, &mv, 1000 * (i + 1), &ev), 0);
+        json_t *move = proto_encode_event(&ev.items[0], 1000 * (i + 1));
+        CHECK_EQ_STR(str(move, "type"), "move");
+        dests = json_object_get(move, "dests");
+        if (i == 2) /* Black after 1. f3 e5 2. g4: the queen reaches h4 */
+            CHECK(json_array_size(json_object_get(dests, "d8")) == 4);
+        CHECK(i == 3 ? dests == NULL : json_object_size(dests) > 0);
+        json_decref(move);
+    }
+    json_t *full = proto_encode_game(world_game(w, game_id), 5000, PROTO_VIEWER_PLAYER);
+    CHECK_EQ_STR(str(full, "reason"), "checkmate");
+    CHECK(json_object_get(full, "dests") == NULL);
     json_decref(full);
     world_destroy(w);
 }
@@ -185,6 +303,8 @@ static void test_with_id(void) {
 
 int main(void) {
     RUN(test_game_events);
+    RUN(test_dests);
+    RUN(test_dests_in_events);
     RUN(test_with_id);
     RUN(test_error);
     core_events_free(&ev);

@@ -214,7 +214,7 @@ static void test_table_columns(void) {
     }
     CHECK(proto_server_find("fly") == NULL);
     CHECK_EQ_INT(proto_server_messages[PROTO_OUT_PONG].key_count, 0);
-    CHECK_EQ_INT(proto_server_messages[PROTO_OUT_MOVE].key_count, 9);
+    CHECK_EQ_INT(proto_server_messages[PROTO_OUT_MOVE].key_count, 10); /* with dests */
 }
 
 /* proto_server_check() tells an undeclared key from a missing one. */
@@ -228,6 +228,8 @@ static void test_server_check(void) {
     json_object_set_new(msg, "ply", json_integer(1));
     CHECK_EQ_INT(proto_server_check(msg, &key), 0);
     json_object_set_new(msg, "legal_moves", json_array()); /* optional */
+    CHECK_EQ_INT(proto_server_check(msg, &key), 0);
+    json_object_set_new(msg, "dests", json_object()); /* optional */
     CHECK_EQ_INT(proto_server_check(msg, &key), 0);
     json_object_set_new(msg, "colour", json_string("white"));
     CHECK_EQ_INT(proto_server_check(msg, &key), -2);

@@ -30,6 +30,7 @@ import { useSounds } from '../../hooks/useSounds';
 import { describeOutcome } from '../../lib/outcome';
 import { gameModeLabel } from '../../lib/mode';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
+import { HILL_SQUARES, variantLabel } from '../../lib/variant';
 import { opposite, type Color } from '../../net/protocol';
 import { AnalysisPanel, analysisUrl, OpeningName } from '../analysis';
 import { EvalGraph, judgedMove, judgementsByPly, ReviewPanel, reviewKey, useGameReview, useReview } from '../review';
@@ -146,6 +147,8 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
           label={`Board, ${orientation} at the bottom${myColor ? `, you play ${myColor}` : ', spectating'}`}
           appearance={appearance}
           arrows={arrows}
+          dests={view.dests}
+          marked={game.variant === 'kingOfTheHill' ? HILL_SQUARES : undefined}
         />
         <PlayerBar game={game} color={orientation} isYou={myColor === orientation} position="bottom" />
         {analysis && !zen && <EvalGraph analysis={analysis} ply={shownPly} san={game.san} onView={round.jump} />}
@@ -187,12 +190,15 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
               onRequest={() => void reviews.request(game.id)}
             />
             <AnalysisPanel fen={fen} />
-            <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
-              Open the game on the analysis board at this move
-            </Link>
+            {/* The analysis board plays standard chess (chess.js): not a variant's game. */}
+            {(game.variant === 'standard' || game.variant === 'fromPosition') && (
+              <Link to={analysisUrl(game.initialFen, game.moves, shownPly, orientation)}>
+                Open the game on the analysis board at this move
+              </Link>
+            )}
           </>
         )}
-        {myColor && game.status === 'playing' && !zen && <MoveInput fen={fen} enabled={view.movable !== null} onMove={round.userMove} />}
+        {myColor && game.status === 'playing' && !zen && <MoveInput fen={fen} dests={view.dests} enabled={view.movable !== null} onMove={round.userMove} />}
         {!zen && (
           <div className="button-row">
             <button type="button" onClick={round.flip} aria-label="Flip the board">
@@ -239,7 +245,8 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
 
 function GameHeader({ game, myColor, online }: { game: GameState; myColor: Color | null; online: boolean }) {
   const mode = gameModeLabel(game.rated);
-  const tc = `${formatTimeControl(game.time)}${mode ? ` · ${mode}` : ''}`;
+  const variant = game.variant === 'standard' ? '' : ` · ${variantLabel(game.variant, game.position)}`;
+  const tc = `${formatTimeControl(game.time)}${variant}${mode ? ` · ${mode}` : ''}`;
   if (game.outcome) {
     const o = describeOutcome(game.outcome.result, game.outcome.reason, game.outcome.winner);
     return (

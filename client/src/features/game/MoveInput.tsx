@@ -3,14 +3,33 @@
  * The move is read with chess.js against the position shown; the server decides.
  */
 import { useId, useState, type FormEvent } from 'react';
-import { parseTypedMove, type LocalMove } from '../../lib/chess';
+import { parseTypedMove, type LocalMove, type PromotionPiece } from '../../lib/chess';
+import { moveFromDests } from '../../lib/dests';
+import type { Dests } from '../../net/protocol';
+
+/**
+ * A typed move: SAN or UCI as chess.js reads it, legal when the server's dests have it; else
+ * UCI (e1h1, e7e8q) against the dests, for what chess.js cannot read (Chess960's castling,
+ * Three-check's FENs). Without dests (none known yet), nothing.
+ */
+export function readTypedMove(fen: string, dests: Dests | null, text: string): LocalMove | null {
+  if (!dests) return null;
+  const parsed = parseTypedMove(fen, text);
+  if (parsed && dests[parsed.from]?.includes(parsed.to)) return parsed;
+  const m = text.trim().toLowerCase().match(/^([a-h][1-8])([a-h][1-8])([qrbn])?$/);
+  return m ? moveFromDests(dests, fen, m[1], m[2], m[3] as PromotionPiece | undefined) : null;
+}
 
 export function MoveInput({
   fen,
+  dests,
   enabled,
   onMove,
 }: {
   fen: string;
+  /** The server's legal destinations: what chess.js cannot read (Chess960, Three-check) is
+   * taken in UCI against them. */
+  dests: Dests | null;
   enabled: boolean;
   onMove: (move: LocalMove) => void;
 }) {
@@ -20,7 +39,7 @@ export function MoveInput({
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (!enabled || !text.trim()) return;
-    const move = parseTypedMove(fen, text);
+    const move = readTypedMove(fen, dests, text);
     if (!move) {
       setError(`“${text.trim()}” is not a legal move here.`);
       return;

@@ -60,6 +60,12 @@ export function PlayerBar({
             )}
           </span>
         )}
+        {game.checks && (
+          <span className="checks-given" data-checks={game.checks[color]} title="Checks given (three win)">
+            {`+${game.checks[color]}`}
+            <span className="visually-hidden"> {game.checks[color] === 1 ? 'check' : 'checks'} given</span>
+          </span>
+        )}
         <span className="player-color visually-hidden">, {color}</span>
         {!seat.connected && game.status === 'playing' && <span className="away">away</span>}
       </span>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3, fullGame, moveEvent, START } from '../../net/fixtures';
-import { applyGameEvent, colorOf, gameFromFull, pliesBy, remainingMs } from './games';
+import { applyGameEvent, colorOf, gameFromFull, historyFens, pliesBy, remainingMs } from './games';
 
 describe('gameFromFull', () => {
   it('replays the history into one position per ply', () => {
@@ -129,5 +129,31 @@ describe('clocks and seats', () => {
     expect(colorOf(g, 'p9')).toBeNull();
     expect(pliesBy({ ...g, ply: 3 }, 'white')).toBe(2);
     expect(pliesBy({ ...g, ply: 3 }, 'black')).toBe(1);
+  });
+});
+
+describe('variants', () => {
+  it('replays castling written king onto rook (Chess960), where chess.js cannot', () => {
+    const moves = ['e2e4', 'e7e5', 'g1f3', 'b8c6', 'f1c4', 'g8f6', 'e1h1', 'f8c5'];
+    const fens = historyFens(START, moves);
+    expect(fens).toHaveLength(9);
+    expect(fens[7].split(' ')[0]).toBe('r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1');
+    expect(fens[8].split(' ')[0]).toBe('r1bqk2r/pppp1ppp/2n2n2/2b1p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1');
+    const game = gameFromFull(fullGame({ moves, san: moves, ply: 8, fen: fens[8], variant: 'chess960', position: 518 }), 0);
+    expect(game).toMatchObject({ variant: 'chess960', position: 518, checks: null });
+    expect(game.fens[7]).toBe(fens[7]);
+  });
+
+  it('follows Three-check’s checks and the dests from the move events, none once ended', () => {
+    const start = `${START} +0+0`;
+    const dests = { g1: ['f3', 'h3'] };
+    let game = gameFromFull(fullGame({ initial_fen: start, fen: start, variant: 'threeCheck', checks: { white: 0, black: 0 }, dests }), 0);
+    expect(game.checks).toEqual({ white: 0, black: 0 });
+    expect(game.dests?.g1).toEqual(['f3', 'h3']);
+    game = applyGameEvent(game, { ...moveEvent(2, 1, 'e2e4', 'e4', `${AFTER_E4} +0+0`), dests: { e7: ['e5'] } }, 0);
+    expect(game.dests).toEqual({ e7: ['e5'] });
+    game = applyGameEvent(game, { ...moveEvent(3, 2, 'e7e5', 'e5', `${AFTER_E4_E5} +1+0`), dests: undefined }, 0);
+    expect(game.checks).toEqual({ white: 1, black: 0 });
+    expect(game.dests).toBeNull();
   });
 });

@@ -16,12 +16,15 @@
  * arrived (clockAt, performance.now() time) and which side's time runs, and the display
  * subtracts the time since (remainingMs).
  */
+import { playUciOnFen } from '../../lib/board';
 import { fenTurn, replay, START_FEN } from '../../lib/chess';
+import { checksOfFen } from '../../lib/variant';
 import type {
   ArchivedGame,
   ChatLine,
   Clocks,
   Color,
+  Dests,
   GameFull,
   GameEventMessage,
   GameResult,
@@ -31,6 +34,7 @@ import type {
   RatingChange,
   Termination,
   TimeControl,
+  Variant,
 } from '../../net/protocol';
 
 export interface Seat {
@@ -79,6 +83,13 @@ export interface GameState {
   ply: number;
   /** The current position as the server sent it. */
   fen: string;
+  /** Its rules and start (docs/protocol.md, "Variants"); Chess960's array number, or null. */
+  variant: Variant;
+  position: number | null;
+  /** Three-check: the checks each side has given; null in other variants. */
+  checks: Record<Color, number> | null;
+  /** The server's legal destinations for the side to move while the game is live, else null. */
+  dests: Dests | null;
   turn: Color;
   clock: Clocks | null;
   clockRunning: Color | null;
@@ -101,14 +112,25 @@ export interface GameState {
 
 export const CHAT_KEEP = 100;
 
+/**
+ * The position before each ply and after the last (fens[0]: the start): chess.js replays what
+ * it can, the board of lib/board.ts the rest (Chess960's castling, Three-check's FENs); should
+ * a move still not replay, every later position is the last one known. `last`, the current
+ * position as the server wrote it, when known, stands for the last.
+ */
+export function historyFens(initialFen: string, moves: readonly string[], last?: string): string[] {
+  const fens = replay(initialFen, moves);
+  while (fens.length <= moves.length) {
+    const next = playUciOnFen(fens[fens.length - 1], moves[fens.length - 1]);
+    fens.push(next ?? last ?? fens[fens.length - 1]);
+  }
+  if (last) fens[moves.length] = last;
+  return fens;
+}
+
 /** A game from the server's full state received at `now` (performance.now()). */
 export function gameFromFull(full: GameFull, now: number): GameState {
-  const fens = replay(full.initial_fen, full.moves);
-  if (fens.length !== full.moves.length + 1) {
-    // The history does not replay here (a variant start?): keep what is known for sure.
-    fens.length = 0;
-    fens.push(full.initial_fen, ...full.moves.map(() => full.fen));
-  }
+  const fens = historyFens(full.initial_fen, full.moves, full.fen);
   return {
     id: full.id,
     v: full.v,
@@ -123,6 +145,10 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     fens,
     ply: full.ply,
     fen: full.fen,
+    variant: full.variant ?? 'standard',
+    position: full.position ?? null,
+    checks: full.checks ?? checksOfFen(full.fen),
+    dests: full.status === 'playing' ? (full.dests ?? null) : null,
     turn: full.turn,
     clock: full.clock,
     clockRunning: full.status === 'ended' ? null : full.clock_running,
@@ -150,12 +176,8 @@ export function gameFromFull(full: GameFull, now: number): GameState {
 export function gameFromArchive(a: ArchivedGame, now: number): GameState {
   const moves = a.moves ?? [];
   const initialFen = a.initial_fen ?? START_FEN;
-  const fens = replay(initialFen, moves);
-  const fen = a.fen ?? fens[fens.length - 1];
-  if (fens.length !== moves.length + 1) {
-    fens.length = 0;
-    fens.push(initialFen, ...moves.map(() => fen));
-  }
+  const fens = historyFens(initialFen, moves, a.fen);
+  const fen = fens[fens.length - 1];
   const seat = (side: ArchivedGame['white']): Seat => ({
     id: side.id ?? '',
     name: side.name,
@@ -180,6 +202,10 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     fens,
     ply: moves.length,
     fen,
+    variant: a.variant ?? 'standard',
+    position: a.position ?? null,
+    checks: checksOfFen(fen),
+    dests: null,
     turn: fenTurn(fen),
     clock: null,
     clockRunning: null,
@@ -260,6 +286,8 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         fens: [...game.fens, ev.fen],
         ply: ev.ply,
         fen: ev.fen,
+        checks: checksOfFen(ev.fen) ?? game.checks,
+        dests: ev.dests ?? null,
         turn: ev.turn,
         clock: ev.clock,
         clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,
@@ -276,6 +304,7 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         white: ratedSeat(game.white, ev.ratings?.white),
         black: ratedSeat(game.black, ev.ratings?.black),
         status: 'ended',
+        dests: null,
         outcome: { result: ev.result, reason: ev.reason, winner: ev.winner },
         clock: ev.clock ?? game.clock,
         clockRunning: null,
@@ -297,6 +326,8 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
         fens: [...game.fens.slice(0, ev.ply), ev.fen],
         ply: ev.ply,
         fen: ev.fen,
+        checks: checksOfFen(ev.fen) ?? game.checks,
+        dests: ev.dests ?? null,
         turn: ev.turn,
         clock: ev.clock,
         clockRunning: ev.ply >= 2 && game.status === 'playing' ? ev.turn : null,

@@ -15,18 +15,13 @@
  * the next waits for the next turn), and plays the sounds of the game
  * (each new ply once: the own move when shown, not again when the server confirms it; the end).
  */
-import {
-  applyPremoves,
-  checkedKingSquare,
-  playPremove,
-  PREMOVE_QUEUE_MAX,
-  type LocalMove,
-  type Premove,
-} from '../../lib/chess';
+import { checkedKing } from '../../lib/board';
+import type { LocalMove } from '../../lib/chess';
+import { applyPremoves, playPremove, PREMOVE_QUEUE_MAX, type Premove } from '../../lib/premove';
 import type { Session } from '../../lib/feature';
 import { soundForSan, type SoundKind } from '../../lib/sound';
 import { Store, type Readable } from '../../lib/store';
-import { opposite, type Color } from '../../net/protocol';
+import { opposite, type Color, type Dests } from '../../net/protocol';
 import type { GameCommand, GamesController } from './controller';
 import { colorOf, type GameState } from './games';
 import type { PendingMove } from './state';
@@ -80,6 +75,9 @@ export interface RoundView {
   boardFen: string;
   /** The move waiting for Confirm, shown on the board (move confirmation), or null. */
   held: LocalMove | null;
+  /** The server's legal destinations in the live position (null: none known), which the board
+   * moves by (lib/dests.ts). */
+  dests: Dests | null;
 }
 
 export const ROUND_START: RoundLocal = { viewPly: null, flipped: false, premoves: [], held: null };
@@ -115,6 +113,7 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
       movable: null,
       premoveColor: null,
       held: null,
+      dests: null,
     };
   }
   const live = local.viewPly === null || local.viewPly >= game.ply;
@@ -140,10 +139,11 @@ export function roundView(id: string, inputs: RoundInputs): RoundView {
     fen,
     boardFen: live ? applyPremoves(fen, local.premoves) : fen,
     lastMove,
-    checkSquare: checkedKingSquare(fen),
+    checkSquare: checkedKing(fen),
     movable,
     premoveColor,
     held,
+    dests: live ? game.dests : null,
   };
 }
 
@@ -339,12 +339,12 @@ export class RoundController extends Store<RoundView> {
   /** Plays the first queued premove once the turn comes (if still legal, else the queue goes);
    * the end drops the queue. */
   private settlePremove(): void {
-    const { game, premoves, movable, fen } = this.getState();
+    const { game, premoves, movable, fen, dests } = this.getState();
     if (premoves.length === 0 || !game) return;
     if (game.status !== 'playing') {
       this.setLocal({ premoves: [] });
     } else if (movable) {
-      const move = playPremove(fen, premoves[0]);
+      const move = dests ? playPremove(fen, dests, premoves[0]) : null;
       if (!move) {
         this.setLocal({ premoves: [] });
         return;

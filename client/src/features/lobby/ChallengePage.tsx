@@ -11,6 +11,7 @@ import { ShareLink } from '../../components/ShareLink';
 import { seekModeLabel } from '../../lib/mode';
 import { readableError } from '../../lib/errors';
 import { formatTimeControl, speedOf } from '../../lib/timeControl';
+import { variantLabel } from '../../lib/variant';
 import { useAppState } from '../../hooks/useStore';
 import type { Seek } from '../../net/protocol';
 import { useLobby, useLobbyState } from './hooks';
@@ -71,7 +72,8 @@ export function ChallengePage({ id }: { id: string }) {
         )}
       </h1>
       <p>
-        {tc} · {speedOf(shown.time)} · {seekModeLabel(shown)} ·{' '}
+        {tc} · {speedOf(shown.time)} · <span className="challenge-variant">{variantLabel(shown.variant, shown.position)}</span> ·{' '}
+        {seekModeLabel(shown)} ·{' '}
         {isMine
           ? `you play ${shown.color === 'random' ? 'a random colour' : shown.color}`
           : `you play ${yourColor}`}

@@ -18,6 +18,13 @@ import { customTimeControl, formatTimeControl, PRESETS, speedOf } from '../../li
 import { useGameList } from '../game';
 import { useLobby, useLobbyState } from './hooks';
 import { useServerStats } from './useServerStats';
+import { useStartForm, VariantFields } from './VariantFields';
+import { variantLabel } from '../../lib/variant';
+
+/** A seek's or challenge's variant in lists ("Chess960 #518"), or "" for standard chess. */
+function seekVariant(seek: Seek): string {
+  return !seek.variant || seek.variant === 'standard' ? '' : variantLabel(seek.variant, seek.position);
+}
 
 export function LobbyPage({ leaders, live }: { leaders?: ReactNode; live?: ReactNode }) {
   const lobby = useLobby();
@@ -186,7 +193,10 @@ function SeekRow({
         <BotBadge bot={seek.player.bot} />
         {mine && ' (you)'}
       </td>
-      <td>{tc}</td>
+      <td>
+        {tc}
+        {seekVariant(seek) && <span className="seek-variant">{seekVariant(seek)}</span>}
+      </td>
       <td>{speedOf(seek.time)}</td>
       <td>{color}</td>
       <td>{seekModeLabel(seek)}</td>
@@ -196,7 +206,12 @@ function SeekRow({
             Cancel
           </button>
         ) : (
-          <button type="button" className="primary" onClick={onJoin} aria-label={`Join ${seek.player.name}'s ${tc} game`}>
+          <button
+            type="button"
+            className="primary"
+            onClick={onJoin}
+            aria-label={`Join ${seek.player.name}'s ${tc}${seekVariant(seek) ? ` ${seekVariant(seek)}` : ''} game`}
+          >
             Join
           </button>
         )}
@@ -259,6 +274,7 @@ function CustomGame() {
   const lobby = useLobby();
   const registered = useAppState((s) => s.me?.registered);
   const form = useTimeForm('10', '0');
+  const start = useStartForm();
   const [color, setColor] = useState<ColorChoice>('random');
   const [mode, setMode] = useState<Mode>('rated');
   const [error, setError] = useState<string | null>(null);
@@ -266,21 +282,23 @@ function CustomGame() {
     e.preventDefault();
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
     const r = form.read();
-    if (!r.ok) {
-      setError(r.error);
+    const s = start.read();
+    if (!r.ok || !s.ok) {
+      setError(!r.ok ? r.error : !s.ok ? s.error : null);
       return;
     }
     setError(null);
-    const rated = ratedField(mode, registered);
-    if (submitter?.value === 'friend') {
-      const challenge = await lobby.createChallenge(r.time, color, undefined, rated);
-      if (challenge) navigate(`/challenge/${challenge.id}`);
-    } else {
-      try {
-        await lobby.createSeekOrThrow(r.time, color, rated);
-      } catch (err) {
-        setError((err as Error).message);
+    // From Position games are casual (docs/protocol.md): no "rated" choice for them.
+    const rated = s.start.variant === 'fromPosition' ? false : ratedField(mode, registered);
+    try {
+      if (submitter?.value === 'friend') {
+        const challenge = await lobby.createChallengeOrThrow(r.time, color, rated, s.start);
+        navigate(`/challenge/${challenge.id}`);
+      } else {
+        await lobby.createSeekOrThrow(r.time, color, rated, s.start);
       }
+    } catch (err) {
+      setError((err as Error).message);
     }
   };
   return (
@@ -292,8 +310,9 @@ function CustomGame() {
           No clock
         </label>
         {!form.unlimited && <TimeFields idPrefix="custom" {...form} />}
+        <VariantFields idPrefix="custom" form={start} withPosition withFen />
         <ColorPicker name="custom-color" value={color} onChange={setColor} />
-        <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />
+        {start.variant !== 'fromPosition' && <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />}
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -327,11 +346,15 @@ function MyChallenges() {
             {c.to ? (
               <span>
                 To {c.to.name}
-                <BotBadge bot={c.to.bot} /> ({formatTimeControl(c.time)}, {seekModeLabel(c)}, you play {c.color}):
+                <BotBadge bot={c.to.bot} /> ({formatTimeControl(c.time)}
+                {seekVariant(c) && `, ${seekVariant(c)}`}, {seekModeLabel(c)}, you play {c.color}):
                 waiting for an answer{' '}
               </span>
             ) : (
-              <ShareLink path={c.url ?? `/challenge/${c.id}`} label={`Challenge link (${formatTimeControl(c.time)}, you play ${c.color})`} />
+              <ShareLink
+                path={c.url ?? `/challenge/${c.id}`}
+                label={`Challenge link (${formatTimeControl(c.time)}${seekVariant(c) && `, ${seekVariant(c)}`}, you play ${c.color})`}
+              />
             )}
             <button type="button" onClick={() => lobby.cancelChallenge(c.id)}>
               Cancel challenge
@@ -351,6 +374,7 @@ function ChallengePlayer() {
   const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
   const [color, setColor] = useState<ColorChoice>('random');
   const [mode, setMode] = useState<Mode>('casual');
+  const start = useStartForm();
   const [error, setError] = useState<string | null>(null);
   const [sent, setSent] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -359,9 +383,15 @@ function ChallengePlayer() {
     const time = presetTime(preset);
     setError(null);
     setSent(null);
+    const s = start.read();
+    if (!s.ok) {
+      setError(s.error);
+      return;
+    }
     setBusy(true);
     try {
-      const c = await lobby.challengeByName(name, time, color, ratedField(mode, registered));
+      const rated = s.start.variant === 'fromPosition' ? false : ratedField(mode, registered);
+      const c = await lobby.challengeByName(name, time, color, rated, s.start);
       setSent(c.to?.name ?? name.trim());
     } catch (err) {
       setError((err as Error).message);
@@ -383,8 +413,11 @@ function ChallengePlayer() {
         />
         <label htmlFor="challenge-name-time">Clock</label>
         <PresetSelect id="challenge-name-time" value={preset} onChange={setPreset} />
+        <VariantFields idPrefix="challenge-name" form={start} withPosition withFen />
         <ColorPicker name="challenge-name-color" value={color} onChange={setColor} />
-        <ModePicker name="challenge-name-mode" value={mode} onChange={setMode} registered={registered} />
+        {start.variant !== 'fromPosition' && (
+          <ModePicker name="challenge-name-mode" value={mode} onChange={setMode} registered={registered} />
+        )}
         {error && (
           <p className="form-error" role="alert">
             {error}
@@ -431,7 +464,8 @@ function IncomingChallenge({ challenge: c }: { challenge: Seek }) {
   return (
     <li>
       {c.player.name}
-      <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)} · you play {yourColor} · {seekModeLabel(c)}
+      <BotBadge bot={c.player.bot} /> · {formatTimeControl(c.time)}
+      {seekVariant(c) && ` · ${seekVariant(c)}`} · you play {yourColor} · {seekModeLabel(c)}
       <span className="button-row">
         <button type="button" className="primary" onClick={() => lobby.acceptChallenge(c.id)}>
           Accept
@@ -460,13 +494,19 @@ function ComputerGame() {
   const [level, setLevel] = useState(1);
   const [color, setColor] = useState<ColorChoice>('random');
   const [preset, setPreset] = useState('5+0');
+  const start = useStartForm();
   const [refusal, setRefusal] = useState<string | null>(null);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
     const time = presetTime(preset);
     setRefusal(null);
+    const s = start.read();
+    if (!s.ok) {
+      setRefusal(s.error);
+      return;
+    }
     try {
-      await lobby.playComputerOrThrow(level, time, color);
+      await lobby.playComputerOrThrow(level, time, color, s.start);
     } catch (err) {
       setRefusal((err as Error).message);
     }
@@ -490,6 +530,7 @@ function ComputerGame() {
         </div>
         <label htmlFor="computer-time">Time control</label>
         <PresetSelect id="computer-time" value={preset} onChange={setPreset} />
+        <VariantFields idPrefix="computer" form={start} withFen />
         <ColorPicker name="computer-color" value={color} onChange={setColor} />
         {refusal && (
           <p className="form-error" role="alert">

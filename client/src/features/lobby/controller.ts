@@ -12,6 +12,7 @@ import { handlersOf, type Feature, type FeatureContext, type Handlers } from '..
 import { Store } from '../../lib/store';
 import type { ColorChoice, DeclineReason, Profile, Seek, ServerMessageOf, TimeControl } from '../../net/protocol';
 import { declineText, initialLobbyState, lobbyReducers, type LobbyState } from './state';
+import type { StartFields } from '../../lib/variant';
 
 export interface LobbyDeps {
   /** A player's profile by username; rejects with an Error with the server's code (PLAYER_NOT_FOUND, ...). */
@@ -78,8 +79,8 @@ export class LobbyController extends Store<LobbyState> implements Feature {
   }
 
   /** The same for forms: rejects with the server's reason in words (RATED_UNAVAILABLE, say). */
-  async createSeekOrThrow(time: TimeControl, color: ColorChoice, rated: boolean): Promise<void> {
-    await this.ctx.ask({ type: 'seek_create', time, color, rated });
+  async createSeekOrThrow(time: TimeControl, color: ColorChoice, rated: boolean, start: StartFields = {}): Promise<void> {
+    await this.ctx.ask({ type: 'seek_create', time, color, rated, ...start });
   }
 
   cancelSeek(seek: string) {
@@ -104,12 +105,32 @@ export class LobbyController extends Store<LobbyState> implements Feature {
     return reply?.type === 'challenge_created' ? reply.challenge : null;
   }
 
+  /** A challenge by link (or to `player`, an id) for forms, with its start (variant, Chess960
+   * number, FEN): rejects
+   * with the server's reason in words (BAD_POSITION, POSITION_OVER, RATED_UNAVAILABLE...). */
+  async createChallengeOrThrow(
+    time: TimeControl,
+    color: ColorChoice,
+    rated: boolean | undefined,
+    start: StartFields & { player?: string } = {},
+  ): Promise<Seek> {
+    const reply = await this.ctx.ask({ type: 'challenge_create', time, color, rated, ...start });
+    if (reply.type !== 'challenge_created') throw new Error('Unexpected answer from the server.');
+    return reply.challenge;
+  }
+
   /**
    * A direct challenge to the player or bot with this username: its id from its profile, then
    * challenge_create for it alone. Resolves to the challenge; rejects with the reason in words
    * (no such player, not connected, a rated game it cannot play, ...).
    */
-  async challengeByName(username: string, time: TimeControl, color: ColorChoice, rated: boolean): Promise<Seek> {
+  async challengeByName(
+    username: string,
+    time: TimeControl,
+    color: ColorChoice,
+    rated: boolean,
+    start: StartFields = {},
+  ): Promise<Seek> {
     const name = username.trim();
     if (!name) throw new Error('Type the name of the player to challenge.');
     let profile: Profile;
@@ -120,7 +141,7 @@ export class LobbyController extends Store<LobbyState> implements Feature {
       throw new Error(code === 'PLAYER_NOT_FOUND' ? `Nobody is called ${name} here.` : (err as Error).message);
     }
     if (profile.id === this.ctx.session.getState().me?.id) throw new Error('You cannot challenge yourself.');
-    const reply = await this.ctx.ask({ type: 'challenge_create', time, color, player: profile.id, rated });
+    const reply = await this.ctx.ask({ type: 'challenge_create', time, color, player: profile.id, rated, ...start });
     if (reply.type !== 'challenge_created') throw new Error('Unexpected answer from the server.');
     return reply.challenge;
   }
@@ -148,7 +169,7 @@ export class LobbyController extends Store<LobbyState> implements Feature {
 
   /** Starts a game against the computer; throws an Error with the server's reason in words
    * when it refuses (for example while the server has no engine pool). */
-  async playComputerOrThrow(level: number, time: TimeControl, color: ColorChoice): Promise<void> {
-    await this.ctx.ask({ type: 'computer_play', level, time, color });
+  async playComputerOrThrow(level: number, time: TimeControl, color: ColorChoice, start: StartFields = {}): Promise<void> {
+    await this.ctx.ask({ type: 'computer_play', level, time, color, ...start });
   }
 }
