@@ -105,6 +105,7 @@ export type ErrorCode =
   | 'NO_SUCH_POOL'
   | 'BAD_POSITION'
   | 'POSITION_OVER'
+  | 'DAILY_NEEDS_ACCOUNT'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'

@@ -63,6 +63,7 @@ static void put_legal_moves(json_t *obj, const struct game *g) {
 
 static json_t *encode_time(const struct time_control *tc) {
     if (tc->unlimited) return json_string_nocheck("unlimited");
+    if (tc->days > 0) return json_pack("{s:i}", "days", tc->days);
     json_t *obj = json_object();
     if (!obj) return NULL;
     if (tc->initial_ms % 60000 == 0)
@@ -81,6 +82,8 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
     if (!obj) return NULL;
     put(obj, "white", json_integer(ms[CHESS_WHITE]));
     put(obj, "black", json_integer(ms[CHESS_BLACK]));
+    if (g->tc.days > 0 && g->deadline_wall_ms > 0)
+        put(obj, "deadline", json_integer(g->deadline_wall_ms));
     return obj;
 }
 
@@ -614,6 +617,10 @@ static void text_move(struct buf *t, const struct core_event *ev) {
         text_int(t, ev->move.clock_ms[CHESS_WHITE]);
         TEXT_LIT(t, ",\"black\":");
         text_int(t, ev->move.clock_ms[CHESS_BLACK]);
+        if (ev->move.deadline_wall_ms > 0) {
+            TEXT_LIT(t, ",\"deadline\":");
+            text_int(t, ev->move.deadline_wall_ms);
+        }
         TEXT_LIT(t, "}");
     }
     if (wants_legal_moves(g)) {
