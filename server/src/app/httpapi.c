@@ -1329,6 +1329,8 @@ static int board_seek(struct hapi *h) {
         return hapi_error(h->req, 400, "variant: only standard is played here");
     json_t *time = NULL;
     if (form_field(h, "days", value, sizeof value)) {
+        if (form_field(h, "time", minutes, sizeof minutes))
+            return hapi_error(h->req, 400, "days: a daily seek has no clock (time)");
         if (!(time = days_time(value))) return hapi_error(h->req, 400, DAYS_REFUSAL);
     } else {
         if (!form_field(h, "time", minutes, sizeof minutes))
