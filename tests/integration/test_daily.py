@@ -84,6 +84,9 @@ async def daily_across_restart(data, sig):
     assert g["clock"]["deadline"] == deadline, (g["clock"], deadline)
     left = g["clock"]["black"]
     assert deadline - int(time.time() * 1000) - 2000 <= left <= deadline - before, left
+    [mine] = (await b2.ok({"type": "my_games"}))["games"]
+    assert mine["id"] == gid and mine["my_turn"] is True and mine["color"] == "black", mine
+    assert mine["last_move"] == "g1f3" and mine["clock"]["deadline"] == deadline, mine
     # The game goes on, and Black's move gives White a fresh three days.
     t0 = int(time.time() * 1000)
     moved = await b2.move(gid, "Nc6")
@@ -147,6 +150,25 @@ async def test_unplayed_for_a_day_is_aborted(data):
     g = await ended_after_restart(data, a, gid, "UPDATE games SET created_at = ? WHERE id = ?",
                                   (int(time.time() * 1000) - DAY_MS - 1000, gid))
     assert g["result"] == "*" and g["reason"] == "aborted", g
+
+
+async def test_my_games_your_turn_first(data):
+    srv = data.start()
+    a, b, c = await accounts(srv, "kim", "lou", "max")
+    waiting = await start_game(a, b, {"days": 1})  # White (kim) to move
+    await play(waiting, a, b, ["e4", "e5", "d4"])  # now Black (lou) to move
+    mine = await start_game(c, a, {"days": 7})  # Black (kim)...
+    await c.move(mine, "c4")  # ... to move
+    clocked = await start_game(a, c, {"minutes": 5, "increment": 0})  # kim to move, a clock
+    games = (await a.ok({"type": "my_games"}))["games"]
+    # Kim's turn first (the 5-minute game has less time left than the 7-day one), then lou's.
+    assert [g["id"] for g in games] == [clocked, mine, waiting], games
+    assert [g["my_turn"] for g in games] == [True, True, False], games
+    assert games[1]["last_move"] == "c2c4" and games[1]["color"] == "black", games
+    assert games[2]["time"] == {"days": 1} and games[2]["last_move"] == "d2d4", games
+    assert (await b.ok({"type": "my_games"}))["games"][0]["my_turn"] is True
+    await srv.close_clients()
+    assert srv.stop() == 0
 
 
 async def test_refusals(data):

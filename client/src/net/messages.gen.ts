@@ -18,6 +18,7 @@ import type {
   LeaderboardRow,
   ModLogEntry,
   ModReport,
+  MyGame,
   NamedPlayer,
   OfferKind,
   Opening,
@@ -693,6 +694,11 @@ export interface OpeningLookupRequest {
   id?: RequestId;
 }
 
+export interface MyGamesRequest {
+  type: 'my_games';
+  id?: RequestId;
+}
+
 export type ClientMessage =
   | SeekCreateRequest
   | SeekCancelRequest
@@ -761,7 +767,8 @@ export type ClientMessage =
   | GameAnalysisGetRequest
   | AnalyseRequest
   | AnalysisStopRequest
-  | OpeningLookupRequest;
+  | OpeningLookupRequest
+  | MyGamesRequest;
 
 // ---- server to client ----
 
@@ -1218,6 +1225,12 @@ export interface OpeningMessage {
   id?: RequestId;
 }
 
+export interface MyGamesMessage {
+  type: 'my_games';
+  games: MyGame[];
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1279,4 +1292,5 @@ export type ServerMessage =
   | SettingsMessage
   | GameAnalysisMessage
   | GameAnalysisProgressMessage
-  | OpeningMessage;
+  | OpeningMessage
+  | MyGamesMessage;
