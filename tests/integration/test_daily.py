@@ -171,6 +171,22 @@ async def test_my_games_your_turn_first(data):
     assert srv.stop() == 0
 
 
+async def test_computer_answers_at_its_level_in_a_daily_game(data):
+    srv = data.start()
+    [a] = await accounts(srv, "nia")
+    started = await a.ok({"type": "computer_play", "level": 2, "color": "white",
+                          "time": {"days": 1}})
+    gid = started["game"]["id"]
+    assert started["game"]["time"] == {"days": 1}, started
+    t0 = time.time()
+    await a.move(gid, "e4")
+    reply = await a.recv_type("move", game=gid, ply=2, timeout=15)
+    assert time.time() - t0 < 10, "the computer thought for days"
+    assert reply["clock"]["deadline"] >= int(t0 * 1000) + DAY_MS, reply
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
 async def test_refusals(data):
     srv = data.start()
     a, b = await accounts(srv, "ivy", "jon")
@@ -181,6 +197,8 @@ async def test_refusals(data):
         await a.error({"type": "challenge_create", "time": bad}, "BAD_FIELD")
     guest = await srv.player("Guest")
     await guest.error({"type": "seek_create", "time": {"days": 2}}, "DAILY_NEEDS_ACCOUNT")
+    await guest.error({"type": "computer_play", "level": 1, "time": {"days": 2}},
+                      "DAILY_NEEDS_ACCOUNT")
     # A guest may not accept an account's daily challenge either.
     created = await a.ok({"type": "challenge_create", "time": {"days": 2}})
     await guest.error({"type": "challenge_accept", "challenge": created["challenge"]["id"]},
