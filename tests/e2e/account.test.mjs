@@ -62,7 +62,7 @@ test('register, play, the profile and its history, an archived game, log out and
   // The profile: ratings and the finished game.
   await page.getByRole('link', { name: 'Your profile' }).click();
   await page.getByText('Account anna_e2e').waitFor();
-  await page.getByRole('rowheader', { name: 'blitz' }).waitFor();
+  await page.getByRole('rowheader', { name: 'Blitz' }).waitFor();
   const row = page.getByRole('link', { name: / vs Boris/ });
   await row.waitFor();
   assert.match(await row.innerText(), /1-0 · White wins/);

@@ -60,7 +60,7 @@ test('ratings beside the names, and their changes at the end of a rated game', a
     const after = 1500 + Number((await ann.page.locator('.rating-up').first().innerText()).trim().replace('+', ''));
     await ann.page.locator('.player-bar').filter({ hasText: 'ann_rated' }).getByRole('link').first().click();
     const chart = ann.page.getByRole('img', { name: /^Rating history: / });
-    assert.equal(await chart.getAttribute('aria-label'), `Rating history: blitz: ${after} to ${after} over 1 rated game`);
+    assert.equal(await chart.getAttribute('aria-label'), `Rating history: Blitz: ${after} to ${after} over 1 rated game`);
     await screenshot(ann.page, 'profile-rating-chart');
   } finally {
     await ann.context.close();

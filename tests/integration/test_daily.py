@@ -5,7 +5,7 @@ that passes (while the server is down, or while it runs) ending the game on time
 which both sides have not moved within a day aborted, refusals of bad days and of guests.
 
 Deadlines are days away, so the tests move them the way they can move: the server is stopped,
-the stored deadline (a daily move's clock_ms, migrations/010_daily_games.sql) or creation time
+the stored deadline (a daily move's clock_ms, migrations/011_daily_games.sql) or creation time
 is set in the database, and the server is started again on it.
 """
 import asyncio
@@ -64,8 +64,8 @@ async def daily_across_restart(data, sig):
     state = (await a.ok({"type": "watch", "game": gid}))["game"]
     assert state["time"] == {"days": 3}, state["time"]
     assert state["clock"]["deadline"] == deadline and state["clock_running"] == "black", state
-    [(days,)] = data.query("SELECT days FROM games WHERE id = ?", (gid,))
-    assert days == 3
+    [(days, category)] = data.query("SELECT days, category FROM games WHERE id = ?", (gid,))
+    assert days == 3 and category == "correspondence", (days, category)
     [(stored,)] = data.query("SELECT clock_ms FROM live_moves WHERE game_id = ? AND ply = 3",
                              (gid,))
     assert stored == deadline, (stored, deadline)

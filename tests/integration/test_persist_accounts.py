@@ -267,7 +267,9 @@ async def test_rated_games_ratings_and_leaderboard(data):
     assert board["players"][0]["rank"] == 1 and board["players"][0]["name"] == "greta"
     # lichess's rating history: a point a day per category, [year, month from 0, day, rating].
     status, body = http_json(srv, "/api/user/Greta/rating-history")
-    assert status == 200 and [c["name"] for c in body] == ["Bullet", "Blitz", "Rapid", "Classical"]
+    assert status == 200 and [c["name"] for c in body] == [
+        "Bullet", "Blitz", "Rapid", "Classical", "Correspondence", "Chess960", "King of the Hill",
+        "Three-check"]
     days = body[1]["points"]  # all played today (or across one midnight): a point a day
     assert 1 <= len(days) <= 2 and days[-1][3] == history[-1][1], body
     assert body[0]["points"] == [], body
@@ -361,7 +363,7 @@ async def test_archive_over_websocket_and_http(data):
     pgn = pgn.decode()
     assert status == 200, pgn
     for tag in ['[White "Ann"]', '[Black "Ben"]', '[Result "1-0"]', '[TimeControl "300+3"]',
-                '[Event "Casual blitz game"]', '[GameId "%s"]' % ids[2]]:
+                '[Event "Casual Blitz game"]', '[GameId "%s"]' % ids[2]]:
         assert tag in pgn, (tag, pgn)
     assert "1. d4 { [%clk 0:05:00] } 1... d5 { [%clk 0:05:00] } 2. c4 { [%clk 0:05:0" in pgn, pgn
     status, body = http_json(srv2, "/api/games/%s/fen/2" % ids[2])

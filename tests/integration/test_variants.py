@@ -4,6 +4,8 @@ sides castling king-takes-rook, across a restart; Three-check and King of the Hi
 their own ends; a game from a position against the computer; the variant in the game state, the
 archive, PGN and the lichess exports; every refusal with its code.
 """
+import json
+
 from persist_harness import run_data_dir_tests
 
 MINUTES_5 = {"minutes": 5, "increment": 0}
@@ -139,6 +141,49 @@ async def test_http_api_challenges(data):
                         ({"fen": "7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"}, "over")):
         status, body = srv.post_json("/api/challenge/ai", token, dict(form, level="1"))
         assert status == 400 and words in body["error"], (form, status, body)
+    await srv.close_clients()
+    assert srv.stop() == 0
+
+
+async def test_rated_variants(data):
+    """Rated games of a variant change that variant's rating only; fromPosition is casual."""
+    srv = data.start()
+    a, b = await srv.player("Ann"), await srv.player("Ben")
+    await a.ok({"type": "register", "username": "ann", "password": "password ann"})
+    await b.ok({"type": "register", "username": "ben", "password": "password ben"})
+    await a.error({"type": "challenge_create", "time": MINUTES_5, "rated": True,
+                   "fen": "4k3/8/8/8/8/8/4P3/4K3 w - - 0 1"}, "RATED_UNAVAILABLE")
+    for variant, category in (("chess960", "chess960"), ("threeCheck", "threeCheck")):
+        game = await variant_game(a, b, variant=variant, rated=True)
+        assert game["rated"] is True, game
+        await a.ok({"type": "resign", "game": game["id"]})
+        end = await b.recv_type("game_end")
+        assert end["ratings"]["black"]["diff"] > 0, end
+        player = (await a.ok({"type": "player_get", "username": "ben"}))["player"]
+        assert player["ratings"][category]["games"] == 1, player["ratings"]
+        assert player["ratings"][category]["rating"] == end["ratings"]["black"]["after"], player
+        assert player["ratings"]["blitz"]["games"] == 0, player["ratings"]
+        board = await a.ok({"type": "leaderboard", "category": category})
+        assert board["category"] == category, board
+        record = (await a.ok({"type": "game_record", "game": game["id"]}))["game"]
+        assert record["category"] == category and record["rated"] is True, record
+    # The lichess API: perfs per variant, the game's perf, and the rating history's names.
+    status, _, body = srv.http("/api/user/ben")
+    perfs = json.loads(body)["perfs"]
+    assert status == 200 and perfs["chess960"]["games"] == 1, perfs
+    assert perfs["threeCheck"]["games"] == 1 and perfs["kingOfTheHill"]["games"] == 0, perfs
+    status, _, body = srv.http("/api/user/ben/rating-history")
+    names = {h["name"]: len(h["points"]) for h in json.loads(body)}
+    assert names["Chess960"] == 1 and names["Three-check"] == 1 and names["Blitz"] == 0, names
+    status, _, body = srv.http("/api/games/%s.pgn" % game["id"])
+    assert b'[Event "Rated Three-check game"]' in body, body[:300]
+    await srv.close_clients()
+    assert srv.stop() == 0
+    # Restored from the store after a restart, per category.
+    srv = data.start()
+    b = await srv.player(token=b.token)
+    player = (await b.ok({"type": "player_get", "username": "ben"}))["player"]
+    assert player["ratings"]["chess960"]["games"] == 1, player["ratings"]
     await srv.close_clients()
     assert srv.stop() == 0
 

@@ -46,7 +46,15 @@ export type ChatRoom = 'players' | 'spectators';
 export type ClaimResult = 'draw' | 'win';
 
 /** "category" */
-export type RatingCategory = 'bullet' | 'blitz' | 'rapid' | 'classical';
+export type RatingCategory =
+  | 'bullet'
+  | 'blitz'
+  | 'rapid'
+  | 'classical'
+  | 'correspondence'
+  | 'chess960'
+  | 'kingOfTheHill'
+  | 'threeCheck';
 
 /** "reason" */
 export type DeclineReason =

@@ -60,7 +60,19 @@ const char *lichess_speed(const json_t *time) {
                              : "classical";
 }
 
-const char *lichess_perf_name(const json_t *time) {
+/* The variant of a key if it has a perf of its own (Chess960, Three-check, King of the Hill),
+ * else -1: standard chess and games from a position are rated by speed. */
+static int own_perf_variant(const char *variant) {
+    int v = game_variant_parse(variant ? variant : "standard");
+    return v == GAME_VARIANT_CHESS960 || v == GAME_VARIANT_THREE_CHECK ||
+                   v == GAME_VARIANT_KING_OF_THE_HILL
+               ? v
+               : -1;
+}
+
+const char *lichess_perf_name(const char *variant, const json_t *time) {
+    int v = own_perf_variant(variant);
+    if (v >= 0) return game_variant_name((enum game_variant)v);
     static const char *const names[][2] = {
         {"ultraBullet", "UltraBullet"},
         {"bullet", "Bullet"},
@@ -75,9 +87,11 @@ const char *lichess_perf_name(const json_t *time) {
     return "Classical";
 }
 
-/* The perf's key as lichess's user perfs name it ("blitz"), ultraBullet counted as bullet here
- * (the server keeps no ultraBullet rating). */
-static const char *perf_key(const json_t *time) {
+/* The perf's key as lichess's user perfs name it ("blitz", "chess960"), ultraBullet counted as
+ * bullet here (the server keeps no ultraBullet rating). */
+static const char *perf_key(const char *variant, const json_t *time) {
+    int v = own_perf_variant(variant);
+    if (v >= 0) return game_variant_key((enum game_variant)v);
     const char *speed = lichess_speed(time);
     return strcmp(speed, "ultraBullet") == 0 ? "bullet" : speed;
 }
@@ -231,7 +245,7 @@ json_t *lichess_challenge(const json_t *ours, const char *origin, const json_t *
         json_is_true(json_object_get(ours, "rated")), "speed", lichess_speed(time), "timeControl",
         time_control(time), "color", color[0] ? color : "random", "finalColor",
         final_color[0] ? final_color : (strcmp(color, "black") == 0 ? "black" : "white"), "perf",
-        "icon", "", "name", lichess_perf_name(time));
+        "icon", "", "name", lichess_perf_name(str(ours, "variant"), time));
     if (c && strcmp(status, "declined") == 0) {
         const char *key = decline_key(str(removed, "decline_reason"));
         put(c, "declineReasonKey", json_string(key));
@@ -287,7 +301,7 @@ json_t *lichess_game_event(const json_t *game, const char *me) {
         last ? last : "", "source",
         json_is_integer(json_object_get(opponent, "computer")) ? "ai" : "friend", "status", "id",
         lichess_status_id(status), "name", status, "variant", variant_of(game), "speed",
-        lichess_speed(time), "perf", perf_key(time), "rated",
+        lichess_speed(time), "perf", perf_key(str(game, "variant"), time), "rated",
         json_is_true(json_object_get(game, "rated")), "hasMoved", plies > (size_t)color, "opponent",
         opp ? opp : json_null(), "isMyTurn", playing && strcmp(str(game, "turn"), mine) == 0,
         "compat", "bot", true, "board", true);
@@ -344,14 +358,15 @@ json_t *lichess_game_full(const json_t *game) {
                                     "increment", (json_int_t)(increment * 1000))
                         : json_null();
     json_t *state = lichess_game_state(game);
-    json_t *full = json_pack(
-        "{s:s,s:s,s:o,s:s,s:{s:s},s:b,s:I,s:o,s:o,s:s,s:o,s:o}", "type", "gameFull", "id",
-        str(game, "id"), "variant", variant_of(game), "speed", lichess_speed(time), "perf", "name",
-        lichess_perf_name(time), "rated", json_is_true(json_object_get(game, "rated")), "createdAt",
-        json_integer_value(json_object_get(game, "created")), "white",
-        lichess_player(json_object_get(game, "white")), "black",
-        lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game), "clock",
-        clock ? clock : json_null(), "state", state ? state : json_null());
+    json_t *full =
+        json_pack("{s:s,s:s,s:o,s:s,s:{s:s},s:b,s:I,s:o,s:o,s:s,s:o,s:o}", "type", "gameFull", "id",
+                  str(game, "id"), "variant", variant_of(game), "speed", lichess_speed(time),
+                  "perf", "name", lichess_perf_name(str(game, "variant"), time), "rated",
+                  json_is_true(json_object_get(game, "rated")), "createdAt",
+                  json_integer_value(json_object_get(game, "created")), "white",
+                  lichess_player(json_object_get(game, "white")), "black",
+                  lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game),
+                  "clock", clock ? clock : json_null(), "state", state ? state : json_null());
     if (full && days_of(time) > 0) put(full, "daysPerTurn", json_integer(days_of(time)));
     return full;
 }
@@ -446,8 +461,6 @@ static json_t *stored_side(const struct store_game *g, int c) {
 }
 
 json_t *lichess_rating_history(const struct store_rating_point *points, int count) {
-    static const char *const names[] = {"Bullet", "Blitz", "Rapid", "Classical"};
-    _Static_assert(sizeof names / sizeof names[0] == RATING_CATEGORY_COUNT, "a name each");
     json_t *out = json_array();
     for (int c = 0; out && c < RATING_CATEGORY_COUNT; c++) {
         json_t *list = json_array();
@@ -467,8 +480,8 @@ json_t *lichess_rating_history(const struct store_rating_point *points, int coun
                 json_array_append_new(list, point);
             last = day;
         }
-        json_array_append_new(
-            out, json_pack("{s:s,s:o}", "name", names[c], "points", list ? list : json_array()));
+        json_array_append_new(out, json_pack("{s:s,s:o}", "name", rating_category_title(c),
+                                             "points", list ? list : json_array()));
     }
     return out;
 }
@@ -490,10 +503,10 @@ json_t *lichess_stored_game(const struct store_game *g) {
     int64_t last = g->ply_count && g->moves ? g->moves[g->ply_count - 1].played_at : g->created_at;
     out = json_pack("{s:s,s:b,s:s,s:s,s:s,s:I,s:I,s:s,s:{s:o,s:o},s:s}", "id", g->id, "rated",
                     g->rated, "variant", stored_variant(g), "speed", lichess_speed(time), "perf",
-                    perf_key(time), "createdAt", (json_int_t)g->created_at, "lastMoveAt",
-                    (json_int_t)(g->ended_at ? g->ended_at : last), "status", lichess_status(ours),
-                    "players", "white", stored_side(g, 0), "black", stored_side(g, 1), "moves",
-                    moves);
+                    perf_key(stored_variant(g), time), "createdAt", (json_int_t)g->created_at,
+                    "lastMoveAt", (json_int_t)(g->ended_at ? g->ended_at : last), "status",
+                    lichess_status(ours), "players", "white", stored_side(g, 0), "black",
+                    stored_side(g, 1), "moves", moves);
     if (!out) goto done;
     if (strcmp(g->result, "1-0") == 0) json_object_set_new(out, "winner", json_string("white"));
     if (strcmp(g->result, "0-1") == 0) json_object_set_new(out, "winner", json_string("black"));

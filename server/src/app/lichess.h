@@ -21,9 +21,13 @@
 void lichess_user_id(const char *name, char *out, size_t size);
 
 /* A time control ({"minutes", "increment"} or "unlimited") as lichess's speed ("ultraBullet",
- * "bullet", "blitz", "rapid", "classical", "correspondence") and its perf's name ("Blitz"). */
+ * "bullet", "blitz", "rapid", "classical", "correspondence"). */
 const char *lichess_speed(const json_t *time);
-const char *lichess_perf_name(const json_t *time);
+
+/* The name of the perf of a game of this variant (our key, NULL: standard) and time control:
+ * the variant's own for Chess960, Three-check and King of the Hill ("Chess960"), else its
+ * speed's ("Blitz"). */
+const char *lichess_perf_name(const char *variant, const json_t *time);
 
 /* One of our player objects ({"id", "name", "bot", "rating", ...}) as lichess's light user:
  * {"id", "name", "title"?, "rating"?, "provisional"?}. */

@@ -74,7 +74,7 @@ static void record_player(struct op_buffer *b, struct player *p, int64_t wall_ms
 
 static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
     for (int c = 0; c < 2; c++) record_player(b, g->players[c], wall_ms);
-    int category = rating_category_of(&g->tc);
+    int category = game_rating_category(g);
     struct store_op *op = add_op(b, STORE_OP_GAME_START);
     if (!op) return;
     copy(op->game_id, sizeof op->game_id, g->id);
@@ -150,7 +150,7 @@ static void record_end(struct op_buffer *b, const struct game *g) {
     op->u.end.ended_at = g->ended_wall_ms;
     enum chess_result r = g->chess.result;
     if (!g->rated || r == CHESS_RESULT_NONE) return; /* aborted games change no rating */
-    int category = rating_category_of(&g->tc);
+    int category = game_rating_category(g);
     struct player *white = g->players[CHESS_WHITE], *black = g->players[CHESS_BLACK];
     double score = r == CHESS_RESULT_WHITE_WINS ? 1.0 : r == CHESS_RESULT_BLACK_WINS ? 0.0 : 0.5;
     struct rating after[2];

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "core/errors.h"
+#include "core/rating.h"
 #include "util/str.h"
 #include "util/vec.h"
 
@@ -66,6 +67,10 @@ int game_color_of(const struct game *game, const struct player *player) {
     if (player && game->players[CHESS_WHITE] == player) return CHESS_WHITE;
     if (player && game->players[CHESS_BLACK] == player) return CHESS_BLACK;
     return -1;
+}
+
+int game_rating_category(const struct game *game) {
+    return (int)rating_category_of_game(game->start.variant, &game->tc);
 }
 
 void game_clocks(const struct game *game, int64_t now_ms, int64_t out[2]) {

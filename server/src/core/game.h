@@ -94,6 +94,10 @@ void game_free(struct game *game);
 /* The seat of a player in this game (CHESS_WHITE/CHESS_BLACK), or -1 when not playing. */
 int game_color_of(const struct game *game, const struct player *player);
 
+/* The rating category of this game's variant and time control (enum rating_category), or
+ * RATING_NONE (-1) when no such game is ever rated. */
+int game_rating_category(const struct game *game);
+
 /* The side to move. */
 static inline int game_turn(const struct game *game) {
     return game->chess.current.side;

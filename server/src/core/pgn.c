@@ -31,9 +31,9 @@ static void format_clock(int64_t ms, char *buf, size_t size) {
 }
 
 void pgn_event_name(bool rated, int category, char *out, size_t out_len) {
-    const char *name = rating_category_name(category);
+    const char *name = rating_category_title(category);
     snprintf(out, out_len, "%s %s game", rated ? "Rated" : "Casual",
-             name ? name : "correspondence");
+             name ? name : "Correspondence");
 }
 
 long game_write_pgn(const struct game *g, const char *site, char **out) {
@@ -44,7 +44,7 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
         if (chess_game_play(&pgn.game, g->chess.moves[i]) < 0) goto done;
     }
     char event[64], date[16], utc_time[16], tc[48], clock[48];
-    pgn_event_name(g->rated, rating_category_of(&g->tc), event, sizeof event);
+    pgn_event_name(g->rated, game_rating_category(g), event, sizeof event);
     time_t secs = (time_t)(g->created_wall_ms / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);

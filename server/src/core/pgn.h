@@ -10,7 +10,7 @@
 
 #include "core/game.h"
 
-/* The Event tag as lichess writes it ("Rated blitz game", "Casual correspondence game"), the
+/* The Event tag as lichess writes it ("Rated Blitz game", "Casual Correspondence game"), the
  * same for a game in memory and archived. category: enum rating_category or RATING_NONE. */
 void pgn_event_name(bool rated, int category, char *out, size_t out_len);
 

@@ -14,8 +14,12 @@
 #define CONVERGENCE   0.000001
 #define PI            3.14159265358979323846
 
-static const char *const category_names[RATING_CATEGORY_COUNT] = {"bullet", "blitz", "rapid",
-                                                                  "classical"};
+static const char *const category_names[RATING_CATEGORY_COUNT] = {
+    "bullet",         "blitz",    "rapid",         "classical",
+    "correspondence", "chess960", "kingOfTheHill", "threeCheck"};
+static const char *const category_titles[RATING_CATEGORY_COUNT] = {
+    "Bullet",           "Blitz",      "Rapid", "Classical", "Correspondence", "Chess960",
+    "King of the Hill", "Three-check"};
 
 struct rating rating_initial(void) {
     return (struct rating){RATING_INITIAL, RATING_INITIAL_DEVIATION, RATING_INITIAL_VOLATILITY, 0,
@@ -40,11 +44,30 @@ struct rating rating_at(const struct rating *r, int64_t now_ms) {
 
 enum rating_category rating_category_of(const struct time_control *tc) {
     if (tc->unlimited) return RATING_NONE;
+    if (tc->days > 0) return RATING_CORRESPONDENCE;
     int64_t estimate_s = (tc->initial_ms + 40 * tc->increment_ms) / 1000;
     if (estimate_s < 180) return RATING_BULLET;
     if (estimate_s < 480) return RATING_BLITZ;
     if (estimate_s < 1500) return RATING_RAPID;
     return RATING_CLASSICAL;
+}
+
+enum rating_category rating_category_of_game(enum game_variant variant,
+                                             const struct time_control *tc) {
+    if (tc->unlimited) return RATING_NONE;
+    switch (variant) {
+        case GAME_VARIANT_CHESS960: return RATING_CHESS960;
+        case GAME_VARIANT_KING_OF_THE_HILL: return RATING_KING_OF_THE_HILL;
+        case GAME_VARIANT_THREE_CHECK: return RATING_THREE_CHECK;
+        case GAME_VARIANT_STANDARD:
+        case GAME_VARIANT_FROM_POSITION:
+        case GAME_VARIANT_COUNT: break;
+    }
+    return rating_category_of(tc);
+}
+
+const char *rating_category_title(int category) {
+    return category >= 0 && category < RATING_CATEGORY_COUNT ? category_titles[category] : NULL;
 }
 
 const char *rating_category_name(int category) {

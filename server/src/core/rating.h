@@ -20,15 +20,25 @@
 
 #include <stdbool.h>
 
+#include "core/start.h"
 #include "core/types.h"
 
-/* Categories by estimated game duration: initial seconds + 40 * increment seconds. */
+/*
+ * The categories lichess keeps a rating in (its "perfs"): standard chess by speed, the speed
+ * being the estimated game duration, initial seconds + 40 * increment seconds; correspondence
+ * (days per move); and each variant whatever its clock. Their order is fixed: nodes of a site
+ * exchange ratings as arrays in this order.
+ */
 enum rating_category {
-    RATING_NONE = -1,  /* no clock: never rated */
-    RATING_BULLET = 0, /* under 3 minutes */
-    RATING_BLITZ,      /* under 8 minutes */
-    RATING_RAPID,      /* under 25 minutes */
-    RATING_CLASSICAL,  /* 25 minutes and more */
+    RATING_NONE = -1,      /* no clock, or a game from a position: never rated */
+    RATING_BULLET = 0,     /* under 3 minutes */
+    RATING_BLITZ,          /* under 8 minutes */
+    RATING_RAPID,          /* under 25 minutes */
+    RATING_CLASSICAL,      /* 25 minutes and more */
+    RATING_CORRESPONDENCE, /* days per move */
+    RATING_CHESS960,       /* the variants, at any speed */
+    RATING_KING_OF_THE_HILL,
+    RATING_THREE_CHECK,
     RATING_CATEGORY_COUNT
 };
 
@@ -70,11 +80,23 @@ bool rating_provisional(const struct rating *r);
  */
 struct rating rating_at(const struct rating *r, int64_t now_ms);
 
-/* The category of a time control, or RATING_NONE for unlimited games. */
+/* The category of a standard game's time control, or RATING_NONE for unlimited games. */
 enum rating_category rating_category_of(const struct time_control *tc);
 
-/* "bullet", "blitz", "rapid", "classical"; NULL for anything else. */
+/* The category of a game of this variant and time control (lichess's "perf"): the variant's own,
+ * or the time control's for standard chess and games from a position (which are never rated:
+ * game_start_ratable); RATING_NONE for unlimited games. */
+enum rating_category rating_category_of_game(enum game_variant variant,
+                                             const struct time_control *tc);
+
+/* "bullet", "blitz", "rapid", "classical", "correspondence", then the variants as lichess keys
+ * them ("chess960", "kingOfTheHill", "threeCheck"); NULL for anything else. */
 const char *rating_category_name(int category);
+
+/* lichess's names of the categories, as its PGN Event tags and perf lists write them: "Bullet",
+ * "Blitz", "Rapid", "Classical", "Correspondence", "Chess960", "King of the Hill", "Three-check";
+ * NULL for anything else. */
+const char *rating_category_title(int category);
 
 /* The category named by text, or RATING_NONE. */
 enum rating_category rating_category_parse(const char *text);

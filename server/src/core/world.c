@@ -246,9 +246,9 @@ static int start_of(const struct core_cmd *cmd, struct game_start *start) {
     return game_start_check(start);
 }
 
-/* Ratings are kept for standard chess only, for now: other starts are casual. */
+/* Whether a game of this start may be rated (NULL: the standard start). */
 static bool start_rated(const struct game_start *start) {
-    return !start || start->variant == GAME_VARIANT_STANDARD;
+    return !start || game_start_ratable(start);
 }
 
 /* ---- players ---- */

@@ -160,7 +160,7 @@ static json_t *encode_checks(const struct game *g) {
 static json_t *encode_seat(const struct game *g, int c) {
     const struct player *pl = g->players[c];
     json_t *p = encode_player(pl);
-    int category = g->tc.unlimited ? -1 : (int)rating_category_of(&g->tc);
+    int category = game_rating_category(g);
     if (p && category >= 0 && (pl->registered || pl->bot)) {
         const struct rating *r = &pl->ratings[category];
         put(p, "rating", json_integer(g->rated ? g->rating[c] : lround(r->rating)));
@@ -275,7 +275,7 @@ static json_t *encode_seek(const struct seek *s) {
 /* A rated game's ratings before and after (the store has already updated the players' ratings
  * when the end is encoded: persist.c records events before they are delivered). */
 static json_t *encode_rating_change(const struct game *g) {
-    int category = rating_category_of(&g->tc);
+    int category = game_rating_category(g);
     json_t *obj = json_object();
     for (int c = 0; obj && category != RATING_NONE && c < 2; c++) {
         long after = lround(g->players[c]->ratings[category].rating);

@@ -779,7 +779,7 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
         if (ev->type == CORE_EV_GAME_ENDED && g->rated) {
             /* The players' new ratings: every node that knows them starts its next game from
              * these (the store has them too, but nodes keep their players in memory). */
-            int cat = rating_category_of(&g->tc);
+            int cat = game_rating_category(g);
             json_object_set_new(out, "rt",
                                 json_pack("{s:i,s:o,s:o}", "c", cat, "w",
                                           encode_rating(&g->players[CHESS_WHITE]->ratings[cat]),

@@ -596,7 +596,7 @@ static int put_game(struct pg_db *d, const struct store_op *op) {
     for (int c = 0; c < 2; c++) pg_text(&p, op->u.start.name[c]);
     pg_opt_int(&p, !tc.unlimited, tc.initial_ms);
     pg_opt_int(&p, !tc.unlimited, tc.increment_ms);
-    pg_text_or_null(&p, rating_category_name(rating_category_of(&tc)));
+    pg_text_or_null(&p, store_start_category(op));
     pg_int(&p, op->u.start.rated ? 1 : 0);
     pg_int(&p, op->u.start.created_at);
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[0]);

@@ -384,7 +384,7 @@ static int put_game(struct sqlite_db *d, const struct store_op *op) {
     }
     bind_opt_int(st, 7, !tc.unlimited, tc.initial_ms);
     bind_opt_int(st, 8, !tc.unlimited, tc.increment_ms);
-    bind_text(st, 9, rating_category_name(rating_category_of(&tc)));
+    bind_text(st, 9, store_start_category(op));
     sqlite3_bind_int(st, 10, op->u.start.rated);
     sqlite3_bind_int64(st, 11, op->u.start.created_at);
     bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);

@@ -37,7 +37,12 @@ static void test_speeds(void) {
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *t = parse(cases[i].time);
         CHECK_EQ_STR(lichess_speed(t), cases[i].speed);
-        CHECK_EQ_STR(lichess_perf_name(t), cases[i].perf);
+        CHECK_EQ_STR(lichess_perf_name(NULL, t), cases[i].perf);
+        CHECK_EQ_STR(lichess_perf_name("standard", t), cases[i].perf);
+        CHECK_EQ_STR(lichess_perf_name("fromPosition", t), cases[i].perf);
+        CHECK_EQ_STR(lichess_perf_name("chess960", t), "Chess960");
+        CHECK_EQ_STR(lichess_perf_name("threeCheck", t), "Three-check");
+        CHECK_EQ_STR(lichess_perf_name("kingOfTheHill", t), "King of the Hill");
         json_decref(t);
     }
 }
@@ -156,14 +161,18 @@ static void test_game_stream(void) {
         {RATING_BLITZ, 1796000000000LL + 60000, 1522},
         {RATING_BULLET, 1796100000000LL, 1480}, /* 2026-12-01 */
         {RATING_BLITZ, 1796100000000LL + 1000, 1531},
+        {RATING_CHESS960, 1796100000000LL + 2000, 1466},
     };
-    json_t *history = lichess_rating_history(points, 4);
+    json_t *history = lichess_rating_history(points, 5);
     CHECK(json_array_size(history) == RATING_CATEGORY_COUNT);
     char *text = json_dumps(history, JSON_COMPACT);
     CHECK_EQ_STR(text ? text : "",
                  "[{\"name\":\"Bullet\",\"points\":[[2026,11,1,1480]]},{\"name\":\"Blitz\","
                  "\"points\":[[2026,10,30,1522],[2026,11,1,1531]]},{\"name\":\"Rapid\","
-                 "\"points\":[]},{\"name\":\"Classical\",\"points\":[]}]");
+                 "\"points\":[]},{\"name\":\"Classical\",\"points\":[]},"
+                 "{\"name\":\"Correspondence\",\"points\":[]},{\"name\":\"Chess960\","
+                 "\"points\":[[2026,11,1,1466]]},{\"name\":\"King of the Hill\",\"points\":[]},"
+                 "{\"name\":\"Three-check\",\"points\":[]}]");
     free(text);
     json_decref(history);
     /* The event stream's view for each player. */

@@ -18,11 +18,11 @@ static void play(struct game *g, const char *const *moves, int n, int64_t *now) 
 static void test_event_name(void) {
     char event[64];
     pgn_event_name(true, RATING_BLITZ, event, sizeof event);
-    CHECK_EQ_STR(event, "Rated blitz game");
+    CHECK_EQ_STR(event, "Rated Blitz game");
     pgn_event_name(false, RATING_CLASSICAL, event, sizeof event);
-    CHECK_EQ_STR(event, "Casual classical game");
+    CHECK_EQ_STR(event, "Casual Classical game");
     pgn_event_name(false, RATING_NONE, event, sizeof event);
-    CHECK_EQ_STR(event, "Casual correspondence game");
+    CHECK_EQ_STR(event, "Casual Correspondence game");
 }
 
 static void test_pgn(void) {
@@ -38,7 +38,7 @@ static void test_pgn(void) {
     long n = game_write_pgn(&g, "http://localhost:8080", &text);
     CHECK(n > 0 && text);
     if (text) {
-        CHECK(strstr(text, "[Event \"Casual blitz game\"]") != NULL);
+        CHECK(strstr(text, "[Event \"Casual Blitz game\"]") != NULL);
         CHECK(strstr(text, "[Site \"http://localhost:8080\"]") != NULL);
         CHECK(strstr(text, "[Date \"2023.11.14\"]") != NULL);
         CHECK(strstr(text, "[White \"Alice\"]") != NULL);

@@ -255,15 +255,18 @@ static void test_variant_starts(void) {
     play.variant = GAME_VARIANT_FROM_POSITION;
     play.fen = NULL;
     CHECK_EQ_INT(world_apply(w, a, &play, 0, &ev), -CORE_ERR_BAD_POSITION);
-    /* A Chess960 seek between accounts: casual (a rated one is refused), an array drawn when it
-     * is accepted, and a new one for the rematch. */
+    /* A game from a position is never rated (as on lichess): a rated seek is refused. */
     struct core_cmd seek = {.type = CORE_CMD_SEEK_CREATE,
                             .tc = blitz,
                             .color = COLOR_CHOICE_WHITE,
-                            .variant = GAME_VARIANT_CHESS960,
+                            .variant = GAME_VARIANT_FROM_POSITION,
+                            .fen = "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1",
                             .rated_required = true};
     CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), -CORE_ERR_RATED_UNAVAILABLE);
-    seek.rated_required = false;
+    /* A rated Chess960 seek between accounts: an array drawn when it is accepted, and a new one
+     * for the rematch. */
+    seek.variant = GAME_VARIANT_CHESS960;
+    seek.fen = NULL;
     CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
     char id[CHALLENGE_ID_LEN + 1];
     strcpy(id, created_id());
@@ -271,7 +274,8 @@ static void test_variant_starts(void) {
     CHECK_EQ_INT(apply(w, b, CORE_CMD_SEEK_ACCEPT, id, NULL, 0), 0);
     started = find_event(CORE_EV_GAME_STARTED);
     g = started ? started->game : NULL;
-    CHECK(g && !g->rated && g->start.variant == GAME_VARIANT_CHESS960);
+    CHECK(g && g->rated && g->start.variant == GAME_VARIANT_CHESS960);
+    CHECK(g && game_rating_category(g) == RATING_CHESS960);
     CHECK(g && g->start.chess960 >= 0 && g->start.chess960 < 960);
     if (g) {
         int first = g->start.chess960;

@@ -42,7 +42,7 @@ static void test_pgn_export(void) {
     long n = store_game_pgn(&g, "http://localhost:8080", NULL, &text);
     CHECK(n > 0 && text != NULL);
     if (!text) return;
-    CHECK(strstr(text, "[Event \"Rated blitz game\"]") != NULL);
+    CHECK(strstr(text, "[Event \"Rated Blitz game\"]") != NULL);
     CHECK(strstr(text, "[Site \"http://localhost:8080\"]") != NULL);
     CHECK(strstr(text, "[Date \"2023.11.14\"]") != NULL);
     CHECK(strstr(text, "[White \"alice\"]") != NULL);
@@ -83,7 +83,7 @@ static void test_pgn_export(void) {
     n = store_game_pgn(&g, "s", NULL, &text);
     CHECK(n > 0 && text);
     if (!text) return;
-    CHECK(strstr(text, "[Event \"Casual correspondence game\"]") != NULL);
+    CHECK(strstr(text, "[Event \"Casual Correspondence game\"]") != NULL);
     CHECK(strstr(text, "[Result \"*\"]") != NULL);
     CHECK(strstr(text, "[ECO ") == NULL); /* no opening given: no tags */
     free(text);

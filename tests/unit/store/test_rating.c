@@ -146,6 +146,36 @@ static void test_categories(void) {
     CHECK_EQ_INT(rating_category_parse("classical"), RATING_CLASSICAL);
     CHECK_EQ_INT(rating_category_parse("hyper"), RATING_NONE);
     CHECK_EQ_INT(rating_category_parse(NULL), RATING_NONE);
+    tc = (struct time_control){.days = 3};
+    CHECK_EQ_INT(rating_category_of(&tc), RATING_CORRESPONDENCE);
+    CHECK_EQ_STR(rating_category_name(RATING_CORRESPONDENCE), "correspondence");
+}
+
+/* A variant's games share one category whatever their clock; games from a position count by
+ * their clock (they are never rated, but lichess files them under that speed). */
+static void test_variant_categories(void) {
+    struct time_control bullet = {.initial_ms = 60000}, daily = {.days = 2};
+    struct time_control unlimited = {.unlimited = true};
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_STANDARD, &bullet), RATING_BULLET);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_STANDARD, &daily), RATING_CORRESPONDENCE);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_FROM_POSITION, &bullet), RATING_BULLET);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_CHESS960, &bullet), RATING_CHESS960);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_CHESS960, &daily), RATING_CHESS960);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_THREE_CHECK, &bullet), RATING_THREE_CHECK);
+    CHECK_EQ_INT(rating_category_of_game(GAME_VARIANT_KING_OF_THE_HILL, &daily),
+                 RATING_KING_OF_THE_HILL);
+    for (int v = 0; v < GAME_VARIANT_COUNT; v++)
+        CHECK_EQ_INT(rating_category_of_game((enum game_variant)v, &unlimited), RATING_NONE);
+    /* Names are lichess's perf keys, and parse back. */
+    const char *keys[] = {"chess960", "kingOfTheHill", "threeCheck"};
+    int cats[] = {RATING_CHESS960, RATING_KING_OF_THE_HILL, RATING_THREE_CHECK};
+    for (int i = 0; i < 3; i++) {
+        CHECK_EQ_STR(rating_category_name(cats[i]), keys[i]);
+        CHECK_EQ_INT(rating_category_parse(keys[i]), cats[i]);
+    }
+    CHECK_EQ_STR(rating_category_title(RATING_KING_OF_THE_HILL), "King of the Hill");
+    CHECK_EQ_STR(rating_category_title(RATING_BLITZ), "Blitz");
+    CHECK(rating_category_title(RATING_CATEGORY_COUNT) == NULL);
 }
 
 int main(void) {
@@ -157,5 +187,6 @@ int main(void) {
     RUN(test_deviation_growth_bounds);
     RUN(test_after_game_uses_grown_deviation);
     RUN(test_categories);
+    RUN(test_variant_categories);
     return check_finish();
 }

@@ -1,5 +1,5 @@
 /*
- * The best rated players by speed, for the lobby. Shown only by servers that keep ratings: a
+ * The best rated players of each rating category, for the lobby. Shown only by servers that keep ratings: a
  * server without a database refuses the request and the panel stays out of the way.
  */
 import { useEffect, useState } from 'react';
@@ -7,9 +7,8 @@ import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { useAppState } from '../../hooks/useStore';
 import type { LeaderboardRow, RatingCategory } from '../../net/protocol';
+import { categoryLabel, RATING_CATEGORIES } from './categories';
 import { useAccount } from './hooks';
-
-const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 
 export function Leaderboard() {
   const account = useAccount();
@@ -32,8 +31,8 @@ export function Leaderboard() {
   return (
     <section className="panel" aria-labelledby="leaders-title">
       <h2 id="leaders-title">Top players</h2>
-      <div className="segmented" role="tablist" aria-label="Speed">
-        {CATEGORIES.map((c) => (
+      <div className="segmented" role="tablist" aria-label="Rating category">
+        {RATING_CATEGORIES.map((c) => (
           <button
             key={c}
             type="button"
@@ -42,7 +41,7 @@ export function Leaderboard() {
             className={c === category ? 'selected' : undefined}
             onClick={() => setCategory(c)}
           >
-            {c}
+            {categoryLabel(c)}
           </button>
         ))}
       </div>

@@ -1,5 +1,5 @@
 /*
- * A player's profile (/player/<id>): name, account, ratings by speed with their history as a
+ * A player's profile (/player/<id>): name, account, ratings by category with their history as a
  * chart, a direct challenge when
  * they are online (bots included; the lobby's DirectChallenge), and their finished games page by
  * page, each opening the game's page. Read from the server's database (player_get,
@@ -11,13 +11,13 @@ import { BotBadge } from '../../components/BotBadge';
 import { useAppState } from '../../hooks/useStore';
 import { describeOutcome } from '../../lib/outcome';
 import { formatTimeControl } from '../../lib/timeControl';
-import type { ArchivedGame, Profile, RatingCategory } from '../../net/protocol';
+import type { ArchivedGame, Profile } from '../../net/protocol';
 import { DirectChallenge } from '../lobby';
 import { PlayerModeration } from '../moderation';
 import { useAccount } from './hooks';
+import { categoryLabel, profileCategories } from './categories';
 import { RatingChart } from './RatingChart';
 
-const CATEGORIES: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 const PAGE_SIZE = 20;
 
 export function ProfilePage({ id }: { id: string }) {
@@ -74,17 +74,17 @@ export function ProfilePage({ id }: { id: string }) {
           <caption className="visually-hidden">Ratings</caption>
           <thead>
             <tr>
-              <th scope="col">Speed</th>
+              <th scope="col">Category</th>
               <th scope="col">Rating</th>
               <th scope="col">Games</th>
             </tr>
           </thead>
           <tbody>
-            {CATEGORIES.map((c) => {
+            {profileCategories(profile.ratings).map((c) => {
               const r = profile.ratings[c];
               return (
                 <tr key={c}>
-                  <th scope="row">{c}</th>
+                  <th scope="row">{categoryLabel(c)}</th>
                   <td>
                     {r ? `${r.rating}${r.provisional ? '?' : ''} ± ${r.deviation}` : '–'}
                   </td>

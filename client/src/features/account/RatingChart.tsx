@@ -1,8 +1,9 @@
 /*
- * A player's rating after each rated game, one line per speed (the profile's rating_history),
+ * A player's rating after each rated game, one line per category (the profile's rating_history),
  * drawn as SVG; its accessible name says the same in words.
  */
 import type { RatingHistory } from './ratingChart';
+import { categoryLabel } from './categories';
 import { describeChart, ratingChart } from './ratingChart';
 
 const WIDTH = 600;
@@ -33,7 +34,7 @@ export function RatingChart({ history }: { history: RatingHistory }) {
         <span className="rating-legend">
           {chart.lines.map((l) => (
             <span key={l.category} className={`legend ${l.category}`}>
-              {l.category}
+              {categoryLabel(l.category)}
             </span>
           ))}
         </span>

@@ -29,7 +29,7 @@ describe('ratingChart', () => {
     expect(blitz.points).toBe('0.0,50.0 150.0,8.3');
     expect(bullet.points).toBe('300.0,91.7');
     expect(describeChart(chart)).toBe(
-      'bullet: 1400 to 1400 over 1 rated game; blitz: 1500 to 1600 over 2 rated games',
+      'Bullet: 1400 to 1400 over 1 rated game; Blitz: 1500 to 1600 over 2 rated games',
     );
   });
 

@@ -4,6 +4,7 @@
  * RatingChart.
  */
 import type { RatingCategory } from '../../net/protocol';
+import { categoryLabel, RATING_CATEGORIES } from './categories';
 
 export type RatingHistory = Partial<Record<RatingCategory, [number, number][]>>;
 
@@ -26,11 +27,10 @@ export interface Chart {
   to: number;
 }
 
-const ORDER: RatingCategory[] = ['bullet', 'blitz', 'rapid', 'classical'];
 
 /** The chart of a history in a width x height box; null when it has no points. */
 export function ratingChart(history: RatingHistory, width: number, height: number): Chart | null {
-  const series = ORDER.flatMap((c) => (history[c]?.length ? [[c, history[c]!] as const] : []));
+  const series = RATING_CATEGORIES.flatMap((c) => (history[c]?.length ? [[c, history[c]!] as const] : []));
   const all = series.flatMap(([, pts]) => pts);
   if (all.length === 0) return null;
   const times = all.map(([t]) => t);
@@ -59,6 +59,6 @@ export function ratingChart(history: RatingHistory, width: number, height: numbe
 /** What the chart shows, in words (its accessible name). */
 export function describeChart(chart: Chart): string {
   return chart.lines
-    .map((l) => `${l.category}: ${l.first} to ${l.last} over ${l.games} rated ${l.games === 1 ? 'game' : 'games'}`)
+    .map((l) => `${categoryLabel(l.category)}: ${l.first} to ${l.last} over ${l.games} rated ${l.games === 1 ? 'game' : 'games'}`)
     .join('; ');
 }

@@ -1,3 +1,0 @@
--- 010_daily_games.sql (PostgreSQL): daily (correspondence) games, as
--- migrations/010_daily_games.sql.
-ALTER TABLE games ADD COLUMN days BIGINT CHECK (days IS NULL OR days IN (1, 2, 3, 5, 7, 14));
