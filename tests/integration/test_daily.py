@@ -104,6 +104,28 @@ async def test_daily_game_survives_sigkill(data):
     await daily_across_restart(data, signal.SIGKILL)
 
 
+async def test_deadline_after_a_takeback_survives_restart(data):
+    srv = data.start()
+    a, b = await accounts(srv, "olga", "pia")
+    gid = await start_game(a, b, {"days": 5})
+    await play(gid, a, b, ["e4", "e5", "Nf3"])
+    await a.ok({"type": "takeback_propose", "game": gid})
+    t0 = int(time.time() * 1000)
+    back = await b.ok({"type": "takeback_accept", "game": gid})
+    assert back["type"] == "takeback" and back["turn"] == "white", back
+    # White's move undone: White's period, fresh since its move, runs from the acceptance.
+    deadline = back["clock"]["deadline"]
+    assert t0 + 5 * DAY_MS <= deadline <= int(time.time() * 1000) + 5 * DAY_MS, back
+    await srv.close_clients()
+    srv.stop(signal.SIGKILL)
+    srv2 = data.start()
+    a2 = await srv2.player(token=a.token)
+    g = game_in(a2.welcome, gid)
+    assert g["moves"] == ["e2e4", "e7e5"] and g["clock"]["deadline"] == deadline, g
+    await srv2.close_clients()
+    assert srv2.stop() == 0
+
+
 async def test_deadline_passed_while_down_loses_on_time(data):
     srv = data.start()
     a, b = await accounts(srv, "cleo", "dan")
