@@ -35,7 +35,9 @@ except ImportError:
 
 
 def parse_time(text):
-    """"3+2" -> {"minutes": 3, "increment": 2}; "unlimited" stays as it is."""
+    """"3+2" -> {"minutes": 3, "increment": 2}; "2d" -> {"days": 2}; "unlimited" stays."""
+    if text.endswith("d"):
+        return {"days": int(text[:-1])}
     if text == "unlimited":
         return text
     minutes, increment = text.split("+")
@@ -158,7 +160,7 @@ def main():
     p.add_argument("--seek", action="store_true", help="create a public seek")
     p.add_argument("--computer", type=int, metavar="LEVEL", help="play the computer (1-8)")
     p.add_argument("--count", type=int, default=1, help="games to start that way at once")
-    p.add_argument("--time", default="1+0", help='time control "minutes+increment" or unlimited')
+    p.add_argument("--time", default="1+0", help='time control "minutes+increment", "Nd" (a daily game) or unlimited')
     p.add_argument("--games", type=int, default=0, help="quit after this many games (0: never)")
     p.add_argument("--max-games", type=int, default=8, help="games at once before declining")
     p.add_argument("--rematch", action="store_true", help="accept rematch offers")

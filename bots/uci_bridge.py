@@ -7,12 +7,12 @@ as a bot account, like lichess-bot does for lichess. Protocol: docs/bots.md.
   reconnects with exponential backoff (1 s doubling to --max-backoff, with jitter) and resumes
   every game in progress from the `welcome` the server sends back.
 - Accepts challenges by a policy: time controls (--min-initial, --max-initial, --max-increment,
-  --allow-unlimited), rated and casual games (--no-rated, --no-casual), at most --max-games games
+  --allow-unlimited, --allow-daily for daily games with days per move), rated and casual games (--no-rated, --no-casual), at most --max-games games
   at once, and an optional allow-list of players (--allow ID_OR_NAME). Others are declined with a
   reason the challenger sees.
 - Plays several games at once, one engine process per game. The engine gets the clocks
   (go wtime/btime/winc/binc, less --move-overhead), optionally capped by --depth or --movetime;
-  games without a clock use --movetime (default 1000 ms).
+  games without a clock, and daily games, use --movetime (default 1000 ms).
 - Can start games itself: --play-computer LEVEL (the server's own engine) or --challenge
   PLAYER_ID, with --time: --games of them (at most --max-games at once). With --games it stops
   after that many games; without, it runs until stopped.
@@ -127,7 +127,8 @@ class Game:
         self.opponent = opponent["name"]
         self.initial_fen = state["initial_fen"]
         tc = state["time"]
-        self.increment_ms = 0 if tc == "unlimited" else tc["increment"] * 1000
+        self.increment_ms = tc["increment"] * 1000 if isinstance(tc, dict) and "increment" in tc else 0
+        self.daily = isinstance(tc, dict) and "days" in tc  # days per move: no clock to share
         self.engine = engine
         self.thinking = False
         self.update(state)
@@ -283,6 +284,9 @@ class Bridge:
         if tc == "unlimited":
             if not cfg.allow_unlimited:
                 return "time_control"
+        elif "days" in tc:
+            if not cfg.allow_daily:
+                return "time_control"
         elif not (cfg.min_initial <= tc["minutes"] * 60 <= cfg.max_initial and
                   tc["increment"] <= cfg.max_increment):
             return "time_control"
@@ -407,7 +411,7 @@ class Bridge:
     def go_command(self, game):
         cfg = self.cfg
         limits = []
-        if game.clock:
+        if game.clock and not game.daily:
             elapsed = int((time.monotonic() - game.clock_at) * 1000)
             mine = max(game.clock[game.color] - elapsed - cfg.move_overhead, 10)
             other = "black" if game.color == "white" else "white"
@@ -442,12 +446,18 @@ class Bridge:
 def parse_time(text):
     if text == "unlimited":
         return text
+    if text.endswith("d"):  # "3d": a daily game, 3 days per move
+        return {"days": int(text[:-1])}
     minutes, increment = text.split("+")
     return {"minutes": float(minutes), "increment": int(increment)}
 
 
 def describe_time(tc):
-    return "unlimited" if tc == "unlimited" else "%g+%d" % (tc["minutes"], tc["increment"])
+    if tc == "unlimited":
+        return tc
+    if "days" in tc:
+        return "%d days per move" % tc["days"]
+    return "%g+%d" % (tc["minutes"], tc["increment"])
 
 
 def load_config(argv):
@@ -469,6 +479,8 @@ def load_config(argv):
     p.add_argument("--max-increment", type=int, help="accepted increment, seconds (default 180)")
     p.add_argument("--allow-unlimited", action="store_const", const=True,
                    help="accept games without a clock")
+    p.add_argument("--allow-daily", action="store_const", const=True,
+                   help="accept daily (correspondence) games, days per move")
     p.add_argument("--no-rated", dest="rated", action="store_const", const=False,
                    help="decline rated games")
     p.add_argument("--no-casual", dest="casual", action="store_const", const=False,
@@ -481,7 +493,7 @@ def load_config(argv):
                    help="play the server's computer at this level (1-8)")
     p.add_argument("--challenge", metavar="PLAYER_ID", help="challenge this player")
     p.add_argument("--time", help='time control for games we start, "minutes+increment" '
-                   '(default 1+0)')
+                   'or "Nd" for a daily game (default 1+0)')
     p.add_argument("--games", type=int, help="stop after this many games, and start that many "
                    "with --play-computer or --challenge (default 0: run until stopped)")
     p.add_argument("--max-backoff", type=float, help="longest wait between reconnection "
@@ -493,6 +505,7 @@ def load_config(argv):
         "token": os.environ.get("CHESS_BOT_TOKEN"), "engine": "/usr/games/stockfish",
         "uci_option": [], "depth": 0, "movetime": 0, "move_overhead": 300, "max_games": 4,
         "min_initial": 0, "max_initial": 10800, "max_increment": 180, "allow_unlimited": False,
+        "allow_daily": False,
         "rated": True, "casual": True, "allow": [], "rematch": False,
         "play_computer": 0, "challenge": None, "time": "1+0", "games": 0, "max_backoff": 30.0,
         "log_level": "info",

@@ -327,6 +327,7 @@ async def test_board_seek_and_exports(srv):
     assert (await run(events.next_type, "gameStart"))["game"]["gameId"] == gid
     await run(alice.post, "/api/board/seek", form={"time": "0"}, expect=400)
     await run(alice.post, "/api/board/seek", form={"time": "3", "days": "2"}, expect=400)
+    await run(alice.post, "/api/board/seek", form={"days": "4"}, expect=400)
     # The game played out (Carol resigns over HTTP), then exported as lichess exports games.
     white = started["game"]["white"]["name"]
     first = "e2e4" if white == "Dave" else None
@@ -464,6 +465,74 @@ async def test_refusals(srv):
     await run(anonymous.get, "/api/user/nobodyhere", expect=404)
     status = await run(anonymous.get, "/api/users/status?ids=zetabot,ownerf,nobodyhere")
     assert [s["id"] for s in status] == ["zetabot", "ownerf"], status
+
+
+DAY_MS = 24 * 3600 * 1000
+
+
+async def test_daily_games_for_bots(srv):
+    """Daily (correspondence) games as lichess-bot sees them: the challenge's timeControl and
+    speed, gameFull without a clock but with daysPerTurn, gameState's times in milliseconds,
+    /api/account/playing with the games where it is the bot's turn first; daily board seeks
+    and the days field's refusals."""
+    api, bot_id = await bot_api(srv, "OwnerD", "DailyBot")
+    person, board, _ = await account_api(srv, "Corra", "board:play,challenge:write")
+    events = await run(api.stream, "/api/stream/event")
+    await wait_online(person, bot_id)
+    games = []
+    for days in (2, 7):
+        created = await person.ok({"type": "challenge_create", "player": bot_id,
+                                   "time": {"days": days}, "color": "white"})
+        c = (await run(events.next_type, "challenge"))["challenge"]
+        assert c["id"] == created["challenge"]["id"], c
+        assert c["timeControl"] == {"type": "correspondence", "daysPerTurn": days}, c
+        assert c["speed"] == "correspondence" and c["perf"]["name"] == "Correspondence", c
+        await run(api.post, "/api/challenge/%s/accept" % c["id"])
+        g = (await run(events.next_type, "gameStart"))["game"]
+        assert g["speed"] == "correspondence" and g["color"] == "black", g
+        assert g["secondsLeft"] == days * 86400 and g["isMyTurn"] is False, g
+        games.append(g["gameId"])
+        await person.recv_type("game_started")
+    # The 2-day game's stream: no clock, daysPerTurn, times as lichess sends them.
+    gid = games[0]
+    stream = await run(api.stream, "/api/bot/game/stream/" + gid)
+    full = await run(stream.next_type, "gameFull")
+    assert full["clock"] is None and full["daysPerTurn"] == 2, full
+    assert full["speed"] == "correspondence" and full["perf"]["name"] == "Correspondence", full
+    await person.move(gid, "e2e4")
+    state = await run(stream.next_type, "gameState")
+    assert state["moves"] == "e2e4" and state["winc"] == 0 and state["binc"] == 0, state
+    assert state["wtime"] == 2 * DAY_MS and state["btime"] == 2 * DAY_MS, state
+    await run(api.post, "/api/bot/game/%s/move/e7e5" % gid)
+    state = await run(stream.next_type, "gameState")
+    assert state["btime"] == 2 * DAY_MS and 2 * DAY_MS - 5000 < state["wtime"] <= 2 * DAY_MS, state
+    await person.move(gid, "g1f3")
+    await run(stream.next_type, "gameState")
+    # Now the bot is to move in the 2-day game, not in the 7-day one: that one comes first.
+    playing = (await run(api.get, "/api/account/playing"))["nowPlaying"]
+    assert [p["gameId"] for p in playing] == games, playing
+    assert playing[0]["isMyTurn"] is True and playing[1]["isMyTurn"] is False, playing
+    assert 2 * 86400 - 5 <= playing[0]["secondsLeft"] <= 2 * 86400, playing
+    assert playing[0]["speed"] == "correspondence" and playing[0]["lastMove"] == "g1f3", playing
+    mine = (await run(board.get, "/api/account/playing"))["nowPlaying"]
+    assert [p["gameId"] for p in mine] == [games[1], games[0]], mine
+    stream.close()
+    # A daily board seek, held while its request is open and accepted by another account.
+    other = await srv.player("Watcher2")
+    await other.ok({"type": "register", "username": "Watcher2", "password": "password w2"})
+    await other.ok({"type": "lobby_subscribe"})
+    seek = await run(board.stream, "/api/board/seek", method="POST", form={"days": "3"})
+    added = await other.recv_type("seek_added")
+    assert added["seek"]["time"] == {"days": 3}, added
+    started = await other.ok({"type": "seek_accept", "seek": added["seek"]["id"]})
+    assert started["game"]["time"] == {"days": 3}, started
+    assert await run(seek.ended)
+    # Refusals: days not allowed, days with a clock.
+    for form in ({"days": "4"}, {"days": "0"}, {"days": "x"}, {"days": "3", "clock.limit": "60"}):
+        await run(board.post, "/api/challenge/DailyBot", form=form, expect=400)
+        await run(board.post, "/api/challenge/ai", form=dict(form, level="1"), expect=400)
+    await run(board.post, "/api/board/seek", form={"days": "15"}, expect=400)
+    events.close()
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ Skipped (exit 77) when /usr/games/stockfish is missing: `scripts/setup.sh test` 
 """
 import json
 import sys
+import time
 
 from harness import *
 
@@ -49,6 +50,26 @@ async def test_bridge_plays_the_computer(srv):
     assert status == 200
     title = '[%sTitle "BOT"]' % bot_color.capitalize()
     assert title in pgn.decode(), pgn
+
+
+async def test_bridge_plays_a_daily_game(srv):
+    owner, token, bot_id = await bot_account(srv, "Owner", "FishBot")
+    bridge = BotProcess(srv, "uci_bridge.py", ["--token", token, "--allow-daily", "--movetime",
+                                               "200"] + ENGINE)
+    await wait_online(owner, bot_id)
+    await owner.ok({"type": "challenge_create", "player": bot_id, "time": {"days": 2},
+                    "color": "white"})
+    started = await owner.recv_type("game_started", timeout=10)
+    gid = started["game"]["id"]
+    assert started["game"]["time"] == {"days": 2}, started
+    t0 = time.time()
+    await owner.move(gid, "e4")
+    reply = await owner.recv_type("move", game=gid, ply=2, timeout=20)
+    assert time.time() - t0 < 15, "the engine was given days"
+    assert "go movetime 200" in bridge.output(), bridge.output()[-3000:]
+    await owner.ok({"type": "resign", "game": gid})
+    assert reply["clock"]["deadline"] > 0, reply
+    await bridge.close()
 
 
 async def test_bridge_plays_the_random_bot_two_games_at_once(srv):
@@ -102,6 +123,7 @@ async def test_bridge_challenge_policy(srv):
     await challenge(stranger, {"minutes": 5, "increment": 0}, "generic")       # not allowed
     await challenge(owner, {"minutes": 0.5, "increment": 0}, "time_control")   # too fast
     await challenge(owner, "unlimited", "time_control")                        # no clock
+    await challenge(owner, {"days": 3}, "time_control")                        # daily
     await challenge(owner, {"minutes": 1, "increment": 0}, rated=False)        # accepted
     started = await owner.recv_type("game_started", timeout=10)
     gid = started["game"]["id"]

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { customTimeControl, formatClock, formatTimeControl, PRESETS, speedOf } from './timeControl';
+import {
+  customTimeControl,
+  DAILY_DAYS,
+  dailyDays,
+  formatClock,
+  formatDaily,
+  formatTimeControl,
+  PRESETS,
+  speedOf,
+} from './timeControl';
 
 describe('time controls', () => {
   it('has the lobby presets in order', () => {
@@ -36,5 +45,23 @@ describe('time controls', () => {
     expect(formatClock(9949)).toBe('0:09.9');
     expect(formatClock(-5)).toBe('0:00.0');
     expect(formatClock(3723000)).toBe('1:02:03');
+  });
+  it('names daily games and their time left in days and hours', () => {
+    expect(DAILY_DAYS).toEqual([1, 2, 3, 5, 7, 14]);
+    expect(formatTimeControl({ days: 1 })).toBe('1 day');
+    expect(formatTimeControl({ days: 3 })).toBe('3 days');
+    expect(speedOf({ days: 7 })).toBe('correspondence');
+    expect(dailyDays({ days: 2 })).toBe(2);
+    expect(dailyDays({ minutes: 5, increment: 0 })).toBeNull();
+    expect(dailyDays('unlimited')).toBeNull();
+    const hour = 3600000;
+    expect(formatDaily(2 * 24 * hour + 5 * hour + 59 * 60000)).toBe('2 days 5 hours');
+    expect(formatDaily(24 * hour)).toBe('1 day');
+    expect(formatDaily(5 * hour + 12 * 60000 + 30000)).toBe('5 hours 12 minutes');
+    expect(formatDaily(hour)).toBe('1 hour');
+    expect(formatDaily(12 * 60000)).toBe('12 minutes');
+    expect(formatDaily(61000)).toBe('1 minute');
+    expect(formatDaily(9400)).toBe('0:09.4');
+    expect(formatDaily(-5)).toBe('0:00.0');
   });
 });

@@ -1,6 +1,6 @@
 /*
  * Time controls: the lobby's presets, their names ("3+2"), their speed category, and clock
- * readouts.
+ * readouts; daily (correspondence) games' days per move and their time left until a deadline.
  */
 import type { TimeControl } from '../net/protocol';
 
@@ -25,19 +25,29 @@ export const PRESETS: readonly Preset[] = [
 /** The limits the server accepts (see server/src/core/types.h). */
 export const LIMITS = { minMinutes: 0.25, maxMinutes: 180, maxIncrement: 180 } as const;
 
-/** "3+2", "½+0", "∞". */
+/** Days per move a daily (correspondence) game may have, as on lichess. */
+export const DAILY_DAYS: readonly number[] = [1, 2, 3, 5, 7, 14];
+
+/** A daily game's days per move, or null for a clock or none. */
+export function dailyDays(tc: TimeControl): number | null {
+  return typeof tc === 'object' && 'days' in tc ? tc.days : null;
+}
+
+/** "3+2", "½+0", "∞", "2 days". */
 export function formatTimeControl(tc: TimeControl): string {
   if (tc === 'unlimited') return '∞';
+  if ('days' in tc) return tc.days === 1 ? '1 day' : `${tc.days} days`;
   const m =
     tc.minutes === 0.25 ? '¼' : tc.minutes === 0.5 ? '½' : tc.minutes === 0.75 ? '¾' : String(tc.minutes);
   return `${m}+${tc.increment}`;
 }
 
-export type Speed = 'bullet' | 'blitz' | 'rapid' | 'classical' | 'unlimited';
+export type Speed = 'bullet' | 'blitz' | 'rapid' | 'classical' | 'correspondence' | 'unlimited';
 
 /** The speed by estimated duration (minutes*60 + 40*increment seconds), as lichess counts it. */
 export function speedOf(tc: TimeControl): Speed {
   if (tc === 'unlimited') return 'unlimited';
+  if ('days' in tc) return 'correspondence';
   const seconds = tc.minutes * 60 + 40 * tc.increment;
   if (seconds < 180) return 'bullet';
   if (seconds < 480) return 'blitz';
@@ -75,4 +85,19 @@ export function formatClock(ms: number): string {
   const s = total % 60;
   const ss = String(s).padStart(2, '0');
   return h > 0 ? `${h}:${String(m).padStart(2, '0')}:${ss}` : `${m}:${ss}`;
+}
+
+/** A daily game's time left: "2 days 5 hours", "5 hours 12 minutes", "12 minutes", then the
+ * clock's own readout under a minute. */
+export function formatDaily(ms: number): string {
+  const clamped = Math.max(0, ms);
+  if (clamped < 60000) return formatClock(clamped);
+  const minutes = Math.floor(clamped / 60000);
+  const days = Math.floor(minutes / 1440);
+  const hours = Math.floor((minutes % 1440) / 60);
+  const mins = minutes % 60;
+  const unit = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  if (days > 0) return hours > 0 ? `${unit(days, 'day')} ${unit(hours, 'hour')}` : unit(days, 'day');
+  if (hours > 0) return mins > 0 ? `${unit(hours, 'hour')} ${unit(mins, 'minute')}` : unit(hours, 'hour');
+  return unit(mins, 'minute');
 }

@@ -19,6 +19,7 @@ import type {
   LeaderboardRow,
   ModLogEntry,
   ModReport,
+  MyGame,
   NamedPlayer,
   OfferKind,
   Opening,
@@ -114,6 +115,7 @@ export type ErrorCode =
   | 'NO_SUCH_POOL'
   | 'BAD_POSITION'
   | 'POSITION_OVER'
+  | 'DAILY_NEEDS_ACCOUNT'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'
@@ -701,6 +703,11 @@ export interface OpeningLookupRequest {
   id?: RequestId;
 }
 
+export interface MyGamesRequest {
+  type: 'my_games';
+  id?: RequestId;
+}
+
 export type ClientMessage =
   | SeekCreateRequest
   | SeekCancelRequest
@@ -769,7 +776,8 @@ export type ClientMessage =
   | GameAnalysisGetRequest
   | AnalyseRequest
   | AnalysisStopRequest
-  | OpeningLookupRequest;
+  | OpeningLookupRequest
+  | MyGamesRequest;
 
 // ---- server to client ----
 
@@ -1228,6 +1236,12 @@ export interface OpeningMessage {
   id?: RequestId;
 }
 
+export interface MyGamesMessage {
+  type: 'my_games';
+  games: MyGame[];
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1289,4 +1303,5 @@ export type ServerMessage =
   | SettingsMessage
   | GameAnalysisMessage
   | GameAnalysisProgressMessage
-  | OpeningMessage;
+  | OpeningMessage
+  | MyGamesMessage;

@@ -28,8 +28,9 @@ export const PROTOCOL_VERSION = 1;
 
 export type Color = 'white' | 'black';
 
-/** "unlimited" or minutes (may be fractional, e.g. 0.25) plus increment seconds. */
-export type TimeControl = 'unlimited' | { minutes: number; increment: number };
+/** "unlimited", minutes (may be fractional, e.g. 0.25) plus increment seconds, or a daily
+ * game's days per move (1, 2, 3, 5, 7 or 14). */
+export type TimeControl = 'unlimited' | { minutes: number; increment: number } | { days: number };
 
 export interface PlayerRef {
   id: string;
@@ -53,6 +54,8 @@ export interface GamePlayer extends PlayerRef {
 export interface Clocks {
   white: number;
   black: number;
+  /** Daily games: when the side to move's time is up (Unix milliseconds), while it runs. */
+  deadline?: number;
 }
 
 export type GameResult = '1-0' | '0-1' | '1/2-1/2' | '*';
@@ -156,6 +159,13 @@ export interface GameSummary {
   fen: string;
   turn: Color;
   clock: Clocks | null;
+}
+
+/** One of the player's games in progress (my_games). */
+export interface MyGame extends GameSummary {
+  color: Color;
+  my_turn: boolean;
+  last_move: string | null;
 }
 
 /** A seek in the lobby, or a challenge by link (which has a url). */

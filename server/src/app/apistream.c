@@ -5,6 +5,7 @@
  * lines (lichess.h). Messages reach these connections after their writes are committed, as they
  * reach WebSockets, so an HTTP answer or a streamed line never announces anything uncommitted.
  */
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -318,17 +319,40 @@ int hapi_playing(struct hapi *h) {
     return 0;
 }
 
+/* lichess's order of nowPlaying: the games where it is the player's turn first, each part by
+ * the time left (least first; games without a clock last). */
+static long long seconds_left(const json_t *ev) {
+    json_t *left = json_object_get(ev, "secondsLeft");
+    return json_is_integer(left) ? json_integer_value(left) : LLONG_MAX;
+}
+
+static int playing_order(const void *a, const void *b) {
+    const json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    bool tx = json_is_true(json_object_get(x, "isMyTurn"));
+    bool ty = json_is_true(json_object_get(y, "isMyTurn"));
+    if (tx != ty) return tx ? -1 : 1;
+    long long lx = seconds_left(x), ly = seconds_left(y);
+    return lx < ly ? -1 : lx > ly;
+}
+
 int hapi_playing_answer(struct hapi *h) {
+    size_t n = json_object_size(h->games), count = 0;
+    json_t **events = calloc(n + 1, sizeof *events);
     json_t *list = json_array();
     const char *id;
     json_t *g;
     json_object_foreach(h->games, id, g) {
-        json_t *ev = lichess_game_event(g, h->player_id);
-        if (ev && list)
-            json_array_append_new(list, ev);
-        else
-            json_decref(ev);
+        json_t *ev = events ? lichess_game_event(g, h->player_id) : NULL;
+        if (ev) events[count++] = ev;
     }
+    if (count > 1) qsort(events, count, sizeof *events, playing_order);
+    for (size_t i = 0; i < count; i++) {
+        if (list)
+            json_array_append_new(list, events[i]);
+        else
+            json_decref(events[i]);
+    }
+    free(events);
     h->answered = true;
     return api_send_json(h->req, 200, json_pack("{s:o}", "nowPlaying", list ? list : json_array()));
 }

@@ -87,6 +87,7 @@ static json_t *rating_history_json(const struct store_rating_point *points, int 
 
 static json_t *time_json(const struct store_game *g) {
     if (g->unlimited) return json_string("unlimited");
+    if (g->days > 0) return json_pack("{s:i}", "days", g->days);
     json_t *obj = json_object();
     if (g->initial_ms % 60000 == 0)
         put(obj, "minutes", json_integer(g->initial_ms / 60000));

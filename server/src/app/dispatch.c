@@ -546,6 +546,11 @@ static int handle_live_games(struct conn *c, const struct proto_request *req, in
     return 0;
 }
 
+static int handle_my_games(struct conn *c, const struct proto_request *req, int64_t now) {
+    reply(c, proto_encode_my_games(c->player, now), req->id);
+    return 0;
+}
+
 static int handle_watch(struct conn *c, const struct proto_request *req, int64_t now) {
     const struct game *g = world_game(c->srv->world, req->game);
     if (!g) return -CORE_ERR_GAME_NOT_FOUND;

@@ -168,9 +168,9 @@ static void apply_result(struct server *srv, struct server_result *r) {
 /* ---- computer moves ---- */
 
 /* How long the computer may think, for ordering the queue: its clock's share, or its level's
- * fixed time in unlimited games. */
+ * fixed time in unlimited and daily games (days per move are no reason to think for hours). */
 static int64_t think_deadline(const struct game *g, const int64_t clocks[2], int64_t now) {
-    if (g->tc.unlimited) return now + 1000;
+    if (g->tc.unlimited || g->tc.days > 0) return now + 1000;
     int64_t left = clocks[game_turn(g)];
     return now + left / 30 + g->tc.increment_ms;
 }
@@ -189,7 +189,7 @@ static void ask_for_move(struct server *srv, struct game *g, int level) {
     spec.level = level;
     int64_t clocks[2] = {0, 0};
     game_clocks(g, now, clocks);
-    if (!g->tc.unlimited) {
+    if (!g->tc.unlimited && g->tc.days <= 0) {
         for (int c = 0; c < 2; c++) {
             spec.limits.time_ms[c] = clocks[c];
             spec.limits.inc_ms[c] = g->tc.increment_ms;
@@ -197,7 +197,7 @@ static void ask_for_move(struct server *srv, struct game *g, int level) {
     }
     /* Before its first move the clock does not run but the first-move timer does: answer in a
      * second, well within it. */
-    if (g->first_move_deadline != GCLOCK_NEVER) {
+    if (g->first_move_deadline != GCLOCK_NEVER && g->tc.days <= 0) {
         int64_t left = g->first_move_deadline - now;
         spec.limits.movetime_ms = left / 4 < 1000 ? (left / 4 > 10 ? left / 4 : 10) : 1000;
     }

@@ -21,6 +21,7 @@
 #include "app/persist.h"
 #include "app/reads.h"
 #include "app/site.h"
+#include "core/game.h"
 #include "core/ratelimit.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
@@ -1216,6 +1217,17 @@ static const char *form_start(struct hapi *h, json_t *msg) {
     return NULL;
 }
 
+#define DAYS_REFUSAL "days: 1, 2, 3, 5, 7 or 14"
+
+/* A form's days per move as our time control ({"days": N}), or NULL when not allowed. */
+static json_t *days_time(const char *text) {
+    char *end;
+    long days = strtol(text, &end, 10);
+    if (*end || end == text || days < 1 || days > 14 || !game_daily_days_valid((int)days))
+        return NULL;
+    return json_pack("{s:i}", "days", (int)days);
+}
+
 /*
  * A challenge's form (lichess's fields: clock.limit, clock.increment, color, variant, days, fen)
  * as one of our messages of this type with its time, colour and start. NULL when the form is
@@ -1224,10 +1236,13 @@ static const char *form_start(struct hapi *h, json_t *msg) {
 static json_t *challenge_form(struct hapi *h, const char *type, int *rc) {
     char value[64], limit[32], increment[32] = "0";
     const char *refusal = NULL;
-    if (form_field(h, "days", value, sizeof value))
-        refusal = "days: correspondence games are not played here yet";
     json_t *time = NULL;
-    if (!refusal && form_field(h, "clock.limit", limit, sizeof limit)) {
+    if (form_field(h, "days", value, sizeof value)) {
+        if (form_field(h, "clock.limit", limit, sizeof limit))
+            refusal = "days: a daily game has no clock (clock.limit)";
+        else if (!(time = days_time(value)))
+            refusal = DAYS_REFUSAL;
+    } else if (form_field(h, "clock.limit", limit, sizeof limit)) {
         form_field(h, "clock.increment", increment, sizeof increment);
         char *end1, *end2;
         double seconds = strtod(limit, &end1);
@@ -1310,20 +1325,25 @@ static int api_challenge_create(struct hapi *h) {
 /* A seek in the lobby (time in minutes, increment in seconds), held while the request is open. */
 static int board_seek(struct hapi *h) {
     char value[64], minutes[32], increment[32] = "0";
-    if (form_field(h, "days", value, sizeof value))
-        return hapi_error(h->req, 400, "days: correspondence seeks are not offered here yet");
     if (form_field(h, "variant", value, sizeof value) && strcmp(value, "standard") != 0)
         return hapi_error(h->req, 400, "variant: only standard is played here");
-    if (!form_field(h, "time", minutes, sizeof minutes))
-        return hapi_error(h->req, 400, "time: the clock's initial time in minutes");
-    form_field(h, "increment", increment, sizeof increment);
-    char *end1, *end2;
-    double m = strtod(minutes, &end1);
-    long inc = strtol(increment, &end2, 10);
-    if (*end1 || *end2 || !(m > 0) || m > 180 || inc < 0 || inc > 180)
-        return hapi_error(h->req, 400, "time: 0 to 180 minutes; increment: 0 to 180 seconds");
-    json_t *msg = json_pack("{s:s,s:{s:f,s:i}}", "type", "seek_create", "time", "minutes", m,
-                            "increment", (int)inc);
+    json_t *time = NULL;
+    if (form_field(h, "days", value, sizeof value)) {
+        if (form_field(h, "time", minutes, sizeof minutes))
+            return hapi_error(h->req, 400, "days: a daily seek has no clock (time)");
+        if (!(time = days_time(value))) return hapi_error(h->req, 400, DAYS_REFUSAL);
+    } else {
+        if (!form_field(h, "time", minutes, sizeof minutes))
+            return hapi_error(h->req, 400, "time: the clock's initial time in minutes");
+        form_field(h, "increment", increment, sizeof increment);
+        char *end1, *end2;
+        double m = strtod(minutes, &end1);
+        long inc = strtol(increment, &end2, 10);
+        if (*end1 || *end2 || !(m > 0) || m > 180 || inc < 0 || inc > 180)
+            return hapi_error(h->req, 400, "time: 0 to 180 minutes; increment: 0 to 180 seconds");
+        time = json_pack("{s:f,s:i}", "minutes", m, "increment", (int)inc);
+    }
+    json_t *msg = time ? json_pack("{s:s,s:o}", "type", "seek_create", "time", time) : NULL;
     if (!msg) return -1;
     if (form_field(h, "color", value, sizeof value) && strcmp(value, "random") != 0) {
         if (strcmp(value, "white") && strcmp(value, "black")) {

@@ -33,12 +33,17 @@ void lichess_user_id(const char *name, char *out, size_t size) {
 
 /* ---- time controls ---- */
 
-/* The clock's initial time and increment in seconds; false for an unlimited game. */
+/* The clock's initial time and increment in seconds; false for an unlimited or daily game. */
 static bool clock_of(const json_t *time, double *initial_s, long long *increment_s) {
-    if (!json_is_object(time)) return false;
+    if (!json_is_object(time) || !json_object_get(time, "minutes")) return false;
     *initial_s = json_number_value(json_object_get(time, "minutes")) * 60.0;
     *increment_s = json_integer_value(json_object_get(time, "increment"));
     return true;
+}
+
+/* A daily game's days per move ({"days": N}); 0 for any other time control. */
+static int days_of(const json_t *time) {
+    return (int)json_integer_value(json_object_get(time, "days"));
 }
 
 /* Speeds as the server's rating categories count them (core/rating.c: initial + 40 increments),
@@ -172,6 +177,8 @@ int lichess_status_id(const char *status) {
 static json_t *time_control(const json_t *time) {
     double initial;
     long long increment;
+    if (days_of(time) > 0)
+        return json_pack("{s:s,s:i}", "type", "correspondence", "daysPerTurn", days_of(time));
     if (!clock_of(time, &initial, &increment)) return json_pack("{s:s}", "type", "unlimited");
     char show[32];
     if (initial >= 60 && (long long)initial % 60 == 0)
@@ -360,6 +367,7 @@ json_t *lichess_game_full(const json_t *game) {
                   lichess_player(json_object_get(game, "white")), "black",
                   lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game),
                   "clock", clock ? clock : json_null(), "state", state ? state : json_null());
+    if (full && days_of(time) > 0) put(full, "daysPerTurn", json_integer(days_of(time)));
     return full;
 }
 
@@ -480,8 +488,10 @@ json_t *lichess_rating_history(const struct store_rating_point *points, int coun
 
 json_t *lichess_stored_game(const struct store_game *g) {
     json_t *time = g->unlimited ? json_string("unlimited")
-                                : json_pack("{s:f,s:I}", "minutes", (double)g->initial_ms / 60000.0,
-                                            "increment", (json_int_t)(g->increment_ms / 1000));
+                   : g->days > 0
+                       ? json_pack("{s:i}", "days", g->days)
+                       : json_pack("{s:f,s:I}", "minutes", (double)g->initial_ms / 60000.0,
+                                   "increment", (json_int_t)(g->increment_ms / 1000));
     json_t *ours = json_pack("{s:s}", "reason", g->termination[0] ? g->termination : "aborted");
     size_t cap = (size_t)g->ply_count * 12 + 1, len = 0;
     char *moves = malloc(cap);
@@ -502,7 +512,8 @@ json_t *lichess_stored_game(const struct store_game *g) {
     if (strcmp(g->result, "0-1") == 0) json_object_set_new(out, "winner", json_string("black"));
     if (g->initial_fen[0] && strcmp(g->initial_fen, START_FEN) != 0)
         json_object_set_new(out, "initialFen", json_string(g->initial_fen));
-    if (!g->unlimited)
+    if (g->days > 0) json_object_set_new(out, "daysPerTurn", json_integer(g->days));
+    if (!g->unlimited && g->days <= 0)
         json_object_set_new(out, "clock",
                             json_pack("{s:I,s:I,s:I}", "initial",
                                       (json_int_t)(g->initial_ms / 1000), "increment",

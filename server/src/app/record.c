@@ -88,6 +88,7 @@ static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
     op->u.start.unlimited = g->tc.unlimited;
     op->u.start.initial_ms = g->tc.initial_ms;
     op->u.start.increment_ms = g->tc.increment_ms;
+    op->u.start.days = g->tc.days;
     op->u.start.rated = g->rated;
     struct chess_position standard;
     chess_position_startpos(&standard);
@@ -111,7 +112,12 @@ static void record_move(struct op_buffer *b, const struct core_event *ev, int64_
     copy(row->san, sizeof row->san, m->san);
     row->played_at = wall_ms;
     row->timed = !g->tc.unlimited;
-    if (row->timed) {
+    if (g->tc.days > 0) {
+        /* A daily game's moves keep the deadline they set (core/restore.h), and the time the
+         * mover had used of its period. */
+        row->clock_ms = m->deadline_wall_ms;
+        row->spent_ms = g->clock_after ? g->clock.per_move_ms - g->clock_after[m->ply - 1] : 0;
+    } else if (row->timed) {
         row->clock_ms = m->clock_ms[ev->color];
         /* Time charged: the mover's clock after its previous move, plus the increment this move
          * earned, minus what is left. Nothing runs before ply 3. */
@@ -128,7 +134,9 @@ static void record_takeback(struct op_buffer *b, const struct game *g) {
     copy(op->game_id, sizeof op->game_id, g->id);
     op->u.takeback.ply = game_ply(g);
     op->u.takeback.timed = !g->tc.unlimited;
-    for (int c = 0; c < 2; c++) op->u.takeback.clock_ms[c] = g->clock.remaining_ms[c];
+    for (int c = 0; c < 2; c++)
+        op->u.takeback.clock_ms[c] =
+            g->tc.days > 0 ? g->deadline_wall_ms : g->clock.remaining_ms[c];
 }
 
 static void record_end(struct op_buffer *b, const struct game *g) {

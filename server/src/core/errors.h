@@ -51,6 +51,9 @@
                     "number is unknown)")                                                          \
     X(POSITION_OVER, "the game would be over before its first move: no legal move, or no "         \
                      "mating material")                                                            \
+    X(DAILY_NEEDS_ACCOUNT,                                                                         \
+      "a daily (correspondence) game is for accounts, bots and the computer: "                     \
+      "sign in to play one")                                                                       \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {

@@ -13,6 +13,17 @@
 #include "util/str.h"
 #include "util/vec.h"
 
+bool game_daily_days_valid(int days) {
+    return days == 1 || days == 2 || days == 3 || days == 5 || days == 7 || days == 14;
+}
+
+/* A daily game's deadline in wall-clock time, after its clock (re)started at now/wall. */
+static void daily_sync(struct game *game, int64_t now_ms, int64_t wall_ms) {
+    if (game->tc.days <= 0) return;
+    int64_t mono = gclock_deadline(&game->clock);
+    game->deadline_wall_ms = mono == GCLOCK_NEVER ? 0 : wall_ms + (mono - now_ms);
+}
+
 static void clear_offers(struct game *game) {
     for (int i = 0; i < GAME_OFFER_COUNT; i++) game->offers[i] = -1;
 }
@@ -30,11 +41,19 @@ int game_init(struct game *game, const char *id, struct player *white, struct pl
     int rc = game_start_position(&game->start, &first);
     if (rc < 0) return rc;
     if (chess_game_init(&game->chess, &first) < 0) return -CORE_ERR_NO_MEMORY;
-    gclock_init(&game->clock, tc->unlimited, tc->initial_ms, tc->increment_ms, lag_comp_ms);
+    if (tc->days > 0) {
+        gclock_init_daily(&game->clock, tc->days * GAME_DAY_MS);
+        first_move_ms = 0;
+        game->unplayed_deadline = now_ms + GAME_DAILY_UNPLAYED_MS;
+    } else {
+        gclock_init(&game->clock, tc->unlimited, tc->initial_ms, tc->increment_ms, lag_comp_ms);
+        game->unplayed_deadline = GCLOCK_NEVER;
+    }
     clear_offers(game);
     game->created_wall_ms = wall_ms;
     game->first_move_ms = first_move_ms;
-    game->first_move_deadline = first_move_ms > 0 ? now_ms + first_move_ms : GCLOCK_NEVER;
+    game->first_move_deadline =
+        first_move_ms > 0 ? now_ms + first_move_ms : game->unplayed_deadline;
     return 0;
 }
 
@@ -73,6 +92,7 @@ void game_finish(struct game *game, enum chess_result result, enum chess_termina
     game->ended = true;
     game->ended_wall_ms = wall_ms;
     game->first_move_deadline = GCLOCK_NEVER;
+    game->deadline_wall_ms = 0;
     clear_offers(game);
 }
 
@@ -119,15 +139,16 @@ static int record_clock(struct game *game, int ply, int64_t remaining) {
 }
 
 /* After the ply count changed: which timer runs. */
-static void restart_timers(struct game *game, int64_t now_ms) {
+static void restart_timers(struct game *game, int64_t now_ms, int64_t wall_ms) {
     if (game_ply(game) >= 2) {
         game->first_move_deadline = GCLOCK_NEVER;
         gclock_start(&game->clock, game_turn(game), now_ms);
     } else {
         gclock_stop(&game->clock, now_ms);
         game->first_move_deadline =
-            game->first_move_ms > 0 ? now_ms + game->first_move_ms : GCLOCK_NEVER;
+            game->first_move_ms > 0 ? now_ms + game->first_move_ms : game->unplayed_deadline;
     }
+    daily_sync(game, now_ms, wall_ms);
 }
 
 int game_move(struct game *game, int color, const char *text, int expected_ply,
@@ -148,12 +169,17 @@ int game_move(struct game *game, int color, const char *text, int expected_ply,
     rc = chess_game_play_record(&game->chess, text, &record);
     if (rc < 0) return map_chess_error(rc);
 
+    int64_t charged = 0;
     if (game->clock.running >= 0) {
-        (void)gclock_press(&game->clock, now_ms, report); /* covered: checked above */
+        charged = gclock_press(&game->clock, now_ms, report); /* covered: checked above */
+        daily_sync(game, now_ms, wall_ms);
     } else {
-        restart_timers(game, now_ms);
+        restart_timers(game, now_ms, wall_ms);
     }
-    game->clock_after[game_ply(game) - 1] = game->clock.remaining_ms[color];
+    /* A daily game keeps the time the mover had left when it moved (its next period is fresh). */
+    game->clock_after[game_ply(game) - 1] = game->clock.per_move_ms > 0
+                                                ? game->clock.per_move_ms - charged
+                                                : game->clock.remaining_ms[color];
     game->offers[GAME_OFFER_TAKEBACK] = -1;
     if (game->offers[GAME_OFFER_DRAW] == !color) game->offers[GAME_OFFER_DRAW] = -1;
 
@@ -168,6 +194,7 @@ int game_move(struct game *game, int color, const char *text, int expected_ply,
         game_finish(game, r, why, now_ms, wall_ms);
     }
     game_clocks(game, now_ms, info->clock_ms);
+    info->deadline_wall_ms = game->deadline_wall_ms;
     return 0;
 }
 
@@ -187,7 +214,8 @@ int game_abort(struct game *game, int64_t now_ms, int64_t wall_ms) {
 
 int game_give_time(struct game *game, int color) {
     if (game->ended) return -CORE_ERR_GAME_OVER;
-    if (game->tc.unlimited || game_ply(game) < 2) return -CORE_ERR_CANNOT_GIVE_TIME;
+    if (game->tc.unlimited || game->tc.days > 0 || game_ply(game) < 2)
+        return -CORE_ERR_CANNOT_GIVE_TIME;
     gclock_give(&game->clock, !color, GAME_GIVE_TIME_MS);
     return 0;
 }
@@ -243,7 +271,7 @@ int game_accept(struct game *game, enum game_offer kind, int color, int64_t now_
         }
         /* The side that was thinking is charged; the time is not given back. */
         gclock_stop(&game->clock, now_ms);
-        restart_timers(game, now_ms);
+        restart_timers(game, now_ms, wall_ms);
         game->offers[GAME_OFFER_DRAW] = -1;
     }
     return 0;

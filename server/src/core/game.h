@@ -4,6 +4,13 @@
  * seat checks, clocks starting with Black's first move, the first-move timeout, timeouts
  * (a draw when the winner has no mating material), draw claims, takebacks, abort.
  *
+ * Daily (correspondence) games, time_control.days > 0, as lichess plays them: each move gives
+ * the mover's opponent a fresh `days` days (core/gclock.h's daily clock; the deadline is also
+ * kept in wall-clock time, deadline_wall_ms, which the store keeps so that a restart restores
+ * it exactly). The first-move timeout does not apply: as lichess removes a correspondence game
+ * in which both sides have not moved a day after its creation, such a game is aborted
+ * GAME_DAILY_UNPLAYED_MS after its start. Giving time is refused (CANNOT_GIVE_TIME).
+ *
  * The functions here change one game and report what happened through their return value and
  * output parameters; struct world turns that into events. Times are monotonic milliseconds
  * (now_ms) and wall-clock milliseconds (wall_ms), both passed in.
@@ -48,6 +55,9 @@ struct game {
     char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it started, else "" */
     bool rated;                       /* counts for ratings (decided when it starts, rating.h) */
     int rating[2];                    /* rated games: both players' ratings at the start */
+    int64_t unplayed_deadline;        /* daily: monotonic, aborted unless both sides moved */
+    int64_t deadline_wall_ms;         /* daily: wall ms when the side to move's time is up;
+                                         0 while no clock runs */
 
     /* Bookkeeping for struct world (not used by this module). */
     struct heap_node deadline;
@@ -60,8 +70,15 @@ struct game_move_info {
     chess_move move;
     char uci[CHESS_UCI_MAX];
     char san[CHESS_SAN_MAX];
-    int64_t clock_ms[2]; /* both clocks after the move */
+    int64_t clock_ms[2];      /* both clocks after the move */
+    int64_t deadline_wall_ms; /* daily: the side to move's deadline (wall ms); else 0 */
 };
+
+#define GAME_DAY_MS            (24LL * 60 * 60 * 1000)
+#define GAME_DAILY_UNPLAYED_MS GAME_DAY_MS
+
+/* Whether a daily game's days per move are allowed: 1, 2, 3, 5, 7 or 14, like lichess. */
+bool game_daily_days_valid(int days);
 
 /*
  * Sets up a game from its start (NULL: the standard one; a Chess960 start must have its number)

@@ -27,6 +27,14 @@ void gclock_init(struct gclock *clock, bool unlimited, int64_t initial_ms, int64
     };
 }
 
+void gclock_init_daily(struct gclock *clock, int64_t per_move_ms) {
+    *clock = (struct gclock){
+        .remaining_ms = {per_move_ms, per_move_ms},
+        .running = -1,
+        .per_move_ms = per_move_ms,
+    };
+}
+
 void gclock_give(struct gclock *clock, int color, int64_t ms) {
     if (!clock->unlimited) clock->remaining_ms[color] += ms;
 }
@@ -101,7 +109,8 @@ int64_t gclock_press(struct gclock *clock, int64_t now_ms, const struct gclock_r
     int64_t left = left_after(clock, now_ms, report, &comp);
     if (left < 0) return -1;
     int64_t charged = clock->remaining_ms[color] - left;
-    clock->remaining_ms[color] = left + clock->increment_ms;
+    clock->remaining_ms[color] =
+        clock->per_move_ms > 0 ? clock->per_move_ms : left + clock->increment_ms;
     clock->quota_ms[color] =
         min64(clock->quota_ms[color] + clock->quota_gain_ms - comp, clock->quota_max_ms);
     gclock_start(clock, !color, now_ms);

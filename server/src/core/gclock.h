@@ -21,6 +21,10 @@
  * arrival agree. A move that arrives before the deadline but whose compensation does not cover
  * the overrun is a flag too (gclock_press refuses it).
  *
+ * A daily (correspondence) clock, gclock_init_daily(): each side has the same time for every move
+ * (days per move): a move resets the mover's time to it, so its opponent's fresh period starts
+ * at once; no increment, no compensation (a day does not need a lag allowance).
+ *
  * Owned by the game that embeds it (loop thread).
  */
 #ifndef SERVER_CORE_GCLOCK_H
@@ -48,10 +52,14 @@ struct gclock {
     int64_t quota_gain_ms;   /* added to the mover's quota with each move */
     int64_t quota_max_ms;
     int64_t move_cap_ms; /* most compensation for one move */
+    int64_t per_move_ms; /* daily clocks: the time for every move; 0 for a clock with a total */
 };
 
 void gclock_init(struct gclock *clock, bool unlimited, int64_t initial_ms, int64_t increment_ms,
                  int64_t lag_comp_ms);
+
+/* A daily clock: per_move_ms for each move, stopped. */
+void gclock_init_daily(struct gclock *clock, int64_t per_move_ms);
 
 /* Starts (or restarts) the given side's time at now; the other side's time does not run. */
 void gclock_start(struct gclock *clock, int color, int64_t now_ms);

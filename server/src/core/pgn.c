@@ -52,6 +52,8 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
     strftime(utc_time, sizeof utc_time, "%H:%M:%S", &tm);
     if (g->tc.unlimited)
         snprintf(tc, sizeof tc, "-");
+    else if (g->tc.days > 0) /* lichess: one move per period, in seconds */
+        snprintf(tc, sizeof tc, "1/%lld", (long long)(g->tc.days * GAME_DAY_MS / 1000));
     else
         snprintf(tc, sizeof tc, "%lld+%lld", (long long)(g->tc.initial_ms / 1000),
                  (long long)(g->tc.increment_ms / 1000));
@@ -84,7 +86,7 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
     if (g->ended && g->chess.termination != CHESS_TERM_NONE &&
         chess_pgn_set_tag(&pgn, "Reason", chess_termination_name(g->chess.termination)) < 0)
         goto done;
-    for (int i = 0; !g->tc.unlimited && i < g->chess.ply_count; i++) {
+    for (int i = 0; !g->tc.unlimited && g->tc.days <= 0 && i < g->chess.ply_count; i++) {
         format_clock(g->clock_after[i], clock, sizeof clock);
         if (chess_pgn_set_comment(&pgn, i + 1, clock) < 0) goto done;
     }

@@ -25,7 +25,8 @@ static int replay(struct game *g, const struct game_record *rec) {
         int rc = chess_game_play(&g->chess, move);
         if (rc < 0)
             return rc == -CHESS_ERR_NO_MEMORY ? -CORE_ERR_NO_MEMORY : -CORE_ERR_ILLEGAL_MOVE;
-        g->clock_after[i] = m->timed ? m->clock_ms : 0;
+        /* A daily game's clock_ms is a deadline, not the time left after the move. */
+        g->clock_after[i] = m->timed && rec->tc.days <= 0 ? m->clock_ms : 0;
     }
     return 0;
 }
@@ -50,7 +51,8 @@ int game_restore(struct game *g, const struct game_record *rec, struct player *w
     g->version = (uint32_t)rec->count;
     /* Each side's time: after its last move, or the initial time. */
     int ply = game_ply(g);
-    for (int i = ply - 1; i >= 0 && i >= ply - 2; i--) {
+    bool daily = rec->tc.days > 0;
+    for (int i = ply - 1; !daily && i >= 0 && i >= ply - 2; i--) {
         int mover =
             ((i % 2 == 0) == (g->chess.start.side == CHESS_WHITE)) ? CHESS_WHITE : CHESS_BLACK;
         if (rec->moves[i].timed) g->clock.remaining_ms[mover] = rec->moves[i].clock_ms;
@@ -61,6 +63,18 @@ int game_restore(struct game *g, const struct game_record *rec, struct player *w
         g->chess.result = CHESS_RESULT_NONE; /* let game_finish record it once */
         game_finish(g, r, why, now_ms, wall_ms);
         return 0;
+    }
+    if (daily) {
+        /* Wall-clock deadlines, whatever happened while the server was down. */
+        g->unplayed_deadline = now_ms + (rec->created_wall_ms + GAME_DAILY_UNPLAYED_MS - wall_ms);
+        g->first_move_deadline = g->unplayed_deadline;
+        if (ply >= 2 && rec->moves[ply - 1].timed) {
+            int64_t left = rec->moves[ply - 1].clock_ms - wall_ms;
+            g->clock.remaining_ms[game_turn(g)] = left > 0 ? left : 0;
+            g->deadline_wall_ms = rec->moves[ply - 1].clock_ms;
+        } else if (ply >= 2) {
+            g->deadline_wall_ms = wall_ms + g->clock.remaining_ms[game_turn(g)];
+        }
     }
     if (ply >= 2) {
         g->first_move_deadline = GCLOCK_NEVER;

@@ -2,7 +2,11 @@
  * Rebuilding a game in progress from what the store kept (docs/persistence.md): the moves are
  * replayed through the rules, each side's remaining time is its clock after its last move (the
  * initial time before it moved), and the side to move's clock starts again at the moment of
- * the restore: time while the server was down is not charged to anyone. Pending offers are not
+ * the restore: time while the server was down is not charged to anyone. A daily game is the
+ * exception (its time is wall-clock time): the side to move's deadline is the one its
+ * opponent's last move stored (clock_ms of a daily game's move: the deadline it set, wall ms),
+ * and before both sides moved the game is aborted a day after its creation, down or not.
+ * Pending offers are not
  * kept; the game's version starts again from the ply count.
  *
  * Pure: no I/O; loop thread (or main before the loop runs).
@@ -16,7 +20,8 @@
 struct game_restore_move {
     const char *uci;
     bool timed;       /* clock_ms is meaningful */
-    int64_t clock_ms; /* the mover's time left after the move */
+    int64_t clock_ms; /* the mover's time left after the move; daily games: the deadline
+                         (wall ms) the move set for its opponent */
 };
 
 /* A stored game in progress. Strings are borrowed for the call. */

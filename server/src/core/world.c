@@ -364,7 +364,7 @@ static void presence_events(struct player *player, bool connected, int64_t claim
         ev->player = player;
         ev->color = game_color_of(g, player);
         ev->connected = connected;
-        ev->claim_after_ms = g->tc.unlimited ? -1 : claim_after_ms;
+        ev->claim_after_ms = g->tc.unlimited || g->tc.days > 0 ? -1 : claim_after_ms;
     }
 }
 
@@ -508,10 +508,17 @@ static void pool_left(struct world *world, struct player *p, struct core_events 
 
 /* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
  * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
+/* Whether the player may play a daily game: it lasts for days, so not a guest (as lichess). */
+static bool may_play_daily(const struct player *p) {
+    return p->registered || p->bot || p->computer_level;
+}
+
 static int start_game(struct world *world, struct player *white, struct player *black,
                       const struct time_control *tc, const struct game_start *start_asked,
                       bool casual, const char *want_id, int64_t now_ms, struct core_events *out,
                       struct game **started) {
+    if (tc->days > 0 && (!may_play_daily(white) || !may_play_daily(black)))
+        return -CORE_ERR_DAILY_NEEDS_ACCOUNT;
     int rc = check_can_play(world, white);
     if (rc == 0) rc = check_can_play(world, black);
     if (rc < 0) return rc;
@@ -623,6 +630,7 @@ static int find_invited(struct world *world, struct player *actor, const char *i
 static int create_seek(struct world *world, struct player *actor, const struct core_cmd *cmd,
                        bool challenge, int64_t now_ms, struct core_events *out) {
     if (actor->open_seeks >= world->cfg.max_seeks_per_player) return -CORE_ERR_TOO_MANY_SEEKS;
+    if (cmd->tc.days > 0 && !may_play_daily(actor)) return -CORE_ERR_DAILY_NEEDS_ACCOUNT;
     struct player *target = NULL;
     if (challenge && cmd->opponent) {
         int rc = find_invited(world, actor, cmd->opponent, &target);
@@ -856,7 +864,7 @@ static int apply_decline(struct game *g, int color, enum game_offer kind, struct
 static int apply_abandon_claim(struct world *world, struct game *g, int color, bool win,
                                int64_t now_ms, struct core_events *out) {
     if (g->ended) return -CORE_ERR_GAME_OVER;
-    if (g->tc.unlimited) return -CORE_ERR_CLAIM_NO_CLOCK;
+    if (g->tc.unlimited || g->tc.days > 0) return -CORE_ERR_CLAIM_NO_CLOCK;
     const struct player *opponent = g->players[!color];
     if (opponent->online > 0) return -CORE_ERR_OPPONENT_CONNECTED;
     if (now_ms - opponent->offline_since_ms < world->cfg.abandon_ms)

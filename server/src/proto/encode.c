@@ -103,6 +103,7 @@ static void put_dests(json_t *obj, const struct game *g) {
 
 static json_t *encode_time(const struct time_control *tc) {
     if (tc->unlimited) return json_string_nocheck("unlimited");
+    if (tc->days > 0) return json_pack("{s:i}", "days", tc->days);
     json_t *obj = json_object();
     if (!obj) return NULL;
     if (tc->initial_ms % 60000 == 0)
@@ -121,6 +122,8 @@ static json_t *encode_clocks(const struct game *g, int64_t now_ms) {
     if (!obj) return NULL;
     put(obj, "white", json_integer(ms[CHESS_WHITE]));
     put(obj, "black", json_integer(ms[CHESS_BLACK]));
+    if (g->tc.days > 0 && g->deadline_wall_ms > 0)
+        put(obj, "deadline", json_integer(g->deadline_wall_ms));
     return obj;
 }
 
@@ -482,6 +485,64 @@ json_t *proto_encode_live_games(const struct world *world, int limit, int64_t no
     return msg;
 }
 
+/* A game of the player's, with what orders it in my_games. */
+struct my_game {
+    const struct game *g;
+    int color;
+    bool my_turn;
+    int64_t left; /* the player's time left; INT64_MAX without a clock */
+};
+
+static int my_game_order(const void *a, const void *b) {
+    const struct my_game *x = a, *y = b;
+    if (x->my_turn != y->my_turn) return x->my_turn ? -1 : 1;
+    return x->left < y->left ? -1 : x->left > y->left;
+}
+
+json_t *proto_encode_my_games(const struct player *p, int64_t now_ms) {
+    json_t *msg = message("my_games");
+    json_t *list = json_array();
+    struct my_game *order = calloc((size_t)p->game_count + 1, sizeof *order);
+    int n = 0;
+    for (int i = 0; order && i < p->game_count; i++) {
+        const struct game *g = p->games[i];
+        if (g->ended) continue;
+        int color = game_color_of(g, p);
+        int64_t clocks[2];
+        game_clocks(g, now_ms, clocks);
+        order[n++] = (struct my_game){g, color, game_turn(g) == color,
+                                      g->tc.unlimited ? INT64_MAX : clocks[color]};
+    }
+    if (n > 1) qsort(order, (size_t)n, sizeof *order, my_game_order);
+    for (int i = 0; list && i < n; i++) {
+        const struct game *g = order[i].g;
+        json_t *obj = proto_encode_game_summary(g, now_ms);
+        if (!obj) continue;
+        put(obj, "color", json_string_nocheck(proto_color_name(order[i].color)));
+        put(obj, "my_turn", json_boolean(order[i].my_turn));
+        json_t *last = json_null();
+        if (game_ply(g) > 0) {
+            struct chess_position before;
+            char uci[CHESS_UCI_MAX];
+            if (chess_game_position_at(&g->chess, game_ply(g) - 1, &before) == 0) {
+                chess_move_to_uci(&before, g->chess.moves[game_ply(g) - 1], uci);
+                last = json_string_nocheck(uci);
+            }
+        }
+        put(obj, "last_move", last);
+        json_array_append_new(list, obj);
+    }
+    free(order);
+    if (msg && list)
+        put(msg, "games", list);
+    else {
+        json_decref(msg);
+        json_decref(list);
+        msg = NULL;
+    }
+    return msg;
+}
+
 json_t *proto_encode_error(int code, const char *field) {
     json_t *msg = message("error");
     if (!msg) return NULL;
@@ -661,6 +722,10 @@ static void text_move(struct buf *t, const struct core_event *ev) {
         text_int(t, ev->move.clock_ms[CHESS_WHITE]);
         TEXT_LIT(t, ",\"black\":");
         text_int(t, ev->move.clock_ms[CHESS_BLACK]);
+        if (ev->move.deadline_wall_ms > 0) {
+            TEXT_LIT(t, ",\"deadline\":");
+            text_int(t, ev->move.deadline_wall_ms);
+        }
         TEXT_LIT(t, "}");
     }
     if (wants_legal_moves(g)) {

@@ -60,6 +60,11 @@ json_t *proto_encode_challenge(const struct seek *challenge);
 /* The live games, newest first, at most limit. */
 json_t *proto_encode_live_games(const struct world *world, int limit, int64_t now_ms);
 
+/* my_games: the player's games in progress (summaries with its colour, whether it is its turn
+ * and the last move), those where it is its turn first, each part by its time left (least
+ * first; games without a clock last), as lichess orders nowPlaying. */
+json_t *proto_encode_my_games(const struct player *p, int64_t now_ms);
+
 /* {"type":"error","code","message"[,"field"]}. field may be NULL. */
 json_t *proto_encode_error(int code, const char *field);
 

@@ -10,6 +10,8 @@
 #include <stddef.h>
 #include <string.h>
 
+#include "core/game.h"
+
 /* ---- the tables ---- */
 
 const struct proto_field_spec proto_fields[PROTO_FIELD_COUNT] = {
@@ -191,7 +193,8 @@ static bool is_alnum(char c) {
     return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* "unlimited", or {"minutes": M (a number), "increment": S (whole seconds)}. */
+/* "unlimited", {"minutes": M (a number), "increment": S (whole seconds)}, or {"days": N}
+ * (daily: N days per move, one of game_daily_days_valid()'s). */
 static int check_time(const struct proto_field_spec *f, const struct field *v,
                       struct time_control *tc) {
     if (v->kind == FIELD_STRING && strcmp(v->string, "unlimited") == 0) {
@@ -200,6 +203,14 @@ static int check_time(const struct proto_field_spec *f, const struct field *v,
     }
     const json_t *obj = v->json; /* an object is never read flat */
     if (!json_is_object(obj)) return -1;
+    const json_t *days = json_object_get(obj, "days");
+    if (days) {
+        json_int_t d = json_is_integer(days) ? json_integer_value(days) : 0;
+        if (json_object_size(obj) != 1 || d < 1 || d > 14 || !game_daily_days_valid((int)d))
+            return -1;
+        *tc = (struct time_control){.days = (int)json_integer_value(days)};
+        return 0;
+    }
     const json_t *minutes = json_object_get(obj, "minutes");
     const json_t *increment = json_object_get(obj, "increment");
     if (!json_is_number(minutes) || !json_is_integer(increment)) return -1;

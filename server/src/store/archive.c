@@ -98,6 +98,8 @@ static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const cha
     strftime(utc_time, sizeof utc_time, "%H:%M:%S", &tm);
     if (g->unlimited)
         snprintf(tc, sizeof tc, "-");
+    else if (g->days > 0) /* lichess: one move per period, in seconds */
+        snprintf(tc, sizeof tc, "1/%lld", (long long)g->days * 86400);
     else
         snprintf(tc, sizeof tc, "%lld+%lld", (long long)(g->initial_ms / 1000),
                  (long long)(g->increment_ms / 1000));
@@ -181,7 +183,8 @@ static int annotate_ply(struct chess_pgn *pgn, const struct store_game *g,
     chess_move line[STORE_PV_MAX];
     int n = 0;
     format_eval(&a->plies[i + 1], eval, sizeof eval);
-    if (!g->unlimited && g->moves[i].timed) format_clock(g->moves[i].clock_ms, clock, sizeof clock);
+    if (!g->unlimited && g->days <= 0 && g->moves[i].timed)
+        format_clock(g->moves[i].clock_ms, clock, sizeof clock);
     if (verdict != JUDGEMENT_NONE) {
         if (chess_game_position_at(&pgn->game, i, &before) < 0) return -1;
         n = store_analysis_line(&before, a->plies[i].pv, line);
@@ -246,7 +249,7 @@ long store_game_pgn_analysed(const struct store_game *g, const struct store_anal
     if (analysis_complete(g, a)) {
         if (annotate(&pgn, g, a) < 0) goto done;
     } else {
-        for (int i = 0; !g->unlimited && i < g->ply_count; i++) {
+        for (int i = 0; !g->unlimited && g->days <= 0 && i < g->ply_count; i++) {
             if (!g->moves[i].timed) continue;
             format_clock(g->moves[i].clock_ms, clock, sizeof clock);
             if (chess_pgn_set_comment(&pgn, i + 1, clock) < 0) goto done;

@@ -92,9 +92,9 @@ static const char *const sql_text[W_COUNT] = {
                 "VALUES ($1, $2, $3, $4, $5) ON CONFLICT (hash) DO NOTHING",
     [W_GAME] = "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, "
                "initial_ms, increment_ms, category, rated, status, created_at, white_rating, "
-               "black_rating, node, variant) "
+               "black_rating, node, variant, days) "
                "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, 'live', $11, $12, $13, $14, "
-               "COALESCE($15, 'standard'))",
+               "COALESCE($15, 'standard'), $16)",
     [W_MOVE] = "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
                "VALUES ($1, $2, $3, $4, $5, $6, $7)",
     [W_UNLOG_AFTER] = "DELETE FROM live_moves WHERE game_id = $1 AND ply > $2",
@@ -588,7 +588,8 @@ static int put_move(struct pg_db *d, const char *game_id, const struct store_mov
 static int put_game(struct pg_db *d, const struct store_op *op) {
     struct time_control tc = {.unlimited = op->u.start.unlimited,
                               .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms};
+                              .increment_ms = op->u.start.increment_ms,
+                              .days = op->u.start.days};
     struct pg_params p = {0};
     pg_text(&p, op->game_id);
     pg_text_or_null(&p, op->u.start.initial_fen);
@@ -603,6 +604,7 @@ static int put_game(struct pg_db *d, const struct store_op *op) {
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[1]);
     pg_text(&p, d->node_id);
     pg_text_or_null(&p, op->u.start.variant); /* "": NULL, stored as 'standard' */
+    pg_opt_int(&p, tc.days > 0, tc.days);
     int rc = pg_run(d, W_GAME, &p, false, 0);
     if (rc == 0 && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;
     return rc;

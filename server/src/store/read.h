@@ -100,6 +100,7 @@ struct store_game {
                                             "fromPosition", "threeCheck", "kingOfTheHill" */
     bool unlimited;
     int64_t initial_ms, increment_ms;
+    int days; /* daily games: days per move; else 0 (moves' clock_ms: deadlines, restore.h) */
     bool rated;
     int category; /* RATING_NONE without a clock */
     bool has_ratings;

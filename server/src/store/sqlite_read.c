@@ -17,7 +17,7 @@
     "black_rating_diff, result, termination, created_at, ended_at, "                               \
     "COALESCE(ply_count, (SELECT count(*) FROM live_moves m WHERE m.game_id = games.id)), "        \
     "(SELECT is_bot FROM players p WHERE p.id = games.white_id), "                                 \
-    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant"
+    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant, days"
 
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 
@@ -385,6 +385,7 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *g) {
     g->ply_count = sqlite3_column_int(st, 19);
     for (int c = 0; c < 2; c++) g->bot[c] = sqlite3_column_int(st, 20 + c) != 0;
     col_text(st, 22, g->variant, sizeof g->variant);
+    g->days = sqlite3_column_int(st, 23);
 }
 
 static void read_move_row(sqlite3_stmt *st, struct store_move_row *m) {

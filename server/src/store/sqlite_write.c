@@ -37,8 +37,8 @@ static const char *const sql_text[] = {
     /* game */
     "INSERT INTO games (id, initial_fen, white_id, black_id, white_name, black_name, initial_ms, "
     "increment_ms, category, rated, status, created_at, white_rating, black_rating, node, "
-    "variant) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13, ?14, "
-    "COALESCE(?15, 'standard'))",
+    "variant, days) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, 'live', ?11, ?12, ?13, ?14, "
+    "COALESCE(?15, 'standard'), ?16)",
     /* move */
     "INSERT INTO live_moves (game_id, ply, uci, san, clock_ms, spent_ms, played_at) "
     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
@@ -374,7 +374,8 @@ static int put_game(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st = d->ws.game;
     struct time_control tc = {.unlimited = op->u.start.unlimited,
                               .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms};
+                              .increment_ms = op->u.start.increment_ms,
+                              .days = op->u.start.days};
     sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
     bind_text(st, 2, op->u.start.initial_fen);
     for (int c = 0; c < 2; c++) {
@@ -390,6 +391,7 @@ static int put_game(struct sqlite_db *d, const struct store_op *op) {
     bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
     sqlite3_bind_text(st, 14, d->node_id, -1, SQLITE_STATIC);
     bind_text(st, 15, op->u.start.variant); /* "": NULL, stored as 'standard' */
+    bind_opt_int(st, 16, tc.days > 0, tc.days);
     int rc = step(d, st);
     /* Out of memory: the transaction is retried, then the writer gives up. */
     if (rc == OP_OK && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;

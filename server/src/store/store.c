@@ -321,7 +321,8 @@ void store_get_stats(struct store *s, struct store_stats *out) {
 const char *store_start_category(const struct store_op *op) {
     struct time_control tc = {.unlimited = op->u.start.unlimited,
                               .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms};
+                              .increment_ms = op->u.start.increment_ms,
+                              .days = op->u.start.days};
     int variant = game_variant_parse(op->u.start.variant[0] ? op->u.start.variant : "standard");
     if (variant < 0) variant = GAME_VARIANT_STANDARD;
     return rating_category_name(rating_category_of_game((enum game_variant)variant, &tc));

@@ -7,6 +7,7 @@
 #include "check.h"
 #include "chess/fen.h"
 #include "chess/movegen.h"
+#include "core/errors.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 
@@ -242,6 +243,74 @@ static void test_dests_in_events(void) {
     world_destroy(w);
 }
 
+/* A daily game through the world: guests refused, {"days": N} and the deadline in the game
+ * state and the move event, the one timer at the deadline ending it on time. */
+static void test_daily_game(void) {
+    const long long wall0 = 1700000000000LL, day = 24LL * 3600 * 1000;
+    struct world_config cfg;
+    world_config_defaults(&cfg);
+    cfg.random = counter_random;
+    cfg.random_ctx = &counter;
+    struct world *w = world_create(&cfg);
+    world_set_wall_offset(w, wall0);
+    struct player *a = world_player_create(w, "Alice", 0);
+    struct player *b = world_player_create(w, "Bob", 0);
+    struct core_cmd seek = {
+        .type = CORE_CMD_SEEK_CREATE, .tc = {.days = 2}, .color = COLOR_CHOICE_WHITE};
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), -CORE_ERR_DAILY_NEEDS_ACCOUNT);
+    a->registered = true;
+    CHECK_EQ_INT(world_apply(w, a, &seek, 0, &ev), 0);
+    char seek_id[CHALLENGE_ID_LEN + 1];
+    strcpy(seek_id, ev.items[0].seek.id);
+    struct core_cmd accept = {.type = CORE_CMD_SEEK_ACCEPT, .target = seek_id};
+    CHECK_EQ_INT(world_apply(w, b, &accept, 0, &ev), -CORE_ERR_DAILY_NEEDS_ACCOUNT);
+    b->registered = true;
+    CHECK_EQ_INT(world_apply(w, b, &accept, 0, &ev), 0);
+    json_t *started = proto_encode_event(&ev.items[ev.reply], 0);
+    json_t *game = json_object_get(started, "game");
+    CHECK_EQ_INT(json_integer_value(json_object_get(json_object_get(game, "time"), "days")), 2);
+    char game_id[GAME_ID_LEN + 1];
+    strcpy(game_id, str(game, "id"));
+    json_decref(started);
+    /* The only timer: a day for both sides to move. */
+    CHECK_EQ_INT(world_next_deadline(w), day);
+    const char *moves[] = {"e4", "e5"};
+    for (int i = 0; i < 2; i++) {
+        struct core_cmd mv = {
+            .type = CORE_CMD_MOVE, .target = game_id, .text = moves[i], .expected_ply = -1};
+        CHECK_EQ_INT(world_apply(w, i % 2 ? b : a, &mv, 1000 * (i + 1), &ev), 0);
+    }
+    size_t len;
+    unsigned char *buf = proto_dump_event(&ev.items[0], 2000, 0, &len);
+    CHECK(buf != NULL);
+    if (buf) {
+        char *text = strndup((char *)buf, len);
+        char expected[96];
+        snprintf(expected, sizeof expected,
+                 "\"clock\":{\"white\":%lld,\"black\":%lld,\"deadline\":%lld}", 2 * day, 2 * day,
+                 wall0 + 2000 + 2 * day);
+        CHECK(text && strstr(text, expected) != NULL);
+        free(text);
+        free(buf);
+    }
+    json_t *full = proto_encode_game(world_game(w, game_id), 3000, PROTO_VIEWER_SPECTATOR);
+    json_t *clock = json_object_get(full, "clock");
+    CHECK_EQ_INT(json_integer_value(json_object_get(clock, "deadline")), wall0 + 2000 + 2 * day);
+    CHECK_EQ_INT(json_integer_value(json_object_get(clock, "white")), 2 * day - 1000);
+    json_decref(full);
+    CHECK_EQ_INT(world_next_deadline(w), 2000 + 2 * day);
+    world_tick(w, 2000 + 2 * day - 1, &ev);
+    CHECK_EQ_INT(ev.count, 0);
+    world_tick(w, 2000 + 2 * day, &ev);
+    CHECK(ev.count >= 1);
+    json_t *end = proto_encode_event(&ev.items[0], 2000 + 2 * day);
+    CHECK_EQ_STR(str(end, "type"), "game_end");
+    CHECK_EQ_STR(str(end, "reason"), "timeout");
+    CHECK_EQ_STR(str(end, "winner"), "black");
+    json_decref(end);
+    world_destroy(w);
+}
+
 static void test_error(void) {
     json_t *err = proto_encode_error(-CORE_ERR_NOT_YOUR_TURN, NULL);
     CHECK_EQ_STR(str(err, "type"), "error");
@@ -305,6 +374,7 @@ int main(void) {
     RUN(test_game_events);
     RUN(test_dests);
     RUN(test_dests_in_events);
+    RUN(test_daily_game);
     RUN(test_with_id);
     RUN(test_error);
     core_events_free(&ev);

@@ -32,6 +32,7 @@ static void test_speeds(void) {
         {"{\"minutes\": 15, \"increment\": 10}", "rapid", "Rapid"},
         {"{\"minutes\": 30, \"increment\": 0}", "classical", "Classical"},
         {"\"unlimited\"", "correspondence", "Correspondence"},
+        {"{\"days\": 3}", "correspondence", "Correspondence"},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         json_t *t = parse(cases[i].time);

@@ -177,6 +177,7 @@ static void sample_game_events(struct world *w, struct player *a, struct player 
     CHECK_MESSAGE(
         proto_encode_game_message("game", world_game(w, game), 9000, PROTO_VIEWER_SPECTATOR));
     CHECK_MESSAGE(proto_encode_spectators(game, 3));
+    CHECK_MESSAGE(proto_encode_my_games(a, 9000)); /* the rematch */
 }
 
 /* Quick pairing: joined (the reply), left, joined again by both and paired by a wave. */

@@ -39,7 +39,7 @@ describe('GameControls', () => {
     expect(screen.queryByRole('button', { name: 'Abort' })).toBeNull();
   });
 
-  it('gives the opponent 15 seconds in a game with a clock, not to the computer', () => {
+  it('gives the opponent 15 seconds in a game with a clock, not to the computer nor in a daily game', () => {
     const { command } = controls(game());
     fireEvent.click(screen.getByRole('button', { name: 'Give 15 seconds' }));
     expect(command).toHaveBeenCalledWith('give_time');
@@ -48,6 +48,10 @@ describe('GameControls', () => {
     expect(screen.queryByRole('button', { name: 'Give 15 seconds' })).toBeNull();
     cleanup();
     controls(game({ black: { id: 'computer-3', name: 'Computer level 3', connected: true, computer: 3 } }));
+    expect(screen.queryByRole('button', { name: 'Give 15 seconds' })).toBeNull();
+    cleanup();
+    // A daily game has no time to give (docs/protocol.md, "Daily games").
+    controls(game({ time: { days: 2 }, clock: { white: 172800000, black: 100000000, deadline: 1 } }));
     expect(screen.queryByRole('button', { name: 'Give 15 seconds' })).toBeNull();
   });
 

@@ -8,6 +8,7 @@ import { Link } from '../../app/router';
 import { ConfirmButton } from '../../components/ConfirmButton';
 import { useNow } from '../../hooks/useNow';
 import { claimableDraw } from '../../lib/chess';
+import { dailyDays } from '../../lib/timeControl';
 import { opposite, type Color } from '../../net/protocol';
 import type { GameCommand } from './controller';
 import { pliesBy, type GameState } from './games';
@@ -43,7 +44,7 @@ export function GameControls({ game, me, online, command, claimAbandoned }: Cont
               {offered.takeback === me ? 'Takeback proposed…' : 'Propose takeback'}
             </button>
           )}
-          {game.ply >= 2 && game.clock && game[them].computer === undefined && (
+          {game.ply >= 2 && game.clock && dailyDays(game.time) === null && game[them].computer === undefined && (
             <button type="button" disabled={!online} onClick={() => command('give_time')}>
               Give 15 seconds
             </button>

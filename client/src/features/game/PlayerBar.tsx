@@ -1,13 +1,14 @@
 /*
  * One side of the board: the player's name, whether they are connected (with the time until an
  * absent player's game may be claimed) and their clock, which ticks locally from the server's
- * last reading. The computer's seat is marked as such and says when it is thinking.
+ * last reading (a daily game's in days and hours until the deadline). The computer's seat is
+ * marked as such and says when it is thinking.
  */
 import { memo } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { useNow } from '../../hooks/useNow';
-import { formatClock } from '../../lib/timeControl';
+import { dailyDays, formatClock, formatDaily } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
 import { remainingMs, type GameState, type Seat } from './games';
 
@@ -85,9 +86,10 @@ function ratingLabel(seat: Seat): string {
 
 const Clock = memo(function Clock({ game, color }: { game: GameState; color: Color }) {
   const running = game.clockRunning === color;
-  const now = useNow(100, running);
+  const daily = dailyDays(game.time) !== null;
+  const now = useNow(daily ? 1000 : 100, running);
   const ms = remainingMs(game, color, running ? now : game.clockAt) ?? 0;
-  const low = ms < 20000;
+  const low = ms < (daily ? 3600000 : 20000);
   return (
     <span
       className={`clock${running ? ' running' : ''}${low ? ' low' : ''}`}
@@ -95,7 +97,7 @@ const Clock = memo(function Clock({ game, color }: { game: GameState; color: Col
       aria-label={`${color} clock`}
       aria-live="off"
     >
-      {formatClock(ms)}
+      {daily ? formatDaily(ms) : formatClock(ms)}
     </span>
   );
 });

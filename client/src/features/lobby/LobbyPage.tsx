@@ -8,6 +8,7 @@ import { useEffect, useState, type FormEvent, type ReactNode } from 'react';
 import { Link, navigate } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { ColorPicker } from '../../components/ColorPicker';
+import { DailyChoice, dailyTime } from '../../components/DailyChoice';
 import { ModePicker } from '../../components/ModePicker';
 import { PresetSelect, presetTime } from '../../components/PresetSelect';
 import { ShareLink } from '../../components/ShareLink';
@@ -20,6 +21,7 @@ import { useLobby, useLobbyState } from './hooks';
 import { useServerStats } from './useServerStats';
 import { useStartForm, VariantFields } from './VariantFields';
 import { variantLabel } from '../../lib/variant';
+import { YourTurn } from './YourTurn';
 
 /** A seek's or challenge's variant in lists ("Chess960 #518"), or "" for standard chess. */
 function seekVariant(seek: Seek): string {
@@ -33,6 +35,7 @@ export function LobbyPage({ leaders, live }: { leaders?: ReactNode; live?: React
   return (
     <div className="lobby">
       <div className="lobby-main">
+        <YourTurn />
         <GamesInProgress />
         <QuickPairing />
         <SeekList />
@@ -275,13 +278,14 @@ function CustomGame() {
   const registered = useAppState((s) => s.me?.registered);
   const form = useTimeForm('10', '0');
   const start = useStartForm();
+  const [days, setDays] = useState<number | null>(null);
   const [color, setColor] = useState<ColorChoice>('random');
   const [mode, setMode] = useState<Mode>('rated');
   const [error, setError] = useState<string | null>(null);
   const submit = async (e: FormEvent<HTMLFormElement>) => {
     e.preventDefault();
     const submitter = (e.nativeEvent as SubmitEvent).submitter as HTMLButtonElement | null;
-    const r = form.read();
+    const r = days === null ? form.read() : ({ ok: true, time: dailyTime(days, 'unlimited') } as const);
     const s = start.read();
     if (!r.ok || !s.ok) {
       setError(!r.ok ? r.error : !s.ok ? s.error : null);
@@ -305,11 +309,14 @@ function CustomGame() {
     <section className="panel" aria-labelledby="custom-title">
       <h2 id="custom-title">Custom game</h2>
       <form onSubmit={submit}>
-        <label className="check">
-          <input type="checkbox" checked={form.unlimited} onChange={(e) => form.setUnlimited(e.target.checked)} />
-          No clock
-        </label>
-        {!form.unlimited && <TimeFields idPrefix="custom" {...form} />}
+        <DailyChoice id="custom-days" days={days} onChange={setDays} />
+        {days === null && (
+          <label className="check">
+            <input type="checkbox" checked={form.unlimited} onChange={(e) => form.setUnlimited(e.target.checked)} />
+            No clock
+          </label>
+        )}
+        {days === null && !form.unlimited && <TimeFields idPrefix="custom" {...form} />}
         <VariantFields idPrefix="custom" form={start} withPosition withFen />
         <ColorPicker name="custom-color" value={color} onChange={setColor} />
         {start.variant !== 'fromPosition' && <ModePicker name="custom-mode" value={mode} onChange={setMode} registered={registered} />}
@@ -372,6 +379,7 @@ function ChallengePlayer() {
   const registered = useAppState((s) => s.me?.registered);
   const [name, setName] = useState('');
   const [preset, setPreset] = useState(formatTimeControl(PRESETS[3]));
+  const [days, setDays] = useState<number | null>(null);
   const [color, setColor] = useState<ColorChoice>('random');
   const [mode, setMode] = useState<Mode>('casual');
   const start = useStartForm();
@@ -380,7 +388,7 @@ function ChallengePlayer() {
   const [busy, setBusy] = useState(false);
   const submit = async (e: FormEvent) => {
     e.preventDefault();
-    const time = presetTime(preset);
+    const time = dailyTime(days, presetTime(preset));
     setError(null);
     setSent(null);
     const s = start.read();
@@ -411,8 +419,13 @@ function ChallengePlayer() {
           autoComplete="off"
           spellCheck={false}
         />
-        <label htmlFor="challenge-name-time">Clock</label>
-        <PresetSelect id="challenge-name-time" value={preset} onChange={setPreset} />
+        <DailyChoice id="challenge-name-days" days={days} onChange={setDays} />
+        {days === null && (
+          <>
+            <label htmlFor="challenge-name-time">Clock</label>
+            <PresetSelect id="challenge-name-time" value={preset} onChange={setPreset} />
+          </>
+        )}
         <VariantFields idPrefix="challenge-name" form={start} withPosition withFen />
         <ColorPicker name="challenge-name-color" value={color} onChange={setColor} />
         {start.variant !== 'fromPosition' && (

@@ -49,6 +49,11 @@ export class LobbyController extends Store<LobbyState> implements Feature {
     this.set(initialLobbyState);
   }
 
+  /** Asks for the player's games in progress (my_games: the daily games waiting for a move). */
+  refreshMyGames(): void {
+    this.ctx.send({ type: 'my_games' });
+  }
+
   /** The lobby's seek list, live while at least one caller holds it. Returns the release. */
   hold(): () => void {
     if (this.users++ === 0) this.ctx.send({ type: 'lobby_subscribe' });

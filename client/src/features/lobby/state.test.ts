@@ -3,7 +3,8 @@
  * direct challenges to the player.
  */
 import { describe, expect, it } from 'vitest';
-import { initialLobbyState, reduceLobby } from './state';
+import type { MyGame } from '../../net/protocol';
+import { dailyTurns, initialLobbyState, reduceLobby } from './state';
 
 const seek = (id: string) => ({
   id,
@@ -50,5 +51,31 @@ describe('reduceLobby', () => {
     s = reduceLobby(s, { type: 'challenge_removed', challenge: 'e', reason: 'declined', decline_reason: 'later' }, 0);
     expect(s.incoming).toEqual({});
     expect(reduceLobby(s, { type: 'challenge_removed', challenge: 'zz' }, 0)).toBe(s);
+  });
+
+  it('keeps my_games and picks the daily games waiting for the player', () => {
+    const game = (id: string, time: MyGame['time'], my_turn: boolean): MyGame => ({
+      id,
+      white: { id: 'p1', name: 'Ann' },
+      black: { id: 'p2', name: 'Ben' },
+      time,
+      ply: 2,
+      fen: 'rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2',
+      turn: 'white',
+      clock: null,
+      color: 'white',
+      my_turn,
+      last_move: 'e7e5',
+    });
+    const games = [
+      game('clock', { minutes: 5, increment: 0 }, true),
+      game('d1', { days: 1 }, true),
+      game('d3', { days: 3 }, true),
+      game('theirs', { days: 2 }, false),
+    ];
+    const s = reduceLobby(initialLobbyState, { type: 'my_games', games }, 0);
+    expect(s.myGames).toBe(games);
+    expect(dailyTurns(s.myGames).map((g) => g.id)).toEqual(['d1', 'd3']);
+    expect(dailyTurns([])).toEqual([]);
   });
 });

@@ -1,10 +1,12 @@
 /*
  * The lobby's state: the seek list (listed seeks only, once subscribed), this player's open
  * challenges (by link, or to one player) and the direct challenges to this player waiting for
- * an answer. Pure reducers by message type, fed recorded messages by the tests.
+ * an answer; the player's games in progress (my_games) for the daily games waiting for its move.
+ * Pure reducers by message type, fed recorded messages by the tests.
  */
 import { reduceWith, type Reducers } from '../../lib/feature';
-import type { DeclineReason, Seek, ServerMessage, TimeControl } from '../../net/protocol';
+import { dailyDays } from '../../lib/timeControl';
+import type { DeclineReason, MyGame, Seek, ServerMessage, TimeControl } from '../../net/protocol';
 
 /** The quick pairing pool this player waits in (docs/protocol.md, pool_join). */
 export interface PoolWait {
@@ -23,6 +25,8 @@ export interface LobbyState {
   challenges: Record<string, Seek>;
   /** Direct challenges to this player, waiting for an answer. */
   incoming: Record<string, Seek>;
+  /** The player's games in progress as my_games last listed them (its turn first). */
+  myGames: MyGame[];
 }
 
 export const initialLobbyState: LobbyState = {
@@ -31,6 +35,7 @@ export const initialLobbyState: LobbyState = {
   seeksLoaded: false,
   challenges: {},
   incoming: {},
+  myGames: [],
 };
 
 export const lobbyReducers: Reducers<LobbyState> = {
@@ -44,6 +49,7 @@ export const lobbyReducers: Reducers<LobbyState> = {
   seek_removed: (state, msg) => ({ ...state, seeks: state.seeks.filter((s) => s.id !== msg.seek) }),
   challenge_created: (state, msg) => ({ ...state, challenges: { ...state.challenges, [msg.challenge.id]: msg.challenge } }),
   challenge_received: (state, msg) => ({ ...state, incoming: { ...state.incoming, [msg.challenge.id]: msg.challenge } }),
+  my_games: (state, msg) => ({ ...state, myGames: msg.games }),
   challenge_removed: (state, msg) => {
     if (!state.challenges[msg.challenge] && !state.incoming[msg.challenge]) return state;
     const challenges = { ...state.challenges };
@@ -72,4 +78,10 @@ const DECLINE_WORDS: Record<DeclineReason, string> = {
 export function declineText(challenge: Seek, reason?: DeclineReason): string {
   const who = challenge.to?.name ?? 'Your opponent';
   return `${who} declined your challenge${reason ? DECLINE_WORDS[reason] : ''}`;
+}
+
+/** The daily games waiting for the player's move (lichess's "Your turn"), in my_games' order:
+ * the least time left first. */
+export function dailyTurns(games: readonly MyGame[]): MyGame[] {
+  return games.filter((g) => g.my_turn && dailyDays(g.time) !== null);
 }
