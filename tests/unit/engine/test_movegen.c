@@ -122,6 +122,18 @@ static void test_is_legal_rejects_garbage(void) {
     CHECK(!chess_position_is_legal(&pos, CHESS_MOVE_NULL));
 }
 
+/* The position after one move, in Shredder-FEN (castling rights by rook file). */
+static void expect_after(const char *fen, const char *uci, const char *after) {
+    struct chess_position pos;
+    chess_move m;
+    char out[CHESS_FEN_MAX];
+    if (!CHECK(chess_fen_parse(&pos, fen) == 0) || !CHECK(chess_move_from_uci(&pos, uci, &m) == 0))
+        return;
+    chess_position_make_move(&pos, m);
+    CHECK(chess_fen_write(&pos, CHESS_FEN_SHREDDER, out, sizeof out) > 0);
+    CHECK_EQ_STR(out, after);
+}
+
 static void test_chess960_castling(void) {
     /* King b1 and rook a1 castle queen side: king to c1, rook to d1, in one move. */
     struct chess_position pos;
@@ -152,6 +164,16 @@ static void test_chess960_castling(void) {
     CHECK_EQ_INT(pos.board[CHESS_SQUARE(5, 0)], CHESS_PIECE(CHESS_WHITE, CHESS_ROOK));
     CHECK_EQ_INT(pos.board[CHESS_SQUARE(7, 0)], CHESS_NO_PIECE);
     CHECK_EQ_INT(pos.castling, 0);
+
+    /* The rook already on its castling square (f1, d1): castling moves only the king. */
+    expect_after("4k3/8/8/8/8/8/8/4KR2 w F - 0 1", "e1f1", "4k3/8/8/8/8/8/8/5RK1 b - - 1 1");
+    expect_after("4k3/8/8/8/8/8/8/3RK3 w D - 0 1", "e1d1", "4k3/8/8/8/8/8/8/2KR4 b - - 1 1");
+    /* Castling rights with rooks on b and g: a rook that moves loses its side's right only, a
+     * rook taken on its square loses the opponent's, a king move loses both of its side's. */
+    const char *rooks = "1r1k2r1/8/8/8/8/8/8/1R1K2R1 w GBgb - 0 1";
+    expect_after(rooks, "g1g2", "1r1k2r1/8/8/8/8/8/6R1/1R1K4 b Bgb - 1 1");
+    expect_after(rooks, "b1b8", "1R1k2r1/8/8/8/8/8/8/3K2R1 b Gg - 0 1");
+    expect_after(rooks, "d1d2", "1r1k2r1/8/8/8/8/8/3K4/1R4R1 b gb - 1 1");
 }
 
 int main(void) {
