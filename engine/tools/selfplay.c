@@ -264,23 +264,23 @@ static void record(struct shared *s, enum start_kind kind, int slot, int index,
     pthread_mutex_lock(&s->lock);
     t->finished++;
     t->plies += out->plies;
-    const char *verdict = "";
+    char ending[64];
+    snprintf(ending, sizeof ending, "%s %s", chess_result_name(out->result),
+             chess_termination_name(out->termination));
     if (out->kind == OUTCOME_RULES) {
         t->ends[out->termination]++;
         if (out->result == CHESS_RESULT_WHITE_WINS) t->white_wins++;
         if (out->result == CHESS_RESULT_DRAW) t->draws++;
         if (out->result == CHESS_RESULT_BLACK_WINS) t->black_wins++;
     } else {
-        verdict = "FAILED ";
+        snprintf(ending, sizeof ending, "FAILED");
         if (out->kind == OUTCOME_ILLEGAL) t->illegal++;
         if (out->kind == OUTCOME_CAPPED) t->capped++;
         if (out->kind == OUTCOME_ERROR) t->errors++;
     }
-    printf("%s game %d/%d [%s]: %s%s %s, %d plies, %.0f s (%.0f min in all)%s%s\n",
-           start_names[kind], index + 1, opt->games, out->start, verdict,
-           chess_result_name(out->result), chess_termination_name(out->termination), out->plies,
-           (double)game_ms / 1000.0, (double)(now_ms() - s->started_ms) / 60000.0,
-           out->detail[0] ? ": " : "", out->detail);
+    printf("%s game %d/%d [%s]: %s, %d plies, %.0f s (%.0f min in all)%s%s\n", start_names[kind],
+           index + 1, opt->games, out->start, ending, out->plies, (double)game_ms / 1000.0,
+           (double)(now_ms() - s->started_ms) / 60000.0, out->detail[0] ? ": " : "", out->detail);
     if (t->finished == opt->games) print_summary(opt, kind, t);
     fflush(stdout);
     pthread_mutex_unlock(&s->lock);
