@@ -53,11 +53,11 @@ enum start_kind {
 static const char *const start_names[START_COUNT] = {"chess960", "kingOfTheHill", "threeCheck",
                                                      "fromPosition"};
 
-#define MAX_JOBS_VARIANTS 8
-#define MAX_THREADS       16
+#define MAX_VARIANTS 8
+#define MAX_THREADS  16
 
 struct options {
-    enum start_kind variants[MAX_JOBS_VARIANTS];
+    enum start_kind variants[MAX_VARIANTS];
     int variant_count;
     int games, level, concurrency, random_plies, max_plies, hash_mb;
     int64_t movetime_ms; /* 0: the level's own */
@@ -78,7 +78,7 @@ struct shared {
     const struct options *opt;
     pthread_mutex_t lock;
     atomic_int next_job; /* job j: variant j / games, game j % games */
-    struct variant_tally tally[MAX_JOBS_VARIANTS];
+    struct variant_tally tally[MAX_VARIANTS];
     int64_t started_ms;
 };
 
@@ -351,7 +351,7 @@ static void parse_args(struct options *opt, int argc, char **argv) {
             int k = 0;
             while (k < START_COUNT && strcmp(name, start_names[k]) != 0) k++;
             if (k == START_COUNT) die("unknown variant", name);
-            if (opt->variant_count == MAX_JOBS_VARIANTS) die("too many --variant", NULL);
+            if (opt->variant_count == MAX_VARIANTS) die("too many --variant", NULL);
             opt->variants[opt->variant_count++] = (enum start_kind)k;
         } else if (strcmp(a, "--games") == 0) {
             opt->games = (int)number_arg(&i, argc, argv, 1, 100000);
