@@ -18,6 +18,16 @@ function customForm(page) {
   return page.locator('section').filter({ has: page.getByRole('heading', { name: 'Custom game' }) });
 }
 
+/** Plays [page, from, to, san] by clicks, each seen on both pages; afterPly(san) after each. */
+async function playClicks(pages, plies, played, afterPly = async () => {}) {
+  for (const [page, from, to, san] of plies) {
+    await clickMove(page, from, to);
+    played.push(san);
+    for (const p of pages) await waitForMoves(p, played);
+    await afterPly(san);
+  }
+}
+
 const ctx = suite();
 const POSITION = '692';
 
@@ -53,12 +63,7 @@ test('a Chess960 game: the variant in the lobby and the game, castling by draggi
     [bob.page, 'g8', 'f6', 'Nf6'],
   ];
   const played = [];
-  for (const [page, from, to, san] of plies) {
-    await clickMove(page, from, to);
-    played.push(san);
-    await waitForMoves(alice.page, played);
-    await waitForMoves(bob.page, played);
-  }
+  await playClicks([alice.page, bob.page], plies, played);
 
   // The king's destinations (the server's dests): its rook's square and its own g1.
   await square(alice.page, 'e1').click();
@@ -133,13 +138,9 @@ test('Three-check: the checks counted beside the players, the third one wins', a
     [alice.page, 'c4', 'd5', 'Bxd5+'],
   ];
   const played = [];
-  for (const [page, from, to, san] of plies) {
-    await clickMove(page, from, to);
-    played.push(san);
-    await waitForMoves(alice.page, played);
-    await waitForMoves(bob.page, played);
+  await playClicks([alice.page, bob.page], plies, played, async (san) => {
     if (san === 'Bc4+') await bob.page.locator('.player-bar[data-color="white"] .checks-given').filter({ hasText: '+2' }).waitFor();
-  }
+  });
   for (const p of [alice.page, bob.page]) {
     await p.getByText('White wins').waitFor();
     await p.getByText('White gave the third check').waitFor();
