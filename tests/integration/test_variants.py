@@ -92,6 +92,9 @@ async def test_three_check_and_king_of_the_hill(data):
 
     game = await variant_game(a, b, variant="kingOfTheHill")
     gid = game["id"]
+    # Listed to watch with its variant.
+    listed = (await a.ok({"type": "live_games"}))["games"]
+    assert [g["variant"] for g in listed if g["id"] == gid] == ["kingOfTheHill"], listed
     await play(gid, a, b, ["e4", "d5", "Ke2", "dxe4", "Ke3", "Kd7", "Kxe4"])
     end = await a.recv_type("game_end", game=gid)
     assert end["reason"] == "king_of_the_hill" and end["winner"] == "white", end

@@ -155,6 +155,9 @@ export interface GameSummary {
   white: PlayerRef;
   black: PlayerRef;
   time: TimeControl;
+  variant?: Variant;
+  /** Chess960: the array's number. */
+  position?: number;
   ply: number;
   fen: string;
   turn: Color;

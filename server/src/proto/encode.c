@@ -283,6 +283,7 @@ json_t *proto_encode_game_summary(const struct game *g, int64_t now_ms) {
     put(obj, "white", encode_seat(g, CHESS_WHITE));
     put(obj, "black", encode_seat(g, CHESS_BLACK));
     put(obj, "time", encode_time(&g->tc));
+    put_start(obj, &g->start);
     put(obj, "ply", json_integer(g->chess.ply_count));
     put(obj, "fen", encode_fen(&g->chess.current));
     put(obj, "turn", json_string_nocheck(proto_color_name(game_turn(g))));

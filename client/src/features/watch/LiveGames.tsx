@@ -1,13 +1,21 @@
 /*
- * Live games to watch: a small board, the players and the time control, each linking to the
- * game's page (read-only for spectators). Refreshed every few seconds while shown.
+ * Live games to watch: a small board, the players, the time control and the variant, each
+ * linking to the game's page (read-only for spectators). Refreshed every few seconds while shown.
  */
 import { useEffect } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
 import { MiniBoard } from '../../components/MiniBoard';
 import { formatTimeControl } from '../../lib/timeControl';
+import { variantLabel } from '../../lib/variant';
+import type { GameSummary } from '../../net/protocol';
 import { useWatch, useWatchState } from './hooks';
+
+/** The time control, and the variant of a game other than standard chess ("3+2 Chess960 #692"). */
+export function liveGameLabel(g: Pick<GameSummary, 'time' | 'variant' | 'position'>): string {
+  const tc = formatTimeControl(g.time);
+  return !g.variant || g.variant === 'standard' ? tc : `${tc} ${variantLabel(g.variant, g.position)}`;
+}
 
 export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
   const watch = useWatch();
@@ -35,7 +43,7 @@ export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
                 to={`/game/${g.id}`}
                 className="live-game"
                 // The name starts with the text shown (for speech input), then says who is White.
-                aria-label={`Watch ${g.white.name}${g.white.bot ? ' BOT' : ''} vs ${g.black.name}${g.black.bot ? ' BOT' : ''} ${formatTimeControl(g.time)}, ${g.white.name} has white, move ${Math.floor(g.ply / 2) + 1}`}
+                aria-label={`Watch ${g.white.name}${g.white.bot ? ' BOT' : ''} vs ${g.black.name}${g.black.bot ? ' BOT' : ''} ${liveGameLabel(g)}, ${g.white.name} has white, move ${Math.floor(g.ply / 2) + 1}`}
               >
                 <MiniBoard fen={g.fen} />
                 <span className="live-names">
@@ -51,7 +59,7 @@ export function LiveGames({ refreshMs = 5000 }: { refreshMs?: number }) {
                     <BotBadge bot={g.black.bot} />
                   </span>
                 </span>{' '}
-                <span className="live-tc">{formatTimeControl(g.time)}</span>
+                <span className="live-tc">{liveGameLabel(g)}</span>
               </Link>
             </li>
           ))}
