@@ -90,6 +90,7 @@ static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
     op->u.start.increment_ms = g->tc.increment_ms;
     op->u.start.days = g->tc.days;
     op->u.start.rated = g->rated;
+    copy(op->u.start.category, sizeof op->u.start.category, rating_category_name(category));
     struct chess_position standard;
     chess_position_startpos(&standard);
     if (g->chess.start.key != standard.key &&

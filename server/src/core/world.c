@@ -506,12 +506,13 @@ static void pool_left(struct world *world, struct player *p, struct core_events 
     if (ev) ev->player = p;
 }
 
-/* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
- * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
 /* Whether the player may play a daily game: it lasts for days, so not a guest (as lichess). */
 static bool may_play_daily(const struct player *p) {
     return p->registered || p->bot || p->computer_level;
 }
+
+/* Creates and starts a game; emits GAME_STARTED to both players (marked as the reply). id: the
+ * game's id when it is free (a direct challenge's, as on lichess), or NULL for a new one. */
 
 static int start_game(struct world *world, struct player *white, struct player *black,
                       const struct time_control *tc, const struct game_start *start_asked,

@@ -206,9 +206,10 @@ static int check_time(const struct proto_field_spec *f, const struct field *v,
     const json_t *days = json_object_get(obj, "days");
     if (days) {
         json_int_t d = json_is_integer(days) ? json_integer_value(days) : 0;
+        /* the range first: a larger value would not fit the int */
         if (json_object_size(obj) != 1 || d < 1 || d > 14 || !game_daily_days_valid((int)d))
             return -1;
-        *tc = (struct time_control){.days = (int)json_integer_value(days)};
+        *tc = (struct time_control){.days = (int)d};
         return 0;
     }
     const json_t *minutes = json_object_get(obj, "minutes");

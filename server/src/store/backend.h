@@ -48,10 +48,6 @@ static inline int store_analysis_refusal(const int64_t counts[STORE_ANALYSIS_COU
     return 0;
 }
 
-/* The rating category (its name, or NULL: none) a GAME_START's game is filed under, from its
- * variant and time control (core/rating.h). */
-const char *store_start_category(const struct store_op *op);
-
 /* The first member of a backend's database handle (the backend casts to its own type). */
 struct store_db {
     const struct store_backend *backend;

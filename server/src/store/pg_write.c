@@ -586,25 +586,22 @@ static int put_move(struct pg_db *d, const char *game_id, const struct store_mov
 }
 
 static int put_game(struct pg_db *d, const struct store_op *op) {
-    struct time_control tc = {.unlimited = op->u.start.unlimited,
-                              .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms,
-                              .days = op->u.start.days};
+    bool timed = !op->u.start.unlimited; /* a daily game stores 0 and 0 */
     struct pg_params p = {0};
     pg_text(&p, op->game_id);
     pg_text_or_null(&p, op->u.start.initial_fen);
     for (int c = 0; c < 2; c++) pg_text_or_null(&p, op->u.start.player_id[c]);
     for (int c = 0; c < 2; c++) pg_text(&p, op->u.start.name[c]);
-    pg_opt_int(&p, !tc.unlimited, tc.initial_ms);
-    pg_opt_int(&p, !tc.unlimited, tc.increment_ms);
-    pg_text_or_null(&p, store_start_category(op));
+    pg_opt_int(&p, timed, op->u.start.initial_ms);
+    pg_opt_int(&p, timed, op->u.start.increment_ms);
+    pg_text_or_null(&p, op->u.start.category);
     pg_int(&p, op->u.start.rated ? 1 : 0);
     pg_int(&p, op->u.start.created_at);
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[0]);
     pg_opt_int(&p, op->u.start.rated, op->u.start.rating[1]);
     pg_text(&p, d->node_id);
     pg_text_or_null(&p, op->u.start.variant); /* "": NULL, stored as 'standard' */
-    pg_opt_int(&p, tc.days > 0, tc.days);
+    pg_opt_int(&p, op->u.start.days > 0, op->u.start.days);
     int rc = pg_run(d, W_GAME, &p, false, 0);
     if (rc == 0 && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;
     return rc;

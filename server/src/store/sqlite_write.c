@@ -372,26 +372,23 @@ static int run_id(struct sqlite_db *d, sqlite3_stmt *st, int64_t rowid) {
 
 static int put_game(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st = d->ws.game;
-    struct time_control tc = {.unlimited = op->u.start.unlimited,
-                              .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms,
-                              .days = op->u.start.days};
+    bool timed = !op->u.start.unlimited; /* a daily game stores 0 and 0 */
     sqlite3_bind_text(st, 1, op->game_id, -1, SQLITE_STATIC);
     bind_text(st, 2, op->u.start.initial_fen);
     for (int c = 0; c < 2; c++) {
         bind_text(st, 3 + c, op->u.start.player_id[c]);
         sqlite3_bind_text(st, 5 + c, op->u.start.name[c], -1, SQLITE_STATIC);
     }
-    bind_opt_int(st, 7, !tc.unlimited, tc.initial_ms);
-    bind_opt_int(st, 8, !tc.unlimited, tc.increment_ms);
-    bind_text(st, 9, store_start_category(op));
+    bind_opt_int(st, 7, timed, op->u.start.initial_ms);
+    bind_opt_int(st, 8, timed, op->u.start.increment_ms);
+    bind_text(st, 9, op->u.start.category); /* "": NULL */
     sqlite3_bind_int(st, 10, op->u.start.rated);
     sqlite3_bind_int64(st, 11, op->u.start.created_at);
     bind_opt_int(st, 12, op->u.start.rated, op->u.start.rating[0]);
     bind_opt_int(st, 13, op->u.start.rated, op->u.start.rating[1]);
     sqlite3_bind_text(st, 14, d->node_id, -1, SQLITE_STATIC);
     bind_text(st, 15, op->u.start.variant); /* "": NULL, stored as 'standard' */
-    bind_opt_int(st, 16, tc.days > 0, tc.days);
+    bind_opt_int(st, 16, op->u.start.days > 0, op->u.start.days);
     int rc = step(d, st);
     /* Out of memory: the transaction is retried, then the writer gives up. */
     if (rc == OP_OK && !live_get(d, op->game_id, true)) return -STORE_ERR_IO;

@@ -9,7 +9,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "core/rating.h"
 #include "store/internal.h"
 #include "store/pg.h"
 #include "store/sqlite.h"
@@ -316,14 +315,4 @@ void store_get_stats(struct store *s, struct store_stats *out) {
     };
     pthread_mutex_unlock(&s->lock);
     if (s->backend->stats) s->backend->stats(s->db, out);
-}
-
-const char *store_start_category(const struct store_op *op) {
-    struct time_control tc = {.unlimited = op->u.start.unlimited,
-                              .initial_ms = op->u.start.initial_ms,
-                              .increment_ms = op->u.start.increment_ms,
-                              .days = op->u.start.days};
-    int variant = game_variant_parse(op->u.start.variant[0] ? op->u.start.variant : "standard");
-    if (variant < 0) variant = GAME_VARIANT_STANDARD;
-    return rating_category_name(rating_category_of_game((enum game_variant)variant, &tc));
 }

@@ -218,7 +218,8 @@ struct store_op {
             char name[2][STORE_NAME_MAX + 1];
             bool unlimited;
             int64_t initial_ms, increment_ms;
-            int days; /* daily games: days per move; else 0 */
+            int days;          /* daily games: days per move; else 0 */
+            char category[16]; /* the rating category's name (core/rating.h); "" for none */
             bool rated;
             int rating[2];                       /* before the game, rated games */
             char initial_fen[STORE_FEN_MAX + 1]; /* "" for the standard start */

@@ -124,6 +124,7 @@ static void submit_start(struct store *s, const char *game, const char *white, c
     op.u.start.initial_ms = 300000;
     op.u.start.increment_ms = 2000;
     op.u.start.rated = true;
+    snprintf(op.u.start.category, sizeof op.u.start.category, "blitz");
     op.u.start.rating[0] = 1500;
     op.u.start.rating[1] = 1600;
     op.u.start.created_at = at;
