@@ -67,14 +67,14 @@ export function parseFen(fen: string): BoardPosition | null {
   };
 }
 
-/** The position as FEN (Three-check's checks at the end, as the server writes them). */
-export function toFen(pos: BoardPosition): string {
+/** A FEN's board field from the piece letter on each square (by name, "e4"), or none. */
+export function placementFen(pieceOn: (square: string) => string | null | undefined): string {
   const rows: string[] = [];
-  for (let r = 7; r >= 0; r--) {
+  for (let r = 8; r >= 1; r--) {
     let row = '';
     let empty = 0;
-    for (let f = 0; f < 8; f++) {
-      const p = pos.squares[r * 8 + f];
+    for (const f of FILES) {
+      const p = pieceOn(`${f}${r}`);
       if (!p) {
         empty++;
         continue;
@@ -85,7 +85,13 @@ export function toFen(pos: BoardPosition): string {
     }
     rows.push(empty ? row + String(empty) : row);
   }
-  const fen = [rows.join('/'), pos.turn[0], pos.castling || '-', pos.enPassant, pos.halfmove, pos.fullmove].join(' ');
+  return rows.join('/');
+}
+
+/** The position as FEN (Three-check's checks at the end, as the server writes them). */
+export function toFen(pos: BoardPosition): string {
+  const board = placementFen((square) => pos.squares[squareIndex(square)]);
+  const fen = [board, pos.turn[0], pos.castling || '-', pos.enPassant, pos.halfmove, pos.fullmove].join(' ');
   return pos.checks ? `${fen} +${pos.checks.white}+${pos.checks.black}` : fen;
 }
 

@@ -8,6 +8,7 @@
  * word on the rest.
  */
 import { Chess, validateFen } from 'chess.js';
+import { FILES, placementFen } from '../../lib/board';
 import { START_FEN } from '../../lib/chess';
 
 /** A piece as FEN writes it: upper case White's, lower case Black's. */
@@ -24,7 +25,6 @@ export interface EditorPosition {
 
 export const EDITOR_PIECES: readonly EditorPiece[] = ['K', 'Q', 'R', 'B', 'N', 'P', 'k', 'q', 'r', 'b', 'n', 'p'];
 export const CASTLING_RIGHTS: readonly CastlingRight[] = ['K', 'Q', 'k', 'q'];
-const FILES = 'abcdefgh';
 
 /** A position from a FEN: its placement must be 8 ranks of 8 squares; the other fields may be left out. */
 export function editorFromFen(fen: string): EditorPosition | null {
@@ -87,25 +87,10 @@ export function enPassantSquares(pos: EditorPosition): string[] {
 
 /** The position's FEN (move counters 0 and 1). */
 export function editorFen(pos: EditorPosition): string {
-  const rows: string[] = [];
-  for (let r = 8; r >= 1; r--) {
-    let row = '';
-    let empty = 0;
-    for (const f of FILES) {
-      const piece = pos.board[`${f}${r}`];
-      if (!piece) {
-        empty++;
-        continue;
-      }
-      if (empty) row += String(empty);
-      empty = 0;
-      row += piece;
-    }
-    rows.push(empty ? row + String(empty) : row);
-  }
+  const board = placementFen((square) => pos.board[square]);
   const castling = pos.castling.filter((c) => castlingPossible(pos, c)).join('') || '-';
   const ep = pos.enPassant && enPassantSquares(pos).includes(pos.enPassant) ? pos.enPassant : '-';
-  return `${rows.join('/')} ${pos.turn} ${castling} ${ep} 0 1`;
+  return `${board} ${pos.turn} ${castling} ${ep} 0 1`;
 }
 
 const COLOR_NAME = { w: 'White', b: 'Black' } as const;
