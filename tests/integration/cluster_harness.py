@@ -121,7 +121,7 @@ class Node(ServerProcess):
                "--log-level", "debug"] + self.site.store_args(self.node_id) + [
                "--static-dir", os.path.join(self.site.tmp, "no-client"),
                "--redis", self.site.redis.address, "--node-id", self.node_id,
-               "--engine-workers", "0"] + self.extra
+               "--engine-workers", "0"] + self.site.node_args + self.extra
         self.launch(self.on.wrap(cmd) if self.on else cmd, "node %s" % self.node_id)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
@@ -143,6 +143,7 @@ class Site:
         self.reset_database()
         self.redis = Redis(self.tmp, hosts.host("redis") if hosts else None)
         self.nodes = {}
+        self.node_args = []  # more flags for every node started from now on
 
     def reset_database(self):
         """On PostgreSQL, an empty database (no node may be running on it)."""

@@ -73,6 +73,7 @@ struct pending {
     size_t text_len;
     int not_found;           /* the error when the directory does not know the target */
     int lookups;             /* directory reads so far */
+    bool looked_again;       /* its owner was not listening: the directory was read again */
     int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
     int64_t deadline_ms;
     struct pending *next;
@@ -189,13 +190,25 @@ static struct pending *pending_find(struct cluster *cl, uint64_t rid) {
     return p;
 }
 
-/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). */
+static int lookup_send(struct cluster *cl, struct pending *p);
+
+/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). The
+ * owner this node knew may have died and its game been adopted by another node (whose "adopt"
+ * may have been lost): the directory is read once more before the request fails. */
 static void request_published(void *arg, long long receivers) {
     struct request_ref *ref = arg;
     struct cluster *cl = cluster_of(ref->srv);
     uint64_t rid = ref->rid;
     free(ref);
-    if (!cl || receivers > 0 || !pending_find(cl, rid)) return;
+    struct pending *p = cl && receivers == 0 ? pending_find(cl, rid) : NULL;
+    if (!p) return;
+    if (!p->looked_again && !p->is_seek && p->kind != PENDING_RESYNC) {
+        p->looked_again = true;
+        p->then = p->kind;
+        p->kind = PENDING_LOOKUP;
+        p->lookups = LOOKUP_TRIES; /* a miss now is not a race with the owner's write */
+        if (lookup_send(cl, p) == 0) return;
+    }
     pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
 }
 
@@ -210,13 +223,12 @@ static void pending_send(struct cluster *cl, struct pending *p, const char *owne
         msg =
             json_pack("{s:s,s:s,s:I,s:o,s:s%}", "t", "cmd", "n", cl->node, "q", (json_int_t)p->rid,
                       "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
+        /* The text stays until the answer: sent again if the owner was not listening. */
     } else {
         const char *type = p->kind == PENDING_CHALLENGE ? "cget" : "state";
         msg = json_pack("{s:s,s:s,s:I,s:s}", "t", type, "n", cl->node, "q", (json_int_t)p->rid, "g",
                         p->target);
     }
-    free(p->text);
-    p->text = NULL;
     struct request_ref *ref = malloc(sizeof *ref);
     if (ref) *ref = (struct request_ref){cl->srv, p->rid};
     if (!ref || cluster_publish_direct(cl, owner, msg, request_published, ref) < 0) {
@@ -677,6 +689,58 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
                      proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
                      (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
                      g->players[CHESS_BLACK]->id, "sc", watching ? watching->announced : 0));
+}
+
+static void deliver_state(struct cluster *cl, const json_t *res, const char *game);
+
+/* ---- adoption: a dead node's games taken over (cluster.c decides, app/adopt.c restores) ---- */
+
+/* The owner's "game" messages of one of its games, as a state answer carries them. */
+static json_t *encode_state(const struct game *g) {
+    int64_t now = now_mono_ms();
+    return json_pack("{s:o,s:o,s:s,s:s}", "m",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "w",
+                     g->players[CHESS_WHITE]->id, "b", g->players[CHESS_BLACK]->id);
+}
+
+void relay_adopted(struct cluster *cl, const char *from, const char *const *games, int count) {
+    json_t *ids = json_array();
+    for (int i = 0; i < count; i++) {
+        const struct game *g = world_game(cl->srv->world, games[i]);
+        if (!g) continue;
+        char key[48];
+        snprintf(key, sizeof key, "game:%s", g->id);
+        bus_set(cl->bus, key, cl->node, DIRECTORY_TTL_S);
+        json_array_append_new(ids, json_string(g->id));
+        /* Followed here as the dead node's until now: this node's own players and spectators
+         * of it get its state, as after a resync. */
+        cluster_remote_drop(cl, g->id);
+        json_t *state = encode_state(g);
+        if (state) deliver_state(cl, state, g->id);
+        json_decref(state);
+    }
+    /* Every node following one of them asks this node for its state (relay_on_adopt). */
+    cluster_publish_direct(
+        cl, NULL, json_pack("{s:s,s:s,s:s,s:o}", "t", "adopt", "n", cl->node, "o", from, "g", ids),
+        NULL, NULL);
+}
+
+/* Another node adopted games of a dead node: the ones followed here have a new owner. */
+static void on_adopt(struct cluster *cl, const json_t *msg) {
+    const char *owner = json_string_value(json_object_get(msg, "n"));
+    const json_t *ids = json_object_get(msg, "g");
+    if (!owner || !bus_node_id_valid(owner) || !json_is_array(ids)) return;
+    size_t i;
+    const json_t *id;
+    json_array_foreach(ids, i, id) {
+        struct remote *r =
+            strmap_get(&cl->remotes, json_string_value(id) ? json_string_value(id) : "");
+        if (!r) continue;
+        cluster_remote_get(cl, r->id, owner); /* a new owner: its versions start again */
+        r->resyncing = false;                 /* a request to the dead node gets no answer */
+        relay_resync(cl, r);
+    }
 }
 
 /* The players counted as connected through a node are away now (the node stopped or restarted:
@@ -1147,6 +1211,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
         on_player_moderated(cl, msg);
     else if (strcmp(t, "pset") == 0)
         on_player_settings(cl, msg);
+    else if (strcmp(t, "adopt") == 0)
+        on_adopt(cl, msg);
     else
         return false;
     return true;
