@@ -10,6 +10,8 @@
 #   pg_cluster.sh start DIR        starts a cluster in the new directory DIR; prints its URL
 #   pg_cluster.sh restart DIR      restarts it (a fast shutdown: every session ends; what is
 #                                  committed stays), on the same port
+#   pg_cluster.sh halt DIR         stops it (a fast shutdown), keeping DIR
+#   pg_cluster.sh resume DIR       starts a halted cluster again, on the same port
 #   pg_cluster.sh stop DIR         stops it and removes DIR
 #
 # CHESS_PG_OPTIONS adds server settings ("-c name=value ..."), e.g. for benchmarks.
@@ -77,6 +79,19 @@ restart() {
         >/dev/null 2>&1 || { tail -20 "$dir/server.log" >&2; return 1; }
 }
 
+halt() {
+    as_owner "$bindir/pg_ctl" -D "$1/data" -m fast -w -t 60 stop >/dev/null 2>&1 ||
+        { tail -20 "$1/server.log" >&2; return 1; }
+}
+
+resume() {
+    local dir=$1
+    as_owner "$bindir/pg_ctl" -D "$dir/data" -l "$dir/server.log" -w -t 60 \
+        -o "-c listen_addresses=127.0.0.1 -c port=$(cat "$dir/port") \
+            -c unix_socket_directories=$dir -c max_connections=200 ${CHESS_PG_OPTIONS:-}" \
+        start >/dev/null 2>&1 || { tail -20 "$dir/server.log" >&2; return 1; }
+}
+
 stop() {
     local dir=$1
     if [ -f "$dir/data/postmaster.pid" ]; then
@@ -89,6 +104,8 @@ case "${1:-}" in
     start) start "$2" ;;
     stop) stop "$2" ;;
     restart) restart "$2" ;;
+    halt) halt "$2" ;;
+    resume) resume "$2" ;;
     run)
         shift
         dir=$(mktemp -d /tmp/chess-pg-XXXXXX)
@@ -101,7 +118,8 @@ case "${1:-}" in
         exit $rc
         ;;
     *)
-        echo "usage: pg_cluster.sh run CMD... | start DIR | restart DIR | stop DIR" >&2
+        echo "usage: pg_cluster.sh run CMD... | start DIR | restart DIR | halt DIR |" \
+            "resume DIR | stop DIR" >&2
         exit 2
         ;;
 esac

@@ -87,8 +87,9 @@ static void read_done(struct store_read_job *job) {
     struct adoption *a = (struct adoption *)job;
     struct server *srv = a->srv;
     if (a->read_status != 0) {
-        LOGE("adopt", "node=%s: reading its games failed (%s): they are restored at this node's "
-                      "next start",
+        LOGE("adopt",
+             "node=%s: reading its games failed (%s): they are restored at this node's "
+             "next start",
              a->node, store_status_name(a->read_status));
         finish(srv, a->read_status < 0 ? a->read_status : -STORE_ERR_IO, NULL, 0);
         return;
@@ -144,8 +145,9 @@ void adopt_on_result(struct server *srv, const struct store_result *r) {
     a->job.done = read_done;
     int rc = store_read_submit(persist_store(srv), &a->job);
     if (rc < 0) {
-        LOGE("adopt", "node=%s: cannot read its games (%s): they are restored at this node's "
-                      "next start",
+        LOGE("adopt",
+             "node=%s: cannot read its games (%s): they are restored at this node's "
+             "next start",
              a->node, store_status_name(rc));
         finish(srv, rc, NULL, 0);
     }

@@ -49,8 +49,8 @@ int pg_lease_renew(struct pg_db *d) {
     if (!d->leases) return 0;
     struct pg_params p = {0};
     pg_lease_params(d, &p);
-    PGresult *r = PQexecParams(d->wconn, PG_LEASE_RENEW_SQL, p.n, NULL, p.value, p.length,
-                               p.format, 0);
+    PGresult *r =
+        PQexecParams(d->wconn, PG_LEASE_RENEW_SQL, p.n, NULL, p.value, p.length, p.format, 0);
     int rc = PQresultStatus(r) == PGRES_TUPLES_OK ? 0 : pg_error_status(r);
     if (rc != 0 && rc != -STORE_ERR_FENCED)
         LOGE("store", "renewing the lease failed: %s", PQerrorMessage(d->wconn));
@@ -59,8 +59,7 @@ int pg_lease_renew(struct pg_db *d) {
 }
 
 /* Runs one statement of a takeover (careful mode): 0 with *changed, or -STORE_ERR_IO. */
-static int takeover_run(struct pg_db *d, const char *sql, const struct pg_params *p,
-                        int *changed) {
+static int takeover_run(struct pg_db *d, const char *sql, const struct pg_params *p, int *changed) {
     PGresult *r = pg_query(d->wconn, sql, p, "taking over a lease");
     if (!r) return -STORE_ERR_IO;
     *changed = atoi(PQcmdTuples(r));

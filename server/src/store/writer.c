@@ -47,10 +47,11 @@ static bool note_down(struct store *s, bool down) {
  */
 static int apply_chunk(struct store *s, const struct store_op *ops, size_t count, int *status) {
     const struct store_backend *be = s->backend;
-    bool down = false;
-    for (int attempt = 0; attempt < RETRY_ATTEMPTS || down; attempt++) {
+    bool down = false, was_down = false;
+    /* failures: those that count against the attempts (not while the database is away) */
+    for (int attempt = 0, failures = 0; failures < RETRY_ATTEMPTS; attempt++) {
         if (attempt > 0) {
-            int ms = s->cfg.retry_ms << (attempt < RETRY_ATTEMPTS ? attempt : RETRY_ATTEMPTS - 1);
+            int ms = s->cfg.retry_ms << (failures < RETRY_ATTEMPTS ? failures : RETRY_ATTEMPTS - 1);
             pause_ms(down && ms > DOWN_RETRY_MS ? DOWN_RETRY_MS : ms);
         }
         int rc = be->begin(s->db);
@@ -62,10 +63,7 @@ static int apply_chunk(struct store *s, const struct store_op *ops, size_t count
         }
         if (rc == 0 && s->cfg.commit_delay_ms > 0) pause_ms(s->cfg.commit_delay_ms);
         if (rc == 0 && (rc = be->commit(s->db)) == 0) {
-            if (down) {
-                LOGI("store", "the database is back: writing again");
-                note_down(s, false);
-            }
+            if (was_down) LOGI("store", "the database is back: writing again");
             return 0;
         }
         if (rc == -STORE_ERR_FENCED) {
@@ -81,6 +79,8 @@ static int apply_chunk(struct store *s, const struct store_op *ops, size_t count
                  store_status_name(rc));
         be->rollback(s->db);
         down = note_down(s, be->reachable && !be->reachable(s->db));
+        was_down |= down;
+        if (!down) failures++;
     }
     return -STORE_ERR_IO;
 }
