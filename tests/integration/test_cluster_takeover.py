@@ -10,6 +10,9 @@ dies"): three nodes, a game whose players are on two of them and whose owner is 
 - The owner frozen (SIGSTOP) long enough to lose its lease: its game is taken over and played
   on; let run again (SIGCONT), the old owner's first write is refused by the database (fencing)
   and it stops with exit status 12, having written nothing more.
+- A rolling restart: six games across the three nodes, each node stopped (SIGTERM) and started
+  again in turn, its players connecting again; every game goes on (on its own node again, or on
+  the node that adopted it) and ends with every move in the archive.
 
 Runs on the shared SQLite file and (server_integration_cluster_takeover_pg) on PostgreSQL.
 """
@@ -103,6 +106,82 @@ async def test_owner_frozen_is_fenced_after_its_game_was_adopted(site):
     assert state["san"] == acknowledged, (state["san"], acknowledged)
     status, _, body = a.http("/api/games/%s" % gid)
     assert status == 200 and json.loads(body)["san"] == acknowledged, body
+
+
+OPENING = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",
+           "Bb3", "d6", "c3", "O-O", "h3", "Nb8", "d4", "Nbd7"]
+
+
+class Seat:
+    """A player of a game, connected to a node; connected again (with its token) after that
+    node restarted."""
+
+    def __init__(self, node, client):
+        self.node, self.client = node, client
+
+    async def reconnect(self):
+        self.client = await self.node.player(token=self.client.token)
+
+
+async def play_on(game, count):
+    """Plays the game's next `count` moves of OPENING, each sent until its owner applies it
+    (OWNER_UNREACHABLE while a node is away or the game is being adopted)."""
+    for _ in range(count):
+        ply = len(game["played"])
+        seat = game["seats"][ply % 2]
+        deadline = time.time() + 30
+        while True:
+            assert time.time() < deadline, ("move %d of %s never applied" % (ply + 1, game))
+            reply = await seat.client.request(
+                {"type": "move", "game": game["id"], "move": OPENING[ply]}, timeout=15)
+            if reply.get("type") == "move":
+                assert reply["ply"] == ply + 1, reply
+                game["played"].append(OPENING[ply])
+                break
+            assert reply.get("code") == "OWNER_UNREACHABLE", reply
+            await asyncio.sleep(0.2)
+
+
+async def test_rolling_restart_with_games_in_progress(site):
+    nodes = [site.node(n) for n in ("a", "b", "c")]
+    await site.wait_joined(3)
+    games = []
+    for i in range(6):
+        white_node, black_node = nodes[i % 3], nodes[(i + 1) % 3]
+        white = await white_node.player("W%d" % i)
+        black = await black_node.player("B%d" % i)
+        await black.ok({"type": "lobby_subscribe"})
+        added = await white.ok({"type": "seek_create", "time": {"minutes": 10, "increment": 0},
+                                "color": "white"})
+        await black.recv(lambda m: m.get("type") == "seek_added" and
+                         m["seek"]["id"] == added["seek"]["id"], timeout=10, what="the seek")
+        started = await black.ok({"type": "seek_accept", "seek": added["seek"]["id"]})
+        games.append({"id": started["game"]["id"], "played": [],
+                      "seats": [Seat(white_node, white), Seat(black_node, black)]})
+    for g in games:
+        await play_on(g, 2)
+    # Each node in turn: stopped (SIGTERM), started again; its players connect again; every
+    # game goes on, whichever node owns it now (its own again, or an adopter).
+    for n in nodes:
+        assert n.stop() == 0, "node %s exit status after SIGTERM" % n.node_id
+        n.start()
+        await site.wait_joined(3, timeout=30)
+        for g in games:
+            for seat in g["seats"]:
+                if seat.node is n:
+                    await seat.reconnect()
+        for g in games:
+            await play_on(g, 2)
+    watcher = await nodes[0].player("Watcher")
+    for g in games:
+        state = (await watcher.ok({"type": "watch", "game": g["id"]}))["game"]
+        assert state["san"] == g["played"] and len(g["played"]) == 8, (state["san"], g)
+        await g["seats"][0].client.ok({"type": "resign", "game": g["id"]})
+    for g in games:
+        status, _, body = nodes[1].http("/api/games/%s" % g["id"])
+        record = json.loads(body)
+        assert status == 200 and record["san"] == g["played"], record
+        assert record["status"] != "started", record
 
 
 if __name__ == "__main__":
