@@ -18,16 +18,13 @@ import sys
 import time
 
 from cluster_harness import run_site_tests, psql
-from test_cluster_hosts import game_owned_by_a_third_node, move_seen
+from test_cluster_hosts import game_owned_by_a_third_node, move_seen, play_alternately
 from test_cluster_takeover import move_when_adopted
 
 
 async def test_owner_partitioned_its_game_adopted_and_fenced(site):
     (a, b, c), alice, bob, gid = await game_owned_by_a_third_node(site)  # owner: c
-    acknowledged = []
-    for i, san in enumerate(["e4", "c5", "Nf3"]):
-        await move_seen(gid, alice if i % 2 == 0 else bob, bob if i % 2 == 0 else alice, san)
-        acknowledged.append(san)
+    acknowledged = await play_alternately(gid, alice, bob, ["e4", "c5", "Nf3"])
     site.hosts.cut("node-c")
     try:
         reply, took = await move_when_adopted(gid, bob, "d6", deadline_s=30)

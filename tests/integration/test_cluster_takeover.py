@@ -21,7 +21,7 @@ import signal
 import time
 
 from cluster_harness import *
-from test_cluster_hosts import game_owned_by_a_third_node, move_seen
+from test_cluster_hosts import game_owned_by_a_third_node, move_seen, play_alternately
 
 
 async def move_when_adopted(gid, mover, san, deadline_s=20):
@@ -39,10 +39,7 @@ async def move_when_adopted(gid, mover, san, deadline_s=20):
 
 async def test_owner_killed_its_game_adopted(site):
     (a, b, c), alice, bob, gid = await game_owned_by_a_third_node(site)  # owner: c
-    acknowledged = []
-    for i, san in enumerate(["e4", "e5", "Nf3"]):
-        await move_seen(gid, alice if i % 2 == 0 else bob, bob if i % 2 == 0 else alice, san)
-        acknowledged.append(san)
+    acknowledged = await play_alternately(gid, alice, bob, ["e4", "e5", "Nf3"])
     before = (await bob.ok({"type": "watch", "game": gid}))["game"]
     black_left = before["clock"]["black"]
     c.proc.send_signal(signal.SIGKILL)
@@ -81,10 +78,7 @@ async def test_owner_killed_its_game_adopted(site):
 
 async def test_owner_frozen_is_fenced_after_its_game_was_adopted(site):
     (a, b, c), alice, bob, gid = await game_owned_by_a_third_node(site)  # owner: c
-    acknowledged = []
-    for i, san in enumerate(["d4", "d5"]):
-        await move_seen(gid, alice if i % 2 == 0 else bob, bob if i % 2 == 0 else alice, san)
-        acknowledged.append(san)
+    acknowledged = await play_alternately(gid, alice, bob, ["d4", "d5"])
     c.proc.send_signal(signal.SIGSTOP)
     try:
         reply, took = await move_when_adopted(gid, alice, "c4")
