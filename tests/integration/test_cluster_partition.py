@@ -42,7 +42,7 @@ async def test_owner_partitioned_its_game_adopted_and_fenced(site):
     c.log.close()
     assert rc == 12, "exit status %s, expected 12 (fenced)" % rc
     log = c.read_log()
-    assert "took this node's games over" in log, log[-3000:]
+    assert "lease was taken over by another node" in log, log[-3000:]
     await move_seen(gid, bob, alice, "cxd4")
     acknowledged.append("cxd4")
     state = (await bob.ok({"type": "watch", "game": gid}))["game"]

@@ -10,6 +10,8 @@ dies"): three nodes, a game whose players are on two of them and whose owner is 
 - The owner frozen (SIGSTOP) long enough to lose its lease: its game is taken over and played
   on; let run again (SIGCONT), the old owner's first write is refused by the database (fencing)
   and it stops with exit status 12, having written nothing more.
+- A computer game on the node that dies: its player comes back through another node before the
+  adoption, gets the game's state when it is adopted, and the adopter's engine answers its move.
 - A rolling restart: six games across the three nodes, each node stopped (SIGTERM) and started
   again in turn, its players connecting again; every game goes on (on its own node again, or on
   the node that adopted it) and ends with every move in the archive.
@@ -93,13 +95,42 @@ async def test_owner_frozen_is_fenced_after_its_game_was_adopted(site):
     rc = c.proc.wait(30)
     c.log.close()
     assert rc == 12, "exit status %s, expected 12 (fenced)" % rc
-    assert "took this node's games over" in c.read_log(), c.read_log()[-3000:]
+    assert "lease was taken over by another node" in c.read_log(), c.read_log()[-3000:]
     await move_seen(gid, alice, bob, "Nc3")
     acknowledged.append("Nc3")
     state = (await bob.ok({"type": "watch", "game": gid}))["game"]
     assert state["san"] == acknowledged, (state["san"], acknowledged)
     status, _, body = a.http("/api/games/%s" % gid)
     assert status == 200 and json.loads(body)["san"] == acknowledged, body
+
+
+async def test_computer_game_adopted_its_player_back_first(site):
+    """A computer game on the node that dies, its player connected there: the player comes
+    back through another node before the game is adopted (its hello finds no owner), gets the
+    game's state once node a adopts it, plays on, and the computer (node a has an engine)
+    answers."""
+    a = site.node("a", "--engine-workers", "1")
+    b = site.node("b")
+    c = site.node("c", "--engine-workers", "1")
+    await site.wait_joined(3)
+    alice = await c.player("Alice")
+    started = await alice.ok({"type": "computer_play", "level": 1, "color": "white",
+                              "time": {"minutes": 10, "increment": 0}})
+    gid = started["game"]["id"]
+    await alice.move(gid, "e4")
+    answer = await alice.recv_type("move", ply=2)
+    token = alice.token
+    c.proc.send_signal(signal.SIGKILL)
+    c.proc.wait(10)
+    c.log.close()
+    back = await b.player(token=token)  # before the adoption: no game with the welcome
+    state = await back.recv(lambda m: m.get("type") == "game" and m["game"]["id"] == gid,
+                            timeout=20, what="the adopted game's state")
+    assert state["game"]["san"] == ["e4", answer["san"]], state
+    reply, _ = await move_when_adopted(gid, back, "d4")
+    assert reply["ply"] == 3, reply
+    computer = await back.recv_type("move", ply=4, timeout=20)
+    assert computer["game"] == gid, computer
 
 
 OPENING = ["e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7", "Re1", "b5",

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "store/read.h"
@@ -100,7 +101,10 @@ static void read_done(struct store_read_job *job) {
         const struct store_game *g = &a->games[i].game;
         if (world_game(srv->world, g->id)) continue;
         if (persist_restore_game(srv, g, a->games[i].players) < 0) continue;
-        if (world_game(srv->world, g->id)) ids[restored++] = g->id;
+        struct game *game = world_game(srv->world, g->id);
+        if (!game) continue; /* ended at its restore (its last move ended it) */
+        engine_game_restored(srv, game);
+        ids[restored++] = g->id;
     }
     server_arm_world_timer(srv);
     LOGW("adopt", "node=%s: %d game(s) adopted", a->node, restored);

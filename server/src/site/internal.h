@@ -102,7 +102,8 @@ void relay_detach_players_via(struct cluster *cl, const char *node);
 
 /* This node adopted games of node `from`, which died (app/adopt.h): the directory says so, its
  * own players and spectators of them get their state, and every other node is told (site
- * channel "adopt" {n, o, g}), so that those following one of them ask this node for its state. */
+ * channel "adopt" {n, o, g: [[id, white, black], ...]}), so that those following one of them,
+ * or having one of its players, ask this node for its state. */
 void relay_adopted(struct cluster *cl, const char *from, const char *const *games, int count);
 
 /* Request deadlines and repeated directory reads. */

@@ -712,7 +712,8 @@ void relay_adopted(struct cluster *cl, const char *from, const char *const *game
         char key[48];
         snprintf(key, sizeof key, "game:%s", g->id);
         bus_set(cl->bus, key, cl->node, DIRECTORY_TTL_S);
-        json_array_append_new(ids, json_string(g->id));
+        json_array_append_new(ids, json_pack("[s,s,s]", g->id, g->players[CHESS_WHITE]->id,
+                                             g->players[CHESS_BLACK]->id));
         /* Followed here as the dead node's until now: this node's own players and spectators
          * of it get its state, as after a resync. */
         cluster_remote_drop(cl, g->id);
@@ -726,19 +727,33 @@ void relay_adopted(struct cluster *cl, const char *from, const char *const *game
         NULL, NULL);
 }
 
-/* Another node adopted games of a dead node: the ones followed here have a new owner. */
+/* Whether one of the game's players is connected to this node. */
+static bool player_here(struct cluster *cl, const json_t *id) {
+    const char *player = json_string_value(id);
+    const struct player *pl = player ? world_player_by_id(cl->srv->world, player) : NULL;
+    return pl && pl->net_conns != NULL;
+}
+
+/* Another node adopted games of a dead node ([id, white, black] each): the ones followed here
+ * have a new owner, and so do those of players connected here who came from the dead node
+ * before the adoption (their hello found no owner to answer): each asks the new owner for the
+ * game's state and pushes it to its players and spectators here. */
 static void on_adopt(struct cluster *cl, const json_t *msg) {
     const char *owner = json_string_value(json_object_get(msg, "n"));
-    const json_t *ids = json_object_get(msg, "g");
-    if (!owner || !bus_node_id_valid(owner) || !json_is_array(ids)) return;
+    const json_t *games = json_object_get(msg, "g");
+    if (!owner || !bus_node_id_valid(owner) || !json_is_array(games)) return;
     size_t i;
-    const json_t *id;
-    json_array_foreach(ids, i, id) {
-        struct remote *r =
-            strmap_get(&cl->remotes, json_string_value(id) ? json_string_value(id) : "");
+    const json_t *game;
+    json_array_foreach(games, i, game) {
+        const char *id = json_string_value(json_array_get(game, 0));
+        if (!id || world_game(cl->srv->world, id)) continue;
+        struct remote *r = strmap_get(&cl->remotes, id);
+        if (!r && !player_here(cl, json_array_get(game, 1)) &&
+            !player_here(cl, json_array_get(game, 2)))
+            continue;
+        r = cluster_remote_get(cl, id, owner); /* a new owner: its versions start again */
         if (!r) continue;
-        cluster_remote_get(cl, r->id, owner); /* a new owner: its versions start again */
-        r->resyncing = false;                 /* a request to the dead node gets no answer */
+        r->resyncing = false; /* a request to the dead node gets no answer */
         relay_resync(cl, r);
     }
 }
