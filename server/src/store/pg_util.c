@@ -103,7 +103,7 @@ static bool configure(PGconn *conn, bool read_only) {
                                : "SET synchronous_commit = on; SET client_min_messages = warning; "
                                  "SET idle_in_transaction_session_timeout = '5s'; "
                                  "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 2; "
-                                 "SET tcp_keepalives_count = 3";
+                                 "SET tcp_keepalives_count = 3; SET tcp_user_timeout = 10000";
     PGresult *r = PQexec(conn, settings);
     bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
