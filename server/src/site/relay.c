@@ -349,13 +349,17 @@ static int locate_invited(struct cluster *cl, struct conn *c, const struct proto
 
 /* ---- quick pairing for the whole site ---- */
 
-/* A player of ours waiting in another node's pool: told it left when that node goes. */
+/* A player of ours waiting in another node's pool: joined again to the next host's pool when
+ * that node goes (its pool_join kept, without the request's id), or told it left. */
 struct pooled {
     char player[PLAYER_ID_LEN + 1];
     char host[BUS_NODE_ID_MAX + 1];
+    char join[256]; /* the pool_join message, or "" */
 };
 
-static void note_pooled(struct cluster *cl, const char *player, const char *host) {
+/* host NULL: the player no longer waits in another node's pool. join: its pool_join (text). */
+static void note_pooled(struct cluster *cl, const char *player, const char *host, const char *join,
+                        size_t join_len) {
     struct pooled *p = strmap_get(&cl->pooled, player);
     if (!host) {
         if (p) free(strmap_remove(&cl->pooled, player));
@@ -363,7 +367,15 @@ static void note_pooled(struct cluster *cl, const char *player, const char *host
     }
     p = strmap_get_or_add(&cl->pooled, player, sizeof *p, offsetof(struct pooled, player),
                           sizeof p->player, NULL);
-    if (p) snprintf(p->host, sizeof p->host, "%s", host);
+    if (!p) return;
+    snprintf(p->host, sizeof p->host, "%s", host);
+    p->join[0] = '\0';
+    json_t *msg = json_loadb(join, join_len, 0, NULL);
+    json_object_del(msg, "id"); /* the request was answered: a later join answers nobody */
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    if (text && strlen(text) < sizeof p->join) memcpy(p->join, text, strlen(text) + 1);
+    free(text);
+    json_decref(msg);
 }
 
 /* Takes out of map (player id -> an entry naming a node at node_offset) one entry naming node,
@@ -377,12 +389,26 @@ static void *take_entry_via(struct strmap *map, size_t node_offset, const char *
     return NULL;
 }
 
-/* The pool host went (stopped, restarted or lost): our players waiting there are out. */
+/* The pool host went (stopped, restarted or lost): our players waiting there join the same
+ * pool on the next host (their pool_join runs again from one of their connections), or, when
+ * that cannot be done, are told they left. */
 static void pool_host_gone(struct cluster *cl, const char *node) {
     struct pooled *p;
     while ((p = take_entry_via(&cl->pooled, offsetof(struct pooled, host), node))) {
         const struct player *pl = world_player_by_id(cl->srv->world, p->player);
-        for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next)
+        struct conn *first = pl ? pl->net_conns : NULL;
+        if (first && p->join[0]) {
+            conn_wait(first);
+            int rc = conn_retry_located(first, p->join, strlen(p->join));
+            conn_resume(first); /* runs it: forwarded to the new host, or joined here */
+            if (rc == 0) {
+                LOGI("cluster", "player=%s waits in node=%s's pool now", p->player,
+                     cluster_pool_host(cl));
+                free(p);
+                continue;
+            }
+        }
+        for (struct conn *c = first; c; c = c->player_next)
             conn_send_json(c, proto_encode_simple("pool_left"));
         free(p);
     }
@@ -400,7 +426,7 @@ static int forward_to_pool_host(struct cluster *cl, struct conn *c, const struct
         conn_send_error(c, -PROTO_ERR_INTERNAL, req->id, NULL);
         return 1;
     }
-    note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL);
+    note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL, text, len);
     pending_send(cl, p, host);
     return 1;
 }
@@ -934,8 +960,8 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
     if (p) pending_free(p);
     const char *type = json_string_value(json_object_get(m, "type"));
     if (type && strcmp(type, "game_started") == 0) { /* paired, maybe by a pool */
-        if (rd.white) note_pooled(cl, rd.white, NULL);
-        if (rd.black) note_pooled(cl, rd.black, NULL);
+        if (rd.white) note_pooled(cl, rd.white, NULL, NULL, 0);
+        if (rd.black) note_pooled(cl, rd.black, NULL, NULL, 0);
     }
     /* The owner thinks a player of ours is away (it lost track of this node for a while): the
      * player is here, so it is told again, as at a hello. */
@@ -1121,7 +1147,7 @@ void cluster_conn_gone(struct conn *c) {
 
 void cluster_player_gone(struct server *srv, const struct player *p) {
     struct cluster *cl = cluster_of(srv);
-    if (cl) note_pooled(cl, p->id, NULL); /* the host takes it out of its pool (gone) */
+    if (cl) note_pooled(cl, p->id, NULL, NULL, 0); /* the host takes it out of its pool (gone) */
     if (!cl || !bus_up(cl->bus)) return;
     cluster_publish_direct(
         cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
