@@ -4,12 +4,17 @@ docs/scaling.md, "Benchmark").
 
     /usr/bin/python3 tests/bench/cluster_hosts_bench.py [--build build/release]
         [--connections 2000] [--rate 2000] [--duration 10] [--nodes 3] [--loopback]
+        [--database sqlite|own|env]
 
 Makes hosts with tests/integration/hosts.py: each a network namespace of its own, joined by a
 bridge, reached from here through the bridge's own leg (or, where namespaces cannot be made, or
 with --loopback, a loopback address 127.0.0.x each; the script says which). Redis runs on a host
-of its own and each chess_server node on its own host; the nodes share one SQLite file (the
-namespaces share the filesystem). tests/load/loadgen runs here and, in the same run, measures
+of its own and each chess_server node on its own host. The nodes share one SQLite file (the
+namespaces share the filesystem), or with --database own a PostgreSQL server of the run's own
+on a host of its own (tests/harness/pg_cluster.sh), or with --database env the one named by
+CHESS_TEST_DATABASE (which the hosts must reach: not a Unix socket or 127.0.0.1 when the hosts
+are namespaces); on PostgreSQL each run starts with an empty database.
+tests/load/loadgen runs here and, in the same run, measures
   1. one node without Redis (the reference),
   2. NODES nodes of one site, the players of every game on different nodes (--split cross:
      White on node g%N, Black on node (g+1)%N; every move crosses Redis),
@@ -23,11 +28,9 @@ import argparse
 import json
 import os
 import resource
-import shutil
 import signal
 import subprocess
 import sys
-import tempfile
 import time
 import urllib.request
 
@@ -35,32 +38,35 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.join(HERE, "..", "..")
 sys.path.insert(0, os.path.join(HERE, "..", "integration"))
 
-from cluster_harness import REDIS, Redis  # noqa: E402
+import cluster_harness  # noqa: E402
+from cluster_harness import REDIS, Site  # noqa: E402
 from harness import free_port  # noqa: E402
 from hosts import Hosts  # noqa: E402
 
 
 class Bench:
-    """The processes and files of one run; close() ends and removes them all."""
+    """The processes of one run, on a site (Redis, the database, a directory); close() ends
+    and removes them all."""
 
     def __init__(self, args, hosts):
         self.args, self.hosts = args, hosts
-        self.tmp = tempfile.mkdtemp(prefix="chess-hosts-bench-")
         self.server = os.path.join(args.build, "server", "chess_server")
         self.loadgen = os.path.join(args.build, "tests", "load", "loadgen")
         self.procs = []
-        self.redis = None
-
-    def start_redis(self):
-        return BenchRedis(self)
+        if args.database == "sqlite":
+            cluster_harness.PG_URL = None  # not CHESS_TEST_DATABASE, even when it is set
+        self.site = Site(self.server, hosts, own_database=args.database == "own")
+        self.tmp = self.site.tmp
+        self.redis = self.site.redis
 
     def start_node(self, host, name, data_dir, redis=None):
         """A chess_server on host; returns (process, "addr:port") once its /healthz answers."""
         port = free_port()
         cmd = [self.server, "--listen", host.addr, "--port", str(port), "--log-level", "warn",
                "--engine-workers", "0", "--max-connections", str(self.args.connections + 100),
-               "--rate-limit", "100000", "--rate-burst", "100000", "--data-dir", data_dir,
+               "--rate-limit", "100000", "--rate-burst", "100000",
                "--static-dir", os.path.join(self.tmp, "no-client")]
+        cmd += self.site.store_args(name, data_dir)
         if redis:
             cmd += ["--redis", redis.address, "--node-id", name]
         log = open(os.path.join(self.tmp, "%s.log" % name), "w")
@@ -114,19 +120,20 @@ class Bench:
 
     def close(self):
         self.stop(self.procs)
-        if self.redis:
-            self.redis.stop()
-        shutil.rmtree(self.tmp, ignore_errors=True)
+        self.site.close()  # Redis, the database, the directory
 
 
-class BenchRedis(Redis):
-    """Redis on a host of its own, known to the bench before it starts (so that close() stops
-    it even when it does not start in time)."""
-
-    def __init__(self, bench):
-        bench.redis = self
-        self.proc = None
-        super().__init__(bench.tmp, bench.hosts.host("redis"))
+def end_leftovers(hosts):
+    """Ends every process still on the run's hosts (one whose start failed half-way), before
+    their namespaces go."""
+    for ns in hosts.namespaces:
+        pids = subprocess.run(["ip", "netns", "pids", ns], stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, text=True).stdout.split()
+        for pid in pids:
+            try:
+                os.kill(int(pid), signal.SIGKILL)
+            except ProcessLookupError:
+                pass
 
 
 def health(address):
@@ -156,6 +163,7 @@ def check_pid(proc, address):
 
 
 def run_single(bench, data):
+    bench.site.reset_database()
     host = bench.hosts.host("node-1")
     proc, address = bench.start_node(host, "single", data)
     check_pid(proc, address)
@@ -166,6 +174,7 @@ def run_single(bench, data):
 
 
 def run_site(bench, redis, split, data):
+    bench.site.reset_database()
     nodes = [bench.start_node(bench.hosts.host("node-%d" % (i + 1)), "%s-%d" % (split, i + 1),
                               data, redis) for i in range(bench.args.nodes)]
     try:
@@ -224,12 +233,17 @@ def main():
     p.add_argument("--nodes", type=int, default=3, choices=range(2, 9))
     p.add_argument("--loopback", action="store_true",
                    help="hosts on loopback addresses even where namespaces can be made")
+    p.add_argument("--database", choices=("sqlite", "own", "env"), default="sqlite",
+                   help="one SQLite file (default), a PostgreSQL of the run's own on a host, "
+                   "or CHESS_TEST_DATABASE's")
     args = p.parse_args()
     for binary in ("server/chess_server", "tests/load/loadgen"):
         if not os.access(os.path.join(args.build, binary), os.X_OK):
             sys.exit("build %s first (%s)" % (args.build, binary))
     if not os.path.exists(REDIS):
         sys.exit("redis-server is missing (scripts/setup.sh)")
+    if args.database == "env" and not cluster_harness.PG_URL:
+        sys.exit("--database env: CHESS_TEST_DATABASE is not set")
     signal.signal(signal.SIGTERM, on_signal)
     hard = resource.getrlimit(resource.RLIMIT_NOFILE)[1]
     resource.setrlimit(resource.RLIMIT_NOFILE, (hard, hard))  # for every child too
@@ -248,8 +262,9 @@ def main():
     try:
         print("== hosts: %s" % hosts.describe(), flush=True)
         bench = Bench(args, hosts)
-        redis = bench.start_redis()
-        print("== redis on %s" % redis.address, flush=True)
+        redis = bench.redis
+        print("== redis on %s, %s" % (redis.address, "PostgreSQL %s" % bench.site.pg
+                                      if bench.site.pg else "SQLite"), flush=True)
         runs = {}
         print("== 1. one node, no Redis", flush=True)
         runs["single"] = run_single(bench, os.path.join(bench.tmp, "single"))
@@ -265,6 +280,7 @@ def main():
     finally:
         if bench:
             bench.close()
+        end_leftovers(hosts)
         hosts.close()
 
 
