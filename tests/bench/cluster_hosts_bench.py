@@ -25,6 +25,7 @@ one node. Every host, process and file it made is removed at the end, on failure
 The hosts are namespaces of one kernel: every process still runs on this machine's cores.
 """
 import argparse
+import collections
 import json
 import os
 import resource
@@ -44,6 +45,10 @@ from harness import free_port  # noqa: E402
 from hosts import Hosts  # noqa: E402
 
 
+# A started node: its process, its address and its metrics port's address.
+Node = collections.namedtuple("Node", "proc address metrics")
+
+
 class Bench:
     """The processes of one run, on a site (Redis, the database, a directory); close() ends
     and removes them all."""
@@ -60,9 +65,10 @@ class Bench:
         self.redis = self.site.redis
 
     def start_node(self, host, name, data_dir, redis=None):
-        """A chess_server on host; returns (process, "addr:port") once its /healthz answers."""
-        port = free_port()
+        """A chess_server on host; returns its Node once its /healthz answers."""
+        port, metrics = free_port(), "%s:%d" % (host.addr, free_port())
         cmd = [self.server, "--listen", host.addr, "--port", str(port), "--log-level", "warn",
+               "--metrics-listen", metrics,
                "--engine-workers", "0", "--max-connections", str(self.args.connections + 100),
                "--rate-limit", "100000", "--rate-burst", "100000",
                "--static-dir", os.path.join(self.tmp, "no-client")]
@@ -80,7 +86,7 @@ class Bench:
                 raise RuntimeError("node %s exited with status %s" % (name, proc.returncode))
             try:
                 health(address)
-                return proc, address
+                return Node(proc, address, metrics)
             except OSError:
                 time.sleep(0.1)
         raise RuntimeError("node %s did not answer /healthz on %s" % (name, address))
@@ -97,13 +103,13 @@ class Bench:
                 p.wait()
 
     def loadgen_run(self, label, nodes, split):
-        """Runs the generator against nodes [(process, address)]; returns its RESULT lines
-        as {phase: {key: value}}."""
+        """Runs the generator against nodes [Node]; returns its RESULT lines as
+        {phase: {key: value}} and, as "store", the nodes' commit figures (store_figures)."""
         cmd = [self.loadgen, "run", "--target", "chess", "--split", split,
                "--connections", str(self.args.connections), "--rate", str(self.args.rate),
                "--duration", str(self.args.duration)]
-        for proc, address in nodes:
-            cmd += ["--node", address, "--server-pid", str(proc.pid)]
+        for n in nodes:
+            cmd += ["--node", n.address, "--server-pid", str(n.proc.pid)]
         print("$ " + " ".join(os.path.relpath(c, ROOT) if c == self.loadgen else c
                               for c in cmd), flush=True)
         gen = subprocess.Popen(cmd, stdout=subprocess.PIPE, text=True)
@@ -116,6 +122,7 @@ class Bench:
                 results[fields["phase"]] = fields
         if gen.wait() != 0 or "closed" not in results:
             raise RuntimeError("loadgen (%s) exited with status %s" % (label, gen.returncode))
+        results["store"] = store_figures(nodes)
         return results
 
     def close(self):
@@ -141,6 +148,25 @@ def health(address):
         return json.loads(r.read())
 
 
+def store_figures(nodes):
+    """From the nodes' /metrics, over their whole run (set-up and both phases): the mean time
+    of a transaction (BEGIN to the end of COMMIT) and the mean wait of a message for the commit
+    of what it announces, in ms."""
+    totals = collections.Counter()
+    for n in nodes:
+        with urllib.request.urlopen("http://%s/metrics" % n.metrics, timeout=5) as r:
+            for line in r.read().decode().splitlines():
+                name, _, value = line.partition(" ")
+                if name.startswith(("chess_store_commit_seconds_", "chess_store_held_message_")):
+                    totals[name] += float(value)
+
+    def mean_ms(hist):
+        count = totals[hist + "_count"]
+        return "%.1f" % (1000 * totals[hist + "_sum"] / count) if count else "n/a"
+    return {"commit_ms": mean_ms("chess_store_commit_seconds"),
+            "held_ms": mean_ms("chess_store_held_message_seconds")}
+
+
 def wait_site(addresses, count):
     """Until every node sees Redis up and count nodes in the site (at most 20 s)."""
     deadline = time.time() + 20
@@ -153,24 +179,24 @@ def wait_site(addresses, count):
         time.sleep(0.1)
 
 
-def check_pid(proc, address):
+def check_pid(node):
     """The pid given to loadgen must be the server's own (ip netns exec execs it)."""
-    with open("/proc/%d/comm" % proc.pid) as f:
+    with open("/proc/%d/comm" % node.proc.pid) as f:
         comm = f.read().strip()
     if comm != "chess_server":
         print("warning: pid %d of the node on %s is %s: its CPU figure is not the node's" %
-              (proc.pid, address, comm))
+              (node.proc.pid, node.address, comm))
 
 
 def run_single(bench, data):
     bench.site.reset_database()
     host = bench.hosts.host("node-1")
-    proc, address = bench.start_node(host, "single", data)
-    check_pid(proc, address)
+    node = bench.start_node(host, "single", data)
+    check_pid(node)
     try:
-        return bench.loadgen_run("single", [(proc, address)], "games")
+        return bench.loadgen_run("single", [node], "games")
     finally:
-        bench.stop([proc])
+        bench.stop([node.proc])
 
 
 def run_site(bench, redis, split, data):
@@ -178,12 +204,12 @@ def run_site(bench, redis, split, data):
     nodes = [bench.start_node(bench.hosts.host("node-%d" % (i + 1)), "%s-%d" % (split, i + 1),
                               data, redis) for i in range(bench.args.nodes)]
     try:
-        for proc, address in nodes:
-            check_pid(proc, address)
-        wait_site([a for _, a in nodes], len(nodes))
+        for n in nodes:
+            check_pid(n)
+        wait_site([n.address for n in nodes], len(nodes))
         return bench.loadgen_run(split, nodes, split)
     finally:
-        bench.stop([p for p, _ in nodes])
+        bench.stop([n.proc for n in nodes])
 
 
 def ratio(a, b):
@@ -198,15 +224,16 @@ def report(runs, nodes):
              "games": "%d nodes, whole games on node g%%%d" % (nodes, nodes)}
     print("\n== summary (delay: a move's send to its arrival at the opponent)")
     print("| setup | paced moves/s | delay p50 | delay p99 | most moves/s | vs one node |"
-          " nodes' CPU (closed) |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+          " nodes' CPU (closed) | commit, held (mean) |")
+    print("| --- | --- | --- | --- | --- | --- | --- | --- |")
     for run in ("single", "cross", "games"):
         paced, closed = runs[run]["paced"], runs[run]["closed"]
         most = float(closed["moves_per_s"])
-        print("| %s | %s | %s ms | %s ms | %s | %s | %s |" % (
+        print("| %s | %s | %s ms | %s ms | %s | %s | %s | %s ms, %s ms |" % (
             names[run], paced["moves_per_s"], paced["p50_ms"], paced["p99_ms"],
             "{:,}".format(int(most)), ratio(most, single),
-            closed.get("node_cpu", closed["server_cpu"])))
+            closed.get("node_cpu", closed["server_cpu"]), runs[run]["store"]["commit_ms"],
+            runs[run]["store"]["held_ms"]))
 
 
 def node_warnings(bench):
