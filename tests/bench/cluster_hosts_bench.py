@@ -67,8 +67,8 @@ class Bench:
     def start_node(self, host, name, data_dir, redis=None):
         """A chess_server on host; returns its Node once its /healthz answers."""
         port, metrics = free_port(), "%s:%d" % (host.addr, free_port())
-        cmd = [self.server, "--listen", host.addr, "--port", str(port), "--log-level", "warn",
-               "--metrics-listen", metrics,
+        cmd = [self.server, "--listen", host.addr, "--port", str(port), "--metrics-listen",
+               metrics, "--log-level", "warn",
                "--engine-workers", "0", "--max-connections", str(self.args.connections + 100),
                "--rate-limit", "100000", "--rate-burst", "100000",
                "--static-dir", os.path.join(self.tmp, "no-client")]
