@@ -61,12 +61,17 @@ static void put_legal_moves(json_t *obj, const struct game *g) {
     put(obj, "legal_moves", moves);
 }
 
-/* A square's name, two bytes without a NUL ("e4"). */
-static inline char *put_square(char *out, int square) {
-    out[0] = (char)('a' + CHESS_FILE_OF(square));
-    out[1] = (char)('1' + CHESS_RANK_OF(square));
-    return out + 2;
-}
+/* The squares' names in quotes, "a1" to "h8", four bytes each without a NUL. */
+#define QUOTED(file, rank)                                                                         \
+    { '"', file, rank, '"' }
+#define QUOTED_RANK(r)                                                                             \
+    QUOTED('a', r), QUOTED('b', r), QUOTED('c', r), QUOTED('d', r), QUOTED('e', r),                \
+        QUOTED('f', r), QUOTED('g', r), QUOTED('h', r)
+static const char quoted_squares[64][4] = {QUOTED_RANK('1'), QUOTED_RANK('2'), QUOTED_RANK('3'),
+                                           QUOTED_RANK('4'), QUOTED_RANK('5'), QUOTED_RANK('6'),
+                                           QUOTED_RANK('7'), QUOTED_RANK('8')};
+#undef QUOTED_RANK
+#undef QUOTED
 
 int proto_write_dests(const struct chess_move_list *legal, char out[PROTO_DESTS_MAX]) {
     /* Destinations by origin, a bit a square; only the origins' entries are ever read, so only
@@ -85,22 +90,25 @@ int proto_write_dests(const struct chess_move_list *legal, char out[PROTO_DESTS_
         to[from] = (origins & origin ? to[from] : 0) | bits;
         origins |= origin;
     }
+    /* Each name with the comma after it; an origin's last comma becomes its ']', the last
+     * origin's the '}'. */
     char *p = out;
     *p++ = '{';
     for (uint64_t left = origins; left; left &= left - 1) {
         int from = __builtin_ctzll(left);
-        if (p > out + 1) *p++ = ',';
-        *p++ = '"';
-        p = put_square(p, from);
-        memcpy(p, "\":[", 3);
-        p += 3;
+        memcpy(p, quoted_squares[from], 4);
+        p[4] = ':';
+        p[5] = '[';
+        p += 6;
         for (uint64_t bits = to[from]; bits; bits &= bits - 1) {
-            *p++ = '"';
-            p = put_square(p, __builtin_ctzll(bits));
-            *p++ = '"';
-            *p++ = (bits & (bits - 1)) ? ',' : ']';
+            memcpy(p, quoted_squares[__builtin_ctzll(bits)], 4);
+            p[4] = ',';
+            p += 5;
         }
+        p[-1] = ']';
+        *p++ = ',';
     }
+    if (p > out + 1) p--; /* the last origin's comma */
     *p++ = '}';
     *p = '\0';
     return (int)(p - out);
