@@ -639,16 +639,24 @@ unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
 /* A JSON string: quotes, backslashes and control bytes escaped as jansson does; other bytes
  * (UTF-8 already checked where it came from) as they are. */
 static void text_string(struct buf *t, const char *s, size_t n) {
-    size_t plain = 0;
-    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\')
-        plain++;
-    /* Room for the worst case only when something needs escaping: reserving six bytes a byte
-     * for every string outgrew the first block of each move event. */
-    if (!buf_reserve(t, plain == n ? n + 2 : n * 6 + 2)) return;
+    /* The plain bytes copied as they are checked (the strings of a move are a few bytes: a
+     * separate scan and a copy of a variable length cost more); room for the worst case only
+     * once something needs escaping: reserving six bytes a byte for every string outgrew the
+     * first block of each move event. */
+    if (!buf_reserve(t, n + 2)) return;
     unsigned char *out = t->data + t->len;
     *out++ = '"';
-    memcpy(out, s, plain);
-    out += plain;
+    size_t plain = 0;
+    for (; plain < n; plain++) {
+        unsigned char c = (unsigned char)s[plain];
+        if (c < 0x20 || c == '"' || c == '\\') break;
+        *out++ = c;
+    }
+    if (plain < n) {
+        t->len = (size_t)(out - t->data);
+        if (!buf_reserve(t, (n - plain) * 6 + 1)) return;
+        out = t->data + t->len;
+    }
     for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c != '"' && c != '\\') {
@@ -682,13 +690,15 @@ static void text_cstring(struct buf *t, const char *s) {
 }
 
 static void text_int(struct buf *t, int64_t v) {
-    /* Two digits at a time from the end of a scratch buffer: four of these per move event. */
+    /* Two digits at a time from the end of a scratch buffer, then a copy of a fixed size (a
+     * few moves: a copy of the number's own length was a call): four of these per move event. */
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                 "31323334353637383940414243444546474849505152535455565758596061"
                                 "6263646566676869707172737475767778798081828384858687888990919293"
                                 "949596979899";
-    char digits[24];
-    char *end = digits + sizeof digits, *p = end;
+    enum { MOST = 20 }; /* "-9223372036854775808" */
+    char digits[2 * MOST] = {0};
+    char *end = digits + MOST, *p = end;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     while (u >= 100) {
         unsigned pair = (unsigned)(u % 100) * 2;
@@ -703,7 +713,9 @@ static void text_int(struct buf *t, int64_t v) {
         *--p = (char)('0' + u);
     }
     if (v < 0) *--p = '-';
-    buf_put(t, p, (size_t)(end - p));
+    if (!buf_reserve(t, MOST)) return;
+    memcpy(t->data + t->len, p, MOST); /* p + MOST stays within digits */
+    t->len += (size_t)(end - p);
 }
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
@@ -735,8 +747,10 @@ static void text_move(struct buf *t, const struct core_event *ev) {
     text_cstring(t, ev->move.san);
     TEXT_LIT(t, ",\"fen\":");
     text_fen(t, &g->chess.current);
-    TEXT_LIT(t, ",\"turn\":");
-    text_cstring(t, proto_color_name(!ev->color));
+    if (ev->color == CHESS_WHITE)
+        TEXT_LIT(t, ",\"turn\":\"black\"");
+    else
+        TEXT_LIT(t, ",\"turn\":\"white\"");
     if (g->tc.unlimited) {
         TEXT_LIT(t, ",\"clock\":null");
     } else {
