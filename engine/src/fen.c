@@ -284,17 +284,23 @@ int chess_fen_write(const struct chess_position *pos, int flags, char *buf, size
     static const char letters[] = " PNBRQK  pnbrqk";
     char tmp[CHESS_FEN_MAX];
     size_t n = 0;
-    /* Rank by rank over the occupied squares only: the server writes a FEN with every move. */
+    /* Square by square along each rank, runs of empty squares counted: the server writes a
+     * FEN with every move, and a load and a test a square cost less than taking the occupied
+     * squares from the bitboard one by one. */
     for (int rank = 7; rank >= 0; rank--) {
-        chess_bitboard occupied = (pos->by_type[0] >> (8 * rank)) & 0xff;
-        int file = 0;
-        while (occupied) {
-            int next = bb_pop(&occupied);
-            if (next > file) tmp[n++] = (char)('0' + next - file);
-            tmp[n++] = letters[pos->board[CHESS_SQUARE(next, rank)]];
-            file = next + 1;
+        const uint8_t *row = pos->board + 8 * rank;
+        int empty = 0;
+        for (int file = 0; file < 8; file++) {
+            int piece = row[file];
+            if (piece == CHESS_NO_PIECE) {
+                empty++;
+                continue;
+            }
+            if (empty) tmp[n++] = (char)('0' + empty);
+            empty = 0;
+            tmp[n++] = letters[piece];
         }
-        if (file < 8) tmp[n++] = (char)('0' + 8 - file);
+        if (empty) tmp[n++] = (char)('0' + empty);
         if (rank) tmp[n++] = '/';
     }
     tmp[n++] = ' ';

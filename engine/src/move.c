@@ -58,6 +58,22 @@ int notation_find_uci(const struct chess_position *pos, const struct chess_move_
     int from, to, promo;
     int rc = parse_uci(text, &from, &to, &promo);
     if (rc < 0) return rc;
+    /* Most moves: an ordinary move (or en passant) is the one legal move between its squares,
+     * found by those alone (the server reads a move from every client message). No castling
+     * reads the same: its squares are the king's and its own rook's, where no ordinary move
+     * lands, and standard chess's e1g1 is two squares of a king, which no ordinary move is. The
+     * others (castling, promotions) are left to the search below. */
+    if (promo == CHESS_NO_PIECE_TYPE) {
+        chess_move squares = chess_move_make(from, to);
+        for (int i = 0; i < legal->count; i++) {
+            chess_move m = legal->moves[i];
+            if ((m & 0xfff) != squares) continue;
+            enum chess_move_kind kind = chess_move_kind(m);
+            if (kind == CHESS_MOVE_PROMOTION || kind == CHESS_MOVE_CASTLING) break;
+            *move = m;
+            return 0;
+        }
+    }
     /* Chess960's castling written as the king's own move (e1g1): taken unless an ordinary move
      * has that text. */
     chess_move king_move_castling = CHESS_MOVE_NONE;

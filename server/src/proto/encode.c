@@ -61,36 +61,57 @@ static void put_legal_moves(json_t *obj, const struct game *g) {
     put(obj, "legal_moves", moves);
 }
 
+/* The squares' names in quotes, "a1" to "h8", four bytes each without a NUL. */
+#define QUOTED(file, rank)                                                                         \
+    { '"', file, rank, '"' }
+#define QUOTED_RANK(r)                                                                             \
+    QUOTED('a', r), QUOTED('b', r), QUOTED('c', r), QUOTED('d', r), QUOTED('e', r),                \
+        QUOTED('f', r), QUOTED('g', r), QUOTED('h', r)
+static const char quoted_squares[64][4] = {QUOTED_RANK('1'), QUOTED_RANK('2'), QUOTED_RANK('3'),
+                                           QUOTED_RANK('4'), QUOTED_RANK('5'), QUOTED_RANK('6'),
+                                           QUOTED_RANK('7'), QUOTED_RANK('8')};
+#undef QUOTED_RANK
+#undef QUOTED
+
 int proto_write_dests(const struct chess_move_list *legal, char out[PROTO_DESTS_MAX]) {
-    uint64_t to[64] = {0}; /* destinations by origin, a bit a square */
+    /* Destinations by origin, a bit a square; only the origins' entries are ever read, so only
+     * theirs are set (written by every move: a third of the cost was clearing and scanning 64). */
+    uint64_t to[64];
+    uint64_t origins = 0;
     for (int i = 0; i < legal->count; i++) {
         chess_move m = legal->moves[i];
         int from = chess_move_from(m), target = chess_move_to(m);
-        to[from] |= UINT64_C(1) << target;
+        uint64_t bits = UINT64_C(1) << target;
         if (chess_move_kind(m) == CHESS_MOVE_CASTLING) {
             int file = CHESS_FILE_OF(target) > CHESS_FILE_OF(from) ? 6 : 2; /* g or c */
-            to[from] |= UINT64_C(1) << CHESS_SQUARE(file, CHESS_RANK_OF(from));
+            bits |= UINT64_C(1) << CHESS_SQUARE(file, CHESS_RANK_OF(from));
         }
+        uint64_t origin = UINT64_C(1) << from;
+        to[from] = (origins & origin ? to[from] : 0) | bits;
+        origins |= origin;
     }
-    size_t n = 0;
-    out[n++] = '{';
-    for (int from = 0; from < 64; from++) {
-        if (!to[from]) continue;
-        if (n > 1) out[n++] = ',';
-        char name[3];
-        chess_square_name(from, name);
-        out[n++] = '"', out[n++] = name[0], out[n++] = name[1];
-        memcpy(out + n, "\":[", 3);
-        n += 3;
+    /* Each name with the comma after it; an origin's last comma becomes its ']', the last
+     * origin's the '}'. */
+    char *p = out;
+    *p++ = '{';
+    for (uint64_t left = origins; left; left &= left - 1) {
+        int from = __builtin_ctzll(left);
+        memcpy(p, quoted_squares[from], 4);
+        p[4] = ':';
+        p[5] = '[';
+        p += 6;
         for (uint64_t bits = to[from]; bits; bits &= bits - 1) {
-            chess_square_name(__builtin_ctzll(bits), name);
-            out[n++] = '"', out[n++] = name[0], out[n++] = name[1], out[n++] = '"';
-            out[n++] = (bits & (bits - 1)) ? ',' : ']';
+            memcpy(p, quoted_squares[__builtin_ctzll(bits)], 4);
+            p[4] = ',';
+            p += 5;
         }
+        p[-1] = ']';
+        *p++ = ',';
     }
-    out[n++] = '}';
-    out[n] = '\0';
-    return (int)n;
+    if (p > out + 1) p--; /* the last origin's comma */
+    *p++ = '}';
+    *p = '\0';
+    return (int)(p - out);
 }
 
 /* "dests" while the game is live (any viewer may move for a side it plays). */
@@ -618,16 +639,24 @@ unsigned char *proto_dump(const json_t *msg, size_t front, size_t *len) {
 /* A JSON string: quotes, backslashes and control bytes escaped as jansson does; other bytes
  * (UTF-8 already checked where it came from) as they are. */
 static void text_string(struct buf *t, const char *s, size_t n) {
-    size_t plain = 0;
-    while (plain < n && (unsigned char)s[plain] >= 0x20 && s[plain] != '"' && s[plain] != '\\')
-        plain++;
-    /* Room for the worst case only when something needs escaping: reserving six bytes a byte
-     * for every string outgrew the first block of each move event. */
-    if (!buf_reserve(t, plain == n ? n + 2 : n * 6 + 2)) return;
+    /* The plain bytes copied as they are checked (the strings of a move are a few bytes: a
+     * separate scan and a copy of a variable length cost more); room for the worst case only
+     * once something needs escaping: reserving six bytes a byte for every string outgrew the
+     * first block of each move event. */
+    if (!buf_reserve(t, n + 2)) return;
     unsigned char *out = t->data + t->len;
     *out++ = '"';
-    memcpy(out, s, plain);
-    out += plain;
+    size_t plain = 0;
+    for (; plain < n; plain++) {
+        unsigned char c = (unsigned char)s[plain];
+        if (c < 0x20 || c == '"' || c == '\\') break;
+        *out++ = c;
+    }
+    if (plain < n) {
+        t->len = (size_t)(out - t->data);
+        if (!buf_reserve(t, (n - plain) * 6 + 1)) return;
+        out = t->data + t->len;
+    }
     for (size_t i = plain; i < n; i++) {
         unsigned char c = (unsigned char)s[i];
         if (c >= 0x20 && c != '"' && c != '\\') {
@@ -661,13 +690,15 @@ static void text_cstring(struct buf *t, const char *s) {
 }
 
 static void text_int(struct buf *t, int64_t v) {
-    /* Two digits at a time from the end of a scratch buffer: four of these per move event. */
+    /* Two digits at a time from the end of a scratch buffer, then a copy of a fixed size (a
+     * few moves: a copy of the number's own length was a call): four of these per move event. */
     static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930"
                                 "31323334353637383940414243444546474849505152535455565758596061"
                                 "6263646566676869707172737475767778798081828384858687888990919293"
                                 "949596979899";
-    char digits[24];
-    char *end = digits + sizeof digits, *p = end;
+    enum { MOST = 20 }; /* "-9223372036854775808" */
+    char digits[2 * MOST] = {0};
+    char *end = digits + MOST, *p = end;
     uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
     while (u >= 100) {
         unsigned pair = (unsigned)(u % 100) * 2;
@@ -682,7 +713,9 @@ static void text_int(struct buf *t, int64_t v) {
         *--p = (char)('0' + u);
     }
     if (v < 0) *--p = '-';
-    buf_put(t, p, (size_t)(end - p));
+    if (!buf_reserve(t, MOST)) return;
+    memcpy(t->data + t->len, p, MOST); /* p + MOST stays within digits */
+    t->len += (size_t)(end - p);
 }
 
 /* A FEN as a JSON string, written in place (FEN has nothing to escape). */
@@ -714,8 +747,10 @@ static void text_move(struct buf *t, const struct core_event *ev) {
     text_cstring(t, ev->move.san);
     TEXT_LIT(t, ",\"fen\":");
     text_fen(t, &g->chess.current);
-    TEXT_LIT(t, ",\"turn\":");
-    text_cstring(t, proto_color_name(!ev->color));
+    if (ev->color == CHESS_WHITE)
+        TEXT_LIT(t, ",\"turn\":\"black\"");
+    else
+        TEXT_LIT(t, ",\"turn\":\"white\"");
     if (g->tc.unlimited) {
         TEXT_LIT(t, ",\"clock\":null");
     } else {
@@ -748,6 +783,8 @@ static void text_move(struct buf *t, const struct core_event *ev) {
     TEXT_LIT(t, "}");
 }
 
+#define MOVE_BLOCK 1024
+
 unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_ms, size_t front,
                                        size_t *len, json_t **msg) {
     json_t *obj = NULL;
@@ -756,8 +793,11 @@ unsigned char *proto_encode_event_once(const struct core_event *ev, int64_t now_
     if (ev->type == CORE_EV_MOVE) {
         /* The one encoder of a move: its text, and the object read back from it. */
         struct buf t;
-        /* A live game's move carries its dests (a few hundred bytes). */
-        if (!buf_init(&t, front, ev->game->ended ? 256 : 1024)) return NULL;
+        /* A live game's move carries its dests (a few hundred bytes). The block, front included,
+         * stays within 1,024 bytes: glibc's per-thread cache serves blocks up to 1,032 without
+         * a bin search, which cost 570 instructions a move (malloc and free) at 1,056. A longer
+         * move (over about 120 legal moves) grows the block. */
+        if (!buf_init(&t, front, ev->game->ended ? 256 : MOVE_BLOCK - front)) return NULL;
         text_move(&t, ev);
         if (!(block = buf_finish(&t, front, len))) return NULL;
         if (msg && !(obj = json_loadb((const char *)block + front, *len, 0, NULL))) goto fail;

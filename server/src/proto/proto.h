@@ -242,9 +242,10 @@ struct proto_message_spec {
     const char *type;
     enum proto_msg msg;
     int needs_hello; /* 1: only after hello (PROTO_AFTER_HELLO) */
-    /* enum proto_use of each field kind (the last entry, past the kinds, is always unused: it
-     * lets a message without fields have an initializer) */
-    unsigned char use[PROTO_FIELD_COUNT + 1];
+    /* enum proto_use of each field kind (the entries past the kinds are always unused: the
+     * first lets a message without fields have an initializer; the array is whole 8-byte words,
+     * which the decoder reads a word at a time) */
+    unsigned char use[(PROTO_FIELD_COUNT + 8) / 8 * 8];
     int core;            /* enum core_cmd_type, or PROTO_NO_CMD */
     const char *handler; /* the name of the application's handler */
     bool writes;         /* PROTO_WRITES */
