@@ -61,6 +61,8 @@ struct conn {
     struct conn *lobby_prev, *lobby_next;
     char (*watched)[GAME_ID_LEN + 1]; /* games watched (ids) */
     int watch_count;
+    char arenas_watched[8][ARENA_ID_LEN + 1]; /* arenas watched (app/arenas.h's WATCH_MAX) */
+    int arena_watch_count;
     struct ratelimit limit;
     int abuse;      /* refused messages in a row */
     int held;       /* messages held until a commit (persist.c); the close waits for them */
@@ -130,6 +132,7 @@ struct server {
     int players_here;             /* players with at least one of those connections */
     struct conn *lobby;           /* lobby subscribers */
     struct strmap watchers;       /* game id -> struct watch_list */
+    struct strmap arena_watchers; /* arena id -> its watchers (app/arenas.c) */
     int watchers_dirty;           /* watch lists with a change to announce */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "app/accounts.h"
+#include "app/arenas.h"
 #include "app/backup.h"
 #include "app/bots.h"
 #include "app/engine.h"
@@ -151,6 +152,7 @@ static void house_timer_fired(struct server *srv) {
     site_tick(srv, now);
     httpapi_tick(srv, now);
     dispatch_announce_spectators(srv, now);
+    arenas_push(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -260,6 +262,7 @@ void server_destroy(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->watchers);
+    arenas_free(srv);
     engine_free(srv);
     persist_free(srv);
     accounts_free(srv->accounts);
