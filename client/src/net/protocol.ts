@@ -146,6 +146,9 @@ export interface GameFull {
   winner?: Color | null;
   offers: Record<OfferKind, Color | null>;
   rematch: string | null;
+  /** An arena tournament's game: the arena, and which sides went berserk. */
+  arena?: { id: string; name: string };
+  berserk?: { white: boolean; black: boolean };
   chat: ChatLine[];
 }
 
@@ -375,6 +378,8 @@ export interface ArchivedGame {
   /** Its opening (docs/openings.md), when its moves from the standard start reach a named
    * position. */
   opening?: Opening;
+  /** An arena tournament's game: the arena (docs/tournaments.md). */
+  arena?: { id: string; name: string };
 }
 
 /** An opening as lichess writes it: the ECO code, the name, and the ply after which the named

@@ -10,6 +10,9 @@
 #include "app/internal.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
+#include "store/read.h"
+#include "util/log.h"
+#include "util/now.h"
 #include "util/vec.h"
 
 _Static_assert(ARENAS_WATCH_MAX == sizeof((struct conn *)0)->arenas_watched / (ARENA_ID_LEN + 1),
@@ -120,4 +123,132 @@ void arenas_free(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->arena_watchers);
+}
+
+/* ---- the operator's schedule ---- */
+
+/* Whether the world has the operator's arena of this name starting then. */
+static bool scheduled(const struct world *world, const char *name, int64_t starts_wall_ms) {
+    for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
+        if (!a->creator[0] && a->starts_wall_ms == starts_wall_ms && strcmp(a->name, name) == 0)
+            return true;
+    return false;
+}
+
+void arenas_schedule(struct server *srv, int64_t now_ms) {
+    if (srv->cfg.arena_schedule_count == 0 || now_ms < srv->arena_schedule_next_ms) return;
+    srv->arena_schedule_next_ms = now_ms + 1000;
+    int64_t wall = now_wall_ms();
+    for (int i = 0; i < srv->cfg.arena_schedule_count; i++) {
+        const struct server_arena_schedule *e = &srv->cfg.arena_schedule[i];
+        /* The next start at or after now. */
+        int64_t start = (wall - e->offset_ms) / e->period_ms * e->period_ms + e->offset_ms;
+        if (start < wall) start += e->period_ms;
+        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv->world, e->name, start))
+            continue;
+        struct world_arena_spec spec = {.name = e->name,
+                                        .tc = e->tc,
+                                        .rated = true,
+                                        .starts_wall_ms = start,
+                                        .minutes = e->minutes};
+        struct world_arena *a = NULL;
+        int rc = world_arena_create(srv->world, NULL, &spec, now_ms, &srv->events, &a);
+        if (rc < 0) {
+            LOGE("arena", "scheduled arena \"%s\" not created (%s)", e->name, proto_error_name(rc));
+            continue;
+        }
+        LOGI("arena", "arena=%s scheduled: \"%s\" at %lld", a->id, a->name, (long long)start);
+        dispatch_events(srv, &srv->events, NULL, NULL);
+    }
+}
+
+/* ---- restoring (startup) ---- */
+
+/* A live arena game noted by arenas_load() for arenas_restore_game(). */
+struct live_note {
+    char game[STORE_ID_MAX + 1];
+    char arena[STORE_ID_MAX + 1];
+    bool berserk[2];
+};
+
+static enum world_arena_status status_of(const char *text) {
+    if (strcmp(text, "finished") == 0) return WORLD_ARENA_FINISHED;
+    return strcmp(text, "started") == 0 ? WORLD_ARENA_STARTED : WORLD_ARENA_CREATED;
+}
+
+static enum chess_result result_of(const char *text) {
+    if (strcmp(text, "1-0") == 0) return CHESS_RESULT_WHITE_WINS;
+    if (strcmp(text, "0-1") == 0) return CHESS_RESULT_BLACK_WINS;
+    if (strcmp(text, "1/2-1/2") == 0) return CHESS_RESULT_DRAW;
+    return CHESS_RESULT_NONE;
+}
+
+static int load_arena(void *ctx, const struct store_arena *a) {
+    struct server *srv = ctx;
+    struct world_arena_spec spec = {
+        .id = a->id,
+        .name = a->name,
+        .creator = a->creator,
+        .tc = {.initial_ms = a->initial_ms, .increment_ms = a->increment_ms},
+        .rated = a->rated,
+        .starts_wall_ms = a->starts_at,
+        .minutes = a->minutes};
+    if (world_arena_restore(srv->world, &spec, status_of(a->status), now_mono_ms(), NULL) < 0) {
+        LOGE("arena", "arena=%s cannot be restored", a->id);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    return 0;
+}
+
+static int load_player(void *ctx, const struct store_arena *a, const struct store_arena_player *p) {
+    struct server *srv = ctx;
+    int rc = world_arena_restore_player(srv->world, a->id, p->player_id, p->name, p->rating,
+                                        p->paused, now_mono_ms());
+    if (rc < 0) LOGW("arena", "arena=%s: player %s not restored", a->id, p->player_id);
+    return rc == -CORE_ERR_NO_MEMORY ? -STORE_ERR_NO_MEMORY : 0;
+}
+
+static int load_game(void *ctx, const struct store_arena *a, const struct store_arena_game *g) {
+    struct server *srv = ctx;
+    if (!g->live)
+        return world_arena_restore_result(srv->world, a->id, g->player_id[0], g->player_id[1],
+                                          result_of(g->result), g->berserk, g->ply_count,
+                                          now_mono_ms()) == -CORE_ERR_NO_MEMORY
+                   ? -STORE_ERR_NO_MEMORY
+                   : 0;
+    struct live_note *n = calloc(1, sizeof *n);
+    if (!n) return -STORE_ERR_NO_MEMORY;
+    snprintf(n->game, sizeof n->game, "%s", g->id);
+    snprintf(n->arena, sizeof n->arena, "%s", a->id);
+    n->berserk[0] = g->berserk[0];
+    n->berserk[1] = g->berserk[1];
+    if (strmap_put(&srv->arena_live_notes, n->game, n) < 0) {
+        free(n);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    return 0;
+}
+
+int arenas_load(struct server *srv, struct store_reader *reader) {
+    struct store_arena_visitor v = {load_arena, load_player, load_game, srv};
+    int rc = store_load_arenas(reader, srv->cfg.world.max_finished_arenas, &v);
+    if (rc < 0) LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
+    return rc;
+}
+
+void arenas_restore_game(struct server *srv, struct game *g) {
+    struct live_note *n = strmap_get(&srv->arena_live_notes, g->id);
+    const struct world_arena *a = n ? world_arena(srv->world, n->arena) : NULL;
+    if (!a) return;
+    snprintf(g->arena_id, sizeof g->arena_id, "%s", a->id);
+    snprintf(g->arena_name, sizeof g->arena_name, "%s", a->name);
+    for (int c = 0; c < 2; c++)
+        if (n->berserk[c]) game_restore_berserk(g, c);
+}
+
+void arenas_loaded(struct server *srv) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->arena_live_notes, &i, &key, &value);) free(value);
+    strmap_free(&srv->arena_live_notes);
 }

@@ -32,7 +32,36 @@ void arenas_conn_gone(struct conn *c);
  * a second has passed since it; forgets the lists of arenas that are gone. */
 void arenas_push(struct server *srv, int64_t now_ms);
 
+/* How far ahead the operator's scheduled arenas are created. */
+#define ARENAS_SCHEDULE_AHEAD_MS (60LL * 60 * 1000)
+
+/*
+ * Housekeeping: the operator's schedule (--arena-schedule, app/config.h): each entry's next
+ * arena is created (stored, like any) once its start is at most ARENAS_SCHEDULE_AHEAD_MS away,
+ * unless the world has it already (restored after a restart). At most once a second.
+ */
+void arenas_schedule(struct server *srv, int64_t now_ms);
+
 /* Frees the watch lists (the server is ending). */
 void arenas_free(struct server *srv);
+
+struct game;
+struct store_reader;
+
+/*
+ * At startup, before the games in progress are restored (persist.c): this node's arenas (those
+ * not finished and the last finished ones) come back into the world with their players, and
+ * their standings are recomputed by replaying their finished games in the order they ended.
+ * Their games in progress are noted for arenas_restore_game(). Returns 0 or a negative enum
+ * store_status (logged).
+ */
+int arenas_load(struct server *srv, struct store_reader *reader);
+
+/* A game in progress being restored: when it is an arena's, it gets its arena (id, name) and
+ * its sides' berserk back before the world takes it. */
+void arenas_restore_game(struct server *srv, struct game *g);
+
+/* The notes arenas_load() kept for arenas_restore_game() are no longer needed. */
+void arenas_loaded(struct server *srv);
 
 #endif

@@ -128,12 +128,14 @@ struct server {
     int64_t started_wall_ms; /* when the server started (process_start_time_seconds) */
     struct conn *conns;      /* every open connection */
     int conn_count;
-    uint64_t virtual_conns_total; /* virtual connections opened (their ids) */
-    int players_here;             /* players with at least one of those connections */
-    struct conn *lobby;           /* lobby subscribers */
-    struct strmap watchers;       /* game id -> struct watch_list */
-    struct strmap arena_watchers; /* arena id -> its watchers (app/arenas.c) */
-    int watchers_dirty;           /* watch lists with a change to announce */
+    uint64_t virtual_conns_total;   /* virtual connections opened (their ids) */
+    int players_here;               /* players with at least one of those connections */
+    struct conn *lobby;             /* lobby subscribers */
+    struct strmap watchers;         /* game id -> struct watch_list */
+    struct strmap arena_watchers;   /* arena id -> its watchers (app/arenas.c) */
+    struct strmap arena_live_notes; /* at startup: live arena games to restore (app/arenas.c) */
+    int64_t arena_schedule_next_ms; /* the next look at the operator's schedule */
+    int watchers_dirty;             /* watch lists with a change to announce */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */
     int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */

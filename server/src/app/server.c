@@ -152,6 +152,7 @@ static void house_timer_fired(struct server *srv) {
     site_tick(srv, now);
     httpapi_tick(srv, now);
     dispatch_announce_spectators(srv, now);
+    arenas_schedule(srv, now);
     arenas_push(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {

@@ -230,6 +230,15 @@ int game_berserk(struct game *game, int color) {
     return 0;
 }
 
+void game_restore_berserk(struct game *game, int color) {
+    game->berserk[color] = true;
+    if (game_ply(game) > color) {
+        game->clock.no_increment[color] = true;
+        return;
+    }
+    gclock_berserk(&game->clock, color);
+}
+
 int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms) {
     if (game->ended) return -CORE_ERR_GAME_OVER;
     enum chess_termination why = chess_game_claimable_draw(&game->chess);

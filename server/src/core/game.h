@@ -162,6 +162,10 @@ int game_give_time(struct game *game, int color);
  */
 int game_berserk(struct game *game, int color);
 
+/* A restored game's berserk side (core/restore.h): no increment, and half its time when it has
+ * not moved yet (after its first move its stored clock has it). */
+void game_restore_berserk(struct game *game, int color);
+
 /* Claims threefold repetition or the fifty-move rule. Returns 0, -GAME_OVER or
  * -NO_DRAW_TO_CLAIM. */
 int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms);

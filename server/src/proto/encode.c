@@ -261,6 +261,12 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
         put(offers, offer_names[k], color_or_null(game_offer_by(g, (enum game_offer)k)));
     put(obj, "offers", offers);
     put(obj, "rematch", g->rematch_id[0] ? json_string_nocheck(g->rematch_id) : json_null());
+    if (g->arena_id[0]) {
+        put(obj, "arena", json_pack("{s:s,s:s}", "id", g->arena_id, "name", g->arena_name));
+        put(obj, "berserk",
+            json_pack("{s:b,s:b}", "white", g->berserk[CHESS_WHITE], "black",
+                      g->berserk[CHESS_BLACK]));
+    }
     enum chat_room room = viewer == PROTO_VIEWER_PLAYER ? CHAT_ROOM_PLAYERS : CHAT_ROOM_SPECTATORS;
     json_t *chat = json_array();
     for (int i = 0; chat && i < g->chat[room].count; i++)

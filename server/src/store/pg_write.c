@@ -924,6 +924,10 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             return pg_run(d, W_SETTINGS_SET, &p, true, STORE_ERR_NOT_FOUND);
         case STORE_OP_ANALYSIS_REQUEST: return put_analysis_request(d, op);
         case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
+        case STORE_OP_ARENA:
+        case STORE_OP_ARENA_PLAYER:
+        case STORE_OP_GAME_ARENA:
+        case STORE_OP_BERSERK: return pg_put_arena(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }
