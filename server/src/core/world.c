@@ -443,7 +443,8 @@ static void schedule_game(struct world *world, struct game *g) {
 }
 
 /* Bookkeeping after a game ended (by any path): lists, timers, players, the end event. */
-static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms);
+static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms,
+                             struct core_events *out);
 
 static void game_ended(struct world *world, struct game *g, int64_t now_ms,
                        struct core_events *out) {
@@ -461,8 +462,8 @@ static void game_ended(struct world *world, struct game *g, int64_t now_ms,
     world->ended_newest = g;
     world->ended_count++;
     world->games_ended_total++;
-    arena_game_ended(world, g, now_ms);
     push_game_event(out, CORE_EV_GAME_ENDED, CORE_TO_GAME, g);
+    arena_game_ended(world, g, now_ms, out);
 }
 
 static void drop_old_games(struct world *world) {
@@ -1264,8 +1265,9 @@ static int create_arena_command(struct world *world, struct player *actor,
 }
 
 /* An arena game ended: scored (an aborted one is not: its side to move, which did not play its
- * first move, is withdrawn), and its players are paired again at once. */
-static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms) {
+ * first move, is withdrawn and told so), and its players are paired again at once. */
+static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms,
+                             struct core_events *out) {
     struct world_arena *a = g->arena_id[0] ? world_arena(world, g->arena_id) : NULL;
     if (!a) return;
     a->games_playing--;
@@ -1284,7 +1286,13 @@ static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms
         struct arena_player *p = arena_find(&a->arena, c == CHESS_WHITE ? white : black);
         if (!p) continue;
         p->playing = false;
-        if (c == game_turn(g)) p->paused = true;
+        if (c != game_turn(g) || p->paused) continue;
+        p->paused = true;
+        struct core_event *ev = push_event(out, CORE_EV_ARENA_PLAYER, CORE_TO_PLAYER);
+        if (ev) {
+            ev->arena = a;
+            ev->player = g->players[c];
+        }
     }
 }
 

@@ -128,7 +128,8 @@ enum core_event_type {
     CORE_EV_POOL_JOINED,        /* pool, waiting: to the player who joined */
     CORE_EV_POOL_LEFT,          /* to the player who left (pairing is told by GAME_STARTED) */
     CORE_EV_ARENA_CREATED,      /* arena: to its creator (player; NULL for the operator's) */
-    CORE_EV_ARENA_PLAYER,       /* arena, player: joined, came back or withdrew (its entry) */
+    CORE_EV_ARENA_PLAYER,       /* arena, player: joined, came back or withdrew, or was
+                                   withdrawn by its aborted game (its entry) */
     CORE_EV_ARENA_STATUS,       /* arena: started or finished (to nobody: watchers get
                                    arena_standings) */
     CORE_EV_BERSERK,            /* game, color: that side went berserk */

@@ -9,9 +9,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "splitmix.h"
 #include "core/pgn.h"
 #include "core/world.h"
+#include "splitmix.h"
 
 static uint64_t seed = 7;
 static struct core_events ev = {.reply = -1};
@@ -269,6 +269,12 @@ static void test_abort_withdraws(void) {
     world_tick(w, 40000, &ev);
     CHECK_EQ_INT(count_events(CORE_EV_GAME_ENDED), 1);
     CHECK_EQ_INT(g->chess.result, CHESS_RESULT_NONE);
+    /* White is told (and the store records) that it is withdrawn. */
+    CHECK_EQ_INT(count_events(CORE_EV_ARENA_PLAYER), 1);
+    const struct core_event *told = NULL;
+    for (int i = 0; i < ev.count; i++)
+        if (ev.items[i].type == CORE_EV_ARENA_PLAYER) told = &ev.items[i];
+    CHECK(told && told->player == white && told->arena == a);
     CHECK(arena_find(&a->arena, white->id)->paused);
     CHECK(!arena_find(&a->arena, g->players[CHESS_BLACK]->id)->paused);
     CHECK_EQ_INT(arena_find(&a->arena, white->id)->games, 0);
