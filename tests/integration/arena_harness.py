@@ -194,13 +194,18 @@ def compare(expected, standings):
 
 async def watch_until(client, arena, status, timeout):
     """Watches an arena until its standings say `status`: the last arena_standings (or the
-    arena's state when it already has it)."""
+    arena's state when it already has it). The pushes come at most once a second: checked on
+    their count over the time they spanned."""
     state = await client.ok({"type": "arena_watch", "arena": arena})
     if state["arena"]["status"] == status:
         return state["arena"]
     deadline = time.time() + timeout
+    arrivals = []
     while True:
         msg = await client.recv_type("arena_standings", timeout=max(1, deadline - time.time()),
                                      arena=arena)
+        arrivals.append(time.monotonic())
         if msg["status"] == status:
+            span = arrivals[-1] - arrivals[0]
+            assert len(arrivals) <= span + 2, "%d pushes in %.1f s" % (len(arrivals), span)
             return msg
