@@ -48,6 +48,7 @@ static const char *db_sync = "full";
 static const char *listen_addr = "0.0.0.0";
 static const char *redis_addr = "";
 static const char *node_id = "";
+static int adopt_games = 1;
 static const char *redis_password_file = "";
 static const char *trusted_proxies = "";
 static const char *reset_user; /* --reset-password: the account, or NULL to serve */
@@ -155,6 +156,9 @@ static const struct option_spec options[] = {
      "a file holding the Redis password (AUTH); empty: no password"},
     {"node-id", "CHESS_NODE_ID", OPT_STRING, &node_id, 0, 0,
      "this node's name in the site, stable across restarts (empty: host name and port)"},
+    {"adopt-games", "CHESS_ADOPT_GAMES", OPT_INT, &adopt_games, 0, 1,
+     "1: take over the games of a node of the site that dies (docs/scaling.md); 0: never (its "
+     "games wait for it to restart)"},
     {"backup-dir", "CHESS_BACKUP_DIR", OPT_STRING, &backup_dir, 0, 0,
      "directory for online backups of the database, created if missing (empty: no backups)"},
     {"backup-interval", "CHESS_BACKUP_INTERVAL", OPT_DURATION, &backup_interval_ms, 1, 31 * 86400,
@@ -569,6 +573,8 @@ int main(int argc, char **argv) {
                                      .location = postgresql ? database_url : data_dir,
                                      .options = postgresql ? NULL : &sqlite_opt,
                                      .node_id = *redis_addr ? node_id : NULL,
+                                     /* a node of a site: its games may be taken over */
+                                     .leases = *redis_addr != '\0',
                                      .readers = db_readers,
                                      .read_delay_ms = db_read_delay_ms,
                                      .commit_delay_ms = db_commit_delay_ms};
@@ -602,6 +608,7 @@ int main(int argc, char **argv) {
     struct cluster_config site = {.redis_host = redis_host,
                                   .redis_port = redis_port,
                                   .node_id = node_id,
+                                  .adopt = adopt_games == 1,
                                   .redis_password = redis_password[0] ? redis_password : NULL};
     if (!srv || persist_attach(srv, store) < 0 || engine_attach(srv, &engine_cfg) < 0 ||
         (*redis_addr && cluster_attach(srv, &site) < 0)) {
@@ -623,11 +630,12 @@ int main(int argc, char **argv) {
     running = NULL;
     /* Everything queued is committed before the database closes; then the server goes. */
     persist_detach(srv);
-    bool store_broken = store_failed(store);
+    bool store_broken = store_failed(store), fenced = store_fenced(store);
     store_close(store);
     server_destroy(srv);
     openings_free(openings);  /* after the store's readers and the world, which read it */
     if (store_broken) rc = 8; /* the database stopped accepting writes (docs/persistence.md) */
+    if (fenced) rc = 12;      /* another node took this node's games over (docs/scaling.md) */
     LOGI("main", "exit %d", rc);
     return rc;
 }

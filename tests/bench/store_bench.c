@@ -26,7 +26,10 @@
  * recycles old ones. CHESS_PG_OPTIONS="-c wal_init_zero=off" measures without those pauses.
  *
  *   build/release/tests/bench/store_bench [--dir DIR] [--rate N] [--games N] [--seconds S]
- *                                         [--normal] [--database URL]
+ *                                         [--normal] [--database URL] [--node NAME]
+ *
+ * --node NAME opens the stores as node NAME of a site (docs/scaling.md): each transaction then
+ * renews the node's lease first, as on a site whose games may be taken over.
  */
 #include <errno.h>
 #include <libpq-fe.h>
@@ -70,6 +73,7 @@ struct options {
     double seconds;
     bool normal;
     const char *database; /* PostgreSQL's URL, or NULL */
+    const char *node;     /* --node: the store of a site's node, holding a lease, or NULL */
 };
 
 /* ---- raw SQLite ---- */
@@ -140,7 +144,7 @@ static int reset_pg(const char *url) {
 
 /* A store in dir/name (SQLite), or on the emptied database at url (PostgreSQL). */
 static struct store *open_store(const char *dir, const char *name, bool per_op, bool normal,
-                                const char *url) {
+                                const char *url, const char *node) {
     char sub[600];
     snprintf(sub, sizeof sub, "%s/%s", dir, name);
     mkdir(sub, 0750);
@@ -151,7 +155,9 @@ static struct store *open_store(const char *dir, const char *name, bool per_op, 
     struct store_config cfg = {.backend = url ? STORE_BACKEND_POSTGRESQL : STORE_BACKEND_SQLITE,
                                .location = url ? url : sub,
                                .options = url ? NULL : &opt,
-                               .per_op = per_op};
+                               .per_op = per_op,
+                               .node_id = node,
+                               .leases = node != NULL};
     struct store *s = store_open(&cfg, &status, err, sizeof err);
     if (!s) {
         fprintf(stderr, "store_open: %s\n", err);
@@ -258,7 +264,7 @@ static int run_moves(struct store *s, int games, double rate, double seconds, lo
 
 static int store_run(const struct options *o, const char *name, bool per_op, double rate,
                      double seconds, long max_moves, const char *url, struct run *out) {
-    struct store *s = open_store(o->dir, name, per_op, o->normal, url);
+    struct store *s = open_store(o->dir, name, per_op, o->normal, url, o->node);
     if (!s) return -1;
     make_games(s, o->games);
     int rc = run_moves(s, o->games, rate, seconds, max_moves, out);
@@ -305,9 +311,11 @@ int main(int argc, char **argv) {
             o.normal = true;
         else if (strcmp(argv[i], "--database") == 0 && i + 1 < argc)
             o.database = argv[++i];
+        else if (strcmp(argv[i], "--node") == 0 && i + 1 < argc)
+            o.node = argv[++i];
         else {
             fprintf(stderr, "usage: store_bench [--dir DIR] [--rate N] [--games N] [--seconds S] "
-                            "[--normal] [--database URL]\n");
+                            "[--normal] [--database URL] [--node NAME]\n");
             return 2;
         }
     }

@@ -121,7 +121,7 @@ class Node(ServerProcess):
                "--log-level", "debug"] + self.site.store_args(self.node_id) + [
                "--static-dir", os.path.join(self.site.tmp, "no-client"),
                "--redis", self.site.redis.address, "--node-id", self.node_id,
-               "--engine-workers", "0"] + self.extra
+               "--engine-workers", "0"] + self.site.node_args + self.extra
         self.launch(self.on.wrap(cmd) if self.on else cmd, "node %s" % self.node_id)
 
     def stop(self, sig=signal.SIGTERM, timeout=10):
@@ -132,17 +132,41 @@ class Node(ServerProcess):
         return self.proc.returncode
 
 
+PG_CLUSTER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "harness",
+                          "pg_cluster.sh")
+
+
 class Site:
-    def __init__(self, binary, hosts=None):
-        """hosts: a hosts.Hosts to put Redis and each node on a machine of its own."""
+    def __init__(self, binary, hosts=None, own_database=False):
+        """hosts: a hosts.Hosts to put Redis and each node on a machine of its own.
+        own_database: a PostgreSQL server of the site's own (tests/harness/pg_cluster.sh), on a
+        host of its own when there are hosts."""
         self.binary = binary
         self.hosts = hosts
         self.tmp = tempfile.mkdtemp(prefix="chess-site-")
+        os.chmod(self.tmp, 0o755)  # the database's owner enters it
         self.data_dir = os.path.join(self.tmp, "data")
-        self.pg = PG_URL
+        self.pg_dir = None
+        self.pg = self.start_database() if own_database else PG_URL
         self.reset_database()
         self.redis = Redis(self.tmp, hosts.host("redis") if hosts else None)
         self.nodes = {}
+        self.node_args = []  # more flags for every node started from now on
+
+    def start_database(self):
+        """Starts the site's own PostgreSQL (on host "db" when the hosts are namespaces);
+        returns its URL."""
+        env = dict(os.environ)
+        if self.hosts and self.hosts.kind == "netns":
+            db = self.hosts.host("db")
+            env.update(CHESS_PG_NETNS=db.ns, CHESS_PG_LISTEN=db.addr,
+                       CHESS_PG_CLIENTS=str(self.hosts.net))
+        self.pg_dir = os.path.join(self.tmp, "pg")
+        p = subprocess.run(["bash", PG_CLUSTER, "start", self.pg_dir], stdout=subprocess.PIPE,
+                           stderr=subprocess.PIPE, env=env, timeout=120)
+        if p.returncode != 0:
+            raise RuntimeError("pg_cluster start: %s" % p.stderr.decode())
+        return p.stdout.decode().strip().splitlines()[-1]
 
     def reset_database(self):
         """On PostgreSQL, an empty database (no node may be running on it)."""
@@ -192,13 +216,16 @@ class Site:
         if self.redis.proc and self.redis.proc.poll() is None:
             self.redis.proc.kill()
             self.redis.proc.wait()
+        if self.pg_dir:
+            subprocess.run(["bash", PG_CLUSTER, "stop", self.pg_dir], timeout=120)
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def run_site_tests(namespace, separate_hosts=False):
+def run_site_tests(namespace, separate_hosts=False, own_database=False):
     """Runs every async test_*(site) with a site of its own (Redis, nodes on one data
     directory); every node still running must then stop cleanly. separate_hosts: Redis and
-    each node on a host of its own (hosts.py: network namespaces, or loopback addresses)."""
+    each node on a host of its own (hosts.py: network namespaces, or loopback addresses).
+    own_database: the site's own PostgreSQL (Site)."""
     if not os.path.exists(REDIS):
         print("redis-server is missing (apt-get install redis-server; scripts/setup.sh)")
         sys.exit(1)
@@ -211,7 +238,7 @@ def run_site_tests(namespace, separate_hosts=False):
             hosts = Hosts(prefer_namespaces=os.environ.get("CHESS_TEST_HOSTS") != "loopback")
             cleanups.append(hosts.close)
             print("hosts: %s" % hosts.describe())
-        site = Site(binary, hosts)
+        site = Site(binary, hosts, own_database)
         cleanups.append(site.close)
         logs.append(site.logs)
 

@@ -122,7 +122,7 @@ async def test_spectators_counted_over_the_site(site):
 async def test_quick_pairing_over_the_site(site):
     # One node (the lowest id: a) runs the pools: players pressing the same preset on b and c
     # are paired into one game there, and play it from their nodes. When the pool's node goes,
-    # whoever waits in it is told they left.
+    # whoever waits in it waits in the next host's pool (b) instead, and is paired there.
     a, b, c = site.node("a"), site.node("b"), site.node("c")
     await site.wait_joined(3)
     bea, cal = await b.player("Bea"), await c.player("Cal")
@@ -142,8 +142,15 @@ async def test_quick_pairing_over_the_site(site):
     left = await bea.ok({"type": "pool_leave"})
     assert left["type"] == "pool_left", left
     await bea.ok({"type": "pool_join", "time": {"minutes": 5, "increment": 0}})
+    bea.inbox.clear()
     a.stop()
-    await bea.recv_type("pool_left", timeout=15)
+    await site.wait_joined(2, timeout=15)  # a is lost for b and c: b hosts the pools now
+    moved = await bea.recv_type("pool_joined", timeout=15)
+    assert moved["time"] == {"minutes": 5, "increment": 0} and "id" not in moved, moved
+    assert "pool_left" not in [m.get("type") for m in bea.inbox], bea.inbox
+    await cal.ok({"type": "pool_join", "time": {"minutes": 5, "increment": 0}})
+    starts = [await p.recv_type("game_started", timeout=10) for p in (bea, cal)]
+    assert starts[0]["game"]["id"] == starts[1]["game"]["id"], starts
 
 
 async def test_settings_reach_an_accounts_pages_on_other_nodes(site):

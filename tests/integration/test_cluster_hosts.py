@@ -40,6 +40,15 @@ async def move_seen(gid, mover, other, san):
     return reply
 
 
+async def play_alternately(gid, first, second, sans):
+    """Plays sans in turn from first and second, each move seen by the other; returns the
+    acknowledged moves (a list of them, to go on with)."""
+    for i, san in enumerate(sans):
+        await move_seen(gid, first if i % 2 == 0 else second, second if i % 2 == 0 else first,
+                        san)
+    return list(sans)
+
+
 async def test_players_on_two_hosts_the_owner_on_a_third(site):
     (a, b, c), alice, bob, gid = await game_owned_by_a_third_node(site)
     for i, san in enumerate(["f3", "e5", "g4", "Qh4#"]):

@@ -1,7 +1,8 @@
 """
 A node of the site dies (SIGKILL) in the middle of a game it owns, and is started again
-(docs/scaling.md, "When a node dies"): while it is down the player on the other node gets
-OWNER_UNREACHABLE; started again with the same node id on the shared database it restores the
+(docs/scaling.md, "When a node dies"), on a site whose nodes do not take games over
+(--adopt-games 0; test_cluster_takeover.py has the takeover): while it is down the player on
+the other node gets OWNER_UNREACHABLE; started again with the same node id on the shared database it restores the
 game, its player comes back with the token, the other node resynchronises from it, and the game
 is played on to its end across the nodes.
 """
@@ -13,6 +14,7 @@ from test_cluster import cross_node_game, play_moves, wait_for_async
 
 
 async def test_owner_killed_and_restarted_resumes_its_games(site):
+    site.node_args = ["--adopt-games", "0"]  # the games wait for their node (no takeover)
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["e4", "e5", "Nf3"])
     token = alice.token
@@ -43,6 +45,7 @@ async def test_owner_killed_and_restarted_resumes_its_games(site):
 
 
 async def test_owner_frozen_gets_a_deadline_then_its_events_tell_the_outcome(site):
+    site.node_args = ["--adopt-games", "0"]  # frozen past its lease: no takeover here
     a, b, alice, bob, watcher, gid = await cross_node_game(site)
     await play_moves(gid, alice, bob, watcher, ["e4"])
     # The owner is subscribed but does not answer (stopped): the request's 5 s deadline gives

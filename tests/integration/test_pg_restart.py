@@ -3,8 +3,8 @@ PostgreSQL restarted under a running server (docs/persistence.md, "PostgreSQL"):
 the readers reconnect on their own. A game is played while the database restarts; every move the
 players were told of is in the database afterwards, moves made just after the restart are
 committed and announced once it is back, reads (a login, a profile) work again, and the server
-never exits. A restart that lasts longer than the writer's retries (about 6 s) would stop the
-server with its exit code instead: not tested here.
+never exits; a database stopped for longer than the writer's retries is waited for (/healthz
+degraded, the move's reply held until it is committed).
 
 Needs PostgreSQL's binaries (tests/harness/pg_cluster.sh; skipped with 77 without them): the
 test starts and restarts its own cluster.
@@ -38,6 +38,12 @@ class Cluster:
 
     def restart(self):
         subprocess.run(["bash", CLUSTER, "restart", self.dir], check=True, timeout=120)
+
+    def halt(self):
+        subprocess.run(["bash", CLUSTER, "halt", self.dir], check=True, timeout=120)
+
+    def resume(self):
+        subprocess.run(["bash", CLUSTER, "resume", self.dir], check=True, timeout=120)
 
     def query(self, sql):
         p = subprocess.run(["psql", self.url, "-X", "-q", "-A", "-t", "-c", sql],
@@ -88,6 +94,42 @@ async def test_writer_and_readers_reconnect(srv_and_cluster):
     rows = await asyncio.to_thread(cluster.query,
                                    "SELECT status FROM games WHERE id = '%s'" % game)
     assert rows == ["ended"], rows
+
+
+async def test_database_away_longer_than_the_retries(srv_and_cluster):
+    """PostgreSQL stopped for 10 s (longer than the writer's 8 attempts): the server waits for
+    it, says so in /healthz, holds the move's reply, and commits and answers it once the
+    database is back; it never exits."""
+    srv, cluster = srv_and_cluster
+    alice = await srv.player("Alice")
+    bob = await srv.player("Bob")
+    game = await start_game(alice, bob, {"minutes": 30, "increment": 0})
+    await alice.move(game, "e2e4")
+    await asyncio.to_thread(cluster.halt)
+    try:
+        rid_reply = asyncio.ensure_future(
+            bob.request({"type": "move", "game": game, "move": "e7e5"}, timeout=60))
+        health = None
+        for _ in range(100):
+            status, health = await asyncio.to_thread(srv.health)
+            if health.get("database") == "down":
+                break
+            await asyncio.sleep(0.1)
+        assert status == 200 and health["status"] == "degraded", (status, health)
+        assert health["database"] == "down", health
+        await asyncio.sleep(10)
+        assert not rid_reply.done(), "a move was answered before it was committed"
+        assert srv.proc.poll() is None, "the server waits for the database"
+    finally:
+        await asyncio.to_thread(cluster.resume)
+    reply = await rid_reply
+    assert reply.get("type") == "move" and reply["ply"] == 2, reply
+    rows = await asyncio.to_thread(
+        cluster.query, "SELECT uci FROM live_moves WHERE game_id = '%s' ORDER BY ply" % game)
+    assert rows == ["e2e4", "e7e5"], rows
+    status, health = await asyncio.to_thread(srv.health)
+    assert health["database"] == "up" and health["status"] == "ok", health
+    await alice.move(game, "g1f3")
 
 
 def main():

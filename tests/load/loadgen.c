@@ -10,7 +10,9 @@
  *
  *   loadgen run --port P --target chess|echo|relay [--connections N] [--rate R] [--warmup S]
  *               [--duration S] [--server-pid PID] [--tick-us US]
- *       Opens N connections to 127.0.0.1:P (loopback only). Against the chess server, pairs of
+ *   loadgen run --node HOST:PORT [--node HOST:PORT ...] --target chess ...
+ *       Opens N connections to 127.0.0.1:P, or to the nodes named by --node (an IPv4 address or
+ *       a name, up to 8 nodes; not with --port or --port2). Against the chess server, pairs of
  *       connections play N/2 games with random legal moves (a finished game is followed by a
  *       rematch); against the echo server each connection sends move-sized messages to itself;
  *       against the relaying echo server (target relay) each sends messages the size of the
@@ -26,9 +28,12 @@
  *       microseconds (default 500; 0: it blocks in epoll until a message comes), so a delay
  *       includes up to one tick of its own. Prints "PHASE name begins" as a phase's measurement
  *       starts and "RESULT phase=... key=value ..." when it ends.
- *       With --port2 (two nodes of one site, docs/scaling.md): --split cross puts the two
- *       players of every game on different nodes (each move crosses Redis), --split games puts
- *       every other game wholly on the second node; --server-pid2 adds that node's CPU.
+ *       With several nodes of one site (--port2 for a second on 127.0.0.1, or --node given more
+ *       than once; docs/scaling.md), game g's players are spread over the N nodes: --split cross
+ *       puts White (who creates the challenge) on node g%N and Black on node (g+1)%N, so each
+ *       move crosses Redis (the default); --split games puts the whole game on node g%N. The
+ *       --server-pid flags name the nodes' processes in order (--server-pid2: the second's):
+ *       server_cpu is their sum, and with more than one, node_cpu lists each one's.
  *
  * The position of each game is tracked here with the chess engine, so every move sent is legal;
  * an error from the server is counted and reported.
@@ -37,6 +42,7 @@
 #include <errno.h>
 #include <jansson.h>
 #include <libwebsockets.h>
+#include <limits.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <signal.h>
@@ -220,25 +226,39 @@ struct lgame {
     char challenge_id[24];
 };
 
+#define MAX_NODES 8
+
+/* A node of the site the generator connects to. */
+struct lnode {
+    char host[64]; /* an IPv4 address or a name */
+    int port;
+    int pid; /* its process, for its CPU figure, or 0 */
+};
+
 static struct {
     int port;
+    bool port_given; /* --port or --port2 (the loopback nodes), which --node excludes */
+    struct lnode node[MAX_NODES];
+    int nodes; /* node[] in use: --node given so far, then at least one */
+    int pids;  /* nodes with a pid */
     bool echo;
     bool relay; /* echo target, relayed: each message also goes to a partner connection */
     int connections;
     int games;
     double rate;
     int warmup_s, duration_s;
-    int server_pid;
-    int port2, server_pid2; /* a second node of the site, or 0 */
-    int tick_us;            /* service every tick_us without blocking between, or block (0) */
-    bool split_games;       /* with port2: whole games on either node (else players split) */
-    bool timeline;          /* print the paced phase's slow moves per 100 ms window */
+    int port2;        /* --port2: a second node on 127.0.0.1, or 0 */
+    int tick_us;      /* service every tick_us without blocking between, or block (0) */
+    bool split_cross; /* several nodes: a game's two players on different nodes (else whole
+                       * games on either) */
+    bool timeline;    /* print the paced phase's slow moves per 100 ms window */
 } opt = {.port = 8080,
          .connections = 1000,
          .rate = 2000,
          .warmup_s = 3,
          .duration_s = 10,
-         .tick_us = 500};
+         .tick_us = 500,
+         .split_cross = true};
 
 static struct lws_context *ctx;
 static struct lconn *conns;
@@ -587,19 +607,26 @@ static int client_callback(struct lws *wsi, enum lws_callback_reasons reason, vo
     }
 }
 
+/* The node of a connection, seat 0 (White) or 1 (Black) of game g: node g%N, or with --split
+ * cross node (g+seat)%N. */
+static const struct lnode *conn_node(const struct lconn *c) {
+    int g = c->index / 2, seat = c->index % 2;
+    return &opt.node[(opt.split_cross ? g + seat : g) % opt.nodes];
+}
+
 static void ramp_cb(lws_sorted_usec_list_t *sul) {
     (void)sul;
     for (int i = 0; i < 200 && connect_next < opt.connections; i++, connect_next++) {
         struct lconn *c = &conns[connect_next];
+        const struct lnode *node = conn_node(c);
         struct lws_client_connect_info ci;
         memset(&ci, 0, sizeof ci);
         ci.context = ctx;
-        ci.address = "127.0.0.1";
-        ci.port = opt.port;
-        if (opt.port2 && (opt.split_games ? (c->index / 2) % 2 : c->index % 2)) ci.port = opt.port2;
+        ci.address = node->host;
+        ci.port = node->port;
         ci.path = "/ws";
-        ci.host = "127.0.0.1";
-        ci.origin = "127.0.0.1";
+        ci.host = node->host; /* the server takes an Origin with the Host header's host */
+        ci.origin = node->host;
         ci.opaque_user_data = c;
         ci.pwsi = &c->wsi;
         if (!lws_client_connect_via_info(&ci)) c->closed = true;
@@ -611,8 +638,11 @@ static void ramp_cb(lws_sorted_usec_list_t *sul) {
 
 static double pid_cpu_s(int pid);
 
-static double server_cpu_s(void) {
-    return pid_cpu_s(opt.server_pid) + pid_cpu_s(opt.server_pid2);
+/* The CPU seconds of every named node's process, into cpu[]; returns their sum. */
+static double server_cpu_s(double cpu[MAX_NODES]) {
+    double sum = 0;
+    for (int i = 0; i < opt.nodes; i++) sum += cpu[i] = pid_cpu_s(opt.node[i].pid);
+    return sum;
 }
 
 static double pid_cpu_s(int pid) {
@@ -676,7 +706,8 @@ static void measure_phase(const char *name) {
     delivered = 0;
     max_delay_us = 0;
     uint64_t ended0 = games_ended_count;
-    double server0 = server_cpu_s(), self0 = self_cpu_s();
+    double node0[MAX_NODES], node1[MAX_NODES];
+    double server0 = server_cpu_s(node0), self0 = self_cpu_s();
     memset(timeline_all, 0, sizeof timeline_all);
     memset(timeline_slow, 0, sizeof timeline_slow);
     int64_t t0 = now_us();
@@ -687,12 +718,12 @@ static void measure_phase(const char *name) {
     service_for(opt.duration_s);
     measuring = false;
     double secs = (double)(now_us() - t0) / 1e6;
-    double server_cpu = server_cpu_s() - server0, self_cpu = self_cpu_s() - self0;
+    double server_cpu = server_cpu_s(node1) - server0, self_cpu = self_cpu_s() - self0;
     double rate = (double)delivered / secs;
     printf("RESULT phase=%s target=%s connections_held=%d games=%d moves_per_s=%.0f "
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f over_20ms=%.2f%% server_cpu=%.0f%% "
            "generator_cpu=%.0f%% "
-           "server_us_per_move=%.1f games_finished=%llu errors=%llu\n",
+           "server_us_per_move=%.1f games_finished=%llu errors=%llu",
            name,
            opt.relay  ? "relay"
            : opt.echo ? "echo"
@@ -701,6 +732,10 @@ static void measure_phase(const char *name) {
            (double)max_delay_us / 1000.0, percent_over_ms(20), 100.0 * server_cpu / secs,
            100.0 * self_cpu / secs, delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
            (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
+    if (opt.pids > 1)
+        for (int i = 0; i < opt.nodes; i++)
+            printf("%s%.0f%%", i ? "," : " node_cpu=", 100.0 * (node1[i] - node0[i]) / secs);
+    printf("\n");
     if (opt.timeline && paced) print_timeline(name, secs); /* closed loop: every move is slow */
     fflush(stdout);
 }
@@ -790,27 +825,76 @@ static int run_generator(void) {
 }
 
 static void usage(void) {
-    fprintf(stderr, "usage: loadgen echo-server --port P [--loop poll|uv] [--keepalive SECONDS]\n"
-                    "                         [--relay 0|1]\n"
-                    "       loadgen run --port P --target chess|echo|relay [--connections N]\n"
-                    "                   [--rate R]\n"
-                    "                   [--warmup S] [--duration S] [--server-pid PID]\n"
-                    "                   [--client-loop uv|poll] [--tick-us US] [--timeline 0|1]\n"
-                    "                   [--port2 P [--split cross|games] [--server-pid2 PID]]\n");
+    fprintf(stderr,
+            "usage: loadgen echo-server --port P [--loop poll|uv] [--keepalive SECONDS]\n"
+            "                         [--relay 0|1]\n"
+            "       loadgen run --port P --target chess|echo|relay [--connections N]\n"
+            "                   [--rate R]\n"
+            "                   [--warmup S] [--duration S] [--server-pid PID]\n"
+            "                   [--client-loop uv|poll] [--tick-us US] [--timeline 0|1]\n"
+            "                   [--port2 P [--split cross|games] [--server-pid2 PID]]\n"
+            "       loadgen run --node HOST:PORT [--node HOST:PORT ...] (up to %d)\n"
+            "                   [--split cross|games] [--server-pid PID ...] ...\n",
+            MAX_NODES);
+}
+
+static int usage_error(void) {
+    usage();
+    return 2;
+}
+
+/* A positive integer of at most max from a flag's value, into out. Returns 0 or -1. */
+static int parse_count(const char *text, long max, int *out) {
+    char *end;
+    errno = 0;
+    long v = strtol(text, &end, 10);
+    if (errno || end == text || *end || v < 1 || v > max) return -1;
+    *out = (int)v;
+    return 0;
+}
+
+/* "HOST:PORT" as the next node. Returns 0 or -1 (malformed, or MAX_NODES already). */
+static int add_node(const char *spec) {
+    const char *colon = strrchr(spec, ':');
+    if (opt.nodes >= MAX_NODES || !colon || colon == spec) return -1;
+    struct lnode *n = &opt.node[opt.nodes];
+    size_t len = (size_t)(colon - spec);
+    if (len >= sizeof n->host || parse_count(colon + 1, 65535, &n->port) < 0) return -1;
+    memcpy(n->host, spec, len);
+    n->host[len] = '\0';
+    opt.nodes++;
+    return 0;
+}
+
+/* The nodes after the flags: those of --node, or 127.0.0.1 on --port (and --port2). Their pids
+ * were given in order (--server-pid2: the second's). Returns 0 or -1 (an inconsistent mix). */
+static int settle_nodes(const int pid[MAX_NODES]) {
+    if (opt.nodes && opt.port_given) return -1;
+    if (!opt.nodes) {
+        opt.nodes = opt.port2 ? 2 : 1;
+        for (int i = 0; i < opt.nodes; i++) {
+            snprintf(opt.node[i].host, sizeof opt.node[i].host, "127.0.0.1");
+            opt.node[i].port = i ? opt.port2 : opt.port;
+        }
+    }
+    for (int i = 0; i < MAX_NODES; i++) {
+        if (pid[i] && i >= opt.nodes) return -1;
+        opt.node[i].pid = pid[i];
+        opt.pids += pid[i] != 0;
+    }
+    return 0;
 }
 
 int main(int argc, char **argv) {
-    if (argc < 2) {
-        usage();
-        return 2;
-    }
+    if (argc < 2) return usage_error();
     const char *loop_kind = "poll";
     int keepalive_s = 0;
     bool relay = false;
+    int pid[MAX_NODES] = {0}, pids = 0; /* --server-pid in order; --server-pid2 is pid[1] */
     for (int i = 2; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
         if (!strcmp(k, "--port"))
-            opt.port = atoi(v);
+            opt.port = atoi(v), opt.port_given = true;
         else if (!strcmp(k, "--loop"))
             loop_kind = v;
         else if (!strcmp(k, "--relay"))
@@ -831,29 +915,28 @@ int main(int argc, char **argv) {
             opt.warmup_s = atoi(v);
         else if (!strcmp(k, "--duration"))
             opt.duration_s = atoi(v);
-        else if (!strcmp(k, "--server-pid"))
-            opt.server_pid = atoi(v);
-        else if (!strcmp(k, "--port2"))
-            opt.port2 = atoi(v);
-        else if (!strcmp(k, "--server-pid2"))
-            opt.server_pid2 = atoi(v);
-        else if (!strcmp(k, "--split"))
-            opt.split_games = !strcmp(v, "games");
+        else if (!strcmp(k, "--server-pid")) {
+            if (pids == MAX_NODES || parse_count(v, INT_MAX, &pid[pids++]) < 0)
+                return usage_error();
+        } else if (!strcmp(k, "--port2"))
+            opt.port2 = atoi(v), opt.port_given = true;
+        else if (!strcmp(k, "--server-pid2")) {
+            if (parse_count(v, INT_MAX, &pid[1]) < 0) return usage_error();
+        } else if (!strcmp(k, "--node")) {
+            if (add_node(v) < 0) return usage_error();
+        } else if (!strcmp(k, "--split"))
+            opt.split_cross = strcmp(v, "games") != 0;
         else if (!strcmp(k, "--timeline"))
             opt.timeline = atoi(v) != 0;
-        else {
-            usage();
-            return 2;
-        }
+        else
+            return usage_error();
     }
-    if (opt.connections < 2 || opt.rate <= 0 || opt.tick_us < 0 || opt.tick_us >= 1000000) {
-        usage();
-        return 2;
-    }
+    if (opt.connections < 2 || opt.rate <= 0 || opt.tick_us < 0 || opt.tick_us >= 1000000 ||
+        settle_nodes(pid) < 0)
+        return usage_error();
     seed ^= (uint64_t)getpid() << 17;
     if (!strcmp(argv[1], "echo-server"))
         return run_echo_server(opt.port, loop_kind, keepalive_s, relay);
     if (!strcmp(argv[1], "run")) return run_generator();
-    usage();
-    return 2;
+    return usage_error();
 }

@@ -123,8 +123,15 @@ static int serve_health(struct server *srv, struct net_http *req) {
                   "players_online", st.players_online);
     /* Cut off from Redis, a node still serves its own games: "degraded", but 200, so a load
      * balancer keeps sending it the clients whose games it holds (docs/scaling.md). */
-    if (body && site_health(srv, body) && !srv->stopping)
-        json_object_set_new(body, "status", json_string("degraded"));
+    bool degraded = body && site_health(srv, body);
+    /* A database that cannot be reached holds the writes and what waits for them: degraded
+     * too, and still 200 (docs/scaling.md). */
+    if (body && persist_store(srv)) {
+        bool down = persist_database_down(srv);
+        json_object_set_new(body, "database", json_string(down ? "down" : "up"));
+        degraded |= down;
+    }
+    if (degraded && !srv->stopping) json_object_set_new(body, "status", json_string("degraded"));
     return api_send_json(req, srv->stopping ? 503 : 200, body);
 }
 

@@ -411,6 +411,10 @@ int engine_attach(struct server *srv, const struct engine_config *cfg) {
     return 0;
 }
 
+void engine_game_restored(struct server *srv, struct game *g) {
+    if (engine_available(srv)) sync_game(srv, g);
+}
+
 uint64_t engine_submit(struct server *srv, const struct pool_job_spec *spec) {
     return engine_available(srv) ? pool_submit(srv->engine->pool, spec) : 0;
 }

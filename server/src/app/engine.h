@@ -35,6 +35,11 @@ void engine_config_defaults(struct engine_config *cfg);
  * where the computer is to move (games restored from the database). Returns 0 or -1. */
 int engine_attach(struct server *srv, const struct engine_config *cfg);
 
+/* A game restored while the server runs (a dead node's, adopted: app/adopt.h): the computer
+ * starts thinking if it is to move. */
+struct game;
+void engine_game_restored(struct server *srv, struct game *g);
+
 /* Stops every search and joins the workers; their last results go to the mailbox, where the
  * loop drops them. Loop thread, at shutdown. */
 void engine_detach(struct server *srv);

@@ -117,6 +117,8 @@ struct server {
     struct tokens *tokens;     /* API token changes in progress (tokens.c) */
     struct settings *settings; /* player settings changes in progress (settings.c) */
     struct review *review;     /* computer analysis of finished games (review.c) */
+    struct adoption *adoption; /* a dead node's games being adopted (adopt.c), or NULL */
+    uint64_t adoptions_total;  /* adoptions started (their cookies) */
     /* A store result that is not a commit: handed to the accounts and bots (server.c). */
     void (*store_result)(struct server *srv, const struct store_result *result);
     /* A password hashed or verified (app/password.h): handed to the accounts (server.c). */

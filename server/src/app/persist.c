@@ -93,8 +93,12 @@ static void poll_store(struct persist *p) {
     flush(p, store_committed(p->store));
     if (store_failed(p->store) && !p->stop_logged) {
         p->stop_logged = true;
-        LOGE("persist", "the database stopped accepting writes: shutting down (moves not "
-                        "committed were never announced)");
+        if (store_fenced(p->store))
+            LOGE("persist", "another node of the site took this node's games over (its lease): "
+                            "shutting down (moves not committed were never announced)");
+        else
+            LOGE("persist", "the database stopped accepting writes: shutting down (moves not "
+                            "committed were never announced)");
         p->srv->stop_requested = 1; /* the housekeeping timer starts the shutdown */
     }
 }
@@ -305,7 +309,12 @@ static void store_end(struct persist *p, struct game *g) {
 static int restore_game(void *ctx, const struct store_game *sg,
                         const struct store_identity players[2]) {
     struct persist *p = ctx;
-    struct server *srv = p->srv;
+    return persist_restore_game(p->srv, sg, players);
+}
+
+int persist_restore_game(struct server *srv, const struct store_game *sg,
+                         const struct store_identity *players) {
+    struct persist *p = srv->persist;
     struct player *pl[2];
     for (int c = 0; c < 2; c++) {
         pl[c] = player_for(srv, &players[c], NULL);
@@ -412,6 +421,22 @@ int persist_attach(struct server *srv, struct store *store) {
         return -1;
     }
     return 0;
+}
+
+void persist_renew_lease(struct server *srv) {
+    struct persist *p = srv->persist;
+    if (!p) return;
+    struct store_op op = {.type = STORE_OP_LEASE};
+    if (store_submit(p->store, &op) == 0 && !store_failed(p->store))
+        LOGW("persist", "the lease's renewal could not be queued");
+}
+
+bool persist_database_down(struct server *srv) {
+    struct persist *p = srv->persist;
+    if (!p) return false;
+    struct store_stats st;
+    store_get_stats(p->store, &st);
+    return st.database_down;
 }
 
 struct store *persist_store(struct server *srv) {

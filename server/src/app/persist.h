@@ -82,6 +82,23 @@ int persist_hello_by_token(struct conn *c, const char *token, const json_t *id, 
 struct store_identity;
 struct player *persist_player_for(struct server *srv, const struct store_identity *id);
 
+/*
+ * Restores one game in progress read from the store into the world, as at start (docs/
+ * persistence.md: the side to move's clock starts again now); a game its last stored move ended,
+ * or whose moves do not replay, is ended and stored instead. Returns 0, or -1 (logged). Arm the
+ * world's timer after (server_arm_world_timer).
+ */
+struct store_game;
+int persist_restore_game(struct server *srv, const struct store_game *game,
+                         const struct store_identity *players);
+
+/* Renews the node's lease (a node of a site, store_config.leases): a transaction, at least every
+ * second. */
+void persist_renew_lease(struct server *srv);
+
+/* True while the store's writer waits for a database it cannot reach (/healthz). */
+bool persist_database_down(struct server *srv);
+
 /* The store, the password thread and the reads waiting on it (NULL without a database). */
 struct store *persist_store(struct server *srv);
 struct passwords *persist_passwords(struct server *srv);

@@ -17,6 +17,7 @@
 #include <string.h>
 
 #include "app/accounts.h"
+#include "app/adopt.h"
 #include "app/arenas.h"
 #include "app/backup.h"
 #include "app/bots.h"
@@ -48,6 +49,7 @@ static void route_store_result(struct server *srv, const struct store_result *r)
     settings_on_result(srv, r);
     review_on_result(srv, r);
     httpapi_on_result(srv, r);
+    adopt_on_result(srv, r);
 }
 
 static void route_password_result(struct server *srv, const struct password_result *r) {
@@ -274,6 +276,7 @@ void server_destroy(struct server *srv) {
     tokens_free(srv->tokens);
     settings_free(srv->settings);
     review_free(srv->review);
+    adopt_free(srv);
     site_release(srv);
 
     /* Last: nothing posts any more (the store and the engine are detached and freed). */

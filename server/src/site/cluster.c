@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/adopt.h"
 #include "app/internal.h"
 #include "app/persist.h"
 #include "proto/encode.h"
@@ -28,6 +29,19 @@
 #define ANNOUNCE_MS      1000
 #define ANNOUNCED_GAMES  20 /* newest live games in each announcement, for live_games */
 #define REPORT_SETTLE_MS (2 * ANNOUNCE_MS) /* on the bus before reporting the site's figures */
+/*
+ * Taking a dead node's games over (docs/scaling.md, "When a node dies"). A node not heard from
+ * for TAKEOVER_SILENCE_MS (it announces itself every second) is presumed dead, and the adopter
+ * (the node with the lowest id among those heard from, or after TAKEOVER_ANYONE_MS any node)
+ * asks the store to take its lease if the lease was not renewed for LEASE_EXPIRY_MS (every
+ * node renews its own every second): the store decides, so a node that is only cut off from
+ * Redis but still writes keeps its games. Tried again every TAKEOVER_RETRY_MS while the node
+ * stays silent.
+ */
+#define TAKEOVER_SILENCE_MS 2500
+#define LEASE_EXPIRY_MS     3000
+#define TAKEOVER_RETRY_MS   500
+#define TAKEOVER_ANYONE_MS  10000
 
 struct peer {
     char id[BUS_NODE_ID_MAX + 1];
@@ -35,6 +49,8 @@ struct peer {
     int64_t seen_ms;
     int64_t epoch; /* how many times it came (back) onto the bus */
     bool lost;     /* not heard from for PEER_ALIVE_MS: its players were detached */
+    bool adopted;  /* its games were taken over since it was last heard from */
+    int64_t next_takeover_ms;
     int connections, players_online, games_live;
     json_t *live; /* its newest live games: [[created wall ms, summary], ...] */
 };
@@ -214,6 +230,7 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
     peer->epoch = epoch;
     peer->seen_ms = now_mono_ms();
     peer->lost = false;
+    peer->adopted = false;
     json_t *live = json_object_get(msg, "l");
     json_decref(peer->live);
     peer->live = json_is_array(live) ? json_incref(live) : NULL;
@@ -326,6 +343,7 @@ int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     cl->srv = srv;
     snprintf(cl->node, sizeof cl->node, "%s", cfg->node_id);
     cl->incarnation = now_wall_ms();
+    cl->adopt = cfg->adopt;
     srv->cluster = cl;
     site_attach(srv, &cluster_ops); /* from here on the application frees it (site_release) */
     struct bus_config bc = {cfg->redis_host, cfg->redis_port, cfg->node_id, cfg->redis_password};
@@ -340,10 +358,69 @@ int cluster_attach(struct server *srv, const struct cluster_config *cfg) {
     return 0;
 }
 
+/* ---- dead nodes' games ---- */
+
+static void on_adopted(struct server *srv, const char *node, int status, const char *const *games,
+                       int count) {
+    struct cluster *cl = cluster_of(srv);
+    if (!cl) return;
+    struct peer *peer = strmap_get(&cl->peers, node);
+    if (status == -STORE_ERR_CONFLICT) {
+        LOGD("cluster", "node=%s is silent but holds its lease", node);
+        return;
+    }
+    if (status < 0) {
+        LOGW("cluster", "node=%s: taking its games over failed (%s)", node,
+             store_status_name(status));
+        return;
+    }
+    if (peer) peer->adopted = true;
+    relay_adopted(cl, node, games, count);
+}
+
+/* Whether this node adopts a silent peer's games now: the lowest id among the nodes heard from
+ * lately; any node once the peer has been silent for TAKEOVER_ANYONE_MS (the adopter may be cut
+ * off from the database). */
+static bool adopter_for(struct cluster *cl, const struct peer *silent, int64_t now) {
+    if (now - silent->seen_ms >= TAKEOVER_ANYONE_MS) return true;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *p = value;
+        if (now - p->seen_ms < TAKEOVER_SILENCE_MS && strcmp(p->id, cl->node) < 0) return false;
+    }
+    return true;
+}
+
+static void consider_takeovers(struct cluster *cl, int64_t now) {
+    /* Silence means something only while this node hears the bus (for long enough to have
+     * heard every announcement). */
+    if (!cl->adopt || cl->srv->stopping || !bus_up(cl->bus) ||
+        now - cl->up_since_ms < TAKEOVER_SILENCE_MS || adopt_busy(cl->srv))
+        return;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        struct peer *p = value;
+        if (p->adopted || now - p->seen_ms < TAKEOVER_SILENCE_MS || now < p->next_takeover_ms ||
+            !adopter_for(cl, p, now))
+            continue;
+        p->next_takeover_ms = now + TAKEOVER_RETRY_MS;
+        if (adopt_start(cl->srv, p->id, LEASE_EXPIRY_MS, on_adopted) == 0) return;
+    }
+}
+
 void cluster_tick(struct server *srv, int64_t now) {
     struct cluster *cl = cluster_of(srv);
     if (!cl || !cl->bus) return;
     relay_tick(cl, now);
+    consider_takeovers(cl, now);
+    if (now >= cl->next_lease_ms) {
+        /* The lease is renewed whether the bus is up or not: a node cut off from Redis still
+         * serves its own games. */
+        cl->next_lease_ms = now + ANNOUNCE_MS;
+        persist_renew_lease(srv);
+    }
     if (now < cl->next_announce_ms || !bus_up(cl->bus)) return;
     cl->next_announce_ms = now + ANNOUNCE_MS;
     /* Resyncs that reached nobody (the owner not back yet) are tried again every second. */

@@ -37,6 +37,7 @@ struct cluster_config {
     int redis_port;
     const char *node_id; /* stable across restarts: the node's games in the database carry it */
     const char *redis_password; /* AUTH, or NULL */
+    bool adopt;                 /* takes over the games of nodes that die (docs/scaling.md) */
 };
 
 /* Joins the site: plugs the site into the application (app/site.h). Returns 0 or -1 (logged).

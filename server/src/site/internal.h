@@ -40,6 +40,8 @@ struct cluster {
     char node[BUS_NODE_ID_MAX + 1];
     int64_t incarnation;
     int64_t next_announce_ms;
+    int64_t next_lease_ms; /* the next renewal of the node's lease (app/persist.h) */
+    bool adopt;            /* takes over the games of nodes that die (--adopt-games) */
     uint64_t next_rid;
     struct pending *pending;   /* relay.c: requests waiting for an owner */
     struct strmap remotes;     /* id -> struct remote */
@@ -97,6 +99,12 @@ void relay_resync(struct cluster *cl, struct remote *r);
 
 /* The players counted as connected through node are away now (it stopped or restarted). */
 void relay_detach_players_via(struct cluster *cl, const char *node);
+
+/* This node adopted games of node `from`, which died (app/adopt.h): the directory says so, its
+ * own players and spectators of them get their state, and every other node is told (site
+ * channel "adopt" {n, o, g: [[id, white, black], ...]}), so that those following one of them,
+ * or having one of its players, ask this node for its state. */
+void relay_adopted(struct cluster *cl, const char *from, const char *const *games, int count);
 
 /* Request deadlines and repeated directory reads. */
 void relay_tick(struct cluster *cl, int64_t now);

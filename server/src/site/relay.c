@@ -73,6 +73,7 @@ struct pending {
     size_t text_len;
     int not_found;           /* the error when the directory does not know the target */
     int lookups;             /* directory reads so far */
+    bool looked_again;       /* its owner was not listening: the directory was read again */
     int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
     int64_t deadline_ms;
     struct pending *next;
@@ -189,13 +190,25 @@ static struct pending *pending_find(struct cluster *cl, uint64_t rid) {
     return p;
 }
 
-/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). */
+static int lookup_send(struct cluster *cl, struct pending *p);
+
+/* A request reached nobody: its owner is not subscribed (stopped, or cut off from Redis). The
+ * owner this node knew may have died and its game been adopted by another node (whose "adopt"
+ * may have been lost): the directory is read once more before the request fails. */
 static void request_published(void *arg, long long receivers) {
     struct request_ref *ref = arg;
     struct cluster *cl = cluster_of(ref->srv);
     uint64_t rid = ref->rid;
     free(ref);
-    if (!cl || receivers > 0 || !pending_find(cl, rid)) return;
+    struct pending *p = cl && receivers == 0 ? pending_find(cl, rid) : NULL;
+    if (!p) return;
+    if (!p->looked_again && !p->is_seek && p->kind != PENDING_RESYNC) {
+        p->looked_again = true;
+        p->then = p->kind;
+        p->kind = PENDING_LOOKUP;
+        p->lookups = LOOKUP_TRIES; /* a miss now is not a race with the owner's write */
+        if (lookup_send(cl, p) == 0) return;
+    }
     pending_fail(cl, pending_take(cl, rid), -PROTO_ERR_OWNER_UNREACHABLE);
 }
 
@@ -210,13 +223,12 @@ static void pending_send(struct cluster *cl, struct pending *p, const char *owne
         msg =
             json_pack("{s:s,s:s,s:I,s:o,s:s%}", "t", "cmd", "n", cl->node, "q", (json_int_t)p->rid,
                       "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
+        /* The text stays until the answer: sent again if the owner was not listening. */
     } else {
         const char *type = p->kind == PENDING_CHALLENGE ? "cget" : "state";
         msg = json_pack("{s:s,s:s,s:I,s:s}", "t", type, "n", cl->node, "q", (json_int_t)p->rid, "g",
                         p->target);
     }
-    free(p->text);
-    p->text = NULL;
     struct request_ref *ref = malloc(sizeof *ref);
     if (ref) *ref = (struct request_ref){cl->srv, p->rid};
     if (!ref || cluster_publish_direct(cl, owner, msg, request_published, ref) < 0) {
@@ -337,13 +349,17 @@ static int locate_invited(struct cluster *cl, struct conn *c, const struct proto
 
 /* ---- quick pairing for the whole site ---- */
 
-/* A player of ours waiting in another node's pool: told it left when that node goes. */
+/* A player of ours waiting in another node's pool: joined again to the next host's pool when
+ * that node goes (its pool_join kept, without the request's id), or told it left. */
 struct pooled {
     char player[PLAYER_ID_LEN + 1];
     char host[BUS_NODE_ID_MAX + 1];
+    char join[256]; /* the pool_join message, or "" */
 };
 
-static void note_pooled(struct cluster *cl, const char *player, const char *host) {
+/* host NULL: the player no longer waits in another node's pool. join: its pool_join (text). */
+static void note_pooled(struct cluster *cl, const char *player, const char *host, const char *join,
+                        size_t join_len) {
     struct pooled *p = strmap_get(&cl->pooled, player);
     if (!host) {
         if (p) free(strmap_remove(&cl->pooled, player));
@@ -351,7 +367,15 @@ static void note_pooled(struct cluster *cl, const char *player, const char *host
     }
     p = strmap_get_or_add(&cl->pooled, player, sizeof *p, offsetof(struct pooled, player),
                           sizeof p->player, NULL);
-    if (p) snprintf(p->host, sizeof p->host, "%s", host);
+    if (!p) return;
+    snprintf(p->host, sizeof p->host, "%s", host);
+    p->join[0] = '\0';
+    json_t *msg = json_loadb(join, join_len, 0, NULL);
+    json_object_del(msg, "id"); /* the request was answered: a later join answers nobody */
+    char *text = msg ? json_dumps(msg, JSON_COMPACT) : NULL;
+    if (text && strlen(text) < sizeof p->join) memcpy(p->join, text, strlen(text) + 1);
+    free(text);
+    json_decref(msg);
 }
 
 /* Takes out of map (player id -> an entry naming a node at node_offset) one entry naming node,
@@ -365,12 +389,26 @@ static void *take_entry_via(struct strmap *map, size_t node_offset, const char *
     return NULL;
 }
 
-/* The pool host went (stopped, restarted or lost): our players waiting there are out. */
+/* The pool host went (stopped, restarted or lost): our players waiting there join the same
+ * pool on the next host (their pool_join runs again from one of their connections), or, when
+ * that cannot be done, are told they left. */
 static void pool_host_gone(struct cluster *cl, const char *node) {
     struct pooled *p;
     while ((p = take_entry_via(&cl->pooled, offsetof(struct pooled, host), node))) {
         const struct player *pl = world_player_by_id(cl->srv->world, p->player);
-        for (struct conn *c = pl ? pl->net_conns : NULL; c; c = c->player_next)
+        struct conn *first = pl ? pl->net_conns : NULL;
+        if (first && p->join[0]) {
+            conn_wait(first);
+            int rc = conn_retry_located(first, p->join, strlen(p->join));
+            conn_resume(first); /* runs it: forwarded to the new host, or joined here */
+            if (rc == 0) {
+                LOGI("cluster", "player=%s waits in node=%s's pool now", p->player,
+                     cluster_pool_host(cl));
+                free(p);
+                continue;
+            }
+        }
+        for (struct conn *c = first; c; c = c->player_next)
             conn_send_json(c, proto_encode_simple("pool_left"));
         free(p);
     }
@@ -388,7 +426,7 @@ static int forward_to_pool_host(struct cluster *cl, struct conn *c, const struct
         conn_send_error(c, -PROTO_ERR_INTERNAL, req->id, NULL);
         return 1;
     }
-    note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL);
+    note_pooled(cl, c->player->id, req->msg == PROTO_MSG_POOL_JOIN ? host : NULL, text, len);
     pending_send(cl, p, host);
     return 1;
 }
@@ -682,6 +720,73 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
                      g->players[CHESS_BLACK]->id, "sc", watching ? watching->announced : 0));
 }
 
+static void deliver_state(struct cluster *cl, const json_t *res, const char *game);
+
+/* ---- adoption: a dead node's games taken over (cluster.c decides, app/adopt.c restores) ---- */
+
+/* The owner's "game" messages of one of its games, as a state answer carries them. */
+static json_t *encode_state(const struct game *g) {
+    int64_t now = now_mono_ms();
+    return json_pack("{s:o,s:o,s:s,s:s}", "m",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "w",
+                     g->players[CHESS_WHITE]->id, "b", g->players[CHESS_BLACK]->id);
+}
+
+void relay_adopted(struct cluster *cl, const char *from, const char *const *games, int count) {
+    json_t *ids = json_array();
+    for (int i = 0; i < count; i++) {
+        const struct game *g = world_game(cl->srv->world, games[i]);
+        if (!g) continue;
+        char key[48];
+        snprintf(key, sizeof key, "game:%s", g->id);
+        bus_set(cl->bus, key, cl->node, DIRECTORY_TTL_S);
+        json_array_append_new(ids, json_pack("[s,s,s]", g->id, g->players[CHESS_WHITE]->id,
+                                             g->players[CHESS_BLACK]->id));
+        /* Followed here as the dead node's until now: this node's own players and spectators
+         * of it get its state, as after a resync. */
+        cluster_remote_drop(cl, g->id);
+        json_t *state = encode_state(g);
+        if (state) deliver_state(cl, state, g->id);
+        json_decref(state);
+    }
+    /* Every node following one of them asks this node for its state (relay_on_adopt). */
+    cluster_publish_direct(
+        cl, NULL, json_pack("{s:s,s:s,s:s,s:o}", "t", "adopt", "n", cl->node, "o", from, "g", ids),
+        NULL, NULL);
+}
+
+/* Whether one of the game's players is connected to this node. */
+static bool player_here(struct cluster *cl, const json_t *id) {
+    const char *player = json_string_value(id);
+    const struct player *pl = player ? world_player_by_id(cl->srv->world, player) : NULL;
+    return pl && pl->net_conns != NULL;
+}
+
+/* Another node adopted games of a dead node ([id, white, black] each): the ones followed here
+ * have a new owner, and so do those of players connected here who came from the dead node
+ * before the adoption (their hello found no owner to answer): each asks the new owner for the
+ * game's state and pushes it to its players and spectators here. */
+static void on_adopt(struct cluster *cl, const json_t *msg) {
+    const char *owner = json_string_value(json_object_get(msg, "n"));
+    const json_t *games = json_object_get(msg, "g");
+    if (!owner || !bus_node_id_valid(owner) || !json_is_array(games)) return;
+    size_t i;
+    const json_t *game;
+    json_array_foreach(games, i, game) {
+        const char *id = json_string_value(json_array_get(game, 0));
+        if (!id || world_game(cl->srv->world, id)) continue;
+        struct remote *r = strmap_get(&cl->remotes, id);
+        if (!r && !player_here(cl, json_array_get(game, 1)) &&
+            !player_here(cl, json_array_get(game, 2)))
+            continue;
+        r = cluster_remote_get(cl, id, owner); /* a new owner: its versions start again */
+        if (!r) continue;
+        r->resyncing = false; /* a request to the dead node gets no answer */
+        relay_resync(cl, r);
+    }
+}
+
 /* The players counted as connected through a node are away now (the node stopped or restarted:
  * their connections are gone). */
 void relay_detach_players_via(struct cluster *cl, const char *node) {
@@ -858,8 +963,8 @@ static void deliver_event(struct cluster *cl, const json_t *msg) {
     if (p) pending_free(p);
     const char *type = json_string_value(json_object_get(m, "type"));
     if (type && strcmp(type, "game_started") == 0) { /* paired, maybe by a pool */
-        if (rd.white) note_pooled(cl, rd.white, NULL);
-        if (rd.black) note_pooled(cl, rd.black, NULL);
+        if (rd.white) note_pooled(cl, rd.white, NULL, NULL, 0);
+        if (rd.black) note_pooled(cl, rd.black, NULL, NULL, 0);
     }
     /* The owner thinks a player of ours is away (it lost track of this node for a while): the
      * player is here, so it is told again, as at a hello. */
@@ -1045,7 +1150,7 @@ void cluster_conn_gone(struct conn *c) {
 
 void cluster_player_gone(struct server *srv, const struct player *p) {
     struct cluster *cl = cluster_of(srv);
-    if (cl) note_pooled(cl, p->id, NULL); /* the host takes it out of its pool (gone) */
+    if (cl) note_pooled(cl, p->id, NULL, NULL, 0); /* the host takes it out of its pool (gone) */
     if (!cl || !bus_up(cl->bus)) return;
     cluster_publish_direct(
         cl, NULL, json_pack("{s:s,s:s,s:s}", "t", "gone", "n", cl->node, "p", p->id), NULL, NULL);
@@ -1150,6 +1255,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
         on_player_moderated(cl, msg);
     else if (strcmp(t, "pset") == 0)
         on_player_settings(cl, msg);
+    else if (strcmp(t, "adopt") == 0)
+        on_adopt(cl, msg);
     else
         return false;
     return true;

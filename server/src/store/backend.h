@@ -82,6 +82,13 @@ struct store_backend {
     int (*start)(struct store_db *db);
     /* Stops it, once the writer thread has ended; called whenever start was (even failed). */
     void (*stop)(struct store_db *db);
+    /*
+     * Takes the node's lease (store_config.leases): a new generation of it, renewed now; from
+     * then on begin renews it first in every transaction and fails with FENCED once another
+     * node took it. On the opening thread, after migrate. Returns 0 or IO (err filled).
+     * Optional: NULL where the backend has no leases.
+     */
+    int (*lease_take)(struct store_db *db, char *err, size_t errlen);
     /* Releases everything (after session_close and every reader's close). NULL is ignored. */
     void (*close)(struct store_db *db);
     /* Fills the backend's counters of out (checkpoints, log_truncations). Any thread. */
@@ -93,7 +100,9 @@ struct store_backend {
     int (*session_open)(struct store_db *db);
     /* Releases it; also after a failed or missing session_open. */
     void (*session_close)(struct store_db *db);
-    /* Starts a transaction. Returns 0 or IO (logged). */
+    /* Starts a transaction (renewing the node's lease first, when it holds one). Returns 0, IO
+     * (logged) or FENCED (the lease was taken: the writer stops). A pipelining backend may
+     * find FENCED only at the commit, or at the retry after it. */
     int (*begin)(struct store_db *db);
     /*
      * Applies one operation inside the transaction. Returns 0 with *op_status set (0, or the
@@ -101,10 +110,15 @@ struct store_backend {
      * transaction goes on), or a negative status when the whole transaction fails (logged).
      */
     int (*apply)(struct store_db *db, const struct store_op *op, int *op_status);
-    /* Commits: durable when it returns 0. Returns 0 or IO (logged); then rollback follows. */
+    /* Commits: durable when it returns 0. Returns 0, IO or FENCED (logged); then rollback
+     * follows. */
     int (*commit)(struct store_db *db);
     /* Rolls back a failed transaction, leaving the session as it was after the last commit. */
     void (*rollback)(struct store_db *db);
+    /* After a rollback: false when the database cannot be reached (its connection was lost and
+     * could not be made again), and the writer keeps retrying for as long as that lasts.
+     * Optional: NULL for a database that is always reachable (a file). */
+    bool (*reachable)(struct store_db *db);
     /* Between transactions (after each commit or failure): housekeeping the writer must do
      * itself (SQLite: truncating a WAL past its hard bound). */
     void (*maintain)(struct store_db *db);

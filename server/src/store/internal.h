@@ -41,6 +41,7 @@ struct store {
     uint64_t submitted;
     uint64_t committed;
     bool failed;
+    bool fenced;
 
     pthread_mutex_t lock;
     pthread_cond_t writer_cond;
@@ -57,7 +58,9 @@ struct store {
     struct op_list pending;
     struct result_list results;
     bool failed_shared;
-    bool wake_sent; /* a wake-up is out and not yet answered by store_poll */
+    bool fenced_shared; /* the writer stopped because the node's lease was taken */
+    bool database_down; /* the writer is retrying a database it cannot reach */
+    bool wake_sent;     /* a wake-up is out and not yet answered by store_poll */
     bool stopping;
     struct store_read_job *reads_head, *reads_tail; /* waiting for a reader */
     size_t reads_waiting;

@@ -109,12 +109,14 @@ const struct store_backend store_pg_backend = {
     .open = backend_open,
     .migrate = pg_migrate,
     .close = backend_close,
+    .lease_take = pg_lease_take,
     .session_open = pg_session_open,
     .session_close = pg_session_close,
     .begin = pg_begin,
     .apply = pg_apply,
     .commit = pg_commit,
     .rollback = pg_rollback,
+    .reachable = pg_reachable,
     /* No online backups of the store's own (store_backup_setup refuses --backup-dir as
      * UNSUPPORTED): pg_dump takes them (docs/self-hosting.md). */
     .backup_suffix = ".dump",

@@ -48,13 +48,15 @@ struct pg_move_batch {
 /* The backend's handle (struct store_db first). */
 struct pg_db {
     struct store_db base;
-    const char *url;     /* the config's string */
-    const char *node_id; /* "" for a single server */
-    PGconn *wconn;       /* the writer's connection (opened first: the lock, migrations) */
-    struct strmap live;  /* game id -> struct pg_live (writer thread) */
-    bool pipelined;      /* the connection is in pipeline mode */
-    int in_flight;       /* statements sent and not read yet */
-    bool careful;        /* the last transaction failed: the next runs each statement alone */
+    const char *url;          /* the config's string */
+    const char *node_id;      /* "" for a single server */
+    bool leases;              /* the node holds a lease (pg_lease.c) */
+    int64_t lease_generation; /* the generation it took */
+    PGconn *wconn;            /* the writer's connection (opened first: the lock, migrations) */
+    struct strmap live;       /* game id -> struct pg_live (writer thread) */
+    bool pipelined;           /* the connection is in pipeline mode */
+    int in_flight;            /* statements sent and not read yet */
+    bool careful;             /* the last transaction failed: the next runs each statement alone */
     bool must_change[PG_PIPELINE_DEPTH + 2]; /* of each statement in flight (pg_run) */
     struct pg_move_batch moves;
 };
@@ -147,6 +149,7 @@ int pg_begin(struct store_db *db);
 int pg_apply(struct store_db *db, const struct store_op *op, int *op_status);
 int pg_commit(struct store_db *db);
 void pg_rollback(struct store_db *db);
+bool pg_reachable(struct store_db *db);
 
 /*
  * Runs one of the writer's statements (pg_write.c's table, by index) in the open transaction:
@@ -155,6 +158,22 @@ void pg_rollback(struct store_db *db);
  * changed no row), or -STORE_ERR_IO.
  */
 int pg_run(struct pg_db *d, int stmt, const struct pg_params *p, bool must_change, int none);
+
+/* ---- pg_lease.c: node leases ---- */
+
+/* The renewal of the node's lease, first in every transaction, with pg_lease_params()'s
+ * parameters: fails with SQLSTATE CH001 once another node took it. */
+#define PG_LEASE_RENEW_SQL "SELECT chess_lease_renew($1, $2)"
+
+/* backend.h's lease_take. */
+int pg_lease_take(struct store_db *db, char *err, size_t errlen);
+/* PG_LEASE_RENEW_SQL's parameters: the node and its generation. */
+void pg_lease_params(const struct pg_db *d, struct pg_params *p);
+/* The renewal, answered at once (careful mode): 0, -STORE_ERR_FENCED or -STORE_ERR_IO. */
+int pg_lease_renew(struct pg_db *d);
+/* A TAKEOVER operation, alone in careful mode: 0, a positive status failing it alone, or
+ * -STORE_ERR_IO. */
+int pg_takeover(struct pg_db *d, const struct store_op *op);
 
 /* ---- pg_moderation.c ---- */
 

@@ -84,17 +84,26 @@ int pg_error_status(const PGresult *r) {
     const char *state = r ? PQresultErrorField(r, PG_DIAG_SQLSTATE) : NULL;
     if (!state) return -STORE_ERR_IO;
     if (strcmp(state, "23505") == 0) return STORE_ERR_CONFLICT; /* unique_violation */
+    if (strcmp(state, "CH001") == 0) return -STORE_ERR_FENCED;  /* chess_lease_renew */
     /* Class 23 (other constraints: a missing player, a check) and 22 (bad data). */
     if (strncmp(state, "23", 2) == 0 || strncmp(state, "22", 2) == 0) return STORE_ERR_NOT_FOUND;
     return -STORE_ERR_IO;
 }
 
-/* The session's settings. Returns true when they are set. */
+/*
+ * The session's settings. Returns true when they are set. A node whose link to the database is
+ * cut must not hold the database's locks for long (the lease's row lock inside a transaction,
+ * the node's advisory lock): the server ends a session idle inside a transaction after 5 s and
+ * probes an idle connection's peer after 10 s (docs/scaling.md, "When a node dies").
+ */
 static bool configure(PGconn *conn, bool read_only) {
     const char *settings = read_only
                                ? "SET synchronous_commit = on; SET client_min_messages = warning; "
                                  "SET default_transaction_read_only = on"
-                               : "SET synchronous_commit = on; SET client_min_messages = warning";
+                               : "SET synchronous_commit = on; SET client_min_messages = warning; "
+                                 "SET idle_in_transaction_session_timeout = '5s'; "
+                                 "SET tcp_keepalives_idle = 10; SET tcp_keepalives_interval = 2; "
+                                 "SET tcp_keepalives_count = 3; SET tcp_user_timeout = 10000";
     PGresult *r = PQexec(conn, settings);
     bool ok = PQresultStatus(r) == PGRES_COMMAND_OK;
     PQclear(r);
@@ -102,7 +111,17 @@ static bool configure(PGconn *conn, bool read_only) {
 }
 
 PGconn *pg_connect(const char *url, bool read_only, char *err, size_t errlen) {
-    PGconn *conn = PQconnectdb(url);
+    /* Our side's limits on a link that goes silent (a connection is given up rather than waited
+     * on for TCP's minutes), before the URL, whose own settings win. */
+    const char *const keys[] = {"connect_timeout",
+                                "keepalives_idle",
+                                "keepalives_interval",
+                                "keepalives_count",
+                                "tcp_user_timeout",
+                                "dbname",
+                                NULL};
+    const char *const values[] = {"3", "5", "2", "2", "10000", url, NULL};
+    PGconn *conn = PQconnectdbParams(keys, values, 1);
     if (!conn) {
         snprintf(err, errlen, "out of memory");
         return NULL;

@@ -430,9 +430,10 @@ static int send_prepared(struct pg_db *d, int stmt, const struct pg_params *p, b
     return 0;
 }
 
-/* Sends BEGIN or COMMIT into the pipeline. */
-static int send_control(struct pg_db *d, const char *sql) {
-    if (PQsendQueryParams(d->wconn, sql, 0, NULL, NULL, NULL, NULL, 0) != 1) {
+/* Sends BEGIN or COMMIT (p NULL), or another unprepared statement, into the pipeline. */
+static int send_control(struct pg_db *d, const char *sql, const struct pg_params *p) {
+    if (PQsendQueryParams(d->wconn, sql, p ? p->n : 0, NULL, p ? p->value : NULL,
+                          p ? p->length : NULL, p ? p->format : NULL, 0) != 1) {
         LOGE("store", "%s failed: %s", sql, PQerrorMessage(d->wconn));
         return -STORE_ERR_IO;
     }
@@ -852,6 +853,14 @@ static int put_analysis_ply(struct pg_db *d, const struct store_op *op) {
     return pg_run(d, W_ANALYSIS_DONE, &done, false, 0);
 }
 
+/* A TAKEOVER: the games it made ours are live games the writer must know (they may have
+ * started after this node's writer loaded its memory). */
+static int take_over(struct pg_db *d, const struct store_op *op) {
+    int rc = pg_takeover(d, op);
+    if (rc == 0 && live_load(d) < 0) return -STORE_ERR_IO;
+    return rc;
+}
+
 static int apply_op(struct pg_db *d, const struct store_op *op) {
     struct pg_params p = {0};
     int rc;
@@ -924,6 +933,8 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
             return pg_run(d, W_SETTINGS_SET, &p, true, STORE_ERR_NOT_FOUND);
         case STORE_OP_ANALYSIS_REQUEST: return put_analysis_request(d, op);
         case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
+        case STORE_OP_LEASE: return 0; /* the transaction renewed the lease */
+        case STORE_OP_TAKEOVER: return take_over(d, op);
         case STORE_OP_ARENA:
         case STORE_OP_ARENA_PLAYER:
         case STORE_OP_GAME_ARENA:
@@ -946,6 +957,7 @@ static bool pipelinable(enum store_op_type type) {
         case STORE_OP_TOKEN_SEEN:
         case STORE_OP_API_TOKEN_USED:
         case STORE_OP_ANALYSIS_PLY:
+        case STORE_OP_LEASE:
         case STORE_OP_IMPORT: return true;
         default: return false;
     }
@@ -973,11 +985,17 @@ static int apply_alone(struct pg_db *d, const struct store_op *op) {
     return rc;
 }
 
+/* The node's lease is renewed first in every transaction (pg_lease.c): pipelined, a taken lease
+ * fails the transaction at the commit, and the careful retry finds FENCED. */
 int pg_begin(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
-    if (d->careful) return exec_now(d, "BEGIN") ? 0 : -STORE_ERR_IO;
+    if (d->careful) return exec_now(d, "BEGIN") ? pg_lease_renew(d) : -STORE_ERR_IO;
     if (pipeline_enter(d) < 0) return -STORE_ERR_IO;
-    return send_control(d, "BEGIN");
+    int rc = send_control(d, "BEGIN", NULL);
+    if (rc < 0 || !d->leases) return rc;
+    struct pg_params p = {0};
+    pg_lease_params(d, &p);
+    return send_control(d, PG_LEASE_RENEW_SQL, &p);
 }
 
 int pg_apply(struct store_db *db, const struct store_op *op, int *op_status) {
@@ -1000,7 +1018,7 @@ int pg_commit(struct store_db *db) {
     struct pg_db *d = pg_db_of(db);
     int rc;
     if (d->pipelined) {
-        if (batch_send(d) < 0 || send_control(d, "COMMIT") < 0) return -STORE_ERR_IO;
+        if (batch_send(d) < 0 || send_control(d, "COMMIT", NULL) < 0) return -STORE_ERR_IO;
         rc = pipeline_flush(d);
     } else {
         rc = exec_now(d, "COMMIT") ? 0 : -STORE_ERR_IO;
@@ -1011,6 +1029,10 @@ int pg_commit(struct store_db *db) {
     }
     if (rc == 0) d->careful = false;
     return rc;
+}
+
+bool pg_reachable(struct store_db *db) {
+    return PQstatus(pg_db_of(db)->wconn) == CONNECTION_OK;
 }
 
 void pg_rollback(struct store_db *db) {

@@ -326,6 +326,7 @@ const struct store_backend store_sqlite_backend = {
     .start = backend_start,
     .stop = backend_stop,
     .close = backend_close,
+    .lease_take = sqlite_lease_take,
     .stats = backend_stats,
     .session_open = sqlite_session_open,
     .session_close = sqlite_session_close,

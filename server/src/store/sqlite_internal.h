@@ -37,6 +37,8 @@ struct writer_stmts {
     sqlite3_stmt *settings_set, *delete_settings;
     /* computer analysis of finished games: a request's checks, a request, a position, the end */
     sqlite3_stmt *analysis_check, *analysis_add, *analysis_ply, *analysis_done;
+    /* node leases (sqlite_lease.c): this node's renewed, another node's taken with its games */
+    sqlite3_stmt *lease_renew, *lease_take_over, *games_take_over;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */
@@ -51,6 +53,8 @@ struct sqlite_db {
     struct store_db base;
     struct store_sqlite_options opt; /* with the defaults filled in */
     const char *node_id;             /* "" for a single server; the config's string */
+    bool leases;                     /* the node holds a lease (sqlite_lease.c) */
+    int64_t lease_generation;        /* the generation it took */
     char path[4096];                 /* the database file */
     int lock_fd;
     sqlite3 *wdb;           /* the writer's connection (opened first: checks, migrations) */
@@ -174,6 +178,13 @@ int sqlite_mod_log(struct store_reader *reader, const char *target_id, int max,
 /* Applies a MODERATE, BLOCK or REPORT operation inside the writer's transaction: 0, a positive
  * status failing this operation alone, or -STORE_ERR_IO. */
 int sqlite_put_moderation(struct sqlite_db *d, const struct store_op *op);
+
+/* sqlite_lease.c: node leases (backend.h's lease_take); the lease's renewal inside the writer's
+ * transaction (0, -FENCED when another node took it, or -IO); a TAKEOVER operation (0, a
+ * positive status failing it alone, or -IO). */
+int sqlite_lease_take(struct store_db *db, char *err, size_t errlen);
+int sqlite_lease_renew(struct sqlite_db *d);
+int sqlite_takeover(struct sqlite_db *d, const struct store_op *op);
 
 /* ---- sqlite_arena.c: arena tournaments (docs/tournaments.md) ---- */
 

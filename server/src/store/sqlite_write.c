@@ -156,6 +156,13 @@ static const char *const sql_text[] = {
     "depth = excluded.depth, nodes = excluded.nodes, pv = excluded.pv",
     /* analysis_done */
     "UPDATE game_analyses SET done_at = ?2 WHERE game_id = ?1 AND done_at IS NULL",
+    /* lease_renew: ?1 now, only while the generation is still this node's */
+    "UPDATE node_leases SET renewed_at = ?1 WHERE node = ?2 AND generation = ?3",
+    /* lease_take_over: node ?1's lease, not renewed since ?3, taken by ?4 at ?2 */
+    "UPDATE node_leases SET generation = generation + 1, renewed_at = ?2, taken_by = ?4 "
+    "WHERE node = ?1 AND renewed_at < ?3",
+    /* games_take_over: node ?1's games in progress become ?2's */
+    "UPDATE games SET node = ?2 WHERE node = ?1 AND status = 'live'",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))
@@ -666,6 +673,14 @@ static int put_analysis_ply(struct sqlite_db *d, const struct store_op *op) {
     return step(d, st);
 }
 
+/* A TAKEOVER: the games it made ours are live games the writer must know (they may have
+ * started after this node's writer loaded its memory). */
+static int take_over(struct sqlite_db *d, const struct store_op *op) {
+    int rc = sqlite_takeover(d, op);
+    if (rc == OP_OK && live_load(d) < 0) return -STORE_ERR_IO;
+    return rc;
+}
+
 static int apply_op(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_stmt *st;
     int rc;
@@ -746,6 +761,8 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
             return step_changed(d, st, STORE_ERR_NOT_FOUND);
         case STORE_OP_ANALYSIS_REQUEST: return put_analysis_request(d, op);
         case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
+        case STORE_OP_LEASE: return OP_OK; /* the transaction renewed the lease */
+        case STORE_OP_TAKEOVER: return take_over(d, op);
         case STORE_OP_ARENA:
         case STORE_OP_ARENA_PLAYER:
         case STORE_OP_GAME_ARENA:
@@ -763,9 +780,11 @@ static bool run_control(sqlite3_stmt *st) {
 
 int sqlite_begin(struct store_db *db) {
     struct sqlite_db *d = sqlite_db_of(db);
-    if (run_control(d->ws.begin)) return 0;
-    LOGE("store", "BEGIN failed: %s", sqlite3_errmsg(d->wdb));
-    return -STORE_ERR_IO;
+    if (!run_control(d->ws.begin)) {
+        LOGE("store", "BEGIN failed: %s", sqlite3_errmsg(d->wdb));
+        return -STORE_ERR_IO;
+    }
+    return sqlite_lease_renew(d); /* first, so that a fenced node writes nothing */
 }
 
 int sqlite_apply(struct store_db *db, const struct store_op *op, int *op_status) {

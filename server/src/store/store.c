@@ -33,6 +33,7 @@ static const char *const status_names[STORE_ERR_COUNT] = {
     [STORE_ERR_UNSUPPORTED] = "UNSUPPORTED",
     [STORE_ERR_DENIED] = "DENIED",
     [STORE_ERR_UNREACHABLE] = "UNREACHABLE",
+    [STORE_ERR_FENCED] = "FENCED",
 };
 
 const char *store_status_name(int status) {
@@ -134,6 +135,17 @@ struct store *store_open(const struct store_config *cfg, int *status, char *err,
         LOGI("store", "%s (%s): applied %d migration(s), schema version %d",
              cfg->backend == STORE_BACKEND_SQLITE && cfg->location ? cfg->location : "database",
              s->backend->name, applied, version);
+    if (cfg->leases) {
+        /* Before anything is read: a node that takes this node's games over from now on takes
+         * them from a store this node has not read yet. */
+        if (!s->backend->lease_take || !cfg->node_id || !*cfg->node_id) {
+            snprintf(err, errlen, "the %s store has no node leases, or no node id was given",
+                     s->backend->name);
+            rc = -STORE_ERR_UNSUPPORTED;
+            goto fail;
+        }
+        if ((rc = s->backend->lease_take(s->db, err, errlen)) < 0) goto fail;
+    }
     if ((rc = s->backend->reader_open(s->db, &s->startup, err, errlen)) < 0) goto fail;
     *status = 0;
     err[0] = '\0';
@@ -282,10 +294,15 @@ bool store_failed(const struct store *s) {
     return s->failed;
 }
 
+bool store_fenced(const struct store *s) {
+    return s->fenced;
+}
+
 int store_poll(struct store *s, store_result_fn fn, void *ctx) {
     pthread_mutex_lock(&s->lock);
     s->committed = s->committed_shared;
     s->failed = s->failed_shared;
+    s->fenced = s->fenced_shared;
     struct result_list taken = s->results;
     s->results = (struct result_list){0};
     struct store_read_job *done = readers_take_done(s);
@@ -312,6 +329,7 @@ void store_get_stats(struct store *s, struct store_stats *out) {
         .readers = s->reader_count,
         .commits = s->commits,
         .transactions_failed = s->transactions_failed,
+        .database_down = s->database_down,
     };
     pthread_mutex_unlock(&s->lock);
     if (s->backend->stats) s->backend->stats(s->db, out);

@@ -103,6 +103,11 @@ void store_get_stats(struct store *store, struct store_stats *out);
 /* True once the writer gave up after repeated failures: nothing more will be committed. */
 bool store_failed(const struct store *store);
 
+/* True once the writer stopped because another node took this node's lease
+ * (store_config.leases): store_failed() is true too, and nothing more will ever be committed
+ * by this store. As of the last store_poll(). */
+bool store_fenced(const struct store *store);
+
 /* ---- backups and restores (docs/self-hosting.md) ---- */
 
 /*

@@ -13,6 +13,7 @@
 #include "core/rating.h"
 
 #define STORE_ID_MAX           16 /* game, player and challenge ids */
+#define STORE_NODE_MAX         32 /* a node's id (--node-id) */
 #define STORE_NAME_MAX         24 /* shown names (PLAYER_NAME_MAX) */
 #define STORE_ARENA_NAME_MAX   30 /* an arena's name (ARENA_NAME_MAX) */
 #define STORE_USERNAME_MAX     20
@@ -49,6 +50,7 @@ enum store_status {
     STORE_ERR_UNSUPPORTED, /* the backend cannot do this (e.g. back itself up while running) */
     STORE_ERR_DENIED,      /* writes: the acting player may not do this (moderation) */
     STORE_ERR_UNREACHABLE, /* the database server cannot be reached (PostgreSQL) */
+    STORE_ERR_FENCED,      /* the node's lease was taken by another node: it may write no more */
     STORE_ERR_COUNT
 };
 
@@ -82,6 +84,12 @@ struct store_config {
                             answers arrive late (0: none) */
     int commit_delay_ms; /* for tests: each transaction waits this long before its commit, so
                             commits arrive late (0: none) */
+    /* A node of a site whose games another node may take over (docs/scaling.md, "When a node
+     * dies"; node_id set): store_open() takes the node's lease before anything is read, and every
+     * transaction renews it first, so the loop must commit one at least every second
+     * (STORE_OP_LEASE). Once another node took it (STORE_OP_TAKEOVER), every transaction fails
+     * with FENCED: nothing more is written and the writer stops (store_fenced()). */
+    bool leases;
 };
 
 enum store_op_type {
@@ -137,6 +145,11 @@ enum store_op_type {
     STORE_OP_ANALYSIS_PLY,     /* one position of game_id's analysis: u.analysis_ply (0;
                                   -NOT_FOUND: no analysis of that game is under way). With
                                   u.analysis_ply.last the analysis is done as of its `at`. */
+    /* Node leases (store_config.leases): */
+    STORE_OP_LEASE,    /* nothing: a transaction, which renews the lease (at least every second) */
+    STORE_OP_TAKEOVER, /* takes the lease of node u.takeover.node when it was not renewed for
+                          u.takeover.expiry_ms, and its games in progress with it: they become
+                          this node's (0; -CONFLICT: the lease is held, or there is none) */
     /* Arena tournaments (docs/tournaments.md), this node's: */
     STORE_OP_ARENA,        /* an arena (u.arena; creator: player_id, "" for the operator),
                               or its new status when it is stored already */
@@ -331,6 +344,10 @@ struct store_op {
         } analysis;
         struct store_analysis_ply analysis_ply;
         struct {
+            char node[STORE_NODE_MAX + 1];
+            int64_t expiry_ms;
+        } takeover;
+        struct {
             char target_id[STORE_ID_MAX + 1];
             enum store_report_kind kind;
             char game_id[STORE_ID_MAX + 1]; /* "" for none */
@@ -372,6 +389,7 @@ struct store_stats {
     int readers;                  /* reader threads */
     uint64_t commits;             /* transactions committed */
     uint64_t transactions_failed; /* transactions rolled back (each attempt counts) */
+    bool database_down;           /* the writer is waiting for a database it cannot reach */
     uint64_t checkpoints;         /* checkpoints run by the backend */
     uint64_t log_truncations;     /* times the writer truncated the backend's log past a bound */
 };

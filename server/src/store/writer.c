@@ -17,21 +17,43 @@
 #include "util/now.h"
 
 #define RETRY_ATTEMPTS 8
+/* While the database cannot be reached, the transaction is tried again at least this often. */
+#define DOWN_RETRY_MS 1000
 
 static void pause_ms(int ms) {
     struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
     nanosleep(&ts, NULL);
 }
 
+/* After a failed transaction: whether the database could not be reached (the backend could not
+ * connect again), published for the health report; and whether the writer should keep trying
+ * beyond its attempts (down, and the store is not closing). */
+static bool note_down(struct store *s, bool down) {
+    pthread_mutex_lock(&s->lock);
+    s->transactions_failed++;
+    s->database_down = down;
+    bool keep_trying = down && !s->stopping;
+    pthread_mutex_unlock(&s->lock);
+    return keep_trying;
+}
+
 /*
  * Applies ops[0..count) in one transaction and commits, retrying a failed transaction a few
- * times. Each op's own status goes to status[i] (0, -CONFLICT, -NOT_FOUND...). Returns 0, or
- * -STORE_ERR_IO when the transaction could not be committed (nothing of it is stored).
+ * times, and for as long as the database cannot be reached (a database server restarting or
+ * out of reach: the writes wait, and so do the messages held for them). Each op's own status
+ * goes to status[i] (0, -CONFLICT, -NOT_FOUND...). Returns 0, or -STORE_ERR_IO when the
+ * transaction could not be committed (nothing of it is stored), or -STORE_ERR_FENCED at once
+ * when the node's lease was taken (nothing of it is stored either).
  */
 static int apply_chunk(struct store *s, const struct store_op *ops, size_t count, int *status) {
     const struct store_backend *be = s->backend;
-    for (int attempt = 0; attempt < RETRY_ATTEMPTS; attempt++) {
-        if (attempt > 0) pause_ms(s->cfg.retry_ms << attempt);
+    bool down = false, was_down = false;
+    /* failures: those that count against the attempts (not while the database is away) */
+    for (int attempt = 0, failures = 0; failures < RETRY_ATTEMPTS; attempt++) {
+        if (attempt > 0) {
+            int ms = s->cfg.retry_ms << (failures < RETRY_ATTEMPTS ? failures : RETRY_ATTEMPTS - 1);
+            pause_ms(down && ms > DOWN_RETRY_MS ? DOWN_RETRY_MS : ms);
+        }
         int rc = be->begin(s->db);
         for (size_t i = 0; rc == 0 && i < count; i++) {
             rc = be->apply(s->db, &ops[i], &status[i]);
@@ -40,13 +62,25 @@ static int apply_chunk(struct store *s, const struct store_op *ops, size_t count
                      ops[i].game_id, ops[i].player_id, store_status_name(status[i]));
         }
         if (rc == 0 && s->cfg.commit_delay_ms > 0) pause_ms(s->cfg.commit_delay_ms);
-        if (rc == 0 && (rc = be->commit(s->db)) == 0) return 0;
-        LOGE("store", "transaction of %zu ops failed (attempt %d of %d): %s", count, attempt + 1,
-             RETRY_ATTEMPTS, store_status_name(rc));
-        pthread_mutex_lock(&s->lock);
-        s->transactions_failed++;
-        pthread_mutex_unlock(&s->lock);
+        if (rc == 0 && (rc = be->commit(s->db)) == 0) {
+            if (was_down) LOGI("store", "the database is back: writing again");
+            return 0;
+        }
+        if (rc == -STORE_ERR_FENCED) {
+            /* Another node took the lease, and this node's games with it: retrying cannot
+             * help, and nothing of this transaction may be written. */
+            LOGE("store", "this node's lease was taken over by another node: nothing more will "
+                          "be written");
+            be->rollback(s->db);
+            return rc;
+        }
+        if (attempt < RETRY_ATTEMPTS || attempt % 30 == 0)
+            LOGE("store", "transaction of %zu ops failed (attempt %d): %s", count, attempt + 1,
+                 store_status_name(rc));
         be->rollback(s->db);
+        down = note_down(s, be->reachable && !be->reachable(s->db));
+        was_down |= down;
+        if (!down) failures++;
     }
     return -STORE_ERR_IO;
 }
@@ -80,7 +114,7 @@ void *store_writer_main(void *arg) {
     struct op_list batch = {0};
     int *status = NULL;
     size_t status_cap = 0;
-    bool failed = false;
+    bool failed = false, fenced = false;
     pthread_mutex_lock(&s->lock);
     while (!failed) {
         while (s->pending.count == 0 && !s->stopping) pthread_cond_wait(&s->writer_cond, &s->lock);
@@ -99,9 +133,11 @@ void *store_writer_main(void *arg) {
             n = batch.count - at < chunk ? batch.count - at : chunk;
             while (at + n < batch.count && batch.items[at + n - 1].group_next) n++;
             int64_t began_us = now_mono_us();
-            if (apply_chunk(s, batch.items + at, n, status + at) < 0)
+            int rc = apply_chunk(s, batch.items + at, n, status + at);
+            if (rc < 0) {
                 failed = true;
-            else
+                fenced = rc == -STORE_ERR_FENCED;
+            } else
                 post_commit(s, batch.items + at, n, status + at, began_us);
             if (s->backend->maintain) s->backend->maintain(s->db);
         }
@@ -112,6 +148,7 @@ void *store_writer_main(void *arg) {
     if (failed) {
         LOGE("store", "the writer gave up: nothing more will be committed");
         s->failed_shared = true;
+        s->fenced_shared = fenced;
         for (size_t i = 0; i < s->pending.count; i++) store_op_release(&s->pending.items[i]);
         s->pending.count = 0;
         bool need = store_push_result(s, NULL);

@@ -1496,6 +1496,92 @@ static void test_reader_pool(void) {
     CHECK(late < queued);
 }
 
+/* A started store of node `node` of a site with leases, on the test's database as it is. */
+static struct store *open_node(const char *node) {
+    int status;
+    char err[256];
+    struct store_config cfg = {.retry_ms = 1, .node_id = node, .leases = true};
+    testdb_config(dir, &cfg);
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    if (!s) printf("open node %s: %s\n", node, err);
+    if (s && store_start(s, on_wake, NULL) < 0) {
+        store_close(s);
+        return NULL;
+    }
+    return s;
+}
+
+/* Submits a takeover of node's lease by s and returns its status. */
+static int take_over(struct store *s, const char *node, int64_t expiry_ms) {
+    struct store_op op = {.type = STORE_OP_TAKEOVER, .want_result = true, .cookie = 77};
+    snprintf(op.u.takeover.node, sizeof op.u.takeover.node, "%s", node);
+    op.u.takeover.expiry_ms = expiry_ms;
+    CHECK(store_submit(s, &op) > 0);
+    struct results rs = {0};
+    if (wait_results(s, &rs, 1) < 0) return 999;
+    CHECK_EQ_INT((int)rs.items[0].cookie, 77);
+    return rs.items[0].status;
+}
+
+/*
+ * Node leases (docs/scaling.md, "When a node dies"): a lease renewed lately is not taken; one
+ * not renewed for the expiry is, with the node's games in progress, in one transaction; from
+ * then on the old holder writes nothing (FENCED: its next transaction fails whole and its writer
+ * stops), the taker writes the games on, and the old node started again holds a new lease and
+ * no games.
+ */
+static void test_node_leases(void) {
+    if (testdb_fresh(dir, sizeof dir) < 0) return;
+    struct store *a = open_node("a"), *b = open_node("b");
+    CHECK(a && b);
+    if (!a || !b) goto done;
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM node_leases"), 2);
+    submit_player(a, "pA", "Ann", NULL);
+    submit_player(a, "pB", "Ben", NULL);
+    submit_start(a, "ga", "pA", "pB", 10);
+    submit_move(a, "ga", 1, "e2e4", "e4", 300000);
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(a, &rs), 0);
+    /* Renewed by a's last transaction: held. Nobody takes its own lease, or one never taken. */
+    CHECK_EQ_INT(take_over(b, "a", 60000), -STORE_ERR_CONFLICT);
+    CHECK_EQ_INT(take_over(b, "b", 0), -STORE_ERR_CONFLICT);
+    CHECK_EQ_INT(take_over(b, "nobody", 0), -STORE_ERR_CONFLICT);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM games WHERE node = 'a'"), 1);
+    sleep_ms(20);
+    CHECK_EQ_INT(take_over(b, "a", 10), 0);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM games WHERE node = 'b' AND id = 'ga'"), 1);
+    CHECK_EQ_INT((int)file_long("SELECT generation FROM node_leases WHERE node = 'a'"), 2);
+    /* The old holder's next move is refused whole, and its writer stops. */
+    submit_move(a, "ga", 2, "e7e5", "e5", 299000);
+    CHECK_EQ_INT(settle(a, &rs), 0);
+    CHECK(store_failed(a) && store_fenced(a));
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM live_moves WHERE game_id = 'ga'"), 1);
+    /* The taker reads the game as its own and plays it on. */
+    struct live_seen seen = {0};
+    CHECK_EQ_INT(store_load_live(store_startup_reader(b), on_live, &seen), 0);
+    CHECK_EQ_INT(seen.games, 1);
+    CHECK_EQ_STR(seen.id, "ga");
+    submit_move(b, "ga", 2, "c7c5", "c5", 299000);
+    CHECK_EQ_INT(settle(b, &rs), 0);
+    CHECK(!store_failed(b));
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM live_moves WHERE game_id = 'ga'"), 2);
+    /* Node a started again: a new generation of its lease, and no games of its own. */
+    store_close(a);
+    a = open_node("a");
+    CHECK(a != NULL);
+    if (!a) goto done;
+    CHECK_EQ_INT((int)file_long("SELECT generation FROM node_leases WHERE node = 'a'"), 3);
+    seen = (struct live_seen){0};
+    CHECK_EQ_INT(store_load_live(store_startup_reader(a), on_live, &seen), 0);
+    CHECK_EQ_INT(seen.games, 0);
+    submit_player(a, "pC", "Cal", NULL);
+    CHECK_EQ_INT(settle(a, &rs), 0);
+    CHECK(!store_failed(a) && !store_fenced(a));
+done:
+    store_close(a);
+    store_close(b);
+}
+
 int main(void) {
     RUN(test_game_round_trip);
     RUN(test_game_round_trip_per_op);
@@ -1515,6 +1601,7 @@ int main(void) {
         RUN(test_wal_hard_bound);
     }
     RUN(test_reader_pool);
+    RUN(test_node_leases);
     tmpdir_remove(dir);
     return check_finish();
 }
