@@ -64,6 +64,7 @@ static const char *backup_dir = "";
 static int64_t backup_interval_ms = 6 * 3600 * 1000;
 static int backup_keep = 8;
 static const char *metrics_listen = "";
+static const char *arena_schedule = "";
 static const char *restore_file; /* --restore: a command, not a setting (no variable) */
 
 static const struct option_spec options[] = {
@@ -174,6 +175,11 @@ static const struct option_spec options[] = {
      "as the request's Host header)"},
     {"openings", "CHESS_OPENINGS", OPT_STRING, &cfg.openings_path, 0, 0,
      "ECO file naming the openings, in Scid's format (Debian's scid-data); empty: no names"},
+    {"arena-schedule", "CHESS_ARENA_SCHEDULE", OPT_STRING, &arena_schedule, 0, 0,
+     "the operator's arena tournaments, comma-separated PERIOD[@AT]:MINUTES+INCREMENT:LENGTH "
+     "entries (hourly:3+0:57, daily@1800:5+3:120), each created an hour ahead (empty: none)"},
+    {"max-arenas", "CHESS_MAX_ARENAS", OPT_INT, &cfg.world.max_arenas_per_player, 1, 100,
+     "arena tournaments an account may have created that have not finished"},
 };
 
 #define OPTION_COUNT (int)(sizeof options / sizeof options[0])
@@ -522,6 +528,11 @@ int main(int argc, char **argv) {
     if (server_config_metrics_listen(&cfg, metrics_listen) < 0) {
         fprintf(stderr, "chess_server: bad value \"%s\" for metrics-listen (ADDR:PORT)\n",
                 metrics_listen);
+        return 2;
+    }
+    char schedule_err[160];
+    if (server_config_arena_schedule(&cfg, arena_schedule, schedule_err, sizeof schedule_err) < 0) {
+        fprintf(stderr, "chess_server: bad value for arena-schedule: %s\n", schedule_err);
         return 2;
     }
     char admin_err[128];

@@ -152,14 +152,15 @@ class DataDir:
         shutil.rmtree(self.path, ignore_errors=True)
 
 
-def run_data_dir_tests(namespace):
-    """Runs every async test_*(data: DataDir) with a fresh data directory; exits 0 or 1."""
+def run_data_dir_tests(namespace, timeout=240):
+    """Runs every async test_*(data: DataDir) with a fresh data directory, for at most timeout
+    seconds each; exits 0 or 1."""
     def run_one(binary, fn, logs, cleanups):
         data = DataDir()
         data.binary = binary
         cleanups.append(data.cleanup)
         logs.append(lambda: "".join("---- server log (port %d) ----\n%s\n"
                                     % (srv.port, srv.read_log()[-5000:]) for srv in data.servers))
-        asyncio.run(asyncio.wait_for(fn(data), 240))
+        asyncio.run(asyncio.wait_for(fn(data), timeout))
 
     run_test_functions(namespace, run_one)

@@ -7,6 +7,10 @@
 import type {
   ApiTokenInfo,
   ArchivedGame,
+  ArenaFull,
+  ArenaStanding,
+  ArenaStatus,
+  ArenaSummary,
   ChallengeRemoval,
   Clocks,
   Color,
@@ -116,6 +120,13 @@ export type ErrorCode =
   | 'BAD_POSITION'
   | 'POSITION_OVER'
   | 'DAILY_NEEDS_ACCOUNT'
+  | 'ARENA_NOT_FOUND'
+  | 'ARENA_FINISHED'
+  | 'ARENA_NOT_JOINED'
+  | 'ARENA_NEEDS_ACCOUNT'
+  | 'TOO_MANY_ARENAS'
+  | 'ARENA_BAD_SETTINGS'
+  | 'BERSERK_NOT_ALLOWED'
   | 'NO_MEMORY'
   | 'BAD_JSON'
   | 'BAD_MESSAGE'
@@ -708,6 +719,60 @@ export interface MyGamesRequest {
   id?: RequestId;
 }
 
+export interface ArenaCreateRequest {
+  type: 'arena_create';
+  /** minutes from 0.25 to 180, increment 0 to 180 s */
+  time: TimeControl;
+  rated?: boolean;
+  /** 1-64 bytes */
+  name: string;
+  /** 1 to 720 */
+  minutes: number;
+  /** 0 to 604800 */
+  starts_in?: number;
+  id?: RequestId;
+}
+
+export interface ArenaJoinRequest {
+  type: 'arena_join';
+  /** 1-16 letters and digits */
+  arena: string;
+  id?: RequestId;
+}
+
+export interface ArenaWithdrawRequest {
+  type: 'arena_withdraw';
+  /** 1-16 letters and digits */
+  arena: string;
+  id?: RequestId;
+}
+
+export interface ArenaBerserkRequest {
+  type: 'arena_berserk';
+  /** 1-16 letters and digits */
+  game: string;
+  id?: RequestId;
+}
+
+export interface ArenaListRequest {
+  type: 'arena_list';
+  id?: RequestId;
+}
+
+export interface ArenaWatchRequest {
+  type: 'arena_watch';
+  /** 1-16 letters and digits */
+  arena: string;
+  id?: RequestId;
+}
+
+export interface ArenaUnwatchRequest {
+  type: 'arena_unwatch';
+  /** 1-16 letters and digits */
+  arena: string;
+  id?: RequestId;
+}
+
 export type ClientMessage =
   | SeekCreateRequest
   | SeekCancelRequest
@@ -777,7 +842,14 @@ export type ClientMessage =
   | AnalyseRequest
   | AnalysisStopRequest
   | OpeningLookupRequest
-  | MyGamesRequest;
+  | MyGamesRequest
+  | ArenaCreateRequest
+  | ArenaJoinRequest
+  | ArenaWithdrawRequest
+  | ArenaBerserkRequest
+  | ArenaListRequest
+  | ArenaWatchRequest
+  | ArenaUnwatchRequest;
 
 // ---- server to client ----
 
@@ -1242,6 +1314,40 @@ export interface MyGamesMessage {
   id?: RequestId;
 }
 
+export interface ArenaMessage {
+  type: 'arena';
+  arena: ArenaFull;
+  id?: RequestId;
+}
+
+export interface ArenaStandingsMessage {
+  type: 'arena_standings';
+  arena: string;
+  v: number;
+  status: ArenaStatus;
+  players: number;
+  standings: ArenaStanding[];
+  podium?: ArenaStanding[];
+  me?: ArenaStanding;
+  game?: string;
+  id?: RequestId;
+}
+
+export interface ArenaListMessage {
+  type: 'arena_list';
+  arenas: ArenaSummary[];
+  id?: RequestId;
+}
+
+export interface BerserkMessage {
+  type: 'berserk';
+  game: string;
+  v: number;
+  color: Color;
+  clock: Clocks;
+  id?: RequestId;
+}
+
 export type ServerMessage =
   | WelcomeMessage
   | PongMessage
@@ -1304,4 +1410,8 @@ export type ServerMessage =
   | GameAnalysisMessage
   | GameAnalysisProgressMessage
   | OpeningMessage
-  | MyGamesMessage;
+  | MyGamesMessage
+  | ArenaMessage
+  | ArenaStandingsMessage
+  | ArenaListMessage
+  | BerserkMessage;

@@ -146,6 +146,9 @@ export interface GameFull {
   winner?: Color | null;
   offers: Record<OfferKind, Color | null>;
   rematch: string | null;
+  /** An arena tournament's game: the arena, and which sides went berserk. */
+  arena?: { id: string; name: string };
+  berserk?: { white: boolean; black: boolean };
   chat: ChatLine[];
 }
 
@@ -190,6 +193,51 @@ export interface Seek {
   to?: PlayerRef;
   rated?: boolean;
   casual?: boolean;
+}
+
+/** An arena tournament's state (docs/tournaments.md). */
+export type ArenaStatus = 'created' | 'started' | 'finished';
+
+/** An arena in arena_list; ends = starts + minutes. creator: null for the operator's. */
+export interface ArenaSummary {
+  id: string;
+  name: string;
+  creator: string | null;
+  time: TimeControl;
+  rated: boolean;
+  starts: number;
+  minutes: number;
+  ends: number;
+  status: ArenaStatus;
+  players: number;
+}
+
+/** One place in an arena's standings; sheet: the points of each game, in order. */
+export interface ArenaStanding {
+  rank: number;
+  player: { id: string; name: string };
+  rating: number;
+  score: number;
+  games: number;
+  wins: number;
+  draws: number;
+  losses: number;
+  performance: number;
+  fire: boolean;
+  sheet: number[];
+  berserks: number;
+  withdrawn?: boolean;
+  playing?: boolean;
+}
+
+/** An arena's full state: its standings (the first 100), the podium once finished, and the
+ * viewer's own place and game in progress when it joined. */
+export interface ArenaFull extends ArenaSummary {
+  v: number;
+  standings: ArenaStanding[];
+  podium?: ArenaStanding[];
+  me?: ArenaStanding;
+  game?: string;
 }
 
 /** A bot this account owns (bots_list), with how many of its tokens work. */
@@ -330,6 +378,8 @@ export interface ArchivedGame {
   /** Its opening (docs/openings.md), when its moves from the standard start reach a named
    * position. */
   opening?: Opening;
+  /** An arena tournament's game: the arena (docs/tournaments.md). */
+  arena?: { id: string; name: string };
 }
 
 /** An opening as lichess writes it: the ECO code, the name, and the ply after which the named

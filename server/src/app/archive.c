@@ -141,6 +141,8 @@ static json_t *game_json(const struct store_game *g, bool with_moves,
     put(obj, "created_at", json_integer(g->created_at));
     put(obj, "ended_at", g->ended_at ? json_integer(g->ended_at) : json_null());
     if (opening) put(obj, "opening", proto_encode_opening_object(opening));
+    if (g->arena_id[0])
+        put(obj, "arena", json_pack("{s:s,s:s}", "id", g->arena_id, "name", g->arena_name));
     if (!with_moves) return obj;
     char fen[STORE_FEN_MAX + 1];
     if (store_game_fen(g, 0, fen) == 0) put(obj, "initial_fen", json_string(fen));

@@ -94,6 +94,64 @@ int server_config_each_admin(const struct server_config *cfg,
     return each_name(cfg->admins, fn, ctx);
 }
 
+/* One entry PERIOD[@AT]:MINUTES+INCREMENT:LENGTH. Returns 0 or -1. */
+static int parse_schedule_entry(const char *text, struct server_arena_schedule *out) {
+    char period[8] = "";
+    int at = 0, minutes = 0, increment = 0, length = 0, used = 0;
+    bool has_at = strchr(text, '@') != NULL;
+    int fields =
+        has_at ? sscanf(text, "%7[a-z]@%d:%d+%d:%d%n", period, &at, &minutes, &increment, &length,
+                        &used)
+               : sscanf(text, "%7[a-z]:%d+%d:%d%n", period, &minutes, &increment, &length, &used);
+    if (fields != (has_at ? 5 : 4) || text[used] != '\0') return -1;
+    bool hourly = strcmp(period, "hourly") == 0, daily = strcmp(period, "daily") == 0;
+    if (!hourly && !daily) return -1;
+    if (hourly ? at < 0 || at > 59 : at < 0 || at / 100 > 23 || at % 100 > 59) return -1;
+    out->period_ms = hourly ? 3600000LL : 86400000LL;
+    out->offset_ms = hourly ? at * 60000LL : (at / 100 * 60LL + at % 100) * 60000LL;
+    if (minutes < 1 || minutes > 180 || increment < 0 || increment > 180 || length < 1 ||
+        length * 60000LL > out->period_ms || length > WORLD_ARENA_MINUTES_MAX)
+        return -1;
+    out->tc =
+        (struct time_control){.initial_ms = minutes * 60000LL, .increment_ms = increment * 1000LL};
+    out->minutes = length;
+    const char *speed = rating_category_title(rating_category_of(&out->tc));
+    snprintf(out->name, sizeof out->name, "%s %s Arena", hourly ? "Hourly" : "Daily",
+             speed ? speed : "");
+    return 0;
+}
+
+struct schedule_parse {
+    struct server_config *cfg;
+    char *err;
+    size_t errlen;
+};
+
+static int add_schedule_entry(void *ctx, const char *entry) {
+    struct schedule_parse *sp = ctx;
+    struct server_config *cfg = sp->cfg;
+    if (cfg->arena_schedule_count >= SERVER_ARENA_SCHEDULE_MAX) {
+        snprintf(sp->err, sp->errlen, "more than %d entries", SERVER_ARENA_SCHEDULE_MAX);
+        return -1;
+    }
+    if (parse_schedule_entry(entry, &cfg->arena_schedule[cfg->arena_schedule_count]) < 0) {
+        snprintf(sp->err, sp->errlen,
+                 "\"%s\" is not PERIOD[@AT]:MINUTES+INCREMENT:LENGTH (e.g. hourly:3+0:57, "
+                 "daily@1800:5+3:120)",
+                 entry);
+        return -1;
+    }
+    cfg->arena_schedule_count++;
+    return 0;
+}
+
+int server_config_arena_schedule(struct server_config *cfg, const char *spec, char *err,
+                                 size_t errlen) {
+    cfg->arena_schedule_count = 0;
+    struct schedule_parse sp = {cfg, err, errlen};
+    return each_name(spec, add_schedule_entry, &sp) ? -1 : 0;
+}
+
 int server_config_metrics_listen(struct server_config *cfg, const char *spec) {
     cfg->metrics_addr[0] = '\0';
     cfg->metrics_port = 0;

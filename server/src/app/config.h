@@ -13,10 +13,24 @@
 /* The ECO file Debian's scid-data installs: --openings' default (app/opening.h). */
 #define SERVER_OPENINGS_DEFAULT "/usr/share/scid/data/scid.eco"
 
+/* Entries of --arena-schedule at most. */
+#define SERVER_ARENA_SCHEDULE_MAX 16
+
 /* The computer analysis of finished games (review.h). */
 struct review_config {
     uint64_t nodes; /* nodes searched per position */
     int queue_max;  /* analyses under way on the site beyond which requests are refused */
+};
+
+/* One entry of --arena-schedule: an arena every period (an hour or a day), starting offset_ms
+ * after the period's start (UTC), with its clock and length, named after its period and speed
+ * ("Hourly Bullet Arena"). */
+struct server_arena_schedule {
+    int64_t period_ms;
+    int64_t offset_ms;
+    struct time_control tc;
+    int minutes;
+    char name[ARENA_NAME_MAX + 1];
 };
 
 struct server_config {
@@ -46,7 +60,11 @@ struct server_config {
     int metrics_port;
     const char *allowed_origins; /* WebSocket upgrades' origins (net_config.allowed_origins) */
     const char *openings_path;   /* the ECO file naming openings (app/opening.h); "": none */
+    /* The operator's arena tournaments (--arena-schedule, docs/tournaments.md). */
+    struct server_arena_schedule arena_schedule[SERVER_ARENA_SCHEDULE_MAX];
+    int arena_schedule_count;
 };
+
 
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */
 void server_config_defaults(struct server_config *cfg);
@@ -61,6 +79,16 @@ bool server_config_admin_listed(const struct server_config *cfg, const char *use
 /* Calls fn for each name of cfg's admins list until it returns non-zero (returned). */
 int server_config_each_admin(const struct server_config *cfg,
                              int (*fn)(void *ctx, const char *name), void *ctx);
+
+/*
+ * Parses --arena-schedule into cfg->arena_schedule: comma-separated entries
+ * PERIOD[@AT]:MINUTES+INCREMENT:LENGTH, PERIOD "hourly" (AT: the minute, 0 to 59) or "daily"
+ * (AT: the UTC time as HHMM); MINUTES the initial clock (1 to 180), INCREMENT in seconds (0 to
+ * 180), LENGTH the arena's minutes (1 to the period's). "" schedules nothing. Returns 0, or -1
+ * with the bad entry named in err.
+ */
+int server_config_arena_schedule(struct server_config *cfg, const char *spec, char *err,
+                                 size_t errlen);
 
 /* Parses "ADDR:PORT" ("127.0.0.1:9100", "[::1]:9100", ":9100" for every address) into
  * cfg->metrics_addr and cfg->metrics_port; "" leaves no metrics port. Returns 0 or -1. */

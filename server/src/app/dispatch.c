@@ -10,6 +10,7 @@
 
 #include "app/accounts.h"
 #include "app/archive.h"
+#include "app/arenas.h"
 #include "app/auth.h"
 #include "app/bots.h"
 #include "app/engine.h"
@@ -202,6 +203,7 @@ void dispatch_conn_gone(struct conn *c) {
     review_conn_gone(srv, c);
     site_conn_gone(c);
     while (c->watch_count > 0) watch_remove(c, c->watched[c->watch_count - 1]);
+    arenas_conn_gone(c);
     lobby_set(c, false);
     if (c->player && c->acting) {
         c->player = NULL; /* never one of its player's connections */
@@ -568,6 +570,27 @@ static int handle_watch(struct conn *c, const struct proto_request *req, int64_t
 static int handle_unwatch(struct conn *c, const struct proto_request *req, int64_t now) {
     (void)now;
     watch_remove(c, req->game);
+    reply(c, proto_encode_simple("ok"), req->id);
+    return 0;
+}
+
+static int handle_arena_list(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    reply(c, proto_encode_arena_list(c->srv->world), req->id);
+    return 0;
+}
+
+static int handle_arena_watch(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    int rc = arenas_watch(c, req->arena);
+    if (rc < 0) return rc;
+    reply(c, proto_encode_arena(world_arena(c->srv->world, req->arena), c->player), req->id);
+    return 0;
+}
+
+static int handle_arena_unwatch(struct conn *c, const struct proto_request *req, int64_t now) {
+    (void)now;
+    arenas_unwatch(c, req->arena);
     reply(c, proto_encode_simple("ok"), req->id);
     return 0;
 }

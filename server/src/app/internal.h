@@ -61,6 +61,8 @@ struct conn {
     struct conn *lobby_prev, *lobby_next;
     char (*watched)[GAME_ID_LEN + 1]; /* games watched (ids) */
     int watch_count;
+    char arenas_watched[8][ARENA_ID_LEN + 1]; /* arenas watched (app/arenas.h's WATCH_MAX) */
+    int arena_watch_count;
     struct ratelimit limit;
     int abuse;      /* refused messages in a row */
     int held;       /* messages held until a commit (persist.c); the close waits for them */
@@ -128,11 +130,14 @@ struct server {
     int64_t started_wall_ms; /* when the server started (process_start_time_seconds) */
     struct conn *conns;      /* every open connection */
     int conn_count;
-    uint64_t virtual_conns_total; /* virtual connections opened (their ids) */
-    int players_here;             /* players with at least one of those connections */
-    struct conn *lobby;           /* lobby subscribers */
-    struct strmap watchers;       /* game id -> struct watch_list */
-    int watchers_dirty;           /* watch lists with a change to announce */
+    uint64_t virtual_conns_total;   /* virtual connections opened (their ids) */
+    int players_here;               /* players with at least one of those connections */
+    struct conn *lobby;             /* lobby subscribers */
+    struct strmap watchers;         /* game id -> struct watch_list */
+    struct strmap arena_watchers;   /* arena id -> its watchers (app/arenas.c) */
+    struct strmap arena_live_notes; /* at startup: live arena games to restore (app/arenas.c) */
+    int64_t arena_schedule_next_ms; /* the next look at the operator's schedule */
+    int watchers_dirty;             /* watch lists with a change to announce */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */
     int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */

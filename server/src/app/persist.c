@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/arenas.h"
 #include "app/auth.h"
 #include "app/internal.h"
 #include "app/password.h"
@@ -362,6 +363,7 @@ int persist_restore_game(struct server *srv, const struct store_game *sg,
         goto done;
     }
     if (rc < 0) goto done;
+    arenas_restore_game(srv, g); /* an arena's game: its arena and berserk */
     if (g->ended) {
         LOGI("persist", "game=%s ended by its last move before the restart: %s", g->id,
              chess_termination_name(g->chess.termination));
@@ -395,7 +397,10 @@ int persist_attach(struct server *srv, struct store *store) {
     srv->persist = p;
     p->reads = reads_create();
     if (!p->reads) return -1;
-    int rc = store_load_live(store_startup_reader(store), restore_game, p);
+    /* The arenas first: their games in progress are restored below. */
+    int rc = arenas_load(srv, store_startup_reader(store));
+    if (rc == 0) rc = store_load_live(store_startup_reader(store), restore_game, p);
+    arenas_loaded(srv);
     if (rc != 0) {
         LOGE("persist", "restoring games failed (%s)",
              rc < 0 ? store_status_name(rc) : "see above");

@@ -101,6 +101,57 @@ static void record_start(struct op_buffer *b, struct game *g, int64_t wall_ms) {
     op->u.start.created_at = g->created_wall_ms;
 }
 
+/* An arena game: its arena's id, beside its row. */
+static void record_game_arena(struct op_buffer *b, const struct game *g) {
+    if (!g->arena_id[0]) return;
+    struct store_op *op = add_op(b, STORE_OP_GAME_ARENA);
+    if (!op) return;
+    copy(op->game_id, sizeof op->game_id, g->id);
+    copy(op->u.game_arena.arena_id, sizeof op->u.game_arena.arena_id, g->arena_id);
+}
+
+static void record_arena(struct op_buffer *b, const struct world_arena *a, int64_t wall_ms) {
+    static const char *const status[] = {"created", "started", "finished"};
+    struct store_op *op = add_op(b, STORE_OP_ARENA);
+    if (!op) return;
+    copy(op->player_id, sizeof op->player_id, a->creator);
+    copy(op->u.arena.id, sizeof op->u.arena.id, a->id);
+    copy(op->u.arena.name, sizeof op->u.arena.name, a->name);
+    op->u.arena.initial_ms = a->tc.initial_ms;
+    op->u.arena.increment_ms = a->tc.increment_ms;
+    op->u.arena.rated = a->rated;
+    op->u.arena.starts_at = a->starts_wall_ms;
+    op->u.arena.minutes = a->minutes;
+    copy(op->u.arena.status, sizeof op->u.arena.status, status[a->status]);
+    op->u.arena.created_at = wall_ms;
+}
+
+/* A player's entry in an arena: its joining order is its index among the arena's players. */
+static void record_arena_player(struct op_buffer *b, const struct core_event *ev, int64_t wall_ms) {
+    const struct arena *ar = &ev->arena->arena;
+    const struct arena_player *p = NULL;
+    int seq = 0;
+    for (int i = 0; i < ar->count && !p; i++)
+        if (strcmp(ar->players[i].id, ev->player->id) == 0) p = &ar->players[seq = i];
+    if (!p) return;
+    struct store_op *op = add_op(b, STORE_OP_ARENA_PLAYER);
+    if (!op) return;
+    copy(op->player_id, sizeof op->player_id, p->id);
+    copy(op->u.arena_player.arena_id, sizeof op->u.arena_player.arena_id, ev->arena->id);
+    copy(op->u.arena_player.name, sizeof op->u.arena_player.name, p->name);
+    op->u.arena_player.rating = p->rating;
+    op->u.arena_player.seq = seq + 1;
+    op->u.arena_player.paused = p->paused;
+    op->u.arena_player.at = wall_ms;
+}
+
+static void record_berserk(struct op_buffer *b, const struct core_event *ev) {
+    struct store_op *op = add_op(b, STORE_OP_BERSERK);
+    if (!op) return;
+    copy(op->game_id, sizeof op->game_id, ev->game->id);
+    op->u.berserk.color = ev->color;
+}
+
 static void record_move(struct op_buffer *b, const struct core_event *ev, int64_t wall_ms) {
     const struct game *g = ev->game;
     struct store_op *op = add_op(b, STORE_OP_MOVE);
@@ -200,13 +251,20 @@ int store_record_events(struct store *store, const struct core_events *events, i
     for (int i = 0; i < events->count; i++) {
         const struct core_event *ev = &events->items[i];
         switch (ev->type) {
-            case CORE_EV_GAME_STARTED: record_start(&b, ev->game, wall_ms); break;
+            case CORE_EV_GAME_STARTED:
+                record_start(&b, ev->game, wall_ms);
+                record_game_arena(&b, ev->game);
+                break;
             case CORE_EV_MOVE: record_move(&b, ev, wall_ms); break;
             case CORE_EV_TAKEBACK: record_takeback(&b, ev->game); break;
             /* Given time is kept as a takeback keeps the clocks: a takeback of nothing. */
             case CORE_EV_TIME_GIVEN: record_takeback(&b, ev->game); break;
             case CORE_EV_GAME_ENDED: record_end(&b, ev->game); break;
             case CORE_EV_CHAT: record_chat(&b, ev); break;
+            case CORE_EV_ARENA_CREATED:
+            case CORE_EV_ARENA_STATUS: record_arena(&b, ev->arena, wall_ms); break;
+            case CORE_EV_ARENA_PLAYER: record_arena_player(&b, ev, wall_ms); break;
+            case CORE_EV_BERSERK: record_berserk(&b, ev); break;
             default: break;
         }
     }

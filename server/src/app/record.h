@@ -2,7 +2,8 @@
  * What the world's events mean for the database: the loop hands every batch of events to
  * store_record_events() before delivering them, and it submits the writes they imply as one
  * group (committed together): a game that starts (and its players, the first time they play:
- * guests are stored with the hash of their token), each move, takebacks, chat lines, and the
+ * guests are stored with the hash of their token), each move, takebacks, chat lines, arena
+ * tournaments (an arena, its status, a player's entry, a game's arena and berserk), and the
  * end of a game with, for rated games, both players' new Glicko-2 ratings (which it also sets
  * on the players in memory).
  *

@@ -18,6 +18,7 @@
 
 #include "app/accounts.h"
 #include "app/adopt.h"
+#include "app/arenas.h"
 #include "app/backup.h"
 #include "app/bots.h"
 #include "app/engine.h"
@@ -153,6 +154,8 @@ static void house_timer_fired(struct server *srv) {
     site_tick(srv, now);
     httpapi_tick(srv, now);
     dispatch_announce_spectators(srv, now);
+    arenas_schedule(srv, now);
+    arenas_push(srv, now);
     if (srv->stop_requested && !srv->stopping) begin_shutdown(srv);
     if (srv->stopping && (srv->conn_count == 0 || now >= srv->stop_deadline_ms)) {
         finish(srv);
@@ -262,6 +265,7 @@ void server_destroy(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->watchers);
+    arenas_free(srv);
     engine_free(srv);
     persist_free(srv);
     accounts_free(srv->accounts);

@@ -121,7 +121,8 @@ int arena_pair_waiting(struct arena *a, int64_t now_ms, core_random_fn random, v
     if (!waiting) return 0;
     int n = 0;
     for (int i = 0; i < a->count; i++) {
-        if (!a->players[i].playing && !a->players[i].paused) waiting[n++] = i;
+        const struct arena_player *p = &a->players[i];
+        if (!p->playing && !p->paused && !p->absent) waiting[n++] = i;
     }
     sort_by_rank(a, waiting, n);
     int pairs = 0;

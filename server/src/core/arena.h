@@ -35,7 +35,8 @@ struct arena_sheet_entry {
 
 struct arena_player {
     char id[PLAYER_ID_LEN + 1];
-    int rating; /* when it joined: for pairing ties and performance */
+    char name[PLAYER_NAME_MAX + 1]; /* for the standings (the caller fills it in) */
+    int rating;                     /* when it joined: for pairing ties and performance */
     int score;
     int streak; /* wins in a row */
     int games, wins, draws, losses;
@@ -44,6 +45,7 @@ struct arena_player {
     char last_opponent[PLAYER_ID_LEN + 1];
     bool playing;
     bool paused; /* stays in the standings, not paired until it comes back */
+    bool absent; /* not connected (the caller keeps it): not paired meanwhile, not paused */
     int64_t joined_ms;
     int64_t waiting_since_ms; /* since its last game ended (or it joined or came back) */
     struct arena_sheet_entry sheet[ARENA_SHEET_MAX];
@@ -82,10 +84,10 @@ struct arena_pair {
 };
 
 /*
- * Pairs the players waiting now (joined, not paused, not in a game), closest in the standings
- * first, avoiding each one's last opponent when another is waiting; colours to whoever played
- * the other colour more (a coin from random on a tie). Marks them playing. Returns the number
- * of pairs written to out (at most max): none before the start or after the end.
+ * Pairs the players waiting now (joined, not paused, not absent, not in a game), closest in the
+ * standings first, avoiding each one's last opponent when another is waiting; colours to whoever
+ * played the other colour more (a coin from random on a tie). Marks them playing. Returns the
+ * number of pairs written to out (at most max): none before the start or after the end.
  */
 int arena_pair_waiting(struct arena *a, int64_t now_ms, core_random_fn random, void *random_ctx,
                        struct arena_pair *out, int max);

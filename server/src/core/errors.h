@@ -54,6 +54,15 @@
     X(DAILY_NEEDS_ACCOUNT,                                                                         \
       "a daily (correspondence) game is for accounts, bots and the computer: "                     \
       "sign in to play one")                                                                       \
+    X(ARENA_NOT_FOUND, "no arena tournament with this id")                                         \
+    X(ARENA_FINISHED, "this arena tournament has ended")                                           \
+    X(ARENA_NOT_JOINED, "you have not joined this arena tournament")                               \
+    X(ARENA_NEEDS_ACCOUNT, "arena tournaments are for accounts: sign in to create or join one")    \
+    X(TOO_MANY_ARENAS, "you have as many arena tournaments not yet ended as an account may")       \
+    X(ARENA_BAD_SETTINGS, "an arena needs a clock (no unlimited or daily games), a name of 2 to "  \
+                          "30 characters, 1 to 720 minutes and a start within a week")             \
+    X(BERSERK_NOT_ALLOWED, "berserk is for arena games with a clock, once, before your first "     \
+                           "move")                                                                 \
     X(NO_MEMORY, "the server ran out of memory")
 
 enum core_error {

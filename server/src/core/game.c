@@ -220,6 +220,25 @@ int game_give_time(struct game *game, int color) {
     return 0;
 }
 
+int game_berserk(struct game *game, int color) {
+    bool moved = game_ply(game) > color; /* White's first move is ply 1, Black's ply 2 */
+    if (!game->arena_id[0] || game->ended || game->tc.unlimited || game->tc.days > 0 || moved ||
+        game->berserk[color])
+        return -CORE_ERR_BERSERK_NOT_ALLOWED;
+    game->berserk[color] = true;
+    gclock_berserk(&game->clock, color);
+    return 0;
+}
+
+void game_restore_berserk(struct game *game, int color) {
+    game->berserk[color] = true;
+    if (game_ply(game) > color) {
+        game->clock.no_increment[color] = true;
+        return;
+    }
+    gclock_berserk(&game->clock, color);
+}
+
 int game_claim_draw(struct game *game, int64_t now_ms, int64_t wall_ms) {
     if (game->ended) return -CORE_ERR_GAME_OVER;
     enum chess_termination why = chess_game_claimable_draw(&game->chess);

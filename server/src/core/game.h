@@ -52,12 +52,15 @@ struct game {
     int64_t first_move_ms;       /* time allowed for each side's first move; 0 = unlimited */
     int64_t first_move_deadline; /* monotonic; GCLOCK_NEVER when not waiting for a first move */
     struct chat_log chat[2];     /* by enum chat_room */
-    char rematch_id[GAME_ID_LEN + 1]; /* the rematch's id once it started, else "" */
-    bool rated;                       /* counts for ratings (decided when it starts, rating.h) */
-    int rating[2];                    /* rated games: both players' ratings at the start */
-    int64_t unplayed_deadline;        /* daily: monotonic, aborted unless both sides moved */
-    int64_t deadline_wall_ms;         /* daily: wall ms when the side to move's time is up;
-                                         0 while no clock runs */
+    char rematch_id[GAME_ID_LEN + 1];    /* the rematch's id once it started, else "" */
+    bool rated;                          /* counts for ratings (decided when it starts, rating.h) */
+    int rating[2];                       /* rated games: both players' ratings at the start */
+    int64_t unplayed_deadline;           /* daily: monotonic, aborted unless both sides moved */
+    int64_t deadline_wall_ms;            /* daily: wall ms when the side to move's time is up;
+                                            0 while no clock runs */
+    char arena_id[ARENA_ID_LEN + 1];     /* the arena tournament it is played in, or "" */
+    char arena_name[ARENA_NAME_MAX + 1]; /* and its name (the PGN's Event) */
+    bool berserk[2];                     /* arena games: the sides that went berserk */
 
     /* Bookkeeping for struct world (not used by this module). */
     struct heap_node deadline;
@@ -151,6 +154,17 @@ int game_abort(struct game *game, int64_t now_ms, int64_t wall_ms);
  * sides have moved (before, no clock runs). Returns 0, -GAME_OVER or -CANNOT_GIVE_TIME.
  */
 int game_give_time(struct game *game, int color);
+
+/*
+ * Colour goes berserk in an arena game (core/arena.h): half its time, no increment. Only in an
+ * arena game with a clock (not daily), in progress, before colour's first move, once. Returns 0
+ * or -CORE_ERR_BERSERK_NOT_ALLOWED.
+ */
+int game_berserk(struct game *game, int color);
+
+/* A restored game's berserk side (core/restore.h): no increment, and half its time when it has
+ * not moved yet (after its first move its stored clock has it). */
+void game_restore_berserk(struct game *game, int color);
 
 /* Claims threefold repetition or the fifty-move rule. Returns 0, -GAME_OVER or
  * -NO_DRAW_TO_CLAIM. */

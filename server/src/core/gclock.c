@@ -27,6 +27,12 @@ void gclock_init(struct gclock *clock, bool unlimited, int64_t initial_ms, int64
     };
 }
 
+void gclock_berserk(struct gclock *clock, int color) {
+    if (clock->unlimited || clock->per_move_ms > 0) return;
+    clock->remaining_ms[color] = clock->remaining_ms[color] / 2 / 1000 * 1000;
+    clock->no_increment[color] = true;
+}
+
 void gclock_init_daily(struct gclock *clock, int64_t per_move_ms) {
     *clock = (struct gclock){
         .remaining_ms = {per_move_ms, per_move_ms},
@@ -109,8 +115,9 @@ int64_t gclock_press(struct gclock *clock, int64_t now_ms, const struct gclock_r
     int64_t left = left_after(clock, now_ms, report, &comp);
     if (left < 0) return -1;
     int64_t charged = clock->remaining_ms[color] - left;
-    clock->remaining_ms[color] =
-        clock->per_move_ms > 0 ? clock->per_move_ms : left + clock->increment_ms;
+    clock->remaining_ms[color] = clock->per_move_ms > 0       ? clock->per_move_ms
+                                 : clock->no_increment[color] ? left
+                                                              : left + clock->increment_ms;
     clock->quota_ms[color] =
         min64(clock->quota_ms[color] + clock->quota_gain_ms - comp, clock->quota_max_ms);
     gclock_start(clock, !color, now_ms);

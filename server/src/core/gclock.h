@@ -51,12 +51,17 @@ struct gclock {
     int64_t quota_ms[2];     /* compensation each side may still receive */
     int64_t quota_gain_ms;   /* added to the mover's quota with each move */
     int64_t quota_max_ms;
-    int64_t move_cap_ms; /* most compensation for one move */
-    int64_t per_move_ms; /* daily clocks: the time for every move; 0 for a clock with a total */
+    int64_t move_cap_ms;  /* most compensation for one move */
+    int64_t per_move_ms;  /* daily clocks: the time for every move; 0 for a clock with a total */
+    bool no_increment[2]; /* by colour: a berserk side gets no increment (gclock_berserk) */
 };
 
 void gclock_init(struct gclock *clock, bool unlimited, int64_t initial_ms, int64_t increment_ms,
                  int64_t lag_comp_ms);
+
+/* Arena berserk (core/arena.h) for colour, before its first move: half its time (rounded down to
+ * the second, as lichess), no increment from now on. */
+void gclock_berserk(struct gclock *clock, int color);
 
 /* A daily clock: per_move_ms for each move, stopped. */
 void gclock_init_daily(struct gclock *clock, int64_t per_move_ms);

@@ -44,7 +44,10 @@ long game_write_pgn(const struct game *g, const char *site, char **out) {
         if (chess_game_play(&pgn.game, g->chess.moves[i]) < 0) goto done;
     }
     char event[64], date[16], utc_time[16], tc[48], clock[48];
-    pgn_event_name(g->rated, game_rating_category(g), event, sizeof event);
+    if (g->arena_name[0]) /* a tournament's game: its name, as lichess writes it */
+        snprintf(event, sizeof event, "%s", g->arena_name);
+    else
+        pgn_event_name(g->rated, game_rating_category(g), event, sizeof event);
     time_t secs = (time_t)(g->created_wall_ms / 1000);
     struct tm tm;
     gmtime_r(&secs, &tm);

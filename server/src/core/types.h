@@ -12,6 +12,8 @@
 #define SEEK_ID_LEN      8
 #define CHALLENGE_ID_LEN 12 /* the link is the invitation: harder to guess */
 #define PLAYER_ID_LEN    12
+#define ARENA_ID_LEN     8  /* an arena tournament's id: base62 */
+#define ARENA_NAME_MAX   30 /* an arena tournament's name, bytes */
 #define PLAYER_TOKEN_LEN 32 /* base62: about 190 bits */
 #define PLAYER_NAME_MAX  24 /* bytes */
 

@@ -31,6 +31,9 @@ struct world {
     struct heap seek_timers;
     struct heap purge_timers; /* players away: when to check whether to forget them */
     struct pools pools;       /* quick pairing (core/pool.h) */
+    struct strmap arenas;     /* arena tournaments by id (struct world_arena) */
+    struct world_arena *arenas_head, *arenas_tail; /* in creation order */
+    int arenas_finished;
     int players_online;
     uint64_t moves_total;
     uint64_t games_started_total;
@@ -52,6 +55,8 @@ void world_config_defaults(struct world_config *cfg) {
         .max_finished_games = 10000,
         .chat_burst = 5,
         .chat_per_second = 1,
+        .max_arenas_per_player = 3,
+        .max_finished_arenas = 100,
     };
 }
 
@@ -174,6 +179,12 @@ void world_destroy(struct world *world) {
     heap_free(&world->seek_timers);
     heap_free(&world->purge_timers);
     pools_free(&world->pools);
+    for (struct world_arena *a = world->arenas_head, *next; a; a = next) {
+        next = a->next;
+        arena_free(&a->arena);
+        free(a);
+    }
+    strmap_free(&world->arenas);
     free(world);
 }
 
@@ -432,7 +443,11 @@ static void schedule_game(struct world *world, struct game *g) {
 }
 
 /* Bookkeeping after a game ended (by any path): lists, timers, players, the end event. */
-static void game_ended(struct world *world, struct game *g, struct core_events *out) {
+static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms,
+                             struct core_events *out);
+
+static void game_ended(struct world *world, struct game *g, int64_t now_ms,
+                       struct core_events *out) {
     heap_remove(&world->game_timers, &g->deadline);
     live_unlink(world, g);
     for (int c = 0; c < 2; c++) {
@@ -448,6 +463,7 @@ static void game_ended(struct world *world, struct game *g, struct core_events *
     world->ended_count++;
     world->games_ended_total++;
     push_game_event(out, CORE_EV_GAME_ENDED, CORE_TO_GAME, g);
+    arena_game_ended(world, g, now_ms, out);
 }
 
 static void drop_old_games(struct world *world) {
@@ -564,14 +580,24 @@ fail_init:
 
 int world_restore_game(struct world *world, struct game *game) {
     if (strmap_get(&world->games, game->id)) return -CORE_ERR_NO_MEMORY;
-    return link_live_game(world, game);
+    int rc = link_live_game(world, game);
+    struct world_arena *a = game->arena_id[0] ? world_arena(world, game->arena_id) : NULL;
+    if (rc < 0 || !a) return rc;
+    /* An arena game in progress: its players are playing it. */
+    a->games_playing++;
+    for (int c = 0; c < 2; c++) {
+        struct arena_player *p = arena_find(&a->arena, game->players[c]->id);
+        if (p) p->playing = true;
+    }
+    return 0;
 }
 
 /* Runs a game's due timers before anything else looks at it, so a flag that fell just before
  * this command counts first. */
 static void settle_game(struct world *world, struct game *g, int64_t now_ms,
                         struct core_events *out) {
-    if (!g->ended && game_on_deadline(g, now_ms, wall(world, now_ms))) game_ended(world, g, out);
+    if (!g->ended && game_on_deadline(g, now_ms, wall(world, now_ms)))
+        game_ended(world, g, now_ms, out);
 }
 
 /* ---- seeks and challenges ---- */
@@ -758,7 +784,7 @@ static int apply_move(struct world *world, struct game *g, int color, const stru
     int rc = game_move(g, color, cmd->text, cmd->expected_ply, &report, now_ms, wall(world, now_ms),
                        &info);
     if (rc < 0) {
-        if (!was_over && g->ended) game_ended(world, g, out); /* too late: flagged */
+        if (!was_over && g->ended) game_ended(world, g, now_ms, out); /* too late: flagged */
         return rc;
     }
     world->moves_total++;
@@ -769,7 +795,7 @@ static int apply_move(struct world *world, struct game *g, int color, const stru
         mark_reply(out);
     }
     if (g->ended)
-        game_ended(world, g, out);
+        game_ended(world, g, now_ms, out);
     else
         schedule_game(world, g);
     return 0;
@@ -809,7 +835,7 @@ static int accept_offer(struct world *world, struct game *g, int color, enum gam
     int rc = game_accept(g, kind, color, now_ms, wall(world, now_ms), &undone);
     if (rc < 0) return rc;
     if (kind == GAME_OFFER_DRAW) {
-        game_ended(world, g, out);
+        game_ended(world, g, now_ms, out);
     } else {
         struct core_event *ev = push_game_event(out, CORE_EV_TAKEBACK, CORE_TO_GAME, g);
         if (ev) ev->undone = undone;
@@ -874,7 +900,7 @@ static int apply_abandon_claim(struct world *world, struct game *g, int color, b
                           : color == CHESS_WHITE ? CHESS_RESULT_WHITE_WINS
                                                  : CHESS_RESULT_BLACK_WINS;
     game_finish(g, r, CHESS_TERM_ABANDONED, now_ms, wall(world, now_ms));
-    game_ended(world, g, out);
+    game_ended(world, g, now_ms, out);
     mark_reply(out);
     return 0;
 }
@@ -940,7 +966,7 @@ static int apply_game_command(struct world *world, struct player *actor, const s
                  : cmd->type == CORE_CMD_ABORT ? game_abort(g, now_ms, wall_ms)
                                                : game_claim_draw(g, now_ms, wall_ms);
             if (rc < 0) return rc;
-            game_ended(world, g, out);
+            game_ended(world, g, now_ms, out);
             mark_reply(out);
             return 0;
         case CORE_CMD_DRAW_OFFER:
@@ -1060,6 +1086,336 @@ static void pool_wave(struct world *world, struct pool *pool, int64_t now_ms,
                                                     : now_ms + POOL_WAVE_MS;
 }
 
+/* ---- arena tournaments ---- */
+
+struct world_arena *world_arena(const struct world *world, const char *id) {
+    return strmap_get(&world->arenas, id);
+}
+
+struct world_arena *world_arena_first(const struct world *world) {
+    return world->arenas_head;
+}
+
+struct game *world_arena_game_of(const struct world *world, const struct world_arena *a,
+                                 const struct player *p) {
+    (void)world;
+    for (int i = 0; p && i < p->game_count; i++)
+        if (strcmp(p->games[i]->arena_id, a->id) == 0) return p->games[i];
+    return NULL;
+}
+
+/* A name of WORLD_ARENA_NAME_MIN..MAX bytes without control characters, a clock (neither
+ * unlimited nor daily) within the seeks' limits, and a length of 1..WORLD_ARENA_MINUTES_MAX. */
+static bool arena_settings_valid(const struct world_arena_spec *spec) {
+    size_t len = spec->name ? strlen(spec->name) : 0;
+    if (len < WORLD_ARENA_NAME_MIN || len > WORLD_ARENA_NAME_MAX) return false;
+    for (size_t i = 0; i < len; i++)
+        if ((unsigned char)spec->name[i] < 0x20 || spec->name[i] == 0x7f) return false;
+    const struct time_control *tc = &spec->tc;
+    if (tc->unlimited || tc->days > 0 || tc->initial_ms < 0 || tc->increment_ms < 0 ||
+        (tc->initial_ms == 0 && tc->increment_ms == 0) || tc->initial_ms > TC_MAX_INITIAL_MS ||
+        tc->increment_ms > TC_MAX_INCREMENT_MS)
+        return false;
+    return spec->minutes >= 1 && spec->minutes <= WORLD_ARENA_MINUTES_MAX;
+}
+
+/* Monotonic ms of a wall-clock instant. */
+static int64_t mono_of(const struct world *world, int64_t wall_ms) {
+    return wall_ms - world->wall_offset_ms;
+}
+
+/* A new arena in the map and the list (no event). NULL when memory runs out or a restored id
+ * is taken. */
+static struct world_arena *arena_add(struct world *world, const struct world_arena_spec *spec,
+                                     enum world_arena_status status) {
+    struct world_arena *a = calloc(1, sizeof *a);
+    if (!a) return NULL;
+    if (spec->id) {
+        if (strlen(spec->id) != ARENA_ID_LEN || world_arena(world, spec->id)) goto fail;
+        str_copy(a->id, sizeof a->id, spec->id);
+    } else if (unique_id(world, &world->arenas, a->id, ARENA_ID_LEN) < 0) {
+        goto fail;
+    }
+    str_copy(a->name, sizeof a->name, spec->name);
+    str_copy(a->creator, sizeof a->creator, spec->creator ? spec->creator : "");
+    a->tc = spec->tc;
+    a->rated = spec->rated;
+    a->starts_wall_ms = spec->starts_wall_ms;
+    a->minutes = spec->minutes;
+    a->status = status;
+    arena_init(&a->arena, mono_of(world, spec->starts_wall_ms), spec->minutes * 60000LL);
+    a->next_pair_ms = a->arena.starts_ms;
+    if (strmap_put(&world->arenas, a->id, a) < 0) goto fail;
+    if (world->arenas_tail)
+        world->arenas_tail->next = a;
+    else
+        world->arenas_head = a;
+    world->arenas_tail = a;
+    if (status == WORLD_ARENA_FINISHED) world->arenas_finished++;
+    return a;
+fail:
+    free(a);
+    return NULL;
+}
+
+/* Arenas a player created that have not ended. */
+static int open_arenas_of(const struct world *world, const struct player *p) {
+    int n = 0;
+    for (const struct world_arena *a = world->arenas_head; a; a = a->next)
+        n += a->status != WORLD_ARENA_FINISHED && strcmp(a->creator, p->id) == 0;
+    return n;
+}
+
+int world_arena_create(struct world *world, struct player *creator,
+                       const struct world_arena_spec *spec, int64_t now_ms, struct core_events *out,
+                       struct world_arena **created) {
+    if (creator && (!creator->registered || creator->computer_level))
+        return -CORE_ERR_ARENA_NEEDS_ACCOUNT;
+    if (!arena_settings_valid(spec)) return -CORE_ERR_ARENA_BAD_SETTINGS;
+    if (creator && open_arenas_of(world, creator) >= world->cfg.max_arenas_per_player)
+        return -CORE_ERR_TOO_MANY_ARENAS;
+    struct world_arena_spec s = *spec;
+    s.id = NULL;
+    s.creator = creator ? creator->id : "";
+    if (s.starts_wall_ms < wall(world, now_ms)) s.starts_wall_ms = wall(world, now_ms);
+    struct world_arena *a = arena_add(world, &s, WORLD_ARENA_CREATED);
+    if (!a) return -CORE_ERR_NO_MEMORY;
+    struct core_event *ev = push_event(out, CORE_EV_ARENA_CREATED, CORE_TO_PLAYER);
+    if (ev) {
+        ev->arena = a;
+        ev->player = creator;
+        mark_reply(out);
+    }
+    if (created) *created = a;
+    return 0;
+}
+
+/* An arena's rating category's rating of a player, rounded. */
+static int arena_rating(const struct world_arena *a, const struct player *p) {
+    int category = rating_category_of(&a->tc);
+    return category < 0 ? 1500 : (int)lround(p->ratings[category].rating);
+}
+
+static void push_arena_player(struct world_arena *a, struct player *p, struct core_events *out) {
+    a->version++;
+    struct core_event *ev = push_event(out, CORE_EV_ARENA_PLAYER, CORE_TO_PLAYER);
+    if (ev) {
+        ev->arena = a;
+        ev->player = p;
+        mark_reply(out);
+    }
+}
+
+static int join_arena(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                      int64_t now_ms, struct core_events *out) {
+    struct world_arena *a = world_arena(world, cmd->target);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    if (!actor->registered || actor->computer_level) return -CORE_ERR_ARENA_NEEDS_ACCOUNT;
+    if (a->status == WORLD_ARENA_FINISHED || now_ms >= a->arena.ends_ms)
+        return -CORE_ERR_ARENA_FINISHED;
+    int rc = arena_join(&a->arena, actor->id, arena_rating(a, actor), now_ms);
+    if (rc < 0) return rc == -CORE_ERR_GAME_OVER ? -CORE_ERR_ARENA_FINISHED : rc;
+    struct arena_player *ap = arena_find(&a->arena, actor->id);
+    str_copy(ap->name, sizeof ap->name, actor->name);
+    if (a->status == WORLD_ARENA_STARTED && a->next_pair_ms > now_ms) a->next_pair_ms = now_ms;
+    push_arena_player(a, actor, out);
+    return 0;
+}
+
+static int withdraw_arena(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                          struct core_events *out) {
+    struct world_arena *a = world_arena(world, cmd->target);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    if (a->status == WORLD_ARENA_FINISHED) return -CORE_ERR_ARENA_FINISHED;
+    if (arena_pause(&a->arena, actor->id) < 0) return -CORE_ERR_ARENA_NOT_JOINED;
+    push_arena_player(a, actor, out);
+    return 0;
+}
+
+static int apply_berserk(struct world *world, struct player *actor, const struct core_cmd *cmd,
+                         int64_t now_ms, struct core_events *out) {
+    struct game *g;
+    int color;
+    int rc = find_player_game(world, actor, cmd->target, now_ms, out, &g, &color);
+    if (rc < 0) return rc;
+    if (color < 0) return -CORE_ERR_NOT_A_PLAYER;
+    if ((rc = game_berserk(g, color)) < 0) return rc;
+    struct core_event *ev = push_game_event(out, CORE_EV_BERSERK, CORE_TO_GAME, g);
+    if (ev) {
+        ev->color = color;
+        mark_reply(out);
+    }
+    schedule_game(world, g);
+    struct world_arena *a = world_arena(world, g->arena_id);
+    if (a) a->version++;
+    return 0;
+}
+
+static int create_arena_command(struct world *world, struct player *actor,
+                                const struct core_cmd *cmd, int64_t now_ms,
+                                struct core_events *out) {
+    if (cmd->starts_in_ms < 0 || cmd->starts_in_ms > WORLD_ARENA_STARTS_IN_MAX)
+        return -CORE_ERR_ARENA_BAD_SETTINGS;
+    struct world_arena_spec spec = {.name = cmd->name,
+                                    .tc = cmd->tc,
+                                    .rated = !cmd->casual,
+                                    .starts_wall_ms = wall(world, now_ms) + cmd->starts_in_ms,
+                                    .minutes = cmd->minutes};
+    return world_arena_create(world, actor, &spec, now_ms, out, NULL);
+}
+
+/* An arena game ended: scored (an aborted one is not: its side to move, which did not play its
+ * first move, is withdrawn and told so), and its players are paired again at once. */
+static void arena_game_ended(struct world *world, struct game *g, int64_t now_ms,
+                             struct core_events *out) {
+    struct world_arena *a = g->arena_id[0] ? world_arena(world, g->arena_id) : NULL;
+    if (!a) return;
+    a->games_playing--;
+    a->version++;
+    if (a->next_pair_ms > now_ms && now_ms < a->arena.ends_ms) a->next_pair_ms = now_ms;
+    const char *white = g->players[CHESS_WHITE]->id, *black = g->players[CHESS_BLACK]->id;
+    enum chess_result r = g->chess.result;
+    if (r != CHESS_RESULT_NONE) {
+        int result = r == CHESS_RESULT_WHITE_WINS ? 1 : r == CHESS_RESULT_BLACK_WINS ? -1 : 0;
+        int black_points;
+        (void)arena_record(&a->arena, white, black, result, g->berserk, game_ply(g), now_ms,
+                           &black_points);
+        return;
+    }
+    for (int c = 0; c < 2; c++) {
+        struct arena_player *p = arena_find(&a->arena, c == CHESS_WHITE ? white : black);
+        if (!p) continue;
+        p->playing = false;
+        if (c != game_turn(g) || p->paused) continue;
+        p->paused = true;
+        struct core_event *ev = push_event(out, CORE_EV_ARENA_PLAYER, CORE_TO_PLAYER);
+        if (ev) {
+            ev->arena = a;
+            ev->player = g->players[c];
+        }
+    }
+}
+
+/* A pairing wave: the pairs arena_pair_waiting() chooses among the connected players start
+ * their games. */
+static void arena_wave(struct world *world, struct world_arena *a, int64_t now_ms,
+                       struct core_events *out) {
+    a->next_pair_ms = now_ms + WORLD_ARENA_PAIR_MS;
+    struct arena *ar = &a->arena;
+    for (int i = 0; i < ar->count; i++) {
+        const struct player *p = world_player_by_id(world, ar->players[i].id);
+        ar->players[i].absent = !p || p->online <= 0 || p->banned;
+    }
+    int max = ar->count / 2 + 1;
+    struct arena_pair *pairs = malloc(sizeof *pairs * (size_t)max);
+    if (!pairs) return;
+    int n = arena_pair_waiting(ar, now_ms, world->cfg.random, world->cfg.random_ctx, pairs, max);
+    for (int k = 0; k < n; k++) {
+        struct arena_player *w = &ar->players[pairs[k].white], *b = &ar->players[pairs[k].black];
+        struct player *white = world_player_by_id(world, w->id);
+        struct player *black = world_player_by_id(world, b->id);
+        struct game *g = NULL;
+        if (!white || !black ||
+            start_game(world, white, black, &a->tc, NULL, !a->rated, NULL, now_ms, out, &g) < 0) {
+            w->playing = b->playing = false; /* cannot play now: waits for the next wave */
+            continue;
+        }
+        str_copy(g->arena_id, sizeof g->arena_id, a->id);
+        str_copy(g->arena_name, sizeof g->arena_name, a->name);
+        a->games_playing++;
+    }
+    if (n > 0) a->version++;
+    free(pairs);
+}
+
+static void push_arena_status(struct world_arena *a, enum world_arena_status status,
+                              struct core_events *out) {
+    a->status = status;
+    a->version++;
+    struct core_event *ev = push_event(out, CORE_EV_ARENA_STATUS, CORE_TO_PLAYER);
+    if (ev) ev->arena = a;
+}
+
+/* Starts, pairs and finishes an arena as its time comes. */
+static void arena_tick(struct world *world, struct world_arena *a, int64_t now_ms,
+                       struct core_events *out) {
+    if (a->status == WORLD_ARENA_CREATED && now_ms >= a->arena.starts_ms) {
+        push_arena_status(a, WORLD_ARENA_STARTED, out);
+    }
+    if (a->status != WORLD_ARENA_STARTED) return;
+    if (now_ms < a->arena.ends_ms && now_ms >= a->next_pair_ms) arena_wave(world, a, now_ms, out);
+    if (now_ms >= a->arena.ends_ms) a->next_pair_ms = a->arena.ends_ms; /* no more waves */
+    if (now_ms >= a->arena.ends_ms && a->games_playing <= 0) {
+        push_arena_status(a, WORLD_ARENA_FINISHED, out);
+        world->arenas_finished++;
+    }
+}
+
+/* When an arena has something to do next, or GCLOCK_NEVER. */
+static int64_t arena_deadline(const struct world_arena *a) {
+    if (a->status == WORLD_ARENA_CREATED) return a->arena.starts_ms;
+    if (a->status != WORLD_ARENA_STARTED) return GCLOCK_NEVER;
+    if (a->next_pair_ms < a->arena.ends_ms) return a->next_pair_ms;
+    return a->games_playing <= 0 ? a->arena.ends_ms : GCLOCK_NEVER;
+}
+
+/* Finished arenas beyond max_finished_arenas go, oldest first. */
+static void drop_old_arenas(struct world *world) {
+    struct world_arena **link = &world->arenas_head, *prev = NULL;
+    while (world->arenas_finished > world->cfg.max_finished_arenas && *link) {
+        struct world_arena *a = *link;
+        if (a->status != WORLD_ARENA_FINISHED) {
+            prev = a;
+            link = &a->next;
+            continue;
+        }
+        *link = a->next;
+        if (world->arenas_tail == a) world->arenas_tail = prev;
+        strmap_remove(&world->arenas, a->id);
+        arena_free(&a->arena);
+        free(a);
+        world->arenas_finished--;
+    }
+}
+
+int world_arena_restore(struct world *world, const struct world_arena_spec *spec,
+                        enum world_arena_status status, int64_t now_ms, struct world_arena **out) {
+    (void)now_ms;
+    struct world_arena *a = arena_add(world, spec, status);
+    if (!a) return -CORE_ERR_NO_MEMORY;
+    if (out) *out = a;
+    return 0;
+}
+
+int world_arena_restore_player(struct world *world, const char *arena, const char *player,
+                               const char *name, int rating, bool paused, int64_t now_ms) {
+    struct world_arena *a = world_arena(world, arena);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    /* Joined before its end: its joining order is what the standings' ties need. */
+    int64_t joined = now_ms < a->arena.ends_ms ? now_ms : a->arena.ends_ms - 1;
+    int rc = arena_join(&a->arena, player, rating, joined);
+    if (rc < 0) return rc;
+    struct arena_player *p = arena_find(&a->arena, player);
+    str_copy(p->name, sizeof p->name, name);
+    p->joined_ms = a->arena.count; /* joining order (no two alike) */
+    p->paused = paused;
+    a->version++;
+    return 0;
+}
+
+int world_arena_restore_result(struct world *world, const char *arena, const char *white,
+                               const char *black, enum chess_result result, const bool berserk[2],
+                               int plies, int64_t now_ms) {
+    struct world_arena *a = world_arena(world, arena);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    if (result == CHESS_RESULT_NONE) return 0;
+    int r = result == CHESS_RESULT_WHITE_WINS ? 1 : result == CHESS_RESULT_BLACK_WINS ? -1 : 0;
+    int black_points;
+    (void)arena_record(&a->arena, white, black, r, berserk, plies, now_ms, &black_points);
+    a->version++;
+    return 0;
+}
+
 int world_apply(struct world *world, struct player *actor, const struct core_cmd *cmd,
                 int64_t now_ms, struct core_events *out) {
     core_events_reset(out);
@@ -1079,6 +1435,10 @@ int world_apply(struct world *world, struct player *actor, const struct core_cmd
         case CORE_CMD_CHALLENGE_DECLINE: return decline_challenge(world, actor, cmd, out);
         case CORE_CMD_POOL_JOIN: return join_pool(world, actor, cmd, now_ms, out);
         case CORE_CMD_POOL_LEAVE: return leave_pool(world, actor, out);
+        case CORE_CMD_ARENA_CREATE: return create_arena_command(world, actor, cmd, now_ms, out);
+        case CORE_CMD_ARENA_JOIN: return join_arena(world, actor, cmd, now_ms, out);
+        case CORE_CMD_ARENA_WITHDRAW: return withdraw_arena(world, actor, cmd, out);
+        case CORE_CMD_ARENA_BERSERK: return apply_berserk(world, actor, cmd, now_ms, out);
         default: return apply_game_command(world, actor, cmd, now_ms, out);
     }
 }
@@ -1114,6 +1474,8 @@ void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
     core_events_reset(out);
     p->banned = true;
     pools_remove(&world->pools, p);
+    for (struct world_arena *a = world->arenas_head; a; a = a->next)
+        (void)arena_pause(&a->arena, p->id);
     for (struct seek *s = world->lobby.head, *next; s; s = next) {
         next = s->next;
         if (s->owner == p || s->target == p)
@@ -1128,7 +1490,7 @@ void world_player_ban(struct world *world, struct player *p, int64_t now_ms,
         if (game_abort(g, now_ms, wall_ms) < 0 &&
             game_resign(g, game_color_of(g, p), now_ms, wall_ms) < 0)
             break; /* cannot happen: a game in progress can always be resigned */
-        game_ended(world, g, out);
+        game_ended(world, g, now_ms, out);
     }
 }
 
@@ -1146,7 +1508,12 @@ int64_t world_next_deadline(const struct world *world) {
     if (s && s->key < next) next = s->key;
     if (p && p->key < next) next = p->key;
     int64_t wave = pools_next_wave(&world->pools);
-    return wave < next ? wave : next;
+    if (wave < next) next = wave;
+    for (const struct world_arena *a = world->arenas_head; a; a = a->next) {
+        int64_t when = arena_deadline(a);
+        if (when < next) next = when;
+    }
+    return next;
 }
 
 /* True when nothing refers to an away guest any more: no game in memory (ended games kept for
@@ -1178,7 +1545,7 @@ void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
     while ((node = heap_peek(&world->game_timers)) && node->key <= now_ms) {
         struct game *g = CONTAINER_OF(node, struct game, deadline);
         if (game_on_deadline(g, now_ms, wall(world, now_ms)))
-            game_ended(world, g, out);
+            game_ended(world, g, now_ms, out);
         else
             schedule_game(world, g); /* not due after all (the deadline moved) */
     }
@@ -1197,6 +1564,9 @@ void world_tick(struct world *world, int64_t now_ms, struct core_events *out) {
     for (int i = 0; i < POOL_COUNT; i++)
         if (world->pools.pool[i].next_wave_ms <= now_ms)
             pool_wave(world, &world->pools.pool[i], now_ms, out);
+    for (struct world_arena *a = world->arenas_head; a; a = a->next)
+        if (arena_deadline(a) <= now_ms) arena_tick(world, a, now_ms, out);
+    drop_old_arenas(world);
 }
 
 /* ---- lookups ---- */

@@ -14,6 +14,7 @@
 #ifndef SERVER_CORE_WORLD_H
 #define SERVER_CORE_WORLD_H
 
+#include "core/arena.h"
 #include "core/chat.h"
 #include "core/errors.h"
 #include "core/game.h"
@@ -35,6 +36,8 @@ struct world_config {
     double chat_burst;               /* chat lines a player may send at once */
     double chat_per_second;          /* and their refill rate */
     bool bots_rated_vs_humans;       /* games between a bot and a person may be rated */
+    int max_arenas_per_player;       /* arena tournaments an account created not yet ended */
+    int max_finished_arenas;         /* ended arenas kept in memory (oldest dropped first) */
     const struct openings *openings; /* names games' openings (borrowed, immutable), or NULL */
     core_random_fn random;           /* randomness for ids, tokens, guest names and colours */
     void *random_ctx;
@@ -67,9 +70,13 @@ enum core_cmd_type {
     CORE_CMD_ABANDON_CLAIM,
     CORE_CMD_CHAT,
     CORE_CMD_CHALLENGE_DECLINE,
-    CORE_CMD_GIVE_TIME,  /* target: the game; to the actor's opponent */
-    CORE_CMD_POOL_JOIN,  /* tc, rated_required: the pool (core/pool.h) */
-    CORE_CMD_POOL_LEAVE, /* whichever pool the player waits in */
+    CORE_CMD_GIVE_TIME,      /* target: the game; to the actor's opponent */
+    CORE_CMD_POOL_JOIN,      /* tc, rated_required: the pool (core/pool.h) */
+    CORE_CMD_POOL_LEAVE,     /* whichever pool the player waits in */
+    CORE_CMD_ARENA_CREATE,   /* name, tc, minutes, starts_in_ms (world_arena_create) */
+    CORE_CMD_ARENA_JOIN,     /* target: the arena (also: come back after withdrawing) */
+    CORE_CMD_ARENA_WITHDRAW, /* target: the arena (a pause: the score stays) */
+    CORE_CMD_ARENA_BERSERK,  /* target: the game */
     CORE_CMD_COUNT
 };
 
@@ -97,6 +104,9 @@ struct core_cmd {
     const char *fen;   /* fromPosition: the position */
     bool has_chess960; /* Chess960: the array asked for ("position"); else one is drawn */
     int chess960;
+    const char *name;     /* arena_create: the tournament's name */
+    int minutes;          /* arena_create: its length */
+    int64_t starts_in_ms; /* arena_create: from now to its start */
 };
 
 enum core_event_type {
@@ -117,6 +127,12 @@ enum core_event_type {
     CORE_EV_CHALLENGE_RECEIVED, /* seek: to the invited player */
     CORE_EV_POOL_JOINED,        /* pool, waiting: to the player who joined */
     CORE_EV_POOL_LEFT,          /* to the player who left (pairing is told by GAME_STARTED) */
+    CORE_EV_ARENA_CREATED,      /* arena: to its creator (player; NULL for the operator's) */
+    CORE_EV_ARENA_PLAYER,       /* arena, player: joined, came back or withdrew, or was
+                                   withdrawn by its aborted game (its entry) */
+    CORE_EV_ARENA_STATUS,       /* arena: started or finished (to nobody: watchers get
+                                   arena_standings) */
+    CORE_EV_BERSERK,            /* game, color: that side went berserk */
 };
 
 /* Who receives an event. */
@@ -148,6 +164,7 @@ struct core_event {
     enum challenge_decline decline_reason; /* CHALLENGE_REMOVED by a decline */
     const struct pool *pool;               /* POOL_JOINED */
     int waiting;                           /* POOL_JOINED: players waiting in it */
+    struct world_arena *arena;             /* ARENA_* */
 };
 
 /* Events produced by one call. `reply` is the index of the event that answers the request (it
@@ -279,6 +296,83 @@ int world_computer_to_move(const struct game *game);
  */
 int world_computer_move(struct world *world, const char *game_id, int ply, uint64_t key,
                         chess_move move, int64_t now_ms, struct core_events *out);
+
+/* ---- arena tournaments (core/arena.h has the rules) ---- */
+
+#define WORLD_ARENA_NAME_MIN      2
+#define WORLD_ARENA_NAME_MAX      ARENA_NAME_MAX
+#define WORLD_ARENA_MINUTES_MAX   720
+#define WORLD_ARENA_STARTS_IN_MAX (7LL * 24 * 3600 * 1000)
+#define WORLD_ARENA_PAIR_MS       1000 /* between pairing waves while players wait */
+
+enum world_arena_status { WORLD_ARENA_CREATED, WORLD_ARENA_STARTED, WORLD_ARENA_FINISHED };
+
+/*
+ * An arena tournament of this server: from its start to its end every joined player who is not
+ * in a game (nor withdrawn, nor disconnected) is paired by the standings (arena_pair_waiting)
+ * in waves every WORLD_ARENA_PAIR_MS, and at once when one of its games ends; the games start
+ * like any other (rated when both players' pairing is, game->arena_id set), and each end is
+ * scored (arena_record). At the end pairing stops; once its last game ended it is finished.
+ */
+struct world_arena {
+    char id[ARENA_ID_LEN + 1];
+    char name[WORLD_ARENA_NAME_MAX + 1];
+    char creator[PLAYER_ID_LEN + 1]; /* "" for the operator's (scheduled) arenas */
+    struct time_control tc;
+    bool rated;
+    int64_t starts_wall_ms;
+    int minutes;
+    enum world_arena_status status;
+    struct arena arena;       /* players, scores; its times are monotonic */
+    int games_playing;        /* its games in progress */
+    uint32_t version;         /* bumped by every change of its state or standings */
+    int64_t next_pair_ms;     /* the next pairing wave (monotonic), while started */
+    struct world_arena *next; /* the world's list, in creation order */
+};
+
+/* An arena to create (world_arena_create) or restore (world_arena_restore). */
+struct world_arena_spec {
+    const char *id; /* restore: its stored id; create: NULL (a new one) */
+    const char *name;
+    const char *creator; /* NULL or "" for the operator */
+    struct time_control tc;
+    bool rated;
+    int64_t starts_wall_ms;
+    int minutes;
+};
+
+/*
+ * Creates an arena (the operator's: creator NULL; else the actor's, checked against the limits:
+ * -ARENA_NEEDS_ACCOUNT, -TOO_MANY_ARENAS). -ARENA_BAD_SETTINGS for a name, clock, length or
+ * start out of bounds. Emits ARENA_CREATED (the reply). *created (may be NULL) gets it.
+ */
+int world_arena_create(struct world *world, struct player *creator,
+                       const struct world_arena_spec *spec, int64_t now_ms, struct core_events *out,
+                       struct world_arena **created);
+
+/*
+ * Restoring at startup (no events): an arena as stored, with its status; its players in joining
+ * order (world_arena_restore_player); then its finished games in the order they ended
+ * (world_arena_restore_result), replayed through arena_record. Games in progress restored by
+ * world_restore_game() with their arena_id count as playing. Return 0, -ARENA_NOT_FOUND or
+ * -NO_MEMORY.
+ */
+int world_arena_restore(struct world *world, const struct world_arena_spec *spec,
+                        enum world_arena_status status, int64_t now_ms, struct world_arena **out);
+int world_arena_restore_player(struct world *world, const char *arena, const char *player,
+                               const char *name, int rating, bool paused, int64_t now_ms);
+int world_arena_restore_result(struct world *world, const char *arena, const char *white,
+                               const char *black, enum chess_result result, const bool berserk[2],
+                               int plies, int64_t now_ms);
+
+struct world_arena *world_arena(const struct world *world, const char *id);
+
+/* The arenas in creation order (finished ones too, up to max_finished_arenas). */
+struct world_arena *world_arena_first(const struct world *world);
+
+/* The game in progress a player plays in this arena, or NULL. */
+struct game *world_arena_game_of(const struct world *world, const struct world_arena *a,
+                                 const struct player *p);
 
 struct world_stats {
     int players;

@@ -282,6 +282,12 @@ json_t *proto_encode_game(const struct game *g, int64_t now_ms, enum proto_viewe
         put(offers, offer_names[k], color_or_null(game_offer_by(g, (enum game_offer)k)));
     put(obj, "offers", offers);
     put(obj, "rematch", g->rematch_id[0] ? json_string_nocheck(g->rematch_id) : json_null());
+    if (g->arena_id[0]) {
+        put(obj, "arena", json_pack("{s:s,s:s}", "id", g->arena_id, "name", g->arena_name));
+        put(obj, "berserk",
+            json_pack("{s:b,s:b}", "white", g->berserk[CHESS_WHITE], "black",
+                      g->berserk[CHESS_BLACK]));
+    }
     enum chat_room room = viewer == PROTO_VIEWER_PLAYER ? CHAT_ROOM_PLAYERS : CHAT_ROOM_SPECTATORS;
     json_t *chat = json_array();
     for (int i = 0; chat && i < g->chat[room].count; i++)
@@ -352,6 +358,123 @@ static json_t *encode_rating_change(const struct game *g) {
                       (int)(after - g->rating[c])));
     }
     return obj;
+}
+
+/* ---- arena tournaments ---- */
+
+static const char *const arena_status_names[] = {"created", "started", "finished"};
+
+/* One place in the standings: the player at index i of the arena, ranked rank (1 = first). */
+static json_t *encode_arena_standing(const struct world_arena *a, int i, int rank) {
+    const struct arena_player *p = &a->arena.players[i];
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "rank", json_integer(rank));
+    put(obj, "player", json_pack("{s:s,s:s}", "id", p->id, "name", p->name));
+    put(obj, "rating", json_integer(p->rating));
+    put(obj, "score", json_integer(p->score));
+    put(obj, "games", json_integer(p->games));
+    put(obj, "wins", json_integer(p->wins));
+    put(obj, "draws", json_integer(p->draws));
+    put(obj, "losses", json_integer(p->losses));
+    put(obj, "performance", json_integer(arena_performance(p)));
+    put(obj, "fire", json_boolean(p->streak >= ARENA_FIRE_AFTER));
+    json_t *sheet = json_array();
+    int berserks = 0;
+    for (int k = 0; sheet && k < p->sheet_len; k++) {
+        json_array_append_new(sheet, json_integer(p->sheet[k].points));
+        berserks += p->sheet[k].berserk;
+    }
+    put(obj, "sheet", sheet);
+    put(obj, "berserks", json_integer(berserks));
+    if (p->paused) put(obj, "withdrawn", json_true());
+    if (p->playing) put(obj, "playing", json_true());
+    return obj;
+}
+
+/* The standings (and the podium once finished, and viewer's place and game) into obj. */
+static void put_arena_standings(json_t *obj, const struct world_arena *a,
+                                const struct player *viewer) {
+    int n = a->arena.count;
+    int *rank = malloc(sizeof *rank * (size_t)(n ? n : 1));
+    json_t *list = json_array();
+    if (!rank || !list) {
+        free(rank);
+        json_decref(list);
+        return;
+    }
+    arena_standings(&a->arena, rank);
+    for (int r = 0; r < n && r < PROTO_ARENA_STANDINGS; r++)
+        json_array_append_new(list, encode_arena_standing(a, rank[r], r + 1));
+    put(obj, "standings", list);
+    if (a->status == WORLD_ARENA_FINISHED) {
+        json_t *podium = json_array();
+        for (int r = 0; podium && r < n && r < 3; r++)
+            json_array_append_new(podium, encode_arena_standing(a, rank[r], r + 1));
+        put(obj, "podium", podium);
+    }
+    for (int r = 0; viewer && r < n; r++) {
+        if (strcmp(a->arena.players[rank[r]].id, viewer->id) != 0) continue;
+        put(obj, "me", encode_arena_standing(a, rank[r], r + 1));
+        const struct game *g = world_arena_game_of(NULL, a, viewer);
+        if (g) put(obj, "game", json_string_nocheck(g->id));
+        break;
+    }
+    free(rank);
+}
+
+/* What the list and the full state share. */
+static json_t *encode_arena_summary(const struct world_arena *a) {
+    json_t *obj = json_object();
+    if (!obj) return NULL;
+    put(obj, "id", json_string_nocheck(a->id));
+    put(obj, "name", json_string(a->name));
+    put(obj, "creator", a->creator[0] ? json_string_nocheck(a->creator) : json_null());
+    put(obj, "time", encode_time(&a->tc));
+    put(obj, "rated", json_boolean(a->rated));
+    put(obj, "starts", json_integer(a->starts_wall_ms));
+    put(obj, "minutes", json_integer(a->minutes));
+    put(obj, "ends", json_integer(a->starts_wall_ms + a->minutes * 60000LL));
+    put(obj, "status", json_string_nocheck(arena_status_names[a->status]));
+    put(obj, "players", json_integer(a->arena.count));
+    return obj;
+}
+
+json_t *proto_encode_arena(const struct world_arena *a, const struct player *viewer) {
+    json_t *msg = message("arena");
+    json_t *obj = encode_arena_summary(a);
+    if (obj) {
+        put(obj, "v", json_integer(a->version));
+        put_arena_standings(obj, a, viewer);
+    }
+    if (msg)
+        put(msg, "arena", obj);
+    else
+        json_decref(obj);
+    return msg;
+}
+
+json_t *proto_encode_arena_standings(const struct world_arena *a, const struct player *viewer) {
+    json_t *msg = message("arena_standings");
+    if (!msg) return NULL;
+    put(msg, "arena", json_string_nocheck(a->id));
+    put(msg, "v", json_integer(a->version));
+    put(msg, "status", json_string_nocheck(arena_status_names[a->status]));
+    put(msg, "players", json_integer(a->arena.count));
+    put_arena_standings(msg, a, viewer);
+    return msg;
+}
+
+json_t *proto_encode_arena_list(const struct world *world) {
+    json_t *msg = message("arena_list");
+    json_t *list = json_array();
+    for (const struct world_arena *a = world_arena_first(world); a && list; a = a->next)
+        json_array_append_new(list, encode_arena_summary(a));
+    if (msg)
+        put(msg, "arenas", list);
+    else
+        json_decref(list);
+    return msg;
 }
 
 /* The message of an event as an object; NULL for a move, which is written as text only
@@ -435,6 +558,15 @@ static json_t *event_object(const struct core_event *ev, int64_t now_ms) {
             }
             return msg;
         case CORE_EV_POOL_LEFT: return message("pool_left");
+        case CORE_EV_ARENA_CREATED:
+        case CORE_EV_ARENA_PLAYER: return proto_encode_arena(ev->arena, ev->player);
+        case CORE_EV_ARENA_STATUS: return NULL; /* watchers get arena_standings */
+        case CORE_EV_BERSERK:
+            if ((msg = game_message("berserk", ev))) {
+                put(msg, "color", json_string_nocheck(proto_color_name(ev->color)));
+                put(msg, "clock", encode_clocks(g, now_ms));
+            }
+            return msg;
         case CORE_EV_CHALLENGE_REMOVED:
             if ((msg = message("challenge_removed"))) {
                 static const char *const removals[] = {"cancelled", "accepted", "declined",

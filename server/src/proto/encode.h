@@ -65,6 +65,16 @@ json_t *proto_encode_live_games(const struct world *world, int limit, int64_t no
  * first; games without a clock last), as lichess orders nowPlaying. */
 json_t *proto_encode_my_games(const struct player *p, int64_t now_ms);
 
+/* Arena tournaments (core/world.h). The standings list holds the first PROTO_ARENA_STANDINGS
+ * places. {"type": "arena", "arena": {...}}: the full state, with viewer's own place ("me") and
+ * game in progress in it when viewer (may be NULL) joined it. {"type": "arena_standings"}: the
+ * standings and status for its watchers, likewise with viewer's. {"type": "arena_list"}: every
+ * arena this server keeps, in creation order. */
+#define PROTO_ARENA_STANDINGS 100
+json_t *proto_encode_arena(const struct world_arena *a, const struct player *viewer);
+json_t *proto_encode_arena_standings(const struct world_arena *a, const struct player *viewer);
+json_t *proto_encode_arena_list(const struct world *world);
+
 /* {"type":"error","code","message"[,"field"]}. field may be NULL. */
 json_t *proto_encode_error(int code, const char *field);
 

@@ -343,6 +343,10 @@ static void store_value(struct proto_request *req, enum proto_field kind, const 
         case PROTO_FIELD_SCOPES: req->scopes = x->string; break;
         case PROTO_FIELD_TOKEN_ID: req->token_id = x->string; break;
         case PROTO_FIELD_SETTINGS: req->settings = x->list; break;
+        case PROTO_FIELD_ARENA: req->arena = cmd->target = x->string; break;
+        case PROTO_FIELD_ARENA_NAME: cmd->name = x->string; break;
+        case PROTO_FIELD_MINUTES: cmd->minutes = (int)x->number; break;
+        case PROTO_FIELD_STARTS_IN: cmd->starts_in_ms = (int64_t)x->number * 1000; break;
         case PROTO_FIELD_COUNT: break;
     }
 }

@@ -205,6 +205,7 @@ struct proto_request {
     enum proto_msg msg;
     struct core_cmd cmd;      /* for core commands (proto_core_command()) */
     const char *game;         /* watch, unwatch; also cmd.target */
+    const char *arena;        /* arena_join, _withdraw, _watch, _unwatch; also cmd.target */
     const char *token;        /* hello: optional */
     const char *name;         /* hello: optional guest name */
     int protocol;             /* hello */

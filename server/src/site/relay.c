@@ -439,6 +439,9 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
         return locate_invited(cl, c, req, text, len, located);
     if (req->msg == PROTO_MSG_POOL_JOIN || req->msg == PROTO_MSG_POOL_LEAVE)
         return forward_to_pool_host(cl, c, req, text, len);
+    /* An arena's commands run where it lives, on this node (docs/tournaments.md): not forwarded
+     * (arena_berserk names a game, and goes to the game's node like any game command). */
+    if (req->msg == PROTO_MSG_ARENA_JOIN || req->msg == PROTO_MSG_ARENA_WITHDRAW) return 0;
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
     if (!watch && !challenge_get && proto_core_command(req->msg) == PROTO_NO_CMD) return 0;

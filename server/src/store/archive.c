@@ -89,6 +89,8 @@ static int set_tags(struct chess_pgn *pgn, const struct store_game *g, const cha
     char event[64], date[16], utc_time[16], tc[48], elo[2][16], diff[2][16];
     if (strcmp(g->status, "imported") == 0)
         snprintf(event, sizeof event, "Imported game");
+    else if (g->arena_name[0]) /* a tournament's game: its name, as lichess writes it */
+        snprintf(event, sizeof event, "%s", g->arena_name);
     else
         pgn_event_name(g->rated, g->category, event, sizeof event);
     time_t secs = (time_t)(g->created_at / 1000);

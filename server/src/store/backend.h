@@ -165,6 +165,9 @@ struct store_backend {
                      int (*fn)(void *ctx, const struct store_game *game,
                                const struct store_identity players[2]),
                      void *ctx);
+    /* store_load_arenas() (read.h). */
+    int (*load_arenas)(struct store_reader *reader, int finished_max,
+                       const struct store_arena_visitor *visitor);
     int (*owned_bots)(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
     int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,

@@ -132,6 +132,7 @@ const struct store_backend store_pg_backend = {
     .player_games = pg_player_games,
     .each_player_game = pg_each_player_game,
     .load_live = pg_load_live,
+    .load_arenas = pg_load_arenas,
     .owned_bots = pg_owned_bots,
     .leaderboard = pg_leaderboard,
     .rating_history = pg_rating_history,

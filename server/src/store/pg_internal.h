@@ -189,6 +189,13 @@ int pg_mod_log(struct store_reader *reader, const char *target_id, int max,
  * 0, a positive status failing it alone, or -STORE_ERR_IO. */
 int pg_put_moderation(struct pg_db *d, const struct store_op *op);
 
+/* ---- pg_arena.c: arena tournaments (docs/tournaments.md) ---- */
+
+/* ARENA, ARENA_PLAYER, GAME_ARENA and BERSERK, alone on the writer's connection. */
+int pg_put_arena(struct pg_db *d, const struct store_op *op);
+int pg_load_arenas(struct store_reader *reader, int finished_max,
+                   const struct store_arena_visitor *visitor);
+
 /* ---- pg_read.c ---- */
 
 int pg_reader_open(struct store_db *db, struct store_reader **out, char *err, size_t errlen);

@@ -17,7 +17,8 @@
     "black_rating_diff, result, termination, created_at, ended_at, "                               \
     "COALESCE(ply_count, (SELECT count(*) FROM live_moves m WHERE m.game_id = games.id)), "        \
     "(SELECT is_bot FROM players p WHERE p.id = games.white_id), "                                 \
-    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant, days"
+    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant, days, arena_id, "        \
+    "(SELECT a.name FROM arenas a WHERE a.id = games.arena_id)"
 
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 #define MOVE_COLUMNS   "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -217,6 +218,8 @@ static void read_game_row(const PGresult *r, int i, struct store_game *g) {
     for (int c = 0; c < 2; c++) g->bot[c] = pg_col_i64(r, i, 20 + c) != 0;
     pg_col_text(r, i, 22, g->variant, sizeof g->variant);
     g->days = (int)pg_col_i64(r, i, 23);
+    pg_col_text(r, i, 24, g->arena_id, sizeof g->arena_id);
+    pg_col_text(r, i, 25, g->arena_name, sizeof g->arena_name);
 }
 
 /* Copies rows [from, to) of MOVE_COLUMNS into g->moves (never NULL afterwards on success). */

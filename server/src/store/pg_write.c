@@ -935,6 +935,10 @@ static int apply_op(struct pg_db *d, const struct store_op *op) {
         case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
         case STORE_OP_LEASE: return 0; /* the transaction renewed the lease */
         case STORE_OP_TAKEOVER: return take_over(d, op);
+        case STORE_OP_ARENA:
+        case STORE_OP_ARENA_PLAYER:
+        case STORE_OP_GAME_ARENA:
+        case STORE_OP_BERSERK: return pg_put_arena(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -109,7 +109,9 @@ struct store_game {
     char termination[STORE_TERM_MAX];
     int64_t created_at, ended_at;
     int ply_count;
-    struct store_move_row *moves; /* with_moves: ply_count rows, malloc'd; else NULL */
+    struct store_move_row *moves;              /* with_moves: ply_count rows, malloc'd; else NULL */
+    char arena_id[STORE_ID_MAX + 1];           /* an arena tournament's game: its arena; else "" */
+    char arena_name[STORE_ARENA_NAME_MAX + 1]; /* and the arena's name (the PGN's Event) */
 };
 
 void store_game_free(struct store_game *game);
@@ -146,6 +148,53 @@ int store_load_live(struct store_reader *reader,
                     int (*fn)(void *ctx, const struct store_game *game,
                               const struct store_identity players[2]),
                     void *ctx);
+
+/* An arena tournament as stored (store_load_arenas). */
+struct store_arena {
+    char id[STORE_ID_MAX + 1];
+    char name[STORE_ARENA_NAME_MAX + 1];
+    char creator[STORE_ID_MAX + 1]; /* "" for the operator's */
+    int64_t initial_ms, increment_ms;
+    bool rated;
+    int64_t starts_at; /* Unix ms */
+    int minutes;
+    char status[12]; /* "created", "started", "finished" */
+};
+
+/* One of its players, in joining order. */
+struct store_arena_player {
+    char player_id[STORE_ID_MAX + 1];
+    char name[STORE_NAME_MAX + 1];
+    int rating;
+    bool paused;
+};
+
+/* One of its games: those in progress (live), then the finished ones in the order they ended. */
+struct store_arena_game {
+    char id[STORE_ID_MAX + 1];
+    char player_id[2][STORE_ID_MAX + 1];
+    bool live;
+    char result[8]; /* "1-0", "0-1", "1/2-1/2", "*" (aborted); "" while live */
+    bool berserk[2];
+    int ply_count;
+};
+
+/* What store_load_arenas() calls: each arena, then its players, then its games. Each returns 0
+ * to go on (non-zero stops the load and is returned). */
+struct store_arena_visitor {
+    int (*arena)(void *ctx, const struct store_arena *arena);
+    int (*player)(void *ctx, const struct store_arena *arena, const struct store_arena_player *p);
+    int (*game)(void *ctx, const struct store_arena *arena, const struct store_arena_game *game);
+    void *ctx;
+};
+
+/*
+ * This node's arenas for a restart, in creation order: those not finished, and the last
+ * `finished_max` finished ones, each with its players and games. Startup only (the main
+ * thread's reader). Returns 0, a visitor's non-zero value, or a negative enum store_status.
+ */
+int store_load_arenas(struct store_reader *reader, int finished_max,
+                      const struct store_arena_visitor *visitor);
 
 struct store_leader {
     char player_id[STORE_ID_MAX + 1];

@@ -169,6 +169,11 @@ int store_load_live(struct store_reader *r,
     return r->backend->load_live(r, fn, ctx);
 }
 
+int store_load_arenas(struct store_reader *r, int finished_max,
+                      const struct store_arena_visitor *visitor) {
+    return r->backend->load_arenas(r, finished_max, visitor);
+}
+
 int store_owned_bots(struct store_reader *r, const char *owner_id, int max, struct store_bot *out,
                      int *count) {
     return r->backend->owned_bots(r, owner_id, max, out, count);

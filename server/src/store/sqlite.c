@@ -348,6 +348,7 @@ const struct store_backend store_sqlite_backend = {
     .player_games = sqlite_player_games,
     .each_player_game = sqlite_each_player_game,
     .load_live = sqlite_load_live,
+    .load_arenas = sqlite_load_arenas,
     .owned_bots = sqlite_owned_bots,
     .leaderboard = sqlite_leaderboard,
     .rating_history = sqlite_rating_history,

@@ -186,4 +186,11 @@ int sqlite_lease_take(struct store_db *db, char *err, size_t errlen);
 int sqlite_lease_renew(struct sqlite_db *d);
 int sqlite_takeover(struct sqlite_db *d, const struct store_op *op);
 
+/* ---- sqlite_arena.c: arena tournaments (docs/tournaments.md) ---- */
+
+/* ARENA, ARENA_PLAYER, GAME_ARENA and BERSERK: 0, or -STORE_ERR_IO. */
+int sqlite_put_arena(struct sqlite_db *d, const struct store_op *op);
+int sqlite_load_arenas(struct store_reader *reader, int finished_max,
+                       const struct store_arena_visitor *visitor);
+
 #endif

@@ -17,7 +17,8 @@
     "black_rating_diff, result, termination, created_at, ended_at, "                               \
     "COALESCE(ply_count, (SELECT count(*) FROM live_moves m WHERE m.game_id = games.id)), "        \
     "(SELECT is_bot FROM players p WHERE p.id = games.white_id), "                                 \
-    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant, days"
+    "(SELECT is_bot FROM players p WHERE p.id = games.black_id), variant, days, arena_id, "        \
+    "(SELECT a.name FROM arenas a WHERE a.id = games.arena_id)"
 
 #define PLAYER_COLUMNS "p.id, p.name, p.username, p.is_bot, p.created_at"
 
@@ -386,6 +387,8 @@ static void read_game_row(sqlite3_stmt *st, struct store_game *g) {
     for (int c = 0; c < 2; c++) g->bot[c] = sqlite3_column_int(st, 20 + c) != 0;
     col_text(st, 22, g->variant, sizeof g->variant);
     g->days = sqlite3_column_int(st, 23);
+    col_text(st, 24, g->arena_id, sizeof g->arena_id);
+    col_text(st, 25, g->arena_name, sizeof g->arena_name);
 }
 
 static void read_move_row(sqlite3_stmt *st, struct store_move_row *m) {

@@ -763,6 +763,10 @@ static int apply_op(struct sqlite_db *d, const struct store_op *op) {
         case STORE_OP_ANALYSIS_PLY: return put_analysis_ply(d, op);
         case STORE_OP_LEASE: return OP_OK; /* the transaction renewed the lease */
         case STORE_OP_TAKEOVER: return take_over(d, op);
+        case STORE_OP_ARENA:
+        case STORE_OP_ARENA_PLAYER:
+        case STORE_OP_GAME_ARENA:
+        case STORE_OP_BERSERK: return sqlite_put_arena(d, op);
     }
     return STORE_ERR_NOT_FOUND;
 }

@@ -15,6 +15,7 @@
 #define STORE_ID_MAX           16 /* game, player and challenge ids */
 #define STORE_NODE_MAX         32 /* a node's id (--node-id) */
 #define STORE_NAME_MAX         24 /* shown names (PLAYER_NAME_MAX) */
+#define STORE_ARENA_NAME_MAX   30 /* an arena's name (ARENA_NAME_MAX) */
 #define STORE_USERNAME_MAX     20
 #define STORE_HASH_LEN         32  /* token hashes, as stored (app/auth.h makes them) */
 #define STORE_PWHASH_MAX       128 /* an account's encoded password hash (app/password.h makes it) */
@@ -149,6 +150,13 @@ enum store_op_type {
     STORE_OP_TAKEOVER, /* takes the lease of node u.takeover.node when it was not renewed for
                           u.takeover.expiry_ms, and its games in progress with it: they become
                           this node's (0; -CONFLICT: the lease is held, or there is none) */
+    /* Arena tournaments (docs/tournaments.md), this node's: */
+    STORE_OP_ARENA,        /* an arena (u.arena; creator: player_id, "" for the operator),
+                              or its new status when it is stored already */
+    STORE_OP_ARENA_PLAYER, /* player_id joined u.arena_player.arena_id (or came back, or
+                              withdrew: paused) */
+    STORE_OP_GAME_ARENA,   /* game_id, stored by GAME_START before, is u.game_arena.arena_id's */
+    STORE_OP_BERSERK,      /* game_id's side u.berserk.color went berserk */
 };
 
 /* What a moderator does (STORE_OP_MODERATE); store_mod_action_name() spells it. */
@@ -346,6 +354,30 @@ struct store_op {
             char text[STORE_NOTE_MAX + 1];
             int64_t at;
         } report;
+        struct {
+            char id[STORE_ID_MAX + 1];
+            char name[STORE_ARENA_NAME_MAX + 1];
+            int64_t initial_ms, increment_ms;
+            bool rated;
+            int64_t starts_at; /* Unix ms */
+            int minutes;
+            char status[12]; /* "created", "started", "finished" */
+            int64_t created_at;
+        } arena;
+        struct {
+            char arena_id[STORE_ID_MAX + 1];
+            char name[STORE_NAME_MAX + 1];
+            int rating;
+            int seq; /* joining order, from 1 */
+            bool paused;
+            int64_t at;
+        } arena_player;
+        struct {
+            char arena_id[STORE_ID_MAX + 1];
+        } game_arena;
+        struct {
+            int color; /* 0 white, 1 black */
+        } berserk;
     } u;
 };
 

@@ -98,6 +98,7 @@ static void check_message(json_t *msg, const char *what, const char *file, int l
 /* Every event of the last world call: its one encoding, text and object alike, checked. */
 static void check_events(int64_t now) {
     for (int i = 0; i < ev.count; i++) {
+        if (ev.items[i].type == CORE_EV_ARENA_STATUS) continue; /* told by arena_standings */
         size_t len;
         json_t *msg = NULL;
         unsigned char *text = proto_encode_event_once(&ev.items[i], now, 8, &len, &msg);
@@ -189,6 +190,40 @@ static void sample_pools(struct world *w, struct player *a, struct player *b) {
     CHECK_EQ_INT(apply(w, b, join, 20000), 0);
     world_tick(w, world_next_deadline(w), &ev);
     check_events(22000);
+}
+
+/* An arena: created, joined by both, started and paired by a tick, a berserk, the game's end and
+ * the finish with its podium; the standings with and without the viewer's place, the list. */
+static void sample_arenas(struct world *w, struct player *a, struct player *b) {
+    struct core_cmd create = {
+        .type = CORE_CMD_ARENA_CREATE, .name = "Hourly Blitz Arena", .tc = blitz, .minutes = 1};
+    CHECK_EQ_INT(apply(w, a, create, 30000), 0);
+    struct world_arena *arena = ev.reply >= 0 ? ev.items[ev.reply].arena : NULL;
+    CHECK(arena != NULL);
+    if (!arena) return;
+    char id[ARENA_ID_LEN + 1];
+    snprintf(id, sizeof id, "%s", arena->id);
+    CHECK_EQ_INT(apply_to(w, a, CORE_CMD_ARENA_JOIN, id, NULL, 30000), 0);
+    CHECK_EQ_INT(apply_to(w, b, CORE_CMD_ARENA_JOIN, id, NULL, 30000), 0);
+    world_tick(w, 30000, &ev);
+    check_events(30000);
+    struct game *g = started();
+    CHECK(g != NULL);
+    if (!g) return;
+    char game[GAME_ID_LEN + 1];
+    snprintf(game, sizeof game, "%s", g->id);
+    CHECK_EQ_INT(apply(w, g->players[CHESS_WHITE],
+                       (struct core_cmd){.type = CORE_CMD_ARENA_BERSERK, .target = game}, 31000),
+                 0);
+    CHECK_MESSAGE(proto_encode_arena_standings(arena, a));
+    CHECK_EQ_INT(apply_to(w, g->players[CHESS_BLACK], CORE_CMD_RESIGN, game, NULL, 32000), 0);
+    CHECK_EQ_INT(apply_to(w, b, CORE_CMD_ARENA_WITHDRAW, id, NULL, 32000), 0);
+    world_tick(w, 30000 + 60000, &ev);
+    check_events(90000);
+    CHECK_EQ_INT(arena->status, WORLD_ARENA_FINISHED);
+    CHECK_MESSAGE(proto_encode_arena_standings(arena, NULL));
+    CHECK_MESSAGE(proto_encode_arena(arena, a));
+    CHECK_MESSAGE(proto_encode_arena_list(w));
 }
 
 /* Challenges by link and to a bot, declined and cancelled; a game with the bot, whose turn
@@ -292,6 +327,7 @@ static void test_every_message(void) {
     world_player_attach(w, bot, 0, &ev);
     sample_game_events(w, a, b);
     sample_pools(w, a, b);
+    sample_arenas(w, a, b);
     sample_challenges(w, a, bot);
     sample_replies(w, a, bot);
     world_destroy(w);

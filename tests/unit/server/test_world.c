@@ -5,21 +5,9 @@
 #include <string.h>
 
 #include "check.h"
+#include "splitmix.h"
 #include "core/pool.h"
 #include "core/world.h"
-
-/* Deterministic randomness: splitmix64. */
-static int test_random(void *ctx, void *buf, unsigned n) {
-    uint64_t *state = ctx;
-    unsigned char *out = buf;
-    for (unsigned i = 0; i < n; i++) {
-        uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-        z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-        z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-        out[i] = (unsigned char)(z ^ (z >> 31));
-    }
-    return 0;
-}
 
 static uint64_t seed = 42;
 static struct core_events ev = {.reply = -1};
@@ -27,7 +15,7 @@ static struct core_events ev = {.reply = -1};
 static struct world *make_world(void) {
     struct world_config cfg;
     world_config_defaults(&cfg);
-    cfg.random = test_random;
+    cfg.random = splitmix_random;
     cfg.random_ctx = &seed;
     cfg.max_finished_games = 3;
     return world_create(&cfg);
@@ -752,7 +740,7 @@ static void test_pools(void) {
 static void test_guest_purge(void) {
     struct world_config cfg;
     world_config_defaults(&cfg);
-    cfg.random = test_random;
+    cfg.random = splitmix_random;
     cfg.random_ctx = &seed;
     cfg.max_finished_games = 1;
     cfg.guest_purge_ms = 1000;

@@ -1,0 +1,254 @@
+/*
+ * Arena watch lists: the server's map from an arena's id to its watching connections, with the
+ * version last pushed to them; each connection keeps the ids it watches (for its close).
+ */
+#include "app/arenas.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/internal.h"
+#include "proto/encode.h"
+#include "proto/proto.h"
+#include "store/read.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/vec.h"
+
+_Static_assert(ARENAS_WATCH_MAX == sizeof((struct conn *)0)->arenas_watched / (ARENA_ID_LEN + 1),
+               "a connection keeps room for the arenas it may watch");
+
+struct arena_watch {
+    char id[ARENA_ID_LEN + 1];
+    struct conn **conns;
+    int count;
+    size_t cap;
+    uint32_t pushed;      /* the arena's version last pushed (or sent in a full state) */
+    int64_t next_push_ms; /* not before */
+};
+
+static int watched_index(const struct conn *c, const char *id) {
+    for (int i = 0; i < c->arena_watch_count; i++)
+        if (strcmp(c->arenas_watched[i], id) == 0) return i;
+    return -1;
+}
+
+int arenas_watch(struct conn *c, const char *id) {
+    struct server *srv = c->srv;
+    const struct world_arena *a = world_arena(srv->world, id);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    if (watched_index(c, id) >= 0) return 0;
+    if (c->arena_watch_count >= ARENAS_WATCH_MAX) return -PROTO_ERR_TOO_MANY_WATCHED;
+    struct arena_watch *w = strmap_get_or_add(&srv->arena_watchers, a->id, sizeof *w,
+                                              offsetof(struct arena_watch, id), sizeof w->id, NULL);
+    if (!w) return -PROTO_ERR_INTERNAL;
+    if (vec_reserve((void **)&w->conns, &w->cap, (size_t)w->count + 1, sizeof *w->conns, 4) < 0)
+        return -PROTO_ERR_INTERNAL;
+    if (w->count == 0) w->pushed = a->version; /* the full state that follows is current */
+    w->conns[w->count++] = c;
+    memcpy(c->arenas_watched[c->arena_watch_count++], a->id, sizeof a->id);
+    return 0;
+}
+
+void arenas_unwatch(struct conn *c, const char *id) {
+    int i = watched_index(c, id);
+    if (i < 0) return;
+    struct arena_watch *w = strmap_get(&c->srv->arena_watchers, id);
+    for (int k = 0; w && k < w->count; k++) {
+        if (w->conns[k] == c) {
+            w->conns[k] = w->conns[--w->count];
+            break;
+        }
+    }
+    memmove(&c->arenas_watched[i], &c->arenas_watched[i + 1],
+            sizeof c->arenas_watched[0] * (size_t)(c->arena_watch_count - i - 1));
+    c->arena_watch_count--;
+}
+
+void arenas_conn_gone(struct conn *c) {
+    while (c->arena_watch_count > 0) arenas_unwatch(c, c->arenas_watched[c->arena_watch_count - 1]);
+}
+
+/* One push: the shared standings to every watcher, and a copy with its own place to each one
+ * who plays in the arena. */
+static void push(struct arena_watch *w, const struct world_arena *a) {
+    json_t *shared = proto_encode_arena_standings(a, NULL);
+    struct net_msg *m = shared ? outmsg_create(shared) : NULL;
+    json_decref(shared);
+    for (int i = 0; i < w->count; i++) {
+        struct conn *c = w->conns[i];
+        if (c->player && arena_find((struct arena *)&a->arena, c->player->id))
+            conn_send_json(c, proto_encode_arena_standings(a, c->player));
+        else if (m)
+            conn_send(c, m);
+    }
+    net_msg_release(m);
+}
+
+void arenas_push(struct server *srv, int64_t now_ms) {
+    const char *key;
+    void *value;
+    struct arena_watch **gone = NULL;
+    size_t gone_count = 0, gone_cap = 0;
+    for (size_t i = 0; strmap_next(&srv->arena_watchers, &i, &key, &value);) {
+        struct arena_watch *w = value;
+        const struct world_arena *a = world_arena(srv->world, w->id);
+        if (!a || w->count == 0) {
+            if (vec_reserve((void **)&gone, &gone_cap, gone_count + 1, sizeof *gone, 8) == 0)
+                gone[gone_count++] = w; /* out of memory: left for a later pass */
+            continue;
+        }
+        if (a->version == w->pushed || now_ms < w->next_push_ms) continue;
+        w->pushed = a->version;
+        w->next_push_ms = now_ms + 1000;
+        push(w, a);
+    }
+    for (size_t k = 0; k < gone_count; k++) {
+        struct arena_watch *w = gone[k];
+        /* A vanished arena's watchers keep its id on their own list until they unwatch. */
+        while (w->count > 0) arenas_unwatch(w->conns[w->count - 1], w->id);
+        strmap_remove(&srv->arena_watchers, w->id);
+        free(w->conns);
+        free(w);
+    }
+    free(gone);
+}
+
+void arenas_free(struct server *srv) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->arena_watchers, &i, &key, &value);) {
+        struct arena_watch *w = value;
+        free(w->conns);
+        free(w);
+    }
+    strmap_free(&srv->arena_watchers);
+}
+
+/* ---- the operator's schedule ---- */
+
+/* Whether the world has the operator's arena of this name starting then. */
+static bool scheduled(const struct world *world, const char *name, int64_t starts_wall_ms) {
+    for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
+        if (!a->creator[0] && a->starts_wall_ms == starts_wall_ms && strcmp(a->name, name) == 0)
+            return true;
+    return false;
+}
+
+void arenas_schedule(struct server *srv, int64_t now_ms) {
+    if (srv->cfg.arena_schedule_count == 0 || now_ms < srv->arena_schedule_next_ms) return;
+    srv->arena_schedule_next_ms = now_ms + 1000;
+    int64_t wall = now_wall_ms();
+    for (int i = 0; i < srv->cfg.arena_schedule_count; i++) {
+        const struct server_arena_schedule *e = &srv->cfg.arena_schedule[i];
+        /* The next start at or after now. */
+        int64_t start = (wall - e->offset_ms) / e->period_ms * e->period_ms + e->offset_ms;
+        if (start < wall) start += e->period_ms;
+        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv->world, e->name, start))
+            continue;
+        struct world_arena_spec spec = {.name = e->name,
+                                        .tc = e->tc,
+                                        .rated = true,
+                                        .starts_wall_ms = start,
+                                        .minutes = e->minutes};
+        struct world_arena *a = NULL;
+        int rc = world_arena_create(srv->world, NULL, &spec, now_ms, &srv->events, &a);
+        if (rc < 0) {
+            LOGE("arena", "scheduled arena \"%s\" not created (%s)", e->name, proto_error_name(rc));
+            continue;
+        }
+        LOGI("arena", "arena=%s scheduled: \"%s\" at %lld", a->id, a->name, (long long)start);
+        dispatch_events(srv, &srv->events, NULL, NULL);
+    }
+}
+
+/* ---- restoring (startup) ---- */
+
+/* A live arena game noted by arenas_load() for arenas_restore_game(). */
+struct live_note {
+    char game[STORE_ID_MAX + 1];
+    char arena[STORE_ID_MAX + 1];
+    bool berserk[2];
+};
+
+static enum world_arena_status status_of(const char *text) {
+    if (strcmp(text, "finished") == 0) return WORLD_ARENA_FINISHED;
+    return strcmp(text, "started") == 0 ? WORLD_ARENA_STARTED : WORLD_ARENA_CREATED;
+}
+
+static enum chess_result result_of(const char *text) {
+    if (strcmp(text, "1-0") == 0) return CHESS_RESULT_WHITE_WINS;
+    if (strcmp(text, "0-1") == 0) return CHESS_RESULT_BLACK_WINS;
+    if (strcmp(text, "1/2-1/2") == 0) return CHESS_RESULT_DRAW;
+    return CHESS_RESULT_NONE;
+}
+
+static int load_arena(void *ctx, const struct store_arena *a) {
+    struct server *srv = ctx;
+    struct world_arena_spec spec = {
+        .id = a->id,
+        .name = a->name,
+        .creator = a->creator,
+        .tc = {.initial_ms = a->initial_ms, .increment_ms = a->increment_ms},
+        .rated = a->rated,
+        .starts_wall_ms = a->starts_at,
+        .minutes = a->minutes};
+    if (world_arena_restore(srv->world, &spec, status_of(a->status), now_mono_ms(), NULL) < 0) {
+        LOGE("arena", "arena=%s cannot be restored", a->id);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    return 0;
+}
+
+static int load_player(void *ctx, const struct store_arena *a, const struct store_arena_player *p) {
+    struct server *srv = ctx;
+    int rc = world_arena_restore_player(srv->world, a->id, p->player_id, p->name, p->rating,
+                                        p->paused, now_mono_ms());
+    if (rc < 0) LOGW("arena", "arena=%s: player %s not restored", a->id, p->player_id);
+    return rc == -CORE_ERR_NO_MEMORY ? -STORE_ERR_NO_MEMORY : 0;
+}
+
+static int load_game(void *ctx, const struct store_arena *a, const struct store_arena_game *g) {
+    struct server *srv = ctx;
+    if (!g->live)
+        return world_arena_restore_result(srv->world, a->id, g->player_id[0], g->player_id[1],
+                                          result_of(g->result), g->berserk, g->ply_count,
+                                          now_mono_ms()) == -CORE_ERR_NO_MEMORY
+                   ? -STORE_ERR_NO_MEMORY
+                   : 0;
+    struct live_note *n = calloc(1, sizeof *n);
+    if (!n) return -STORE_ERR_NO_MEMORY;
+    snprintf(n->game, sizeof n->game, "%s", g->id);
+    snprintf(n->arena, sizeof n->arena, "%s", a->id);
+    n->berserk[0] = g->berserk[0];
+    n->berserk[1] = g->berserk[1];
+    if (strmap_put(&srv->arena_live_notes, n->game, n) < 0) {
+        free(n);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    return 0;
+}
+
+int arenas_load(struct server *srv, struct store_reader *reader) {
+    struct store_arena_visitor v = {load_arena, load_player, load_game, srv};
+    int rc = store_load_arenas(reader, srv->cfg.world.max_finished_arenas, &v);
+    if (rc < 0) LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
+    return rc;
+}
+
+void arenas_restore_game(struct server *srv, struct game *g) {
+    struct live_note *n = strmap_get(&srv->arena_live_notes, g->id);
+    const struct world_arena *a = n ? world_arena(srv->world, n->arena) : NULL;
+    if (!a) return;
+    snprintf(g->arena_id, sizeof g->arena_id, "%s", a->id);
+    snprintf(g->arena_name, sizeof g->arena_name, "%s", a->name);
+    for (int c = 0; c < 2; c++)
+        if (n->berserk[c]) game_restore_berserk(g, c);
+}
+
+void arenas_loaded(struct server *srv) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->arena_live_notes, &i, &key, &value);) free(value);
+    strmap_free(&srv->arena_live_notes);
+}

@@ -1,0 +1,67 @@
+/*
+ * Arena tournaments' watchers (docs/tournaments.md): connections that watch an arena get its
+ * full state at once (arena_watch) and then its standings (arena_standings) whenever its state
+ * changed (the world bumps its version), at most once a second per arena, from the housekeeping
+ * timer: a burst of game ends makes one push. A watcher who plays in the arena gets its own place
+ * ("me") and game with it. The world runs the tournaments (core/world.h); this file only tells.
+ *
+ * Loop thread.
+ */
+#ifndef SERVER_APP_ARENAS_H
+#define SERVER_APP_ARENAS_H
+
+#include <stdint.h>
+
+struct conn;
+struct server;
+
+/* Arenas one connection may watch at once. */
+#define ARENAS_WATCH_MAX 8
+
+/* Adds the arena (by id) to what c watches. Returns 0, -CORE_ERR_ARENA_NOT_FOUND or
+ * -PROTO_ERR_TOO_MANY_WATCHED / -PROTO_ERR_INTERNAL. */
+int arenas_watch(struct conn *c, const char *id);
+
+/* Stops c watching the arena (nothing when it did not). */
+void arenas_unwatch(struct conn *c, const char *id);
+
+/* c closes: it watches nothing any more. */
+void arenas_conn_gone(struct conn *c);
+
+/* Housekeeping: pushes the standings of the arenas that changed since their last push, where
+ * a second has passed since it; forgets the lists of arenas that are gone. */
+void arenas_push(struct server *srv, int64_t now_ms);
+
+/* How far ahead the operator's scheduled arenas are created. */
+#define ARENAS_SCHEDULE_AHEAD_MS (60LL * 60 * 1000)
+
+/*
+ * Housekeeping: the operator's schedule (--arena-schedule, app/config.h): each entry's next
+ * arena is created (stored, like any) once its start is at most ARENAS_SCHEDULE_AHEAD_MS away,
+ * unless the world has it already (restored after a restart). At most once a second.
+ */
+void arenas_schedule(struct server *srv, int64_t now_ms);
+
+/* Frees the watch lists (the server is ending). */
+void arenas_free(struct server *srv);
+
+struct game;
+struct store_reader;
+
+/*
+ * At startup, before the games in progress are restored (persist.c): this node's arenas (those
+ * not finished and the last finished ones) come back into the world with their players, and
+ * their standings are recomputed by replaying their finished games in the order they ended.
+ * Their games in progress are noted for arenas_restore_game(). Returns 0 or a negative enum
+ * store_status (logged).
+ */
+int arenas_load(struct server *srv, struct store_reader *reader);
+
+/* A game in progress being restored: when it is an arena's, it gets its arena (id, name) and
+ * its sides' berserk back before the world takes it. */
+void arenas_restore_game(struct server *srv, struct game *g);
+
+/* The notes arenas_load() kept for arenas_restore_game() are no longer needed. */
+void arenas_loaded(struct server *srv);
+
+#endif
