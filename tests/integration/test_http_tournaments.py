@@ -49,11 +49,13 @@ class Side:
         assert r == {"ok": True}, r
 
 
-async def next_game(a, b):
-    """The next arena game of a and b (their gameStart lines): (id, white, black)."""
+async def next_game(a, b, tid):
+    """The next game of a and b in arena tid (their gameStart lines): (id, white, black)."""
     ga = (await run(a.events.next_type, "gameStart", 15))["game"]
     gb = (await run(b.events.next_type, "gameStart", 15))["game"]
     assert ga["gameId"] == gb["gameId"] and ga["color"] != gb["color"], (ga, gb)
+    for g in (ga, gb):
+        assert g["source"] == "arena" and g["tournamentId"] == tid and g["rated"] is False, g
     assert ga["opponent"]["username"] == b.name, ga
     return (ga["gameId"],) + ((a, b) if ga["color"] == "white" else (b, a))
 
@@ -130,7 +132,7 @@ async def test_arena_over_the_api(srv):
     wins = {"ArenaBot": [], "Pat": []}  # each game's points, in order
 
     # Game 1: White is mated (fool's mate).
-    gid1, white, black = await next_game(bot, person)
+    gid1, white, black = await next_game(bot, person, tid)
     for i, mv in enumerate(["f2f3", "e7e5", "g2g4", "d8h4"]):
         await (white if i % 2 == 0 else black).move(gid1, mv)
     g = await finished(white, gid1)
@@ -144,10 +146,16 @@ async def test_arena_over_the_api(srv):
     # Game 2, paired at once: the person goes berserk (Board API) before its first move; the
     # info shows the game among its duels; the bot withdraws meanwhile (the game goes on and
     # counts); White resigns after a move each.
-    gid2, white, black = await next_game(bot, person)
+    gid2, white, black = await next_game(bot, person, tid)
     assert await run(person.api.post, "/api/board/game/%s/berserk" % gid2) == {"ok": True}
     r = await run(person.api.post, "/api/board/game/%s/berserk" % gid2, expect=400)
     assert r["error"], r
+    stream = await run(person.api.stream, "/api/board/game/stream/" + gid2)
+    full = await run(stream.next_type, "gameFull")
+    me = "w" if white is person else "b"
+    assert full["tournamentId"] == tid and full["state"][me + "berserk"] is True, full
+    assert full["state"][me + "time"] == 30000 and full["state"][me + "inc"] == 0, full
+    stream.close()
     info = await run(anon.get, "/api/tournament/" + tid)
     assert info["isStarted"] is True and info["status"] == 20 and "secondsToFinish" in info, info
     assert info["nbPlayers"] == 2 and [d["id"] for d in info["duels"]] == [gid2], info
