@@ -11,6 +11,7 @@ import time
 
 from harness import *
 from lichess_api import Api, ApiError
+from persist_harness import run_data_dir_tests
 
 GOOD = {"clockTime": "1", "clockIncrement": "0", "minutes": "1", "waitMinutes": "0"}
 
@@ -66,8 +67,17 @@ async def finished(side, gid):
     return fin["game"]
 
 
-@time_limit(150)
-async def test_arena_over_the_api(srv):
+async def test_arena_over_the_api(data):
+    """On SQLite, or on PostgreSQL under tests/harness/pg_cluster.sh (persist_harness.py)."""
+    srv = data.start()
+    try:
+        await arena_over_the_api(srv)
+    finally:
+        await srv.close_clients()
+    assert srv.stop() == 0, "the server's exit status after SIGTERM"
+
+
+async def arena_over_the_api(srv):
     _, host = await account_api(srv, "Host", "tournament:write")
     anon = Api(srv.port)
     # The form's refusals: lichess's 400 with a JSON error, before anything is created.
@@ -186,7 +196,24 @@ async def test_arena_over_the_api(srv):
         assert time.time() < deadline, info
         await asyncio.sleep(0.5)
     assert info["status"] == 30 and info["duels"] == [], info
-    # The results, checked against the games: 2 a win, 0 a loss (no streak of three here).
+    # Its games from the archive, oldest first: NDJSON (Accept) or PGN.
+    status, headers, body = await run(anon.request, "GET", "/api/tournament/%s/games" % tid,
+                                      headers={"Accept": "application/x-ndjson"})
+    assert status == 200 and headers["content-type"] == "application/x-ndjson", (status, headers)
+    games = [json.loads(line) for line in body.decode().splitlines() if line.strip()]
+    assert [g["id"] for g in games] == [gid1, gid2], games
+    assert [g["status"] for g in games] == ["mate", "resign"], games
+    status, headers, pgn = await run(anon.request, "GET", "/api/tournament/%s/games" % tid)
+    assert status == 200 and headers["content-type"] == "application/x-chess-pgn", headers
+    assert pgn.count(b'[Event "Api Test') == 2 and gid2.encode() in pgn, pgn
+    await run(anon.get, "/api/tournament/NoSuchId/games", expect=404)
+    # The results, checked against the games: 2 a win, 1 a draw, 0 a loss (no streak of three).
+    from_games = {"ArenaBot": [], "Pat": []}
+    for g in games:
+        for color in ("white", "black"):
+            name = g["players"][color]["user"]["name"]
+            from_games[name].append(2 if g.get("winner") == color else 1 if "winner" not in g else 0)
+    assert from_games == wins, (from_games, wins)
     scores = {name: sum(points) for name, points in wins.items()}
     results = await run(ndjson, anon, "/api/tournament/%s/results?sheet=true" % tid)
     assert [r["rank"] for r in results] == [1, 2], results
@@ -216,4 +243,4 @@ async def test_arena_over_the_api(srv):
 
 
 if __name__ == "__main__":
-    run_tests(globals())
+    run_data_dir_tests(globals(), timeout=150)

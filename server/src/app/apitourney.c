@@ -10,6 +10,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "app/archive.h"
 #include "app/auth.h"
 #include "app/httpapi.h"
 #include "app/internal.h"
@@ -332,6 +333,17 @@ int apitourney_results(struct hapi *h) {
         return -1;
     }
     return ndjson_send(h, &out);
+}
+
+/* The arena's ended games as stored, oldest first: PGN, or NDJSON with Accept:
+ * application/x-ndjson (opening=true: each game's opening, as /api/games/user/ has it). */
+int apitourney_games(struct hapi *h) {
+    if (!arena_of(h)) return no_such_arena(h);
+    bool ndjson = strstr(net_http_accept(h->req), "application/x-ndjson") != NULL;
+    char opening[8] = "";
+    net_http_query_arg(h->req, "opening=", opening, sizeof opening);
+    return archive_http_arena_games(h->srv, h->req, h->args[0], ndjson, 0,
+                                    strcmp(opening, "true") == 0);
 }
 
 /* GET /api/user/{username}/tournament/created: the user's id, read off the loop, then its

@@ -2,7 +2,8 @@
  * lichess's arena tournament endpoints of the HTTP API (docs/http-api.md#arena-tournaments), on
  * the world's arenas (core/world.h, docs/tournaments.md): the list (GET /api/tournament), one
  * arena with a page of its standings (GET /api/tournament/{id}), its results as NDJSON
- * (GET /api/tournament/{id}/results), the arenas a user created (GET
+ * (GET /api/tournament/{id}/results), its ended games from the archive (GET
+ * /api/tournament/{id}/games, app/archive.h), the arenas a user created (GET
  * /api/user/{username}/tournament/created), and the actions: create (POST /api/tournament), join
  * and withdraw (POST /api/tournament/{id}/join, /withdraw).
  *
@@ -22,6 +23,7 @@ int apitourney_list(struct hapi *h);
 int apitourney_create(struct hapi *h);
 int apitourney_info(struct hapi *h);
 int apitourney_results(struct hapi *h);
+int apitourney_games(struct hapi *h);
 int apitourney_join(struct hapi *h);
 int apitourney_withdraw(struct hapi *h);
 int apitourney_created(struct hapi *h);

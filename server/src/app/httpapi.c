@@ -282,6 +282,7 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/tournament", "tournament:write", ANY_ACCOUNT, HAPI_ACTION, apitourney_create},
     {NET_HTTP_GET,  "/api/tournament/*", NULL, ANYONE, HAPI_PLAIN, apitourney_info},
     {NET_HTTP_GET,  "/api/tournament/*/results", NULL, ANYONE, HAPI_PLAIN, apitourney_results},
+    {NET_HTTP_GET,  "/api/tournament/*/games", NULL, ANYONE, HAPI_PLAIN, apitourney_games},
     {NET_HTTP_POST, "/api/tournament/*/join", "tournament:write,bot:play", ANY_ACCOUNT, HAPI_ACTION, apitourney_join},
     {NET_HTTP_POST, "/api/tournament/*/withdraw", "tournament:write,bot:play", ANY_ACCOUNT, HAPI_ACTION, apitourney_withdraw},
     {NET_HTTP_GET,  "/api/user/*/tournament/created", NULL, ANYONE, HAPI_PLAIN, apitourney_created},
