@@ -238,6 +238,17 @@ async def arena_over_the_api(srv):
     # Joining after the end: 400.
     r = await run(person.api.post, "/api/tournament/%s/join" % tid, expect=400)
     assert r == {"error": "This tournament is finished"}, r
+    # An account has at most 3 arenas not yet finished (--max-arenas): the 4th gets 429.
+    _, busy = await account_api(srv, "Busy", "tournament:write")
+    later = [await run(busy.post, "/api/tournament", form=dict(GOOD, waitMinutes="60", name="Later %d" % i))
+             for i in range(3)]
+    assert all(t["status"] == 10 and 3590 <= t["secondsToStart"] <= 3600 for t in later), later
+    r = await run(busy.post, "/api/tournament", form=GOOD, expect=429)
+    assert r == {"error": "You have created too many tournaments not yet finished"}, r
+    created = await run(ndjson, anon, "/api/user/busy/tournament/created")
+    assert [c["id"] for c in created] == [t["id"] for t in reversed(later)], created  # newest first
+    current = await run(anon.get, "/api/tournament")
+    assert [a["id"] for a in current["created"]] == [t["id"] for t in later], current
     for side in (bot, person):
         side.events.close()
 
