@@ -172,7 +172,7 @@ enum archive_kind {
     ARCHIVE_GAME,        /* a stored game: JSON, PGN or the FEN at a ply */
     ARCHIVE_LEADERBOARD, /* the best ratings of a category */
     ARCHIVE_IMPORT,      /* which candidate ids for an imported game are free */
-    ARCHIVE_EXPORT,      /* the next batch of a player's games as PGN */
+    ARCHIVE_EXPORT,      /* the next batch of a player's (or an arena's) games as PGN */
     ARCHIVE_BOTS,        /* the bots an account owns (bots_list) */
 };
 
@@ -186,6 +186,7 @@ struct archive_read {
     char player_id[STORE_ID_MAX + 1]; /* or "" with a username */
     char username[STORE_USERNAME_MAX + 1];
     char game_id[STORE_ID_MAX + 1];
+    char arena_id[STORE_ID_MAX + 1]; /* export: an arena's games instead of a player's */
     int page, limit, category;
     int64_t now_ms; /* leaderboard: the wall clock when asked (ratings as they stand then) */
     long ply;
@@ -306,14 +307,20 @@ static void run_export(struct store_reader *r, struct archive_read *a) {
     a->text = NULL;
     a->len = 0;
     a->count = 0;
+    const struct store_game_cursor *after = a->started ? &a->cursor : NULL;
+    if (a->arena_id[0]) {
+        int rc = store_each_arena_game(r, a->arena_id, after, EXPORT_BATCH, append_game, a);
+        a->base.status = rc < 0 ? rc : 0;
+        a->last = rc > 0 || a->count < EXPORT_BATCH;
+        return;
+    }
     if (!a->started) {
         a->base.status = a->player_id[0] ? store_find_player(r, a->player_id, &a->identity)
                                          : store_find_username(r, a->username, &a->identity);
         if (a->base.status < 0) return;
         snprintf(a->player_id, sizeof a->player_id, "%s", a->identity.player_id);
     }
-    int rc = store_each_player_game(r, a->player_id, a->started ? &a->cursor : NULL, EXPORT_BATCH,
-                                    append_game, a);
+    int rc = store_each_player_game(r, a->player_id, after, EXPORT_BATCH, append_game, a);
     a->base.status = rc < 0 ? rc : 0;
     a->last = rc > 0 || a->count < EXPORT_BATCH;
 }
@@ -572,7 +579,7 @@ static bool answer_export(struct archive_read *a, struct api_call *call) {
     }
     if (a->base.status < 0) {
         /* The file ends early; the connection closes after what was sent. */
-        LOGW("archive", "player=%s: PGN export cut short (%s)", a->player_id,
+        LOGW("archive", "player=%s arena=%s: export cut short (%s)", a->player_id, a->arena_id,
              store_status_name(a->base.status));
         free(text);
         net_http_stream_more(req, NULL, 0, true);
@@ -845,20 +852,33 @@ static int serve_player(struct server *srv, struct net_http *req, const char *re
     return submit_http(srv, req, a);
 }
 
+/* An export of a user's or an arena's games (whichever of username and arena_id is set). */
+static int http_export(struct server *srv, struct net_http *req, const char *username,
+                       const char *arena_id, bool ndjson, long max, bool opening) {
+    struct archive_read *a = archive_read_new(ARCHIVE_EXPORT, NULL);
+    if (!a) return -1;
+    site_of(req, a->site, sizeof a->site);
+    snprintf(a->username, sizeof a->username, "%s", username);
+    snprintf(a->arena_id, sizeof a->arena_id, "%s", arena_id);
+    a->format = ndjson ? FORMAT_JSON : FORMAT_PGN;
+    a->max = max;
+    a->with_opening = opening;
+    return submit_http(srv, req, a);
+}
+
 int archive_http_user_games(struct server *srv, struct net_http *req, const char *username,
                             bool ndjson, long max, bool opening) {
     char lower[STORE_USERNAME_MAX + 1];
     if (!persist_store(srv)) return http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
     if (auth_username_check(username, lower) < 0)
         return http_error(req, -PROTO_ERR_PLAYER_NOT_FOUND);
-    struct archive_read *a = archive_read_new(ARCHIVE_EXPORT, NULL);
-    if (!a) return -1;
-    site_of(req, a->site, sizeof a->site);
-    snprintf(a->username, sizeof a->username, "%s", lower);
-    a->format = ndjson ? FORMAT_JSON : FORMAT_PGN;
-    a->max = max;
-    a->with_opening = opening;
-    return submit_http(srv, req, a);
+    return http_export(srv, req, lower, "", ndjson, max, opening);
+}
+
+int archive_http_arena_games(struct server *srv, struct net_http *req, const char *arena_id,
+                             bool ndjson, long max, bool opening) {
+    if (!persist_store(srv)) return http_error(req, -PROTO_ERR_STORE_UNAVAILABLE);
+    return http_export(srv, req, "", arena_id, ndjson, max, opening);
 }
 
 bool archive_http(struct server *srv, struct net_http *req, const char *path, int *rc) {

@@ -43,6 +43,11 @@ bool archive_http(struct server *srv, struct net_http *req, const char *path, in
 int archive_http_user_games(struct server *srv, struct net_http *req, const char *username,
                             bool ndjson, long max, bool opening);
 
+/* GET /api/tournament/{id}/games: an arena tournament's ended games, oldest first, as
+ * archive_http_user_games() sends a user's (the caller checked that the arena exists). */
+int archive_http_arena_games(struct server *srv, struct net_http *req, const char *arena_id,
+                             bool ndjson, long max, bool opening);
+
 /* /api/games/<id>[.pgn] for a game the world no longer (or not yet) holds. Returns what the
  * HTTP callback returns. */
 int archive_http_game(struct server *srv, struct net_http *req, const char *id, bool pgn);

@@ -72,7 +72,7 @@ int auth_session_parse(const char *text, uint8_t out[AUTH_SESSION_BYTES]) {
 /* Indexed by bit number, in the order of enum auth_scope. */
 static const char *const scope_names[] = {
     "preference:read", "preference:write", "email:read", "challenge:read",
-    "challenge:write", "board:play",       "bot:play",
+    "challenge:write", "tournament:write", "board:play", "bot:play",
 };
 #define SCOPE_COUNT (int)(sizeof scope_names / sizeof scope_names[0])
 _Static_assert(AUTH_SCOPE_ALL == (1u << SCOPE_COUNT) - 1, "one name per scope");

@@ -54,12 +54,14 @@ enum auth_scope {
     AUTH_SCOPE_EMAIL_READ = 1u << 2,       /* email:read: read the account's email address */
     AUTH_SCOPE_CHALLENGE_READ = 1u << 3,   /* challenge:read: read incoming challenges */
     AUTH_SCOPE_CHALLENGE_WRITE = 1u << 4,  /* challenge:write: send, accept, decline them */
-    AUTH_SCOPE_BOARD_PLAY = 1u << 5,       /* board:play: play games with the board API */
-    AUTH_SCOPE_BOT_PLAY = 1u << 6,         /* bot:play: play games with the bot API */
-    AUTH_SCOPE_ALL = (1u << 7) - 1
+    AUTH_SCOPE_TOURNAMENT_WRITE = 1u << 5, /* tournament:write: create, join and withdraw from
+                                              arena tournaments */
+    AUTH_SCOPE_BOARD_PLAY = 1u << 6,       /* board:play: play games with the board API */
+    AUTH_SCOPE_BOT_PLAY = 1u << 7,         /* bot:play: play games with the bot API */
+    AUTH_SCOPE_ALL = (1u << 8) - 1
 };
 
-/* The longest text auth_scopes_format() writes, with its NUL (every scope: 94 bytes). */
+/* The longest text auth_scopes_format() writes, with its NUL (every scope: 111 bytes). */
 #define AUTH_SCOPES_TEXT_MAX 128 /* STORE_SCOPES_MAX */
 
 /* One scope's text ("bot:play") for a single bit of AUTH_SCOPE_ALL; NULL for anything else. */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "app/apitourney.h"
 #include "app/archive.h"
 #include "app/auth.h"
 #include "app/internal.h"
@@ -133,6 +134,10 @@ const char *hapi_error_text(const char *code, unsigned *status) {
         {"ANALYSIS_QUEUE_FULL", 503, "The analysis queue is full. Try again later."},
         {"ANALYSIS_UNAVAILABLE", 503, "Analysis is not available on this server"},
         {"GAME_ANALYSIS_ASKED", 409, "This game's analysis was just asked for"},
+        {"ARENA_NOT_FOUND", 404, "No such tournament"},
+        {"ARENA_FINISHED", 400, "This tournament is finished"},
+        {"ARENA_NOT_JOINED", 400, "You are not in this tournament"},
+        {"TOO_MANY_ARENAS", 429, "You have created too many tournaments not yet finished"},
     };
     for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
         if (strcmp(known[i].code, code) == 0) {
@@ -231,6 +236,7 @@ static int api_challenge_decline(struct hapi *h);
 static int api_challenge_cancel(struct hapi *h);
 static int rating_history(struct hapi *h);
 static int game_analysis(struct hapi *h);
+static int api_game_berserk(struct hapi *h);
 
 #define PLAY "bot:play,board:play"
 
@@ -271,6 +277,15 @@ static const struct route routes[] = {
     {NET_HTTP_POST, "/api/challenge/*", "challenge:write," PLAY, ANY_ACCOUNT, HAPI_ACTION, api_challenge_create},
     {NET_HTTP_POST, "/api/board/seek", "board:play", NOT_BOT, HAPI_SEEK, board_seek},
     {NET_HTTP_POST, "/api/games/*/analysis", "", ANY_ACCOUNT, HAPI_ACTION, game_analysis},
+    {NET_HTTP_POST, "/api/board/game/*/berserk", "board:play", NOT_BOT, HAPI_ACTION, api_game_berserk},
+    {NET_HTTP_GET,  "/api/tournament", NULL, ANYONE, HAPI_PLAIN, apitourney_list},
+    {NET_HTTP_POST, "/api/tournament", "tournament:write", ANY_ACCOUNT, HAPI_ACTION, apitourney_create},
+    {NET_HTTP_GET,  "/api/tournament/*", NULL, ANYONE, HAPI_PLAIN, apitourney_info},
+    {NET_HTTP_GET,  "/api/tournament/*/results", NULL, ANYONE, HAPI_PLAIN, apitourney_results},
+    {NET_HTTP_GET,  "/api/tournament/*/games", NULL, ANYONE, HAPI_PLAIN, apitourney_games},
+    {NET_HTTP_POST, "/api/tournament/*/join", "tournament:write,bot:play", ANY_ACCOUNT, HAPI_ACTION, apitourney_join},
+    {NET_HTTP_POST, "/api/tournament/*/withdraw", "tournament:write,bot:play", ANY_ACCOUNT, HAPI_ACTION, apitourney_withdraw},
+    {NET_HTTP_GET,  "/api/user/*/tournament/created", NULL, ANYONE, HAPI_PLAIN, apitourney_created},
 };
 /* clang-format on */
 
@@ -1059,6 +1074,11 @@ static int api_game_abort(struct hapi *h) {
     return hapi_act(h, game_msg("abort", h->args[0]), NULL);
 }
 
+/* In an arena game, before the player's first move (bots cannot, as on lichess). */
+static int api_game_berserk(struct hapi *h) {
+    return hapi_act(h, game_msg("arena_berserk", h->args[0]), NULL);
+}
+
 /* A form field of the body (application/x-www-form-urlencoded) into out; NULL when absent. */
 static const char *form_field(struct hapi *h, const char *name, char *out, size_t size);
 
@@ -1144,6 +1164,10 @@ static const char *form_field(struct hapi *h, const char *name, char *out, size_
         json_decref(doc);
     }
     return result;
+}
+
+const char *hapi_form_field(struct hapi *h, const char *name, char *out, size_t size) {
+    return form_field(h, name, out, size);
 }
 
 /* The computer's game, as lichess answers /api/challenge/ai: the game's summary. */

@@ -107,6 +107,10 @@ int hapi_ok(struct net_http *req);
 /* The player of the request's token (in the world). NULL when it has gone. */
 struct player *hapi_player(struct hapi *h);
 
+/* A field of the request's form (application/x-www-form-urlencoded, or a JSON object's string,
+ * number or boolean) into out; NULL when absent. */
+const char *hapi_form_field(struct hapi *h, const char *name, char *out, size_t size);
+
 /* Whether the token has one of these scopes (comma-separated). */
 bool hapi_has_scope(const struct hapi *h, const char *any_of);
 

@@ -274,6 +274,11 @@ static const char *initial_fen(const json_t *game) {
     return !fen[0] || strcmp(fen, START_FEN) == 0 ? "startpos" : fen;
 }
 
+/* An arena game's arena id (our game state's "arena"), or NULL. */
+static const char *arena_id(const json_t *game) {
+    return json_string_value(json_object_get(json_object_get(game, "arena"), "id"));
+}
+
 json_t *lichess_game_event(const json_t *game, const char *me) {
     int color = color_of(game, me);
     if (color < 0) return NULL;
@@ -299,14 +304,17 @@ json_t *lichess_game_event(const json_t *game, const char *me) {
         "{s:s,s:s,s:s,s:s,s:s,s:s,s:s,s:{s:i,s:s},s:o,s:s,s:s,s:b,s:b,s:o,s:b,s:{s:b,s:b}}", "id",
         id, "gameId", id, "fullId", id, "color", mine, "fen", str(game, "fen"), "lastMove",
         last ? last : "", "source",
-        json_is_integer(json_object_get(opponent, "computer")) ? "ai" : "friend", "status", "id",
-        lichess_status_id(status), "name", status, "variant", variant_of(game), "speed",
-        lichess_speed(time), "perf", perf_key(str(game, "variant"), time), "rated",
+        arena_id(game)                                           ? "arena"
+        : json_is_integer(json_object_get(opponent, "computer")) ? "ai"
+                                                                 : "friend",
+        "status", "id", lichess_status_id(status), "name", status, "variant", variant_of(game),
+        "speed", lichess_speed(time), "perf", perf_key(str(game, "variant"), time), "rated",
         json_is_true(json_object_get(game, "rated")), "hasMoved", plies > (size_t)color, "opponent",
         opp ? opp : json_null(), "isMyTurn", playing && strcmp(str(game, "turn"), mine) == 0,
         "compat", "bot", true, "board", true);
     long long left;
     if (ev && clock_ms(game, mine, &left)) put(ev, "secondsLeft", json_integer(left / 1000));
+    if (ev && arena_id(game)) put(ev, "tournamentId", json_string(arena_id(game)));
     const char *winner = json_string_value(json_object_get(game, "winner"));
     if (ev && winner) put(ev, "winner", json_string(winner));
     return ev;
@@ -326,11 +334,17 @@ json_t *lichess_game_state(const json_t *game) {
         len += n;
     }
     text[len] = '\0';
-    long long wtime = LICHESS_NO_CLOCK_MS, btime = LICHESS_NO_CLOCK_MS, winc = 0;
+    long long wtime = LICHESS_NO_CLOCK_MS, btime = LICHESS_NO_CLOCK_MS, winc = 0, binc = 0;
+    /* An arena game's berserk side: no increment (and lichess's wberserk / bberserk). */
+    const json_t *berserk = json_object_get(game, "berserk");
+    bool wberserk = json_is_true(json_object_get(berserk, "white"));
+    bool bberserk = json_is_true(json_object_get(berserk, "black"));
     if (clock_ms(game, "white", &wtime)) {
         clock_ms(game, "black", &btime);
-        winc =
+        winc = binc =
             json_integer_value(json_object_get(json_object_get(game, "time"), "increment")) * 1000;
+        if (wberserk) winc = 0;
+        if (bberserk) binc = 0;
     }
     const json_t *offers = json_object_get(game, "offers");
     const char *draw = json_string_value(json_object_get(offers, "draw"));
@@ -338,8 +352,10 @@ json_t *lichess_game_state(const json_t *game) {
     json_t *state =
         json_pack("{s:s,s:s,s:I,s:I,s:I,s:I,s:s}", "type", "gameState", "moves", text, "wtime",
                   (json_int_t)wtime, "btime", (json_int_t)btime, "winc", (json_int_t)winc, "binc",
-                  (json_int_t)winc, "status", lichess_status(game));
+                  (json_int_t)binc, "status", lichess_status(game));
     free(text);
+    if (state && wberserk) put(state, "wberserk", json_true());
+    if (state && bberserk) put(state, "bberserk", json_true());
     /* Offers as lichess shows them: only those pending. */
     if (state && draw) put(state, !strcmp(draw, "white") ? "wdraw" : "bdraw", json_true());
     if (state && takeback)
@@ -368,6 +384,7 @@ json_t *lichess_game_full(const json_t *game) {
                   lichess_player(json_object_get(game, "black")), "initialFen", initial_fen(game),
                   "clock", clock ? clock : json_null(), "state", state ? state : json_null());
     if (full && days_of(time) > 0) put(full, "daysPerTurn", json_integer(days_of(time)));
+    if (full && arena_id(game)) put(full, "tournamentId", json_string(arena_id(game)));
     return full;
 }
 
@@ -425,6 +442,14 @@ bool lichess_apply(json_t *game, const json_t *event) {
     } else if (strcmp(type, "takeback") == 0) {
         apply_takeback(game, event);
     } else if (strcmp(type, "time_given") == 0) {
+        set_copy(game, event, "clock");
+    } else if (strcmp(type, "berserk") == 0) {
+        json_t *berserk = json_object_get(game, "berserk");
+        if (!json_is_object(berserk)) {
+            berserk = json_object();
+            if (berserk) json_object_set_new(game, "berserk", berserk);
+        }
+        if (berserk) json_object_set_new(berserk, str(event, "color"), json_true());
         set_copy(game, event, "clock");
     } else if (strcmp(type, "offer") == 0 || strcmp(type, "offer_declined") == 0) {
         const char *kind = str(event, "kind");

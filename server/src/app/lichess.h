@@ -53,10 +53,10 @@ json_t *lichess_game_full(const json_t *game);
 /* A game stream's gameState, from a full game state. */
 json_t *lichess_game_state(const json_t *game);
 
-/* Applies one of our game events (move, takeback, time_given, offer, offer_declined, game_end) to a
- * full game state in place, so that it stays the game as it is. Returns true when lichess tells
- * that change with a gameState (every one of these events). Other messages: false, nothing changed.
- */
+/* Applies one of our game events (move, takeback, time_given, berserk, offer, offer_declined,
+ * game_end) to a full game state in place, so that it stays the game as it is. Returns true when
+ * lichess tells that change with a gameState (every one of these events). Other messages: false,
+ * nothing changed. */
 bool lichess_apply(json_t *game, const json_t *event);
 
 /* A stored game as lichess's game export (/api/games/user/..., application/x-ndjson) has it. */

@@ -72,8 +72,8 @@
     X(ACCOUNT_IN_GAME,                                                                             \
       "the account or one of its bots is playing: finish or abort those games first")              \
     X(BAD_SCOPES, "unknown scope: scopes are preference:read, preference:write, email:read, "      \
-                  "challenge:read, challenge:write, board:play and bot:play, separated by commas " \
-                  "or spaces")                                                                     \
+                  "challenge:read, challenge:write, tournament:write, board:play and bot:play, "   \
+                  "separated by commas or spaces")                                                 \
     X(TOO_MANY_TOKENS, "you have as many API access tokens as an account may; revoke one first")   \
     X(TOKEN_NOT_FOUND, "none of your API access tokens has this id")                               \
     X(BAD_SETTINGS, "settings are a JSON object of known keys with allowed values, at most 1024 "  \

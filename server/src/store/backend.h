@@ -161,6 +161,9 @@ struct store_backend {
     int (*each_player_game)(struct store_reader *reader, const char *player_id,
                             const struct store_game_cursor *after, int limit,
                             int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+    int (*each_arena_game)(struct store_reader *reader, const char *arena_id,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx);
     int (*load_live)(struct store_reader *reader,
                      int (*fn)(void *ctx, const struct store_game *game,
                                const struct store_identity players[2]),

@@ -131,6 +131,7 @@ const struct store_backend store_pg_backend = {
     .read_game = pg_read_game,
     .player_games = pg_player_games,
     .each_player_game = pg_each_player_game,
+    .each_arena_game = pg_each_arena_game,
     .load_live = pg_load_live,
     .load_arenas = pg_load_arenas,
     .owned_bots = pg_owned_bots,

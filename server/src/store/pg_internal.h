@@ -212,6 +212,9 @@ int pg_player_games(struct store_reader *reader, const char *player_id, int page
 int pg_each_player_game(struct store_reader *reader, const char *player_id,
                         const struct store_game_cursor *after, int limit,
                         int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+int pg_each_arena_game(struct store_reader *reader, const char *arena_id,
+                       const struct store_game_cursor *after, int limit,
+                       int (*fn)(void *ctx, const struct store_game *game), void *ctx);
 int pg_load_live(struct store_reader *reader,
                  int (*fn)(void *ctx, const struct store_game *game,
                            const struct store_identity players[2]),

@@ -304,21 +304,27 @@ int pg_player_games(struct store_reader *reader, const char *player_id, int page
     return 0;
 }
 
-int pg_each_player_game(struct store_reader *reader, const char *player_id,
-                        const struct store_game_cursor *after, int limit,
-                        int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+/* A player's (arena false) or an arena's games in batches: the query's $1 is key. */
+static int each_game_batch(struct store_reader *reader, bool arena, const char *key,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
     PGconn *conn = pg_reader_of(reader)->conn;
     struct pg_params p = {0};
-    pg_text(&p, player_id);
+    pg_text(&p, key);
     pg_int(&p, limit);
     pg_int(&p, after ? after->created_at : INT64_MIN);
     pg_text(&p, after ? after->id : "");
-    PGresult *r =
-        pg_read_query(conn,
-                      "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR black_id = "
-                      "$1) AND status = 'ended' AND (created_at, id) > ($3, $4) "
-                      "ORDER BY created_at, id LIMIT $2",
-                      &p, "reading a player's games");
+    PGresult *r = arena
+                      ? pg_read_query(conn,
+                                      "SELECT " GAME_COLUMNS " FROM games WHERE arena_id = $1 "
+                                      "AND status = 'ended' AND (created_at, id) > ($3, $4) "
+                                      "ORDER BY created_at, id LIMIT $2",
+                                      &p, "reading an arena's games")
+                      : pg_read_query(conn,
+                                      "SELECT " GAME_COLUMNS " FROM games WHERE (white_id = $1 OR "
+                                      "black_id = $1) AND status = 'ended' AND (created_at, id) > "
+                                      "($3, $4) ORDER BY created_at, id LIMIT $2",
+                                      &p, "reading a player's games");
     if (!r) return -STORE_ERR_IO;
     int rc = 0;
     for (int i = 0; i < PQntuples(r) && rc == 0; i++) {
@@ -330,6 +336,18 @@ int pg_each_player_game(struct store_reader *reader, const char *player_id,
     }
     PQclear(r);
     return rc;
+}
+
+int pg_each_player_game(struct store_reader *reader, const char *player_id,
+                        const struct store_game_cursor *after, int limit,
+                        int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return each_game_batch(reader, false, player_id, after, limit, fn, ctx);
+}
+
+int pg_each_arena_game(struct store_reader *reader, const char *arena_id,
+                       const struct store_game_cursor *after, int limit,
+                       int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return each_game_batch(reader, true, arena_id, after, limit, fn, ctx);
 }
 
 /* Reads the identities of a live game's players. */

@@ -142,6 +142,11 @@ int store_each_player_game(struct store_reader *reader, const char *player_id,
                            const struct store_game_cursor *after, int limit,
                            int (*fn)(void *ctx, const struct store_game *game), void *ctx);
 
+/* The same for an arena tournament's ended games (GET /api/tournament/{id}/games). */
+int store_each_arena_game(struct store_reader *reader, const char *arena_id,
+                          const struct store_game_cursor *after, int limit,
+                          int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+
 /* Calls fn for each live game (with moves), oldest first, and the identities of its players.
  * For restoring at startup. Stops early when fn returns non-zero (returned). */
 int store_load_live(struct store_reader *reader,

@@ -162,6 +162,12 @@ int store_each_player_game(struct store_reader *r, const char *player_id,
     return r->backend->each_player_game(r, player_id, after, limit, fn, ctx);
 }
 
+int store_each_arena_game(struct store_reader *r, const char *arena_id,
+                          const struct store_game_cursor *after, int limit,
+                          int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return r->backend->each_arena_game(r, arena_id, after, limit, fn, ctx);
+}
+
 int store_load_live(struct store_reader *r,
                     int (*fn)(void *ctx, const struct store_game *game,
                               const struct store_identity players[2]),

@@ -347,6 +347,7 @@ const struct store_backend store_sqlite_backend = {
     .read_game = sqlite_read_game,
     .player_games = sqlite_player_games,
     .each_player_game = sqlite_each_player_game,
+    .each_arena_game = sqlite_each_arena_game,
     .load_live = sqlite_load_live,
     .load_arenas = sqlite_load_arenas,
     .owned_bots = sqlite_owned_bots,

@@ -137,6 +137,9 @@ int sqlite_player_games(struct store_reader *reader, const char *player_id, int 
 int sqlite_each_player_game(struct store_reader *reader, const char *player_id,
                             const struct store_game_cursor *after, int limit,
                             int (*fn)(void *ctx, const struct store_game *game), void *ctx);
+int sqlite_each_arena_game(struct store_reader *reader, const char *arena_id,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx);
 int sqlite_load_live(struct store_reader *reader,
                      int (*fn)(void *ctx, const struct store_game *game,
                                const struct store_identity players[2]),

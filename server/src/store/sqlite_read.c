@@ -26,7 +26,7 @@ struct sqlite_reads {
     sqlite3_stmt *token, *account, *player, *ratings, *game, *moves, *live_moves, *page, *each,
         *live, *all_live_moves, *leaders, *by_username, *owned_bots, *account_password, *sessions,
         *mod_state, *blocks, *api_token, *api_tokens, *rating_history, *player_settings, *analysis,
-        *pending_analyses;
+        *pending_analyses, *arena_games;
 };
 
 #define MOVE_COLUMNS "ply, uci, san, clock_ms, spent_ms, played_at"
@@ -95,6 +95,9 @@ static const char *const read_sql[] = {
     "SELECT " ANALYSIS_COLUMNS " WHERE a.game_id = ?1 ORDER BY p.ply",
     "SELECT " ANALYSIS_COLUMNS " WHERE a.done_at IS NULL AND a.node = ?1 "
     "ORDER BY a.requested_at, a.game_id, p.ply",
+    /* an arena tournament's ended games, in batches as a player's */
+    "SELECT " GAME_COLUMNS " FROM games WHERE arena_id = ?1 "
+    "AND status = 'ended' AND (created_at, id) > (?3, ?4) ORDER BY created_at, id LIMIT ?2",
 };
 
 #define READ_COUNT (sizeof(struct sqlite_reads) / sizeof(sqlite3_stmt *))
@@ -502,19 +505,32 @@ static int each_player_game(void *ctx, struct store_game *g) {
     return e->fn(e->ctx, g);
 }
 
-int sqlite_each_player_game(struct store_reader *reader, const char *player_id,
-                            const struct store_game_cursor *after, int limit,
-                            int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+/* A player's (arena false) or an arena's games in batches: the statement's ?1 is key. */
+static int each_game_batch(struct store_reader *reader, bool arena, const char *key,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
     struct sqlite_reader *r = reader_of(reader);
     struct sqlite_reads *rs = reads(r);
     if (!rs) return -STORE_ERR_IO;
-    sqlite3_stmt *st = rs->each;
-    sqlite3_bind_text(st, 1, player_id, -1, SQLITE_TRANSIENT);
+    sqlite3_stmt *st = arena ? rs->arena_games : rs->each;
+    sqlite3_bind_text(st, 1, key, -1, SQLITE_TRANSIENT);
     sqlite3_bind_int(st, 2, limit);
     sqlite3_bind_int64(st, 3, after ? after->created_at : INT64_MIN);
     sqlite3_bind_text(st, 4, after ? after->id : "", -1, SQLITE_TRANSIENT);
     struct each_ctx e = {fn, ctx};
     return each_game(r, rs, st, each_player_game, &e);
+}
+
+int sqlite_each_player_game(struct store_reader *reader, const char *player_id,
+                            const struct store_game_cursor *after, int limit,
+                            int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return each_game_batch(reader, false, player_id, after, limit, fn, ctx);
+}
+
+int sqlite_each_arena_game(struct store_reader *reader, const char *arena_id,
+                           const struct store_game_cursor *after, int limit,
+                           int (*fn)(void *ctx, const struct store_game *game), void *ctx) {
+    return each_game_batch(reader, true, arena_id, after, limit, fn, ctx);
 }
 
 /* Reads the identities of a live game's players. */

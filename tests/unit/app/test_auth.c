@@ -81,9 +81,9 @@ static void test_scopes(void) {
         CHECK_EQ_INT(mask, 0);
     }
     /* Every scope: all of them read back, in the order of the enum. */
-    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_ALL, text, sizeof text), 94);
+    CHECK_EQ_INT(auth_scopes_format(AUTH_SCOPE_ALL, text, sizeof text), 111);
     CHECK_EQ_STR(text, "preference:read,preference:write,email:read,challenge:read,"
-                       "challenge:write,board:play,bot:play");
+                       "challenge:write,tournament:write,board:play,bot:play");
     CHECK_EQ_INT(auth_scopes_parse(text, &mask), 0);
     CHECK_EQ_INT(mask, AUTH_SCOPE_ALL);
     for (unsigned bit = 1; bit & AUTH_SCOPE_ALL; bit <<= 1) {

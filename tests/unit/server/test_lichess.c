@@ -201,6 +201,36 @@ static void test_game_stream(void) {
     json_decref(g);
 }
 
+/* An arena game: its tournament's id in gameFull and gameStart (source "arena"); a berserk
+ * shows in the next gameState, with no increment for that side. */
+static void test_arena_game(void) {
+    json_t *g = sample_game();
+    json_object_set_new(g, "arena", parse("{\"id\": \"Tz7kQ2pX\", \"name\": \"Friday\"}"));
+    json_t *full = lichess_game_full(g);
+    CHECK_EQ_STR(str(full, "tournamentId"), "Tz7kQ2pX");
+    json_decref(full);
+    json_t *ev = lichess_game_event(g, "b1");
+    CHECK_EQ_STR(str(ev, "source"), "arena");
+    CHECK_EQ_STR(str(ev, "tournamentId"), "Tz7kQ2pX");
+    json_decref(ev);
+    json_t *berserk = parse("{\"type\": \"berserk\", \"game\": \"G1\", \"v\": 1, \"color\":"
+                            " \"black\", \"clock\": {\"white\": 180000, \"black\": 90000}}");
+    CHECK(lichess_apply(g, berserk));
+    json_t *s = lichess_game_state(g);
+    CHECK(json_is_true(json_object_get(s, "bberserk")) && !json_object_get(s, "wberserk"));
+    CHECK(json_integer_value(json_object_get(s, "btime")) == 90000);
+    CHECK(json_integer_value(json_object_get(s, "binc")) == 0);
+    CHECK(json_integer_value(json_object_get(s, "winc")) == 2000);
+    json_decref(s);
+    json_decref(berserk);
+    json_object_del(g, "arena");
+    ev = lichess_game_event(g, "b1");
+    CHECK_EQ_STR(str(ev, "source"), "friend");
+    CHECK(!json_object_get(ev, "tournamentId"));
+    json_decref(ev);
+    json_decref(g);
+}
+
 static void test_challenges(void) {
     json_t *c = parse("{\"id\": \"C1\", \"player\": {\"id\": \"a\", \"name\": \"Ann\"},"
                       " \"to\": {\"id\": \"b\", \"name\": \"Bot\", \"bot\": true},"
@@ -269,6 +299,7 @@ int main(void) {
     RUN(test_speeds);
     RUN(test_players_and_status);
     RUN(test_game_stream);
+    RUN(test_arena_game);
     RUN(test_challenges);
     RUN(test_stored_game);
     return check_finish();

@@ -1,0 +1,31 @@
+/*
+ * lichess's arena tournament endpoints of the HTTP API (docs/http-api.md#arena-tournaments), on
+ * the world's arenas (core/world.h, docs/tournaments.md): the list (GET /api/tournament), one
+ * arena with a page of its standings (GET /api/tournament/{id}), its results as NDJSON
+ * (GET /api/tournament/{id}/results), its ended games from the archive (GET
+ * /api/tournament/{id}/games, app/archive.h), the arenas a user created (GET
+ * /api/user/{username}/tournament/created), and the actions: create (POST /api/tournament), join
+ * and withdraw (POST /api/tournament/{id}/join, /withdraw).
+ *
+ * The actions are the protocol's arena_create, arena_join and arena_withdraw run on the token's
+ * virtual connection (hapi_act), answered once their writes are committed; the reads look at the
+ * world's arenas on the loop (a username is looked up off the loop). Each function is a route's
+ * handler (httpapi.c's table): it answers, or returns -1 when the request must be dropped.
+ *
+ * Loop thread only.
+ */
+#ifndef SERVER_APP_APITOURNEY_H
+#define SERVER_APP_APITOURNEY_H
+
+struct hapi;
+
+int apitourney_list(struct hapi *h);
+int apitourney_create(struct hapi *h);
+int apitourney_info(struct hapi *h);
+int apitourney_results(struct hapi *h);
+int apitourney_games(struct hapi *h);
+int apitourney_join(struct hapi *h);
+int apitourney_withdraw(struct hapi *h);
+int apitourney_created(struct hapi *h);
+
+#endif
