@@ -35,6 +35,15 @@ describe('ArenaController', () => {
     expect(arena.getState().arenas.Tz7kQ2pX).toBeUndefined();
   });
 
+  it('keeps no copy of an arena whose watch answer comes after its page left', () => {
+    const { f, arena } = setup();
+    const release = arena.watch('Tz7kQ2pX');
+    const watch = f.current.last('arena_watch')!;
+    release();
+    f.current.receive({ type: 'arena', arena: arenaFull({ v: 3 }), id: watch.id });
+    expect(arena.getState().arenas.Tz7kQ2pX).toBeUndefined();
+  });
+
   it('watches it again after a reconnect and follows the standings pushed', () => {
     const { f, arena } = setup();
     arena.watch('Tz7kQ2pX');

@@ -38,7 +38,15 @@ export class ArenaController extends Store<ArenaState> implements Feature {
   constructor(ctx: FeatureContext) {
     super(initialArenaState);
     this.ctx = ctx;
-    this.handlers = handlersOf(arenaReducers, (reduce) => this.update(reduce));
+    // An arena's state is kept while a page watches it: a reply that comes after its page left (or
+    // a join's from the list) only brings the list up to date.
+    this.handlers = handlersOf(
+      arenaReducers,
+      (reduce) => this.update(reduce),
+      (msg) => {
+        if (msg.type === 'arena' && !this.watched.has(msg.arena.id)) this.update((s) => arenaDropped(s, msg.arena.id));
+      },
+    );
   }
 
   welcomed(): void {
