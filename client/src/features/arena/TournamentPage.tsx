@@ -165,7 +165,7 @@ function Standings({ standings, myId }: { standings: ArenaStanding[]; myId: stri
             <td>{p.rank}</td>
             <td>
               <Link to={`/player/${p.player.id}`}>{p.player.name}</Link> <span className="rating">{p.rating}</span>
-              {p.withdrawn && <span className="away"> paused</span>}
+              {p.withdrawn && <span className="hint"> paused</span>}
               {p.playing && <span className="hint"> playing</span>}
             </td>
             <td className="sheet">
