@@ -8,7 +8,8 @@
  * Cleo's standings change as it ends (the winner 2 points, the loser 0, each with its sheet);
  * the arena pairs them again at once and both pages open the new game; from there each goes
  * back to the tournament's page, which says its place and links the game in progress. Bob
- * pauses and Cleo sees him paused.
+ * pauses and Cleo sees him paused. Screenshots: Black's game page after White's berserk
+ * (arena-game-desktop.png) and Cleo's standings after the game (tournament-desktop.png).
  */
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -87,6 +88,7 @@ test('an arena: created, joined, a berserk game played, the standings change', a
   }
   assert.equal(await white.page.getByRole('button', { name: 'Berserk' }).count(), 0);
   assert.equal(await black.page.getByRole('button', { name: 'Berserk' }).count(), 1);
+  await screenshot(black.page, 'arena-game-desktop');
 
   await clickMove(white.page, 'e2', 'e4');
   await waitForMoves(black.page, ['e4']);
