@@ -10,6 +10,7 @@ import { Icon } from '../components/Icon';
 import { Notices } from '../components/Notices';
 import { AccountPage, Leaderboard, ProfilePage } from '../features/account';
 import { AnalysisBoardPage, BoardEditor } from '../features/analysis';
+import { TournamentPage, TournamentsPage } from '../features/arena';
 import { BotsPage } from '../features/bots';
 import { GamePage, useGames } from '../features/game';
 import { ChallengePage, LobbyPage } from '../features/lobby';
@@ -40,6 +41,12 @@ export function App() {
         <nav aria-label="Main">
           <Link to="/" aria-current={route.page === 'lobby' ? 'page' : undefined}>
             Play
+          </Link>
+          <Link
+            to="/tournaments"
+            aria-current={route.page === 'tournaments' || route.page === 'tournament' ? 'page' : undefined}
+          >
+            Tournaments
           </Link>
           <Link to="/tv" aria-current={route.page === 'tv' ? 'page' : undefined}>
             TV
@@ -83,6 +90,8 @@ export function App() {
         {route.page === 'tv' && <TvPage />}
         {route.page === 'mod' && <ModerationPage />}
         {route.page === 'player' && <ProfilePage key={route.id} id={route.id} />}
+        {route.page === 'tournaments' && <TournamentsPage />}
+        {route.page === 'tournament' && <TournamentPage key={route.id} id={route.id} />}
         {route.page === 'not_found' && (
           <section className="panel">
             <h1>Page not found</h1>

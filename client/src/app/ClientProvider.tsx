@@ -4,6 +4,7 @@
 import type { ReactNode } from 'react';
 import { AccountProvider } from '../features/account';
 import { AnalysisProvider } from '../features/analysis';
+import { ArenaProvider } from '../features/arena';
 import { BotsProvider } from '../features/bots';
 import { GamesProvider } from '../features/game';
 import { LobbyProvider } from '../features/lobby';
@@ -25,7 +26,9 @@ export function ClientProvider({ client, children }: { client: Client; children:
                 <BotsProvider value={client.bots}>
                   <ModerationProvider value={client.moderation}>
                     <SettingsProvider value={client.settings}>
-                      <ReviewProvider value={client.review}>{children}</ReviewProvider>
+                      <ReviewProvider value={client.review}>
+                        <ArenaProvider value={client.arena}>{children}</ArenaProvider>
+                      </ReviewProvider>
                     </SettingsProvider>
                   </ModerationProvider>
                 </BotsProvider>

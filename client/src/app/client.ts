@@ -9,6 +9,7 @@ import type { KeyValue } from '../lib/storage';
 import type { GameSocket } from '../net/socket';
 import { AccountController } from '../features/account';
 import { AnalysisController } from '../features/analysis';
+import { ArenaController } from '../features/arena';
 import { BotsController } from '../features/bots';
 import { GamesController } from '../features/game';
 import { LobbyController } from '../features/lobby';
@@ -29,6 +30,7 @@ export interface Client {
   moderation: ModerationController;
   settings: SettingsController;
   review: ReviewController;
+  arena: ArenaController;
 }
 
 /** The store and the features on this socket (not started: the caller starts the socket). */
@@ -49,5 +51,7 @@ export function createClient(socket: GameSocket, storage: KeyValue): Client {
   const settings = app.use(new SettingsController(ctx, storage));
   // The computer analyses of the finished games the pages show (read again after a welcome).
   const review = app.use(new ReviewController(ctx));
-  return { app, analysis, lobby, watch, game, account, bots, moderation, settings, review };
+  // Arena tournaments: the list and the arenas the pages watch (watched again after a welcome).
+  const arena = app.use(new ArenaController(ctx));
+  return { app, analysis, lobby, watch, game, account, bots, moderation, settings, review, arena };
 }

@@ -1,7 +1,7 @@
 /*
  * A small client-side router over the History API: the current path as React state, navigate()
  * to change it, and <Link> for in-app anchors. The server answers every client route with
- * index.html, so deep links (/game/<id>, /challenge/<id>) work on reload.
+ * index.html, so deep links (/game/<id>, /challenge/<id>, /tournament/<id>) work on reload.
  */
 import { useSyncExternalStore, type AnchorHTMLAttributes, type MouseEvent } from 'react';
 
@@ -39,6 +39,8 @@ export type Route =
   | { page: 'tv' }
   | { page: 'mod' }
   | { page: 'player'; id: string }
+  | { page: 'tournaments' }
+  | { page: 'tournament'; id: string }
   | { page: 'not_found' };
 
 /** The page for a path. */
@@ -52,12 +54,15 @@ export function matchRoute(path: string): Route {
   if (clean === '/editor') return { page: 'editor' };
   if (clean === '/tv') return { page: 'tv' };
   if (clean === '/mod') return { page: 'mod' };
+  if (clean === '/tournaments') return { page: 'tournaments' };
   let m = clean.match(/^\/game\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'game', id: m[1] };
   m = clean.match(/^\/challenge\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'challenge', id: m[1] };
   m = clean.match(/^\/player\/([A-Za-z0-9]{1,16})$/);
   if (m) return { page: 'player', id: m[1] };
+  m = clean.match(/^\/tournament\/([A-Za-z0-9]{1,16})$/);
+  if (m) return { page: 'tournament', id: m[1] };
   return { page: 'not_found' };
 }
 

@@ -426,7 +426,16 @@ export type ServerMessageOf<T extends ServerMessage['type']> = Extract<ServerMes
 
 /** The game events: messages about one game, carrying "game" as an id and "v". */
 export type GameEventMessage = ServerMessageOf<
-  'move' | 'game_end' | 'offer' | 'offer_declined' | 'takeback' | 'time_given' | 'presence' | 'chat' | 'rematch'
+  | 'move'
+  | 'game_end'
+  | 'offer'
+  | 'offer_declined'
+  | 'takeback'
+  | 'time_given'
+  | 'presence'
+  | 'chat'
+  | 'rematch'
+  | 'berserk'
 >;
 
 const GAME_EVENT_TYPES = new Set([
@@ -439,6 +448,7 @@ const GAME_EVENT_TYPES = new Set([
   'presence',
   'chat',
   'rematch',
+  'berserk',
 ]);
 
 export function isGameEvent(msg: ServerMessage): msg is GameEventMessage {

@@ -6,7 +6,8 @@
  * at the move shown, and has its computer analysis (features/review): asked for here, then the
  * evaluation graph under the board, the judged moves marked in the move list, the better move as
  * an arrow, the accuracy panel and the keys n and p to the next and previous judged move.
- * Sounds follow the moves. In games against the computer,
+ * Sounds follow the moves. An arena tournament's game names its arena (a link back to its page) and
+ * gives each player a Berserk button until its first move. In games against the computer,
  * spectators also see its evaluation and line (players do not).
  *
  * The page is a view of its RoundController (round.ts), which holds the game in the games
@@ -38,7 +39,7 @@ import { useBoardAppearance, useSettings, useSettingsController } from '../setti
 import { Chat } from './Chat';
 import { EngineLine } from './EngineLine';
 import { GameControls } from './GameControls';
-import type { GameState } from './games';
+import { canBerserk, type GameState } from './games';
 import { useGames } from './hooks';
 import { MoveInput } from './MoveInput';
 import { MoveList } from './MoveList';
@@ -165,6 +166,7 @@ function GameView({ round, view, game }: { round: RoundController; view: RoundVi
       </div>
       <aside className="game-side">
         {(!zen || game.status === 'ended') && <GameHeader game={game} myColor={myColor} online={online} />}
+        {game.arena && <ArenaLine game={game} myColor={myColor} online={online} onBerserk={round.berserk} />}
         {!myColor && !zen && <EngineLine game={game} />}
         {!zen && (
           // One line kept for the name whether it is known yet or not: nothing below moves when
@@ -286,6 +288,40 @@ function GameHeader({ game, myColor, online }: { game: GameState; myColor: Color
       <div className="game-turn" role="status" aria-live="polite">
         {game.ply < 2 && game.clock ? `${status} · the clock starts after Black's first move` : status}
       </div>
+    </div>
+  );
+}
+
+/** An arena game's tournament (a link to its page) and, for a player before its first move, the
+ * Berserk button (arena_berserk: half the clock, no increment). */
+function ArenaLine({
+  game,
+  myColor,
+  online,
+  onBerserk,
+}: {
+  game: GameState;
+  myColor: Color | null;
+  online: boolean;
+  onBerserk: () => void;
+}) {
+  const arena = game.arena!;
+  return (
+    <div className="arena-line">
+      <Link to={`/tournament/${arena.id}`}>
+        <Icon name="trophy" /> {arena.name}
+      </Link>
+      {myColor && canBerserk(game, myColor) && (
+        <button
+          type="button"
+          className="berserk-button"
+          disabled={!online}
+          onClick={onBerserk}
+          title="Half your clock, no increment; a win with 7 moves of yours scores one point more"
+        >
+          <Icon name="berserk" /> Berserk
+        </button>
+      )}
     </div>
   );
 }

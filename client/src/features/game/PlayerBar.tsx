@@ -2,11 +2,13 @@
  * One side of the board: the player's name, whether they are connected (with the time until an
  * absent player's game may be claimed) and their clock, which ticks locally from the server's
  * last reading (a daily game's in days and hours until the deadline). The computer's seat is
- * marked as such and says when it is thinking.
+ * marked as such and says when it is thinking. A side that went berserk in an arena game has the
+ * berserk mark beside its clock.
  */
 import { memo } from 'react';
 import { Link } from '../../app/router';
 import { BotBadge } from '../../components/BotBadge';
+import { Icon } from '../../components/Icon';
 import { useNow } from '../../hooks/useNow';
 import { dailyDays, formatClock, formatDaily } from '../../lib/timeControl';
 import type { Color } from '../../net/protocol';
@@ -70,6 +72,11 @@ export function PlayerBar({
         <span className="player-color visually-hidden">, {color}</span>
         {!seat.connected && game.status === 'playing' && <span className="away">away</span>}
       </span>
+      {game.berserk[color] && (
+        <span className="berserk-mark" role="img" aria-label={`${color} went berserk`} title="Berserk: half the clock, no increment">
+          <Icon name="berserk" size={16} />
+        </span>
+      )}
       {game.clock && <Clock game={game} color={color} />}
     </div>
   );

@@ -1,7 +1,7 @@
 /*
  * The game feature's controller: the copies of the games shown or played (state.ts), kept by
  * the server's game messages, and what a player does in a game (moves, offers and other
- * commands, claims, chat).
+ * commands, claims, berserk in an arena game, chat).
  *
  * A page holds a game (hold()) while it shows it: the controller fetches its full state, again
  * after every reconnect, and stops watching it when the last holder lets go. A game whose events
@@ -14,6 +14,7 @@
  */
 import { readableError } from '../../lib/errors';
 import { handlersOf, type Feature, type FeatureContext, type Handlers } from '../../lib/feature';
+import { Holds } from '../../lib/holds';
 import type { LocalMove } from '../../lib/chess';
 import { Store } from '../../lib/store';
 import type { ClientMessage, ServerMessage, ServerMessageOf } from '../../net/protocol';
@@ -39,8 +40,8 @@ type GameStartedListener = (gameId: string, fromRequest: boolean) => void;
 
 export class GamesController extends Store<GamesState> implements Feature {
   readonly handlers: Handlers;
-  /** Games held by pages, with how many hold each. */
-  private readonly watched = new Map<string, number>();
+  /** Games held by pages. */
+  private readonly watched = new Holds<string>();
   /** Stale games being fetched again. */
   private readonly resyncing = new Set<string>();
   private readonly startedListeners = new Set<GameStartedListener>();
@@ -81,17 +82,9 @@ export class GamesController extends Store<GamesState> implements Feature {
 
   /** A game's full state and its events, while at least one caller holds it. Returns the release. */
   hold(id: string): () => void {
-    const n = this.watched.get(id) ?? 0;
-    this.watched.set(id, n + 1);
-    if (n === 0 && this.ctx.session.getState().conn.status === 'online') void this.fetch(id);
+    if (this.watched.add(id) && this.ctx.session.getState().conn.status === 'online') void this.fetch(id);
     return () => {
-      const left = (this.watched.get(id) ?? 1) - 1;
-      if (left > 0) {
-        this.watched.set(id, left);
-        return;
-      }
-      this.watched.delete(id);
-      this.ctx.send({ type: 'unwatch', game: id });
+      if (this.watched.remove(id)) this.ctx.send({ type: 'unwatch', game: id });
     };
   }
 
@@ -131,7 +124,12 @@ export class GamesController extends Store<GamesState> implements Feature {
     return this.ctx.act({ type, game: gameId } as ClientMessage);
   }
 
-  claimAbandoned(gameId: string, result: 'win' | 'draw') {
+  /** Goes berserk in an arena game before one's first move (half the clock, no increment). */
+  berserk(gameId: string) {
+    return this.ctx.act({ type: 'arena_berserk', game: gameId });
+  }
+
+    claimAbandoned(gameId: string, result: 'win' | 'draw') {
     return this.ctx.act({ type: 'abandon_claim', game: gameId, result });
   }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { AFTER_E4, AFTER_E4_E5, AFTER_E4_E5_NF3, fullGame, moveEvent, START } from '../../net/fixtures';
-import { applyGameEvent, colorOf, gameFromFull, historyFens, pliesBy, remainingMs } from './games';
+import { applyGameEvent, canBerserk, colorOf, gameFromFull, historyFens, pliesBy, remainingMs } from './games';
 
 describe('gameFromFull', () => {
   it('replays the history into one position per ply', () => {
@@ -155,5 +155,39 @@ describe('variants', () => {
     game = applyGameEvent(game, { ...moveEvent(3, 2, 'e7e5', 'e5', `${AFTER_E4_E5} +1+0`), dests: undefined }, 0);
     expect(game.checks).toEqual({ white: 1, black: 0 });
     expect(game.dests).toBeNull();
+  });
+});
+
+describe('arena games and berserk', () => {
+  const arena = { id: 'Tz7kQ2pX', name: 'Hourly Blitz Arena' };
+
+  it('reads the arena and the berserk sides from the full state', () => {
+    const g = gameFromFull(fullGame({ arena, berserk: { white: false, black: true } }), 0);
+    expect(g.arena).toEqual(arena);
+    expect(g.berserk).toEqual({ white: false, black: true });
+    const plain = gameFromFull(fullGame(), 0);
+    expect(plain.arena).toBeNull();
+    expect(canBerserk(plain, 'white')).toBe(false);
+  });
+
+  it('halves the berserk side’s clock as the event says, for both sides to see', () => {
+    let g = gameFromFull(fullGame({ arena, berserk: { white: false, black: false }, v: 1 }), 0);
+    expect(canBerserk(g, 'white')).toBe(true);
+    g = applyGameEvent(g, { type: 'berserk', game: 'g1', v: 2, color: 'white', clock: { white: 90000, black: 180000 } }, 500);
+    expect(g).toMatchObject({ v: 2, clock: { white: 90000, black: 180000 }, clockAt: 500, berserk: { white: true, black: false } });
+    expect(canBerserk(g, 'white')).toBe(false);
+    // Black may still, until its own first move.
+    expect(canBerserk(g, 'black')).toBe(true);
+    g = applyGameEvent(g, moveEvent(3, 1, 'e2e4', 'e4', AFTER_E4, { white: 90000, black: 180000 }), 600);
+    expect(canBerserk(g, 'black')).toBe(true);
+    g = applyGameEvent(g, moveEvent(4, 2, 'e7e5', 'e5', AFTER_E4_E5, { white: 90000, black: 180000 }), 700);
+    expect(canBerserk(g, 'black')).toBe(false);
+    // A repeated event changes nothing.
+    expect(applyGameEvent(g, { type: 'berserk', game: 'g1', v: 2, color: 'black', clock: { white: 1, black: 1 } }, 800)).toBe(g);
+  });
+
+  it('offers no berserk once the game has ended', () => {
+    const g = gameFromFull(fullGame({ arena, status: 'ended', result: '1-0', reason: 'resignation', winner: 'white' }), 0);
+    expect(canBerserk(g, 'white')).toBe(false);
   });
 });

@@ -12,6 +12,9 @@
  * next move, takeback or end; computer_analysis (spectators only) keeps its latest line. These
  * messages carry no "v" (they are not part of the game's history) and are checked by ply.
  *
+ * Arena tournaments: an arena's game names its arena; a side that goes berserk (the berserk event)
+ * keeps half its clock, which the event carries.
+ *
  * Clocks: the server sends remaining milliseconds as of sending; the copy records when they
  * arrived (clockAt, performance.now() time) and which side's time runs, and the display
  * subtracts the time since (remainingMs).
@@ -108,7 +111,13 @@ export interface GameState {
   analysis: ComputerLine | null;
   /** How many people watch (the server's `spectators`; the players are not counted). */
   spectators: number;
+  /** An arena tournament's game: its arena; null otherwise. */
+  arena: { id: string; name: string } | null;
+  /** Which sides went berserk (arena games). */
+  berserk: Record<Color, boolean>;
 }
+
+const NO_BERSERK: Record<Color, boolean> = { white: false, black: false };
 
 export const CHAT_KEEP = 100;
 
@@ -169,6 +178,8 @@ export function gameFromFull(full: GameFull, now: number): GameState {
     thinking: null,
     analysis: null,
     spectators: 0,
+    arena: full.arena ?? null,
+    berserk: full.berserk ?? NO_BERSERK,
   };
 }
 
@@ -219,6 +230,8 @@ export function gameFromArchive(a: ArchivedGame, now: number): GameState {
     thinking: null,
     analysis: null,
     spectators: 0,
+    arena: a.arena ?? null,
+    berserk: NO_BERSERK,
   };
 }
 
@@ -340,6 +353,9 @@ export function applyGameEvent(game: GameState, ev: GameEventMessage, now: numbe
     case 'time_given':
       // Both clocks as of now (the running side's already less what it used).
       return { ...game, v: ev.v, clock: ev.clock, clockAt: now };
+    case 'berserk':
+      // The berserk side's clock halved, as of now.
+      return { ...game, v: ev.v, clock: ev.clock, clockAt: now, berserk: { ...game.berserk, [ev.color]: true } };
     case 'presence': {
       const seat: Seat = {
         ...game[ev.color],
@@ -377,4 +393,9 @@ export function colorOf(game: GameState, playerId: string | undefined): Color | 
 /** Plies the player `color` has made so far. */
 export function pliesBy(game: GameState, color: Color): number {
   return color === 'white' ? Math.ceil(game.ply / 2) : Math.floor(game.ply / 2);
+}
+
+/** Whether `color` may still go berserk: an arena game in play, before its own first move. */
+export function canBerserk(game: GameState, color: Color): boolean {
+  return game.arena !== null && game.status === 'playing' && !game.berserk[color] && pliesBy(game, color) === 0;
 }

@@ -294,7 +294,11 @@ export class RoundController extends Store<RoundView> {
     void this.games.command(this.id, type);
   };
 
-  claimAbandoned = (result: 'win' | 'draw'): void => {
+  berserk = (): void => {
+    void this.games.berserk(this.id);
+  };
+
+    claimAbandoned = (result: 'win' | 'draw'): void => {
     void this.games.claimAbandoned(this.id, result);
   };
 

@@ -74,6 +74,7 @@ export const gamesReducers: Reducers<GamesState> = {
   presence: gameEvent,
   chat: gameEvent,
   rematch: gameEvent,
+  berserk: gameEvent,
   game: fullState,
   game_started: fullState,
   computer_thinking: computer,
