@@ -15,6 +15,7 @@ export const API_SCOPES: readonly ApiScope[] = [
   { scope: 'email:read', label: 'Read email address' },
   { scope: 'challenge:read', label: 'Read incoming challenges' },
   { scope: 'challenge:write', label: 'Send, accept and reject challenges' },
+  { scope: 'tournament:write', label: 'Create, join and withdraw from tournaments' },
   { scope: 'board:play', label: 'Play games with the board API' },
   { scope: 'bot:play', label: 'Play games with the bot API' },
 ];
