@@ -65,7 +65,6 @@ struct server_config {
     int arena_schedule_count;
 };
 
-
 /* Defaults for everything (port 8080, 16 KiB messages, ...). */
 void server_config_defaults(struct server_config *cfg);
 

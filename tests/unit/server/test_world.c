@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "check.h"
-#include "splitmix.h"
 #include "core/pool.h"
 #include "core/world.h"
+#include "splitmix.h"
 
 static uint64_t seed = 42;
 static struct core_events ev = {.reply = -1};
