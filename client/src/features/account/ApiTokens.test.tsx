@@ -45,7 +45,7 @@ describe('ApiTokens', () => {
     fireEvent.change(screen.getByLabelText('Token description'), { target: { value: ' my app ' } });
     fireEvent.click(screen.getByRole('checkbox', { name: 'Play games with the bot API (bot:play)' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Read incoming challenges (challenge:read)' }));
-    expect(screen.getAllByRole('checkbox')).toHaveLength(7);
+    expect(screen.getAllByRole('checkbox')).toHaveLength(8);
     fireEvent.click(create);
     // Sent in the server's order whatever the order they were ticked in.
     await vi.waitFor(() => expect(f.current.last('api_token_create')).toMatchObject({ description: 'my app', scopes: 'challenge:read,bot:play' }));
