@@ -1,6 +1,6 @@
 """
 An arena tournament across restarts (docs/tournaments.md, "Persistence and restarts"): 12
-accounts play a 2-minute arena at 1+0; the server is stopped mid-tournament, once with SIGTERM
+accounts play a 1-minute arena at 1+0; the server is stopped mid-tournament, once with SIGTERM
 and once with SIGKILL, and started again on the same store. Each time the arena comes back with
 the same standings (recomputed from the archive's games in the order they ended), its games in
 progress are restored and played on by their players, who reconnect with their tokens; at the
@@ -13,7 +13,7 @@ from arena_harness import (BULLET, Bot, account, archive_rows, arena_players, co
                            recompute, watch_until)
 from persist_harness import run_data_dir_tests
 
-MINUTES = 2
+MINUTES = 1
 PLAYERS = 12
 KEYS = ("score", "games", "wins", "draws", "losses", "sheet", "performance")
 
@@ -52,7 +52,7 @@ async def test_restarts_keep_the_standings(data):
         await c.close()
     bots = await start_bots(srv, tokens, 0)
     for round_, sig in enumerate((signal.SIGTERM, signal.SIGKILL)):
-        await asyncio.sleep(25)
+        await asyncio.sleep(15)
         for b in bots:
             await b.stop()
         await asyncio.sleep(0.5)  # the last moves sent are answered
