@@ -378,18 +378,25 @@ static void on_adopted(struct server *srv, const char *node, int status, const c
     relay_adopted(cl, node, games, count);
 }
 
-/* Whether this node adopts a silent peer's games now: the lowest id among the nodes heard from
- * lately; any node once the peer has been silent for TAKEOVER_ANYONE_MS (the adopter may be cut
- * off from the database). */
-static bool adopter_for(struct cluster *cl, const struct peer *silent, int64_t now) {
-    if (now - silent->seen_ms >= TAKEOVER_ANYONE_MS) return true;
+/* The lowest node id among this node and the peers heard from less than within_ms ago: the one
+ * node that runs something for the site (the pools, an adoption). */
+static const char *lowest_node(struct cluster *cl, int64_t now, int64_t within_ms) {
+    const char *lowest = cl->node;
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
         const struct peer *p = value;
-        if (now - p->seen_ms < TAKEOVER_SILENCE_MS && strcmp(p->id, cl->node) < 0) return false;
+        if (now - p->seen_ms < within_ms && strcmp(p->id, lowest) < 0) lowest = p->id;
     }
-    return true;
+    return lowest;
+}
+
+/* Whether this node adopts a silent peer's games now: the lowest id among the nodes heard from
+ * lately; any node once the peer has been silent for TAKEOVER_ANYONE_MS (the adopter may be cut
+ * off from the database). */
+static bool adopter_for(struct cluster *cl, const struct peer *silent, int64_t now) {
+    return now - silent->seen_ms >= TAKEOVER_ANYONE_MS ||
+           lowest_node(cl, now, TAKEOVER_SILENCE_MS) == cl->node;
 }
 
 static void consider_takeovers(struct cluster *cl, int64_t now) {
@@ -481,15 +488,7 @@ void cluster_add_site_stats(struct server *srv, struct site_stats *out) {
 }
 
 const char *cluster_pool_host(struct cluster *cl) {
-    const char *host = cl->node;
-    int64_t now = now_mono_ms();
-    const char *key;
-    void *value;
-    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
-        const struct peer *p = value;
-        if (now - p->seen_ms <= PEER_ALIVE_MS && strcmp(p->id, host) < 0) host = p->id;
-    }
-    return host;
+    return lowest_node(cl, now_mono_ms(), PEER_ALIVE_MS + 1);
 }
 
 bool cluster_health(struct server *srv, json_t *body) {

@@ -698,6 +698,17 @@ static void owner_command(struct cluster *cl, const json_t *msg) {
     proto_request_clear(&req);
 }
 
+/* One of this node's games as a state answer carries it: its "game" messages for spectators (m)
+ * and players (mp), its version and its players' ids. */
+static json_t *encode_state(const struct game *g) {
+    int64_t now = now_mono_ms();
+    return json_pack("{s:o,s:o,s:I,s:s,s:s}", "m",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
+                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
+                     (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
+                     g->players[CHESS_BLACK]->id);
+}
+
 static void owner_state(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -710,28 +721,15 @@ static void owner_state(struct cluster *cl, const json_t *msg) {
         return;
     }
     if (!g->ended) note_interest(cl, g->id, from); /* a spectator there, or a resync */
-    int64_t now = now_mono_ms();
     const struct watch_list *watching = strmap_get(&srv->watchers, g->id);
-    answer(cl, from, rid,
-           json_pack("{s:o,s:o,s:I,s:s,s:s,s:i}", "m",
-                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
-                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "v",
-                     (json_int_t)g->version, "w", g->players[CHESS_WHITE]->id, "b",
-                     g->players[CHESS_BLACK]->id, "sc", watching ? watching->announced : 0));
+    json_t *body = encode_state(g);
+    if (body) json_object_set_new(body, "sc", json_integer(watching ? watching->announced : 0));
+    answer(cl, from, rid, body);
 }
 
 static void deliver_state(struct cluster *cl, const json_t *res, const char *game);
 
 /* ---- adoption: a dead node's games taken over (cluster.c decides, app/adopt.c restores) ---- */
-
-/* The owner's "game" messages of one of its games, as a state answer carries them. */
-static json_t *encode_state(const struct game *g) {
-    int64_t now = now_mono_ms();
-    return json_pack("{s:o,s:o,s:s,s:s}", "m",
-                     proto_encode_game_message("game", g, now, PROTO_VIEWER_SPECTATOR), "mp",
-                     proto_encode_game_message("game", g, now, PROTO_VIEWER_PLAYER), "w",
-                     g->players[CHESS_WHITE]->id, "b", g->players[CHESS_BLACK]->id);
-}
 
 void relay_adopted(struct cluster *cl, const char *from, const char *const *games, int count) {
     json_t *ids = json_array();
