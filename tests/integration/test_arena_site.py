@@ -1,11 +1,17 @@
 """
 Arena tournaments on a site of two nodes (docs/tournaments.md, "Several nodes"): an arena lives
-on the node that created it. There it is listed, joined and played; on the other node it is not
-known (ARENA_NOT_FOUND: arena commands are not forwarded), while its games, like any of that
-node's, are watched and played from the other node, berserk included.
+on the node that created it, and a player connected to the other node lists it, joins it (even
+a moment after it was created, before any announcement names it), watches it with its own place
+in the pushed standings, is paired, plays, berserks, withdraws and comes back, all from there;
+its connection closing and coming back makes it paired again. An unknown arena is refused on
+both nodes.
 """
+import asyncio
+import time
+
 from arena_harness import BULLET
 from cluster_harness import run_site_tests
+from lichess_api import Api
 
 
 async def registered(node, name):
@@ -14,35 +20,128 @@ async def registered(node, name):
     return c
 
 
-async def test_arena_lives_on_its_node(site):
+async def standings_where(client, aid, pred, timeout=10):
+    """The first arena_standings of aid for which pred holds."""
+    return await client.recv(
+        lambda m: m.get("type") == "arena_standings" and m.get("arena") == aid and pred(m),
+        timeout=timeout, what=f"arena_standings of {aid}")
+
+
+def place_of(standings, player_id):
+    for s in standings["standings"]:
+        if s["player"]["id"] == player_id:
+            return s
+    raise AssertionError(f"{player_id} not in {standings}")
+
+
+async def test_arena_across_nodes(site):
     a, b = site.node("a"), site.node("b")
     await site.wait_joined(2)
     ann = await registered(a, "ann")
-    bob_b = await registered(b, "bob")
-    aid = (await ann.ok({"type": "arena_create", "name": "Site Arena", "time": BULLET,
-                         "minutes": 10, "starts_in": 0}))["arena"]["id"]
-    # Node b does not know it.
-    await bob_b.error({"type": "arena_join", "arena": aid}, "ARENA_NOT_FOUND")
-    await bob_b.error({"type": "arena_watch", "arena": aid}, "ARENA_NOT_FOUND")
-    assert (await bob_b.ok({"type": "arena_list"}))["arenas"] == []
-    # Bob joins on node a, where they are paired.
-    bob_a = await a.player(token=bob_b.token)
-    await ann.ok({"type": "arena_join", "arena": aid})
-    await bob_a.ok({"type": "arena_join", "arena": aid})
-    g = (await ann.recv_type("game_started", timeout=5))["game"]
-    assert g["arena"] == {"id": aid, "name": "Site Arena"} and g["rated"] is True, g
-    # From node b: watching the game, and Bob's berserk (a game command, forwarded to node a).
+    bob = await registered(b, "bob")
+    created = await ann.ok({"type": "arena_create", "name": "Site Arena", "time": BULLET,
+                            "minutes": 10, "starts_in": 0})
+    aid = created["arena"]["id"]
+    # At once from node b: found through the directory (no announcement lists it yet).
+    joined = await bob.ok({"type": "arena_join", "arena": aid})
+    assert joined["arena"]["id"] == aid and joined["arena"]["me"]["player"]["id"] == \
+        bob.player["id"], joined
+    # Listed on node b once node a announced it.
+    deadline = time.monotonic() + 5
+    while True:
+        listed = (await bob.ok({"type": "arena_list"}))["arenas"]
+        if [x["id"] for x in listed] == [aid]:
+            break
+        assert time.monotonic() < deadline, listed
+        await asyncio.sleep(0.2)
+    assert listed[0]["players"] == 1 and listed[0]["status"] == "started", listed
+    # Watching it from node b: a guest, and Bob (who gets his own place).
     watcher = await b.player("Watcher")
-    full = await watcher.ok({"type": "watch", "game": g["id"]})
-    assert full["game"]["arena"]["id"] == aid, full
-    color = "white" if g["white"]["id"] == bob_b.player["id"] else "black"
-    berserk = await bob_b.ok({"type": "arena_berserk", "game": g["id"]})
-    assert berserk["type"] == "berserk" and berserk["color"] == color, berserk
-    assert berserk["clock"][color] == 30000, berserk
-    seen = await watcher.recv_type("berserk", game=g["id"])
-    assert seen["color"] == color, seen
+    full = await watcher.ok({"type": "arena_watch", "arena": aid})
+    assert full["arena"]["id"] == aid and "me" not in full["arena"], full
+    mine = await bob.ok({"type": "arena_watch", "arena": aid})
+    assert mine["arena"]["me"]["player"]["id"] == bob.player["id"], mine
+
+    # Ann joins on node a: they are paired; Bob hears of it on node b.
+    await ann.ok({"type": "arena_join", "arena": aid})
+    g = (await bob.recv_type("game_started", timeout=5))["game"]
+    assert g["arena"] == {"id": aid, "name": "Site Arena"} and g["rated"] is True, g
+    assert (await ann.recv_type("game_started"))["game"]["id"] == g["id"]
+    bob_color = "white" if g["white"]["id"] == bob.player["id"] else "black"
+    berserk = await bob.ok({"type": "arena_berserk", "game": g["id"]})
+    assert berserk["color"] == bob_color and berserk["clock"][bob_color] == 30000, berserk
+    await ann.ok({"type": "resign", "game": g["id"]})
+    await bob.recv_type("game_end", game=g["id"])
+
+    # The standings reach node b's watchers: Bob 2 points (a berserk win of fewer than 7 moves
+    # earns no extra point), with his own place for him only.
+    seen = await standings_where(watcher, aid,
+                                 lambda m: place_of(m, bob.player["id"])["score"] == 2)
+    assert "me" not in seen and place_of(seen, ann.player["id"])["score"] == 0, seen
+    own = await standings_where(bob, aid, lambda m: m.get("me", {}).get("score") == 2)
+    assert own["me"]["rank"] == 1 and own["me"]["berserks"] == 1, own
+
+    # Back into pairing at once: the same two (nobody else waits), again on node a. Ann pauses
+    # during it, so that nobody is paired after it.
+    g2 = (await bob.recv_type("game_started", timeout=5))["game"]
+    assert g2["id"] != g["id"] and g2["arena"]["id"] == aid, g2
+    await ann.ok({"type": "arena_withdraw", "arena": aid})
+    await bob.ok({"type": "resign", "game": g2["id"]})
+    await ann.recv_type("game_end", game=g2["id"])
+    # Bob withdraws and comes back from node b.
+    await bob.ok({"type": "arena_withdraw", "arena": aid})
+    await standings_where(watcher, aid,
+                          lambda m: place_of(m, bob.player["id"]).get("withdrawn") is True)
+    back = await bob.ok({"type": "arena_join", "arena": aid})
+    assert "withdrawn" not in back["arena"]["me"], back
+
+    # Bob's connection closes (node a no longer pairs him), and another one says hello on node
+    # b: node a counts him as connected again, so Ann's return pairs them.
+    token = bob.token
+    await bob.close()
+    await asyncio.sleep(0.5)
+    bob2 = await b.player(token=token)
+    await asyncio.sleep(0.5)
+    await ann.ok({"type": "arena_join", "arena": aid})
+    g3 = (await bob2.recv_type("game_started", timeout=5))["game"]
+    assert g3["arena"]["id"] == aid and g3["id"] not in (g["id"], g2["id"]), g3
     state = await ann.ok({"type": "arena_watch", "arena": aid})
-    assert state["arena"]["players"] == 2 and state["arena"]["status"] == "started", state
+    assert place_of(state["arena"], ann.player["id"])["score"] == 2, state
+
+    # Unwatching on node b: the pushes stop reaching that connection.
+    await watcher.ok({"type": "arena_unwatch", "arena": aid})
+    # (what it got before the answer was sent before the unwatch)
+    watcher.inbox = [m for m in watcher.inbox if m.get("type") != "arena_standings"]
+    await ann.ok({"type": "resign", "game": g3["id"]})
+    await watcher.expect_none("arena_standings", wait=1.5)
+
+
+async def test_unknown_arena_refused_everywhere(site):
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    for node in (a, b):
+        c = await registered(node, "carl" + node.node_id)
+        await c.error({"type": "arena_join", "arena": "NoSuchAr"}, "ARENA_NOT_FOUND")
+        await c.error({"type": "arena_watch", "arena": "NoSuchAr"}, "ARENA_NOT_FOUND")
+        await c.error({"type": "arena_withdraw", "arena": "NoSuchAr"}, "ARENA_NOT_FOUND")
+
+
+async def test_http_join_on_another_node(site):
+    """lichess's join and withdraw endpoints asked of the node that does not hold the arena."""
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    ann = await registered(a, "ann")
+    aid = (await ann.ok({"type": "arena_create", "name": "Site Arena", "time": BULLET,
+                         "minutes": 10, "starts_in": 600}))["arena"]["id"]
+    dan = await registered(b, "dan")
+    token = (await dan.ok({"type": "api_token_create", "description": "test",
+                           "scopes": "tournament:write"}))["token"]
+    api = Api(b.port, token)
+    assert await asyncio.to_thread(api.post, "/api/tournament/%s/join" % aid) == {"ok": True}
+    state = await ann.ok({"type": "arena_watch", "arena": aid})
+    assert [s["player"]["name"] for s in state["arena"]["standings"]] == ["dan"], state
+    assert await asyncio.to_thread(api.post, "/api/tournament/%s/withdraw" % aid) == {"ok": True}
+    await asyncio.to_thread(api.post, "/api/tournament/NoSuchAr/join", expect=404)
 
 
 if __name__ == "__main__":

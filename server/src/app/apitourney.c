@@ -17,6 +17,7 @@
 #include "app/lichess.h"
 #include "app/persist.h"
 #include "app/reads.h"
+#include "app/site.h"
 #include "core/rating.h"
 #include "core/world.h"
 #include "util/now.h"
@@ -469,9 +470,10 @@ int apitourney_create(struct hapi *h) {
     return hapi_act(h, msg, create_answer);
 }
 
-/* arena_join or arena_withdraw; an unknown arena is 404 before anything is asked. */
+/* arena_join or arena_withdraw; an arena unknown here is 404 before anything is asked, unless
+ * another node of the site may hold it (the command goes there, and answers 404 if none does). */
 static int arena_action(struct hapi *h, const char *type) {
-    if (!arena_of(h)) return no_such_arena(h);
+    if (!arena_of(h) && !site_enabled(h->srv)) return no_such_arena(h);
     return hapi_act(h, json_pack("{s:s,s:s}", "type", type, "arena", h->args[0]), NULL);
 }
 

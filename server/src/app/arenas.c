@@ -25,6 +25,7 @@ struct arena_watch {
     size_t cap;
     uint32_t pushed;      /* the arena's version last pushed (or sent in a full state) */
     int64_t next_push_ms; /* not before */
+    bool remote;          /* another node's arena: its node pushes (arenas_deliver) */
 };
 
 static int watched_index(const struct conn *c, const char *id) {
@@ -33,21 +34,54 @@ static int watched_index(const struct conn *c, const char *id) {
     return -1;
 }
 
-int arenas_watch(struct conn *c, const char *id) {
+/* Adds c to the watchers of the arena id (a: this node's, or NULL for another node's). */
+static int add_watcher(struct conn *c, const char *id, const struct world_arena *a) {
     struct server *srv = c->srv;
-    const struct world_arena *a = world_arena(srv->world, id);
-    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    if (strlen(id) > ARENA_ID_LEN) return -CORE_ERR_ARENA_NOT_FOUND;
     if (watched_index(c, id) >= 0) return 0;
     if (c->arena_watch_count >= ARENAS_WATCH_MAX) return -PROTO_ERR_TOO_MANY_WATCHED;
-    struct arena_watch *w = strmap_get_or_add(&srv->arena_watchers, a->id, sizeof *w,
+    struct arena_watch *w = strmap_get_or_add(&srv->arena_watchers, id, sizeof *w,
                                               offsetof(struct arena_watch, id), sizeof w->id, NULL);
     if (!w) return -PROTO_ERR_INTERNAL;
     if (vec_reserve((void **)&w->conns, &w->cap, (size_t)w->count + 1, sizeof *w->conns, 4) < 0)
         return -PROTO_ERR_INTERNAL;
-    if (w->count == 0) w->pushed = a->version; /* the full state that follows is current */
+    if (w->count == 0 && a) w->pushed = a->version; /* the full state that follows is current */
+    w->remote = !a;
     w->conns[w->count++] = c;
-    memcpy(c->arenas_watched[c->arena_watch_count++], a->id, sizeof a->id);
+    snprintf(c->arenas_watched[c->arena_watch_count++], sizeof c->arenas_watched[0], "%s", id);
     return 0;
+}
+
+int arenas_watch(struct conn *c, const char *id) {
+    const struct world_arena *a = world_arena(c->srv->world, id);
+    if (!a) return -CORE_ERR_ARENA_NOT_FOUND;
+    return add_watcher(c, id, a);
+}
+
+int arenas_watch_remote(struct conn *c, const char *id) {
+    return add_watcher(c, id, NULL);
+}
+
+int arenas_deliver(struct server *srv, const char *id, const json_t *standings,
+                   const json_t *places) {
+    struct arena_watch *w = strmap_get(&srv->arena_watchers, id);
+    if (!w || !w->remote || !json_is_object(standings)) return 0;
+    struct net_msg *shared = outmsg_create(standings);
+    for (int i = 0; i < w->count; i++) {
+        struct conn *c = w->conns[i];
+        const json_t *place = c->player ? json_object_get(places, c->player->id) : NULL;
+        if (place) { /* its own place and game added to a copy */
+            json_t *own = json_copy((json_t *)standings);
+            if (own && json_object_update(own, (json_t *)place) == 0) {
+                conn_send_json(c, own);
+                continue;
+            }
+            json_decref(own);
+        }
+        if (shared) conn_send(c, shared);
+    }
+    net_msg_release(shared);
+    return w->count;
 }
 
 void arenas_unwatch(struct conn *c, const char *id) {
@@ -93,12 +127,13 @@ void arenas_push(struct server *srv, int64_t now_ms) {
     for (size_t i = 0; strmap_next(&srv->arena_watchers, &i, &key, &value);) {
         struct arena_watch *w = value;
         const struct world_arena *a = world_arena(srv->world, w->id);
-        if (!a || w->count == 0) {
+        if (a) w->remote = false; /* another node's arena is this node's now (adopted) */
+        if (w->count == 0 || (!a && !w->remote)) {
             if (vec_reserve((void **)&gone, &gone_cap, gone_count + 1, sizeof *gone, 8) == 0)
                 gone[gone_count++] = w; /* out of memory: left for a later pass */
             continue;
         }
-        if (a->version == w->pushed || now_ms < w->next_push_ms) continue;
+        if (!a || a->version == w->pushed || now_ms < w->next_push_ms) continue;
         w->pushed = a->version;
         w->next_push_ms = now_ms + 1000;
         push(w, a);

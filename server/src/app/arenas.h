@@ -10,6 +10,7 @@
 #ifndef SERVER_APP_ARENAS_H
 #define SERVER_APP_ARENAS_H
 
+#include <jansson.h>
 #include <stdint.h>
 
 struct conn;
@@ -21,6 +22,16 @@ struct server;
 /* Adds the arena (by id) to what c watches. Returns 0, -CORE_ERR_ARENA_NOT_FOUND or
  * -PROTO_ERR_TOO_MANY_WATCHED / -PROTO_ERR_INTERNAL. */
 int arenas_watch(struct conn *c, const char *id);
+
+/* Adds another node's arena (by id) to what c watches: the site checked that it exists, and
+ * its node pushes the standings, which arenas_deliver() hands on. Errors as arenas_watch. */
+int arenas_watch_remote(struct conn *c, const char *id);
+
+/* Another node's push of its arena's standings (arena_standings without a viewer's place) and
+ * the places of its players ({player id: {"me", "game"?}}, proto_encode_arena_places): to this
+ * node's watchers of it, each player with its own place. Returns how many watch it here. */
+int arenas_deliver(struct server *srv, const char *id, const json_t *standings,
+                   const json_t *places);
 
 /* Stops c watching the arena (nothing when it did not). */
 void arenas_unwatch(struct conn *c, const char *id);

@@ -576,7 +576,9 @@ static int handle_unwatch(struct conn *c, const struct proto_request *req, int64
 
 static int handle_arena_list(struct conn *c, const struct proto_request *req, int64_t now) {
     (void)now;
-    reply(c, proto_encode_arena_list(c->srv->world), req->id);
+    json_t *list = proto_encode_arena_list(c->srv->world);
+    site_add_remote_arenas(c->srv, list);
+    reply(c, list, req->id);
     return 0;
 }
 

@@ -34,6 +34,10 @@ void site_add_remote_seeks(struct server *srv, json_t *seeks_msg) {
     if (srv->site_ops) srv->site_ops->add_remote_seeks(srv, seeks_msg);
 }
 
+void site_add_remote_arenas(struct server *srv, json_t *list_msg) {
+    if (srv->site_ops) srv->site_ops->add_remote_arenas(srv, list_msg);
+}
+
 json_t *site_live_games(struct server *srv, int limit, int64_t now_ms) {
     if (srv->site_ops) return srv->site_ops->live_games(srv, limit, now_ms);
     return proto_encode_live_games(srv->world, limit, now_ms);

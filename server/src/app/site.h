@@ -42,6 +42,7 @@ struct site_ops {
     void (*publish_to_game)(struct server *srv, const struct game *g, const json_t *msg,
                             bool players, bool spectators);
     void (*add_remote_seeks)(struct server *srv, json_t *seeks_msg);
+    void (*add_remote_arenas)(struct server *srv, json_t *list_msg);
     json_t *(*live_games)(struct server *srv, int limit, int64_t now_ms);
     void (*player_hello)(struct server *srv, const struct player *p);
     void (*player_gone)(struct server *srv, const struct player *p);
@@ -86,6 +87,10 @@ void site_publish_to_game(struct server *srv, const struct game *g, const json_t
 
 /* lobby_subscribe's reply: adds the other nodes' seeks (msg borrowed). */
 void site_add_remote_seeks(struct server *srv, json_t *seeks_msg);
+
+/* arena_list's reply: adds the other nodes' arenas, as they last announced them (msg
+ * borrowed). */
+void site_add_remote_arenas(struct server *srv, json_t *list_msg);
 
 /* live_games's reply: this node's games and the newest of the others, newest first. NULL when
  * memory runs out. */

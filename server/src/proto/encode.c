@@ -392,6 +392,14 @@ static json_t *encode_arena_standing(const struct world_arena *a, int i, int ran
     return obj;
 }
 
+/* viewer's place ("me": the player at index i, ranked rank) and game in progress into obj. */
+static void put_arena_place(json_t *obj, const struct world_arena *a, int i, int rank,
+                            const struct player *viewer) {
+    put(obj, "me", encode_arena_standing(a, i, rank));
+    const struct game *g = world_arena_game_of(NULL, a, viewer);
+    if (g) put(obj, "game", json_string_nocheck(g->id));
+}
+
 /* The standings (and the podium once finished, and viewer's place and game) into obj. */
 static void put_arena_standings(json_t *obj, const struct world_arena *a,
                                 const struct player *viewer) {
@@ -415,12 +423,35 @@ static void put_arena_standings(json_t *obj, const struct world_arena *a,
     }
     for (int r = 0; viewer && r < n; r++) {
         if (strcmp(a->arena.players[rank[r]].id, viewer->id) != 0) continue;
-        put(obj, "me", encode_arena_standing(a, rank[r], r + 1));
-        const struct game *g = world_arena_game_of(NULL, a, viewer);
-        if (g) put(obj, "game", json_string_nocheck(g->id));
+        put_arena_place(obj, a, rank[r], r + 1, viewer);
         break;
     }
     free(rank);
+}
+
+json_t *proto_encode_arena_places(const struct world_arena *a, const struct player *const *viewers,
+                                  int count) {
+    int n = a->arena.count;
+    int *rank = malloc(sizeof *rank * (size_t)(n ? n : 1));
+    json_t *places = json_object();
+    if (!rank || !places) {
+        free(rank);
+        json_decref(places);
+        return NULL;
+    }
+    arena_standings(&a->arena, rank);
+    for (int r = 0; r < n; r++) {
+        const char *id = a->arena.players[rank[r]].id;
+        for (int v = 0; v < count; v++) {
+            if (strcmp(viewers[v]->id, id) != 0) continue;
+            json_t *place = json_object();
+            if (place) put_arena_place(place, a, rank[r], r + 1, viewers[v]);
+            put(places, id, place);
+            break;
+        }
+    }
+    free(rank);
+    return places;
 }
 
 /* What the list and the full state share. */

@@ -74,6 +74,10 @@ json_t *proto_encode_my_games(const struct player *p, int64_t now_ms);
 json_t *proto_encode_arena(const struct world_arena *a, const struct player *viewer);
 json_t *proto_encode_arena_standings(const struct world_arena *a, const struct player *viewer);
 json_t *proto_encode_arena_list(const struct world *world);
+/* The places of viewers (those who joined a), for another node's watchers: {player id: {"me",
+ * "game"?}}, what arena_standings adds for each of them. NULL when memory runs out. */
+json_t *proto_encode_arena_places(const struct world_arena *a, const struct player *const *viewers,
+                                  int count);
 
 /* {"type":"error","code","message"[,"field"]}. field may be NULL. */
 json_t *proto_encode_error(int code, const char *field);

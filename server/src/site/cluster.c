@@ -5,9 +5,9 @@
  * and the publishing helpers relay.c (games across nodes) uses.
  *
  * Messages (JSON objects with a type "t"; relay.c has the games'):
- *   site channel:  node   {n, i, u, c, p, g, l} every second: incarnation (start time), times on
- *                         the bus, connections, players connected to it, live games, newest
- *                         live games
+ *   site channel:  node   {n, i, u, c, p, g, l, a} every second: incarnation (start time), times
+ *                         on the bus, connections, players connected to it, live games, newest
+ *                         live games, its arenas (arena_relay_announced)
  *                  lobby? {n}        "send me your open seeks"
  *   node channel:  seeks  {n, s}     the answer: the node's open seeks
  */
@@ -52,7 +52,8 @@ struct peer {
     bool adopted;  /* its games were taken over since it was last heard from */
     int64_t next_takeover_ms;
     int connections, players_online, games_live;
-    json_t *live; /* its newest live games: [[created wall ms, summary], ...] */
+    json_t *live;   /* its newest live games: [[created wall ms, summary], ...] */
+    json_t *arenas; /* its arenas: arena_list's summaries */
 };
 
 struct cluster *cluster_of(const struct server *srv) {
@@ -234,6 +235,9 @@ static void on_peer(struct cluster *cl, const json_t *msg) {
     json_t *live = json_object_get(msg, "l");
     json_decref(peer->live);
     peer->live = json_is_array(live) ? json_incref(live) : NULL;
+    json_t *arenas = json_object_get(msg, "a");
+    json_decref(peer->arenas);
+    peer->arenas = json_is_array(arenas) ? json_incref(arenas) : NULL;
     peer->connections = (int)json_integer_value(json_object_get(msg, "c"));
     peer->players_online = (int)json_integer_value(json_object_get(msg, "p"));
     peer->games_live = (int)json_integer_value(json_object_get(msg, "g"));
@@ -271,6 +275,8 @@ static void on_message(void *ctx, bool to_me, const char *data, size_t len) {
         /* Our own publications on the site channel. */
     } else if (relay_on_message(cl, t, to_me, msg)) {
         /* games: commands, states, answers, events */
+    } else if (arena_relay_on_message(cl, t, to_me, msg)) {
+        /* arenas' standings */
     } else if (to_me && strcmp(t, "seeks") == 0) {
         on_seeks(cl, msg);
     } else if (!to_me && strcmp(t, "node") == 0) {
@@ -321,6 +327,7 @@ static const struct site_ops cluster_ops = {
     .publish_event = cluster_publish_event,
     .publish_to_game = cluster_publish_to_game,
     .add_remote_seeks = cluster_add_remote_seeks,
+    .add_remote_arenas = cluster_add_remote_arenas,
     .live_games = cluster_live_games,
     .player_hello = cluster_player_hello,
     .player_gone = cluster_player_gone,
@@ -421,6 +428,7 @@ void cluster_tick(struct server *srv, int64_t now) {
     struct cluster *cl = cluster_of(srv);
     if (!cl || !cl->bus) return;
     relay_tick(cl, now);
+    arena_relay_tick(cl, now);
     consider_takeovers(cl, now);
     if (now >= cl->next_lease_ms) {
         /* The lease is renewed whether the bus is up or not: a node cut off from Redis still
@@ -455,10 +463,11 @@ void cluster_tick(struct server *srv, int64_t now) {
         json_array_append_new(live, json_pack("[I,o]", (json_int_t)g->created_wall_ms,
                                               proto_encode_game_summary(g, now)));
     cluster_publish_direct(cl, NULL,
-                           json_pack("{s:s,s:s,s:I,s:I,s:i,s:i,s:i,s:o*}", "t", "node", "n",
+                           json_pack("{s:s,s:s,s:I,s:I,s:i,s:i,s:i,s:o*,s:o*}", "t", "node", "n",
                                      cl->node, "i", (json_int_t)cl->incarnation, "u",
                                      (json_int_t)cl->epoch, "c", own.connections, "p",
-                                     own.players_online, "g", own.games_live, "l", live),
+                                     own.players_online, "g", own.games_live, "l", live, "a",
+                                     arena_relay_announced(srv)),
                            NULL, NULL);
 }
 
@@ -567,6 +576,54 @@ fail:
     return NULL;
 }
 
+/* ---- the other nodes' arenas ---- */
+
+/* Whether peer's announcement speaks for it now: heard lately, and its games not taken over. */
+static bool peer_current(const struct peer *peer, int64_t now) {
+    return now - peer->seen_ms <= PEER_ALIVE_MS && !peer->adopted;
+}
+
+static bool lists_arena(const struct peer *peer, const char *id) {
+    for (size_t k = 0; k < json_array_size(peer->arenas); k++) {
+        const char *a = json_string_value(json_object_get(json_array_get(peer->arenas, k), "id"));
+        if (a && strcmp(a, id) == 0) return true;
+    }
+    return false;
+}
+
+const char *cluster_arena_owner(struct cluster *cl, const char *id) {
+    int64_t now = now_mono_ms();
+    const struct peer *owner = NULL;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *peer = value;
+        if (peer_current(peer, now) && (!owner || peer->seen_ms > owner->seen_ms) &&
+            lists_arena(peer, id))
+            owner = peer; /* an adopter lists it too until the dead node is heard no more */
+    }
+    return owner ? owner->id : NULL;
+}
+
+void cluster_add_remote_arenas(struct server *srv, json_t *list_msg) {
+    struct cluster *cl = cluster_of(srv);
+    json_t *list = json_object_get(list_msg, "arenas");
+    if (!cl || !json_is_array(list)) return;
+    int64_t now = now_mono_ms();
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *peer = value;
+        if (!peer_current(peer, now)) continue;
+        for (size_t k = 0; k < json_array_size(peer->arenas); k++) {
+            json_t *a = json_array_get(peer->arenas, k);
+            const char *id = json_string_value(json_object_get(a, "id"));
+            if (id && !world_arena(srv->world, id) && cluster_arena_owner(cl, id) == peer->id)
+                json_array_append(list, a);
+        }
+    }
+}
+
 void cluster_detach(struct server *srv) {
     struct cluster *cl = cluster_of(srv);
     if (!cl || !cl->bus) return;
@@ -580,6 +637,7 @@ void cluster_free(struct server *srv) {
     if (!cl) return;
     cluster_detach(srv);
     relay_free(cl);
+    arena_relay_free(cl);
     const char *key;
     void *value;
     for (size_t i = 0; strmap_next(&cl->remotes, &i, &key, &value);) {
@@ -591,6 +649,7 @@ void cluster_free(struct server *srv) {
     for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);) {
         struct peer *peer = value;
         json_decref(peer->live);
+        json_decref(peer->arenas);
         free(peer);
     }
     strmap_free(&cl->peers);

@@ -19,6 +19,7 @@
 struct server;
 struct pending;
 struct conn;
+struct world_arena;
 
 #define DIRECTORY_TTL_S 86400 /* directory entries ("chess:game:<id>" -> node) */
 
@@ -49,6 +50,7 @@ struct cluster {
     struct strmap remote_seen; /* relay.c: player id -> struct seen */
     struct strmap interest;    /* relay.c: game id -> struct interest (nodes following it) */
     struct strmap pooled; /* relay.c: player id -> struct pooled (joined another node's pool) */
+    struct strmap arena_followers; /* arena_relay.c: our arena id -> the nodes watching it */
     /* While applying a forwarded command: who asked (its answer rides on the reply event). */
     const char *asking_node;
     uint64_t asking_rid;
@@ -111,6 +113,42 @@ void relay_tick(struct cluster *cl, int64_t now);
 
 /* Frees pending requests and remote players' records. */
 void relay_free(struct cluster *cl);
+
+/* The node through which a remote player this node counts as connected is connected, or NULL
+ * (not a remote player). */
+const char *relay_player_node(struct cluster *cl, const char *player);
+
+/* ---- arena_relay.c ---- */
+
+/* What a node's announcement lists of its arenas ("a"): those not finished and the newest
+ * ARENA_RELAY_FINISHED finished ones, at most ARENA_RELAY_ANNOUNCED_MAX, in creation order
+ * (arena_list's summaries). NULL when memory runs out. */
+#define ARENA_RELAY_FINISHED      20
+#define ARENA_RELAY_ANNOUNCED_MAX 200
+json_t *arena_relay_announced(struct server *srv);
+
+/* node watches one of this node's arenas (a forwarded arena_watch was answered): the arena's
+ * standings are pushed there while they change, until it says nobody watches any more. */
+void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node);
+
+/* Housekeeping: pushes the standings of the followed arenas that changed, at most once a
+ * second each; forgets the arenas that are gone. */
+void arena_relay_tick(struct cluster *cl, int64_t now);
+
+/* Handles astand and aunfollow; false for other messages. */
+bool arena_relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg);
+
+/* Whether player plays in one of this node's arenas that has not finished. */
+bool arena_relay_plays_here(const struct server *srv, const char *player);
+
+void arena_relay_free(struct cluster *cl);
+
+/* The node that announced arena id lately (the most recently heard one), or NULL. */
+const char *cluster_arena_owner(struct cluster *cl, const char *id);
+
+/* arena_list's reply: adds the other nodes' arenas (from their announcements) to its "arenas"
+ * (msg borrowed), those this node holds excepted. */
+void cluster_add_remote_arenas(struct server *srv, json_t *list_msg);
 
 /* ---- the site's functions, plugged into the application (app/site.h) ---- */
 

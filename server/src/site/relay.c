@@ -21,6 +21,8 @@
  *   node channel:  cmd    {n, q, pl, req} a forwarded client command
  *                  state  {n, q, g}       "send me the game's full state"
  *                  cget   {n, q, g}       "send me the challenge"
+ *                  awatch {n, q, g, p?}   "player p (or a guest) watches arena g: send me its
+ *                                         full state, then its standings" (arena_relay.c)
  *                  res    {q, e | ok | m, mp, v, w, b, sc} the owner's answer (sc: spectators)
  *                  pstate {p, g, mp, v, w, b} one of the player's games, after pgames
  *                  wc     {n, g, c}       node n's spectators of one of our games: c people
@@ -32,6 +34,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/arenas.h"
 #include "app/internal.h"
 #include "app/moderation.h"
 #include "app/settings.h"
@@ -54,6 +57,7 @@ enum pending_kind {
     PENDING_RESYNC,
     PENDING_CHALLENGE,
     PENDING_LOCATE, /* a direct challenge's invited player: on which node is it connected? */
+    PENDING_ARENA_WATCH,
 };
 
 /* How long a direct challenge waits for the node of the invited player to answer before it is
@@ -66,8 +70,9 @@ struct pending {
     enum pending_kind kind;
     struct conn *conn; /* the client that asked (NULL for resyncs, or once it closed) */
     json_t *client_id; /* the client's request id (a copy), or NULL */
-    char target[32];   /* a game, seek or challenge id */
+    char target[32];   /* a game, seek, challenge or arena id */
     bool is_seek;
+    bool is_arena;
     enum pending_kind then; /* PENDING_LOOKUP: what to send once the owner is known */
     char *text;             /* PENDING_LOOKUP of a command: the client's message */
     size_t text_len;
@@ -225,9 +230,12 @@ static void pending_send(struct cluster *cl, struct pending *p, const char *owne
                       "pl", encode_player(p->conn->player), "req", p->text, p->text_len);
         /* The text stays until the answer: sent again if the owner was not listening. */
     } else {
-        const char *type = p->kind == PENDING_CHALLENGE ? "cget" : "state";
-        msg = json_pack("{s:s,s:s,s:I,s:s}", "t", type, "n", cl->node, "q", (json_int_t)p->rid, "g",
-                        p->target);
+        const char *type = p->kind == PENDING_CHALLENGE     ? "cget"
+                           : p->kind == PENDING_ARENA_WATCH ? "awatch"
+                                                            : "state";
+        const struct player *pl = p->conn ? p->conn->player : NULL;
+        msg = json_pack("{s:s,s:s,s:I,s:s,s:s*}", "t", type, "n", cl->node, "q", (json_int_t)p->rid,
+                        "g", p->target, "p", pl ? pl->id : NULL);
     }
     struct request_ref *ref = malloc(sizeof *ref);
     if (ref) *ref = (struct request_ref){cl->srv, p->rid};
@@ -269,7 +277,7 @@ static void looked_up(void *arg, int status, const char *value, size_t len) {
         pending_fail(cl, pending_take(cl, rid), p->not_found);
         return;
     }
-    if (!p->is_seek) cluster_remote_get(cl, p->target, owner);
+    if (!p->is_seek && !p->is_arena) cluster_remote_get(cl, p->target, owner);
     p->kind = p->then;
     pending_send(cl, p, owner);
 }
@@ -280,7 +288,11 @@ static int lookup_send(struct cluster *cl, struct pending *p) {
     if (!lk) return -PROTO_ERR_INTERNAL;
     *lk = (struct lookup){cl->srv, p->rid};
     char key[48];
-    snprintf(key, sizeof key, "%s:%s", p->is_seek ? "seek" : "game", p->target);
+    snprintf(key, sizeof key, "%s:%s",
+             p->is_arena  ? "arena"
+             : p->is_seek ? "seek"
+                          : "game",
+             p->target);
     p->lookups++;
     p->lookup_again_ms = 0;
     if (bus_get(cl->bus, key, looked_up, lk) < 0) {
@@ -294,9 +306,10 @@ static int lookup_send(struct cluster *cl, struct pending *p) {
  * directory. Returns 0, or a negative error for the client. */
 static int request_owner(struct cluster *cl, struct pending *p, bool is_seek) {
     p->is_seek = is_seek;
-    struct remote *r = strmap_get(&cl->remotes, p->target);
-    if (r) {
-        pending_send(cl, p, r->owner);
+    struct remote *r = p->is_arena ? NULL : strmap_get(&cl->remotes, p->target);
+    const char *owner = r ? r->owner : p->is_arena ? cluster_arena_owner(cl, p->target) : NULL;
+    if (owner) {
+        pending_send(cl, p, owner);
         return 0;
     }
     p->then = p->kind;
@@ -431,6 +444,27 @@ static int forward_to_pool_host(struct cluster *cl, struct conn *c, const struct
     return 1;
 }
 
+/* An arena's join, withdraw or watch when the arena is not this node's: to the node that
+ * announced it, or the one the directory names (an arena created a moment ago). Returns 1 when
+ * forwarded (or refused), 0 to answer here. */
+static int forward_arena(struct cluster *cl, struct conn *c, const struct proto_request *req,
+                         const char *text, size_t len) {
+    if (!req->arena || world_arena(cl->srv->world, req->arena) || !bus_up(cl->bus)) return 0;
+    bool watch = req->msg == PROTO_MSG_ARENA_WATCH;
+    struct pending *p =
+        pending_add(cl, watch ? PENDING_ARENA_WATCH : PENDING_CMD, c, req->id, req->arena);
+    int rc = p ? 0 : -PROTO_ERR_INTERNAL;
+    if (p) {
+        p->is_arena = true;
+        p->not_found = -CORE_ERR_ARENA_NOT_FOUND;
+        if (!watch && pending_keep_text(p, text, len) < 0) rc = -PROTO_ERR_INTERNAL;
+        if (rc == 0) rc = request_owner(cl, p, false);
+        if (rc < 0) pending_free(pending_take(cl, p->rid));
+    }
+    if (rc < 0) conn_send_error(c, rc, req->id, NULL);
+    return 1;
+}
+
 int cluster_forward(struct conn *c, const struct proto_request *req, const char *text, size_t len,
                     bool located) {
     struct cluster *cl = cluster_of(c->srv);
@@ -439,9 +473,11 @@ int cluster_forward(struct conn *c, const struct proto_request *req, const char 
         return locate_invited(cl, c, req, text, len, located);
     if (req->msg == PROTO_MSG_POOL_JOIN || req->msg == PROTO_MSG_POOL_LEAVE)
         return forward_to_pool_host(cl, c, req, text, len);
-    /* An arena's commands run where it lives, on this node (docs/tournaments.md): not forwarded
-     * (arena_berserk names a game, and goes to the game's node like any game command). */
-    if (req->msg == PROTO_MSG_ARENA_JOIN || req->msg == PROTO_MSG_ARENA_WITHDRAW) return 0;
+    /* An arena's commands run where it lives (arena_berserk names a game, and goes to the
+     * game's node like any game command). */
+    if (req->msg == PROTO_MSG_ARENA_JOIN || req->msg == PROTO_MSG_ARENA_WITHDRAW ||
+        req->msg == PROTO_MSG_ARENA_WATCH)
+        return forward_arena(cl, c, req, text, len);
     bool watch = req->msg == PROTO_MSG_WATCH;
     bool challenge_get = req->msg == PROTO_MSG_CHALLENGE_GET;
     if (!watch && !challenge_get && proto_core_command(req->msg) == PROTO_NO_CMD) return 0;
@@ -815,6 +851,23 @@ static void owner_challenge(struct cluster *cl, const json_t *msg) {
         answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_challenge(s)));
 }
 
+/* awatch: another node's connection watches one of our arenas. */
+static void owner_arena_watch(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    const char *id = json_string_value(json_object_get(msg, "g"));
+    const char *viewer = json_string_value(json_object_get(msg, "p"));
+    if (!from || !id) return;
+    const struct world_arena *a = world_arena(cl->srv->world, id);
+    if (!a) {
+        answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_ARENA_NOT_FOUND));
+        return;
+    }
+    arena_relay_follow(cl, a, from);
+    const struct player *pl = viewer ? world_player_by_id(cl->srv->world, viewer) : NULL;
+    answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_arena(a, pl)));
+}
+
 /* "where": answered when the player has connections here. */
 static void owner_locate(struct cluster *cl, const json_t *msg) {
     const char *from = json_string_value(json_object_get(msg, "n"));
@@ -841,13 +894,14 @@ static void owner_player_gone(struct cluster *cl, const json_t *msg) {
 }
 
 /* Another node's player said hello: the state of each of its games here goes to that node (its
- * welcome only lists the games that node holds), and the player counts as connected again. */
+ * welcome only lists the games that node holds), and the player counts as connected again (so
+ * that one of our arenas pairs it again). */
 static void owner_player_games(struct cluster *cl, const json_t *msg) {
     struct server *srv = cl->srv;
     const char *from = json_string_value(json_object_get(msg, "n"));
     const char *id = json_string_value(json_object_get(msg, "p"));
     struct player *pl = id ? world_player_by_id(srv->world, id) : NULL;
-    if (!from || !pl || pl->game_count == 0) return;
+    if (!from || !pl || (pl->game_count == 0 && !arena_relay_plays_here(srv, pl->id))) return;
     int64_t now = now_mono_ms();
     for (int i = 0; i < pl->game_count; i++) {
         const struct game *g = pl->games[i];
@@ -896,6 +950,8 @@ void cluster_publish_event(struct server *srv, const struct core_event *ev, cons
     }
     if (ev->type == CORE_EV_SEEK_ADDED || ev->type == CORE_EV_CHALLENGE_CREATED)
         snprintf(dir_key, sizeof dir_key, "seek:%s", ev->seek.id);
+    if (ev->type == CORE_EV_ARENA_CREATED) /* found before the next announcement lists it */
+        snprintf(dir_key, sizeof dir_key, "arena:%s", ev->arena->id);
     if (ev->player) json_object_set_new(out, "p", json_string(ev->player->id));
     if (is_reply && cl->asking_node) {
         json_object_set_new(
@@ -1070,7 +1126,14 @@ static void on_answer(struct cluster *cl, const json_t *msg) {
         pending_fail(cl, p, -code);
         return;
     }
-    if (p->kind == PENDING_CHALLENGE) {
+    if (p->kind == PENDING_ARENA_WATCH) {
+        int rc = arenas_watch_remote(p->conn, p->target);
+        if (rc < 0) {
+            pending_fail(cl, p, rc);
+            return;
+        }
+    }
+    if (p->kind == PENDING_CHALLENGE || p->kind == PENDING_ARENA_WATCH) {
         json_t *m = json_deep_copy(json_object_get(msg, "m"));
         if (m) proto_set_id(m, p->client_id);
         if (m)
@@ -1188,6 +1251,11 @@ static void on_player_moderated(struct cluster *cl, const json_t *msg) {
     if (player && change) moderation_apply(cl->srv, player, change, other);
 }
 
+const char *relay_player_node(struct cluster *cl, const char *player) {
+    const struct seen *seen = strmap_get(&cl->remote_seen, player);
+    return seen ? seen->node : NULL;
+}
+
 void relay_tick(struct cluster *cl, int64_t now) {
     for (struct pending **pp = &cl->pending; *pp;) {
         struct pending *p = *pp;
@@ -1229,6 +1297,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
             owner_state(cl, msg);
         else if (strcmp(t, "cget") == 0)
             owner_challenge(cl, msg);
+        else if (strcmp(t, "awatch") == 0)
+            owner_arena_watch(cl, msg);
         else if (strcmp(t, "res") == 0)
             on_answer(cl, msg);
         else if (strcmp(t, "pstate") == 0)

@@ -1,0 +1,176 @@
+/*
+ * Arenas across nodes (docs/tournaments.md, "Several nodes"): an arena lives on one node; the
+ * others learn of it from that node's announcements (arena_list shows every node's), forward
+ * its commands to it (relay.c: arena_join and arena_withdraw as commands, arena_watch as
+ * "awatch"), and get its standings pushed for their watchers. This file is the pushing side and
+ * the receiving side of those standings.
+ *
+ * Messages (relay.c forwards the commands; cluster.c carries the lists in "node"):
+ *   node channel:  astand {n, a, m, pl}  arena a's standings m (arena_standings without a
+ *                                         viewer's place) and the places of its players
+ *                                         connected through the receiving node (pl: {player
+ *                                         id: {me, game?}}), from its node n, at most once a
+ *                                         second while it changes (to the site channel when
+ *                                         more than FOLLOWERS_MAX nodes follow it)
+ *                  aunfollow {n, a}      node n has no watcher of arena a any more
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "app/arenas.h"
+#include "app/internal.h"
+#include "proto/encode.h"
+#include "site/internal.h"
+#include "util/log.h"
+
+#define FOLLOWERS_MAX 16 /* nodes named per arena; beyond, its pushes go to every node */
+#define PUSH_EVERY_MS 1000
+
+/* One of this node's arenas that other nodes' connections watch. */
+struct followed {
+    char arena[ARENA_ID_LEN + 1];
+    int count;
+    bool everyone;
+    char nodes[FOLLOWERS_MAX][BUS_NODE_ID_MAX + 1];
+    uint32_t pushed; /* the arena's version last pushed */
+    int64_t next_push_ms;
+};
+
+/* This node's arenas for its announcement: those not finished, then the newest finished. */
+json_t *arena_relay_announced(struct server *srv) {
+    json_t *list_msg = proto_encode_arena_list(srv->world);
+    json_t *all = json_object_get(list_msg, "arenas");
+    json_t *out = json_array();
+    size_t n = json_array_size(all);
+    int finished = 0;
+    for (size_t i = n; out && i-- > 0 && json_array_size(out) < ARENA_RELAY_ANNOUNCED_MAX;) {
+        json_t *a = json_array_get(all, i); /* newest first, to keep the newest finished */
+        const char *status = json_string_value(json_object_get(a, "status"));
+        if (status && strcmp(status, "finished") == 0 && ++finished > ARENA_RELAY_FINISHED)
+            continue;
+        json_array_insert(out, 0, a); /* back in creation order */
+    }
+    json_decref(list_msg);
+    return out;
+}
+
+void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node) {
+    struct followed *f = strmap_get_or_add(&cl->arena_followers, a->id, sizeof *f,
+                                           offsetof(struct followed, arena), sizeof f->arena, NULL);
+    if (!f) return;
+    if (f->count == 0 && !f->everyone) f->pushed = a->version; /* its answer is current */
+    for (int i = 0; i < f->count; i++)
+        if (strcmp(f->nodes[i], node) == 0) return;
+    if (f->count == FOLLOWERS_MAX) {
+        f->everyone = true;
+        return;
+    }
+    snprintf(f->nodes[f->count++], sizeof f->nodes[0], "%s", node);
+}
+
+/* The places of a's players connected through node (every remote player's when node is NULL). */
+static json_t *places_via(struct cluster *cl, const struct world_arena *a, const char *node) {
+    const struct player **viewers =
+        malloc(sizeof *viewers * (size_t)(a->arena.count ? a->arena.count : 1));
+    if (!viewers) return NULL;
+    int n = 0;
+    for (int i = 0; i < a->arena.count; i++) {
+        const char *id = a->arena.players[i].id;
+        const char *via = relay_player_node(cl, id);
+        if (!via || (node && strcmp(via, node) != 0)) continue;
+        const struct player *p = world_player_by_id(cl->srv->world, id);
+        if (p) viewers[n++] = p;
+    }
+    json_t *places = proto_encode_arena_places(a, viewers, n);
+    free(viewers);
+    return places;
+}
+
+static void push(struct cluster *cl, const struct world_arena *a, const struct followed *f) {
+    json_t *standings = proto_encode_arena_standings(a, NULL);
+    if (!standings) return;
+    int targets = f->everyone ? 1 : f->count;
+    for (int i = 0; i < targets; i++) {
+        const char *node = f->everyone ? NULL : f->nodes[i];
+        json_t *msg = json_pack("{s:s,s:s,s:s,s:O,s:o*}", "t", "astand", "n", cl->node, "a", a->id,
+                                "m", standings, "pl", places_via(cl, a, node));
+        if (msg) cluster_publish_json(cl->srv, node, msg, NULL);
+    }
+    json_decref(standings);
+}
+
+void arena_relay_tick(struct cluster *cl, int64_t now) {
+    const char *key;
+    void *value;
+    char(*gone)[ARENA_ID_LEN + 1] = NULL;
+    size_t gone_count = 0;
+    for (size_t i = 0; strmap_next(&cl->arena_followers, &i, &key, &value);) {
+        struct followed *f = value;
+        const struct world_arena *a = world_arena(cl->srv->world, f->arena);
+        if (!a) { /* dropped from memory (finished long ago) or never here */
+            char(*grown)[ARENA_ID_LEN + 1] = realloc(gone, sizeof *gone * (gone_count + 1));
+            if (!grown) continue;
+            gone = grown;
+            memcpy(gone[gone_count++], f->arena, sizeof f->arena);
+            continue;
+        }
+        if (a->version == f->pushed || now < f->next_push_ms) continue;
+        f->pushed = a->version;
+        f->next_push_ms = now + PUSH_EVERY_MS;
+        push(cl, a, f);
+    }
+    for (size_t k = 0; k < gone_count; k++) free(strmap_remove(&cl->arena_followers, gone[k]));
+    free(gone);
+}
+
+/* astand: another node's push of one of its arenas. When nobody here watches it any more, that
+ * node is told to stop. */
+static void on_standings(struct cluster *cl, const json_t *msg) {
+    const char *owner = json_string_value(json_object_get(msg, "n"));
+    const char *arena = json_string_value(json_object_get(msg, "a"));
+    if (!owner || !arena || strcmp(owner, cl->node) == 0) return;
+    if (arenas_deliver(cl->srv, arena, json_object_get(msg, "m"), json_object_get(msg, "pl")) > 0)
+        return;
+    cluster_publish_direct(cl, owner,
+                           json_pack("{s:s,s:s,s:s}", "t", "aunfollow", "n", cl->node, "a", arena),
+                           NULL, NULL);
+}
+
+/* aunfollow: node n watches arena a no more (every node gets its pushes once there are more
+ * than FOLLOWERS_MAX: then it stays). */
+static void on_unfollow(struct cluster *cl, const json_t *msg) {
+    const char *node = json_string_value(json_object_get(msg, "n"));
+    const char *arena = json_string_value(json_object_get(msg, "a"));
+    struct followed *f = arena ? strmap_get(&cl->arena_followers, arena) : NULL;
+    if (!node || !f || f->everyone) return;
+    for (int i = 0; i < f->count; i++) {
+        if (strcmp(f->nodes[i], node) != 0) continue;
+        memmove(f->nodes[i], f->nodes[i + 1], sizeof f->nodes[0] * (size_t)(f->count - i - 1));
+        f->count--;
+        break;
+    }
+    if (f->count == 0) free(strmap_remove(&cl->arena_followers, arena));
+}
+
+bool arena_relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg) {
+    if (strcmp(t, "astand") == 0)
+        on_standings(cl, msg); /* to this node, or to every node */
+    else if (to_me && strcmp(t, "aunfollow") == 0)
+        on_unfollow(cl, msg);
+    else
+        return false;
+    return true;
+}
+
+bool arena_relay_plays_here(const struct server *srv, const char *player) {
+    for (struct world_arena *a = world_arena_first(srv->world); a; a = a->next)
+        if (a->status != WORLD_ARENA_FINISHED && arena_find(&a->arena, player)) return true;
+    return false;
+}
+
+void arena_relay_free(struct cluster *cl) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->arena_followers, &i, &key, &value);) free(value);
+    strmap_free(&cl->arena_followers);
+}
