@@ -99,9 +99,7 @@ static json_t *arena_common(const struct world *world, const struct world_arena 
 
 /* The standings: rank[r] is the index of the r-th player. NULL when memory runs out. */
 static int *ranking(const struct world_arena *a) {
-    int *rank = malloc(sizeof *rank * (size_t)(a->arena.count ? a->arena.count : 1));
-    if (rank) arena_standings(&a->arena, rank);
-    return rank;
+    return arena_ranking(&a->arena);
 }
 
 static bool is_bot(const struct world *world, const char *id) {

@@ -184,3 +184,9 @@ int arena_record(struct arena *a, const char *white, const char *black, int resu
     *black_points = score_side(b, w, -outcome, berserk[1], black_moves, false, now_ms);
     return pw;
 }
+
+int *arena_ranking(const struct arena *a) {
+    int *rank = malloc(sizeof *rank * (size_t)(a->count ? a->count : 1));
+    if (rank) arena_standings(a, rank);
+    return rank;
+}

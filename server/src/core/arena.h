@@ -108,4 +108,7 @@ int arena_performance(const struct arena_player *p);
 /* The standings: rank[0] is the index of the leader. rank holds a->count entries. */
 void arena_standings(const struct arena *a, int *rank);
 
+/* The same in an array of its own (the caller frees it); NULL when memory runs out. */
+int *arena_ranking(const struct arena *a);
+
 #endif

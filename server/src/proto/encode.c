@@ -404,14 +404,13 @@ static void put_arena_place(json_t *obj, const struct world_arena *a, int i, int
 static void put_arena_standings(json_t *obj, const struct world_arena *a,
                                 const struct player *viewer) {
     int n = a->arena.count;
-    int *rank = malloc(sizeof *rank * (size_t)(n ? n : 1));
+    int *rank = arena_ranking(&a->arena);
     json_t *list = json_array();
     if (!rank || !list) {
         free(rank);
         json_decref(list);
         return;
     }
-    arena_standings(&a->arena, rank);
     for (int r = 0; r < n && r < PROTO_ARENA_STANDINGS; r++)
         json_array_append_new(list, encode_arena_standing(a, rank[r], r + 1));
     put(obj, "standings", list);
@@ -432,14 +431,13 @@ static void put_arena_standings(json_t *obj, const struct world_arena *a,
 json_t *proto_encode_arena_places(const struct world_arena *a, const struct player *const *viewers,
                                   int count) {
     int n = a->arena.count;
-    int *rank = malloc(sizeof *rank * (size_t)(n ? n : 1));
+    int *rank = arena_ranking(&a->arena);
     json_t *places = json_object();
     if (!rank || !places) {
         free(rank);
         json_decref(places);
         return NULL;
     }
-    arena_standings(&a->arena, rank);
     for (int r = 0; r < n; r++) {
         const char *id = a->arena.players[rank[r]].id;
         for (int v = 0; v < count; v++) {
