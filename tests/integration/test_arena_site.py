@@ -126,6 +126,26 @@ async def test_unknown_arena_refused_everywhere(site):
         await c.error({"type": "arena_withdraw", "arena": "NoSuchAr"}, "ARENA_NOT_FOUND")
 
 
+async def test_one_schedule_for_the_site(site):
+    """Every node has the operator's schedule; one node (the pools' host) creates its arenas."""
+    schedule = ("--arena-schedule", "hourly:1+0:30")
+    a, b = site.node("a", *schedule), site.node("b", *schedule)
+    await site.wait_joined(2)
+    ann, bob = await registered(a, "ann"), await registered(b, "bob")
+    deadline = time.monotonic() + 10
+    while not (await bob.ok({"type": "arena_list"}))["arenas"]:
+        assert time.monotonic() < deadline, "no scheduled arena"
+        await asyncio.sleep(0.2)
+    await asyncio.sleep(3)  # time for a second node to (wrongly) create its own
+    on_a = (await ann.ok({"type": "arena_list"}))["arenas"]
+    on_b = (await bob.ok({"type": "arena_list"}))["arenas"]
+    assert len(on_a) == 1 and on_a == on_b, (on_a, on_b)
+    assert on_a[0]["name"] == "Hourly Bullet Arena" and on_a[0]["creator"] is None, on_a
+    # It lives on node a: node b's watch of it is answered from there.
+    watched = await bob.ok({"type": "arena_watch", "arena": on_a[0]["id"]})
+    assert watched["arena"]["id"] == on_a[0]["id"], watched
+
+
 async def test_http_join_on_another_node(site):
     """lichess's join and withdraw endpoints asked of the node that does not hold the arena."""
     a, b = site.node("a"), site.node("b")

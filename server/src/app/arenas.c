@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "app/internal.h"
+#include "app/site.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
 #include "store/read.h"
@@ -162,16 +163,18 @@ void arenas_free(struct server *srv) {
 
 /* ---- the operator's schedule ---- */
 
-/* Whether the world has the operator's arena of this name starting then. */
-static bool scheduled(const struct world *world, const char *name, int64_t starts_wall_ms) {
-    for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
+/* Whether the site has the operator's arena of this name starting then (this node's world, or
+ * another node's announcement: the node that scheduled it before this one, or adopted it). */
+static bool scheduled(struct server *srv, const char *name, int64_t starts_wall_ms) {
+    for (const struct world_arena *a = world_arena_first(srv->world); a; a = a->next)
         if (!a->creator[0] && a->starts_wall_ms == starts_wall_ms && strcmp(a->name, name) == 0)
             return true;
-    return false;
+    return site_arena_announced(srv, name, starts_wall_ms);
 }
 
 void arenas_schedule(struct server *srv, int64_t now_ms) {
     if (srv->cfg.arena_schedule_count == 0 || now_ms < srv->arena_schedule_next_ms) return;
+    if (!site_schedules_arenas(srv)) return;
     srv->arena_schedule_next_ms = now_ms + 1000;
     int64_t wall = now_wall_ms();
     for (int i = 0; i < srv->cfg.arena_schedule_count; i++) {
@@ -179,8 +182,7 @@ void arenas_schedule(struct server *srv, int64_t now_ms) {
         /* The next start at or after now. */
         int64_t start = (wall - e->offset_ms) / e->period_ms * e->period_ms + e->offset_ms;
         if (start < wall) start += e->period_ms;
-        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv->world, e->name, start))
-            continue;
+        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv, e->name, start)) continue;
         struct world_arena_spec spec = {.name = e->name,
                                         .tc = e->tc,
                                         .rated = true,

@@ -38,6 +38,14 @@ void site_add_remote_arenas(struct server *srv, json_t *list_msg) {
     if (srv->site_ops) srv->site_ops->add_remote_arenas(srv, list_msg);
 }
 
+bool site_schedules_arenas(struct server *srv) {
+    return !srv->site_ops || srv->site_ops->schedules_arenas(srv);
+}
+
+bool site_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms) {
+    return srv->site_ops && srv->site_ops->arena_announced(srv, name, starts_wall_ms);
+}
+
 json_t *site_live_games(struct server *srv, int limit, int64_t now_ms) {
     if (srv->site_ops) return srv->site_ops->live_games(srv, limit, now_ms);
     return proto_encode_live_games(srv->world, limit, now_ms);

@@ -43,6 +43,8 @@ struct site_ops {
                             bool players, bool spectators);
     void (*add_remote_seeks)(struct server *srv, json_t *seeks_msg);
     void (*add_remote_arenas)(struct server *srv, json_t *list_msg);
+    bool (*schedules_arenas)(struct server *srv);
+    bool (*arena_announced)(struct server *srv, const char *name, int64_t starts_wall_ms);
     json_t *(*live_games)(struct server *srv, int limit, int64_t now_ms);
     void (*player_hello)(struct server *srv, const struct player *p);
     void (*player_gone)(struct server *srv, const struct player *p);
@@ -91,6 +93,15 @@ void site_add_remote_seeks(struct server *srv, json_t *seeks_msg);
 /* arena_list's reply: adds the other nodes' arenas, as they last announced them (msg
  * borrowed). */
 void site_add_remote_arenas(struct server *srv, json_t *list_msg);
+
+/* Whether this node creates the operator's scheduled arenas (app/arenas.h): on a site, the one
+ * node that runs the pools, once on the bus long enough to have heard the others' arenas (none
+ * while cut off from Redis); alone, always. */
+bool site_schedules_arenas(struct server *srv);
+
+/* Whether another node announced an operator's arena of this name starting then (false
+ * without a site). */
+bool site_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms);
 
 /* live_games's reply: this node's games and the newest of the others, newest first. NULL when
  * memory runs out. */

@@ -328,6 +328,8 @@ static const struct site_ops cluster_ops = {
     .publish_to_game = cluster_publish_to_game,
     .add_remote_seeks = cluster_add_remote_seeks,
     .add_remote_arenas = cluster_add_remote_arenas,
+    .schedules_arenas = cluster_schedules_arenas,
+    .arena_announced = cluster_arena_announced,
     .live_games = cluster_live_games,
     .player_hello = cluster_player_hello,
     .player_gone = cluster_player_gone,
@@ -603,6 +605,30 @@ const char *cluster_arena_owner(struct cluster *cl, const char *id) {
             owner = peer; /* an adopter lists it too until the dead node is heard no more */
     }
     return owner ? owner->id : NULL;
+}
+
+bool cluster_schedules_arenas(struct server *srv) {
+    struct cluster *cl = cluster_of(srv);
+    return cl && bus_up(cl->bus) && now_mono_ms() - cl->up_since_ms >= REPORT_SETTLE_MS &&
+           strcmp(cluster_pool_host(cl), cl->node) == 0;
+}
+
+bool cluster_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms) {
+    struct cluster *cl = cluster_of(srv);
+    int64_t now = now_mono_ms();
+    const char *key;
+    void *value;
+    for (size_t i = 0; cl && strmap_next(&cl->peers, &i, &key, &value);) {
+        const struct peer *peer = value;
+        for (size_t k = 0; peer_current(peer, now) && k < json_array_size(peer->arenas); k++) {
+            const json_t *a = json_array_get(peer->arenas, k);
+            const char *n = json_string_value(json_object_get(a, "name"));
+            if (json_is_null(json_object_get(a, "creator")) && n && strcmp(n, name) == 0 &&
+                json_integer_value(json_object_get(a, "starts")) == starts_wall_ms)
+                return true;
+        }
+    }
+    return false;
 }
 
 void cluster_add_remote_arenas(struct server *srv, json_t *list_msg) {

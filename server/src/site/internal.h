@@ -150,6 +150,10 @@ const char *cluster_arena_owner(struct cluster *cl, const char *id);
  * (msg borrowed), those this node holds excepted. */
 void cluster_add_remote_arenas(struct server *srv, json_t *list_msg);
 
+/* site_ops.schedules_arenas and .arena_announced (app/site.h). */
+bool cluster_schedules_arenas(struct server *srv);
+bool cluster_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms);
+
 /* ---- the site's functions, plugged into the application (app/site.h) ---- */
 
 /* Housekeeping (every 100 ms): the node's announcement, request deadlines. */
