@@ -3,7 +3,9 @@
  * full state at once (arena_watch) and then its standings (arena_standings) whenever its state
  * changed (the world bumps its version), at most once a second per arena, from the housekeeping
  * timer: a burst of game ends makes one push. A watcher who plays in the arena gets its own place
- * ("me") and game with it. The world runs the tournaments (core/world.h); this file only tells.
+ * ("me") and game with it. On a site, this node's watchers of another node's arena are kept
+ * here too; that node pushes its standings (site/arena_relay.c) and arenas_deliver() hands them
+ * on. The world runs the tournaments (core/world.h); this file only tells.
  *
  * Loop thread.
  */
