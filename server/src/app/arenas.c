@@ -324,8 +324,12 @@ int arenas_load(struct server *srv, struct store_reader *reader) {
         rc = arenas_restore(srv, r);
         arenas_snapshot_free(r);
     }
-    if (rc < 0) LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
-    return rc < 0 ? rc : 0;
+    if (rc < 0) {
+        LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
+        return rc;
+    }
+    LOGI("arena", "restored %d arena(s)", rc);
+    return 0;
 }
 
 void arenas_restore_game(struct server *srv, struct game *g) {
