@@ -2,14 +2,15 @@
 An arena's node dies mid-tournament (docs/tournaments.md, "Several nodes"; docs/scaling.md,
 "When a node dies"): two nodes adopting each other's games; a 1-minute arena at 1+0 created on
 node a, six accounts connected to node a join it and play with random legal moves (half their
-games berserk). Node a is killed (SIGKILL) with arena games in progress:
+games berserk); node a's schedule has made an hourly arena too. Node a is killed (SIGKILL) with arena games in progress:
 
 - node b takes the arena over with the games: it holds it (arena_watch there) with the same
   standings as the archive's ended games give, its adopted games in progress count as playing
   and carry their arena and their sides' berserk;
 - the players reconnect to node b with their tokens, finish the adopted games there (scored)
   and are paired again on node b;
-- node a started again (same id) does not load the arena (it is not its node's any more);
+- node a started again (same id) does not load the arena (it is not its node's any more), nor
+  does its --arena-schedule create again the scheduled arena that node b took over;
 - at the end, the standings node b announces are what the archive's games give when scored
   independently, and the arena is node b's, finished.
 
@@ -70,7 +71,9 @@ async def watch_when_adopted(watcher, aid, deadline_s=20):
 
 
 async def test_arena_moves_with_its_games(site):
-    a = site.node("a", "--adopt-games", "1")
+    # Node a also has a schedule: an hourly arena half an hour from now, created at once.
+    schedule = "hourly@%d:1+0:30" % ((time.gmtime().tm_min + 30) % 60)
+    a = site.node("a", "--adopt-games", "1", "--arena-schedule", schedule)
     b = site.node("b", "--adopt-games", "1")
     await site.wait_joined(2)
     creator = await account(a, "director")
@@ -110,6 +113,8 @@ async def test_arena_moves_with_its_games(site):
     playing = [s["player"]["id"] for s in state["standings"] if s.get("playing")]
     assert len(playing) == 2 * len(adopted), (playing, adopted)
     assert site.query("SELECT node, status FROM arenas WHERE id = ?", (aid,)) == [("b", "started")]
+    assert site.query("SELECT node, status FROM arenas WHERE name = 'Hourly Bullet Arena'") == \
+        [("b", "created")]
     # Its adopted games carry their arena and their sides' berserk.
     for gid, berserk_white, berserk_black in adopted:
         game = (await watcher.ok({"type": "watch", "game": gid}))["game"]
@@ -138,6 +143,8 @@ async def test_arena_moves_with_its_games(site):
     assert paired_on_b, "nobody was paired on node b"
     assert site.query("SELECT node, status FROM arenas WHERE id = ?", (aid,)) == \
         [("b", "finished")]
+    # Node a's schedule, started again, did not make its scheduled arena again: node b has it.
+    assert site.query("SELECT node FROM arenas WHERE name = 'Hourly Bullet Arena'") == [("b",)]
     print("%d games in all, %d adopted and %d paired on node b; the winner has %d points"
           % (len(rows), len(adopted), len(paired_on_b), final["standings"][0]["score"]))
     await site.close_clients()

@@ -123,15 +123,30 @@ void arenas_free(struct server *srv) {
         free(w);
     }
     strmap_free(&srv->arena_watchers);
+    free(srv->arenas_scheduled);
+    srv->arenas_scheduled = NULL;
+    srv->arenas_scheduled_count = srv->arenas_scheduled_cap = 0;
 }
 
 /* ---- the operator's schedule ---- */
 
-/* Whether the world has the operator's arena of this name starting then. */
-static bool scheduled(const struct world *world, const char *name, int64_t starts_wall_ms) {
-    for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
+/* An operator's arena the store held at startup (any node's). */
+struct scheduled_arena {
+    char name[STORE_ARENA_NAME_MAX + 1];
+    int64_t starts_wall_ms;
+};
+
+/* Whether the operator's arena of this name starting then exists: in the world (this node's,
+ * adopted ones included), or held by any node when this one started (one that took it over
+ * while this node was down has it). */
+static bool scheduled(const struct server *srv, const char *name, int64_t starts_wall_ms) {
+    for (const struct world_arena *a = world_arena_first(srv->world); a; a = a->next)
         if (!a->creator[0] && a->starts_wall_ms == starts_wall_ms && strcmp(a->name, name) == 0)
             return true;
+    for (size_t i = 0; i < srv->arenas_scheduled_count; i++) {
+        const struct scheduled_arena *s = &srv->arenas_scheduled[i];
+        if (s->starts_wall_ms == starts_wall_ms && strcmp(s->name, name) == 0) return true;
+    }
     return false;
 }
 
@@ -144,8 +159,7 @@ void arenas_schedule(struct server *srv, int64_t now_ms) {
         /* The next start at or after now. */
         int64_t start = (wall - e->offset_ms) / e->period_ms * e->period_ms + e->offset_ms;
         if (start < wall) start += e->period_ms;
-        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv->world, e->name, start))
-            continue;
+        if (start - wall > ARENAS_SCHEDULE_AHEAD_MS || scheduled(srv, e->name, start)) continue;
         struct world_arena_spec spec = {.name = e->name,
                                         .tc = e->tc,
                                         .rated = true,
@@ -317,12 +331,27 @@ int arenas_restore(struct server *srv, const struct arenas_snapshot *r) {
     return restored;
 }
 
+static int keep_scheduled(void *ctx, const char *name, int64_t starts_at) {
+    struct server *srv = ctx;
+    if (vec_reserve((void **)&srv->arenas_scheduled, &srv->arenas_scheduled_cap,
+                    srv->arenas_scheduled_count + 1, sizeof *srv->arenas_scheduled, 8) < 0)
+        return -STORE_ERR_NO_MEMORY;
+    struct scheduled_arena *s = &srv->arenas_scheduled[srv->arenas_scheduled_count++];
+    snprintf(s->name, sizeof s->name, "%s", name);
+    s->starts_wall_ms = starts_at;
+    return 0;
+}
+
 int arenas_load(struct server *srv, struct store_reader *reader) {
     struct arenas_snapshot *r;
     int rc = arenas_read(reader, srv->cfg.world.max_finished_arenas, &r);
     if (rc == 0) {
         rc = arenas_restore(srv, r);
         arenas_snapshot_free(r);
+    }
+    if (rc >= 0 && srv->cfg.arena_schedule_count > 0) {
+        int held = store_scheduled_arenas(reader, keep_scheduled, srv);
+        if (held < 0) rc = held;
     }
     if (rc < 0) {
         LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));

@@ -38,7 +38,9 @@ void arenas_push(struct server *srv, int64_t now_ms);
 /*
  * Housekeeping: the operator's schedule (--arena-schedule, app/config.h): each entry's next
  * arena is created (stored, like any) once its start is at most ARENAS_SCHEDULE_AHEAD_MS away,
- * unless the world has it already (restored after a restart). At most once a second.
+ * unless the world has it already (restored after a restart, or adopted from a dead node) or
+ * another node held it when this one started (it took it over while this one was down). At most
+ * once a second.
  */
 void arenas_schedule(struct server *srv, int64_t now_ms);
 
@@ -73,8 +75,9 @@ void arenas_snapshot_free(struct arenas_snapshot *read);
 
 /*
  * At startup, before the games in progress are restored (persist.c): this node's arenas (those
- * not finished and the last finished ones), read and restored as above on the main thread.
- * Returns 0 or a negative enum store_status (logged).
+ * not finished and the last finished ones), read and restored as above on the main thread; with
+ * a schedule, the operator's arenas every node holds are noted for arenas_schedule(). Returns 0
+ * or a negative enum store_status (logged).
  */
 int arenas_load(struct server *srv, struct store_reader *reader);
 

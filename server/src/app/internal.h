@@ -137,7 +137,10 @@ struct server {
     struct strmap arena_watchers;   /* arena id -> its watchers (app/arenas.c) */
     struct strmap arena_live_notes; /* at startup: live arena games to restore (app/arenas.c) */
     int64_t arena_schedule_next_ms; /* the next look at the operator's schedule */
-    int watchers_dirty;             /* watch lists with a change to announce */
+    /* the operator's arenas not finished that the store held at startup, any node's (arenas.c) */
+    struct scheduled_arena *arenas_scheduled;
+    size_t arenas_scheduled_count, arenas_scheduled_cap;
+    int watchers_dirty; /* watch lists with a change to announce */
     struct conn *to_free;
     struct loop_timer world_timer;  /* the world's next deadline */
     int64_t world_timer_at;         /* when it is set for (ms), or GCLOCK_NEVER */

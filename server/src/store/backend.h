@@ -171,6 +171,9 @@ struct store_backend {
     /* store_load_arenas() (read.h). */
     int (*load_arenas)(struct store_reader *reader, int finished_max,
                        const struct store_arena_visitor *visitor);
+    /* store_scheduled_arenas() (read.h). */
+    int (*scheduled_arenas)(struct store_reader *reader,
+                            int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx);
     int (*owned_bots)(struct store_reader *reader, const char *owner_id, int max,
                       struct store_bot *out, int *count);
     int (*leaderboard)(struct store_reader *reader, int category, int limit, int64_t now_ms,

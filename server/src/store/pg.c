@@ -134,6 +134,7 @@ const struct store_backend store_pg_backend = {
     .each_arena_game = pg_each_arena_game,
     .load_live = pg_load_live,
     .load_arenas = pg_load_arenas,
+    .scheduled_arenas = pg_scheduled_arenas,
     .owned_bots = pg_owned_bots,
     .leaderboard = pg_leaderboard,
     .rating_history = pg_rating_history,

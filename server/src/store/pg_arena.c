@@ -1,8 +1,9 @@
 /*
  * The PostgreSQL backend's arena tournaments (docs/tournaments.md): the writes of ARENA,
  * ARENA_PLAYER, GAME_ARENA and BERSERK, which run alone on the writer's connection (pg_write.c:
- * they are not pipelined), and the startup read of this node's arenas with their players and
- * games. The same statements as sqlite_arena.c, in PostgreSQL's spelling.
+ * they are not pipelined), the read of this node's arenas with their players and games (at
+ * startup, and after a takeover), and of the operator's arenas of every node (the schedule's).
+ * The same statements as sqlite_arena.c, in PostgreSQL's spelling.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,25 @@ int pg_load_arenas(struct store_reader *reader, int finished_max,
         pg_col_text(r, i, 8, a.status, sizeof a.status);
         result = v->arena(v->ctx, &a);
         if (result == 0) result = load_one(rd->conn, &a, v);
+    }
+    PQclear(r);
+    return result;
+}
+
+int pg_scheduled_arenas(struct store_reader *reader,
+                        int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx) {
+    struct pg_reader *rd = pg_reader_of(reader);
+    struct pg_params p = {0};
+    PGresult *r = pg_read_query(rd->conn,
+                                "SELECT name, starts_at FROM arenas WHERE creator IS NULL AND "
+                                "status <> 'finished' ORDER BY starts_at, id COLLATE \"C\"",
+                                &p, "reading the scheduled arenas");
+    if (!r) return -STORE_ERR_IO;
+    int result = 0;
+    for (int i = 0; result == 0 && i < PQntuples(r); i++) {
+        char name[STORE_ARENA_NAME_MAX + 1];
+        pg_col_text(r, i, 0, name, sizeof name);
+        result = fn(ctx, name, pg_col_i64(r, i, 1));
     }
     PQclear(r);
     return result;

@@ -195,6 +195,8 @@ int pg_put_moderation(struct pg_db *d, const struct store_op *op);
 int pg_put_arena(struct pg_db *d, const struct store_op *op);
 int pg_load_arenas(struct store_reader *reader, int finished_max,
                    const struct store_arena_visitor *visitor);
+int pg_scheduled_arenas(struct store_reader *reader,
+                        int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx);
 
 /* ---- pg_read.c ---- */
 

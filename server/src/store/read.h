@@ -203,6 +203,13 @@ struct store_arena_visitor {
 int store_load_arenas(struct store_reader *reader, int finished_max,
                       const struct store_arena_visitor *visitor);
 
+/* Calls fn(ctx, name, starts_at) for each of the operator's arenas (creator NULL) not finished,
+ * whichever node of the site holds it: the schedule of a node started again must not create
+ * again one that another node took over. Returns 0, fn's non-zero value, or a negative enum
+ * store_status. */
+int store_scheduled_arenas(struct store_reader *reader,
+                           int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx);
+
 struct store_leader {
     char player_id[STORE_ID_MAX + 1];
     char name[STORE_NAME_MAX + 1];

@@ -180,6 +180,11 @@ int store_load_arenas(struct store_reader *r, int finished_max,
     return r->backend->load_arenas(r, finished_max, visitor);
 }
 
+int store_scheduled_arenas(struct store_reader *r,
+                           int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx) {
+    return r->backend->scheduled_arenas(r, fn, ctx);
+}
+
 int store_owned_bots(struct store_reader *r, const char *owner_id, int max, struct store_bot *out,
                      int *count) {
     return r->backend->owned_bots(r, owner_id, max, out, count);

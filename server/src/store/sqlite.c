@@ -350,6 +350,7 @@ const struct store_backend store_sqlite_backend = {
     .each_arena_game = sqlite_each_arena_game,
     .load_live = sqlite_load_live,
     .load_arenas = sqlite_load_arenas,
+    .scheduled_arenas = sqlite_scheduled_arenas,
     .owned_bots = sqlite_owned_bots,
     .leaderboard = sqlite_leaderboard,
     .rating_history = sqlite_rating_history,

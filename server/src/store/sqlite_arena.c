@@ -1,7 +1,8 @@
 /*
  * The SQLite backend's arena tournaments (docs/tournaments.md): the writes of ARENA,
- * ARENA_PLAYER, GAME_ARENA and BERSERK, and the startup read of this node's arenas with their
- * players and games. Arenas change rarely next to moves, so each statement is prepared when it
+ * ARENA_PLAYER, GAME_ARENA and BERSERK, the read of this node's arenas with their players and
+ * games (at startup, and after a takeover), and of the operator's arenas of every node (the
+ * schedule's). Arenas change rarely next to moves, so each statement is prepared when it
  * runs rather than kept.
  */
 #include <stdio.h>
@@ -176,6 +177,23 @@ int sqlite_load_arenas(struct store_reader *reader, int finished_max,
         col_text(st, 8, a.status, sizeof a.status);
         result = v->arena(v->ctx, &a);
         if (result == 0) result = load_one(r->conn, &a, v);
+    }
+    if (result == 0 && rc != SQLITE_DONE) result = read_failed(r->conn, rc);
+    sqlite3_finalize(st);
+    return result;
+}
+
+int sqlite_scheduled_arenas(struct store_reader *reader,
+                            int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx) {
+    struct sqlite_reader *r = (struct sqlite_reader *)(void *)reader;
+    sqlite3_stmt *st = prepare(r->conn, "SELECT name, starts_at FROM arenas WHERE creator IS NULL "
+                                        "AND status <> 'finished' ORDER BY starts_at, id");
+    if (!st) return -STORE_ERR_IO;
+    int rc, result = 0;
+    while (result == 0 && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+        char name[STORE_ARENA_NAME_MAX + 1];
+        col_text(st, 0, name, sizeof name);
+        result = fn(ctx, name, sqlite3_column_int64(st, 1));
     }
     if (result == 0 && rc != SQLITE_DONE) result = read_failed(r->conn, rc);
     sqlite3_finalize(st);

@@ -196,5 +196,7 @@ int sqlite_takeover(struct sqlite_db *d, const struct store_op *op);
 int sqlite_put_arena(struct sqlite_db *d, const struct store_op *op);
 int sqlite_load_arenas(struct store_reader *reader, int finished_max,
                        const struct store_arena_visitor *visitor);
+int sqlite_scheduled_arenas(struct store_reader *reader,
+                            int (*fn)(void *ctx, const char *name, int64_t starts_at), void *ctx);
 
 #endif

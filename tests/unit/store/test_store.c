@@ -1560,6 +1560,15 @@ static int on_arena_game(void *ctx, const struct store_arena *a, const struct st
     return 0;
 }
 
+/* store_scheduled_arenas(): "name@starts_at", comma-separated. */
+static int on_scheduled(void *ctx, const char *name, int64_t starts_at) {
+    struct arenas_seen *seen = ctx;
+    size_t len = strlen(seen->ids);
+    snprintf(seen->ids + len, sizeof seen->ids - len, "%s%s@%lld", len ? "," : "", name,
+             (long long)starts_at);
+    return 0;
+}
+
 static void load_arena_ids(struct store *s, int finished_max, struct arenas_seen *seen) {
     *seen = (struct arenas_seen){0};
     struct store_arena_visitor v = {on_arena, on_arena_player, on_arena_game, seen};
@@ -1644,6 +1653,10 @@ static void test_node_leases(void) {
     /* Nor the arenas that moved: only its finished one. */
     load_arena_ids(a, 10, &arenas);
     CHECK_EQ_STR(arenas.ids, "arenaAfinished");
+    /* Its schedule sees the operator's arenas not finished that any node holds. */
+    arenas = (struct arenas_seen){0};
+    CHECK_EQ_INT(store_scheduled_arenas(store_startup_reader(a), on_scheduled, &arenas), 0);
+    CHECK_EQ_STR(arenas.ids, "Arena arenaAcreated@1000,Arena arenaAstarted@1000,Arena arenaB@1000");
     submit_player(a, "pC", "Cal", NULL);
     CHECK_EQ_INT(settle(a, &rs), 0);
     CHECK(!store_failed(a) && !store_fenced(a));
