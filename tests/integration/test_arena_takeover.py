@@ -2,7 +2,8 @@
 An arena's node dies mid-tournament (docs/tournaments.md, "Several nodes"; docs/scaling.md,
 "When a node dies"): two nodes adopting each other's games; a 1-minute arena at 1+0 created on
 node a, six accounts connected to node a join it and play with random legal moves (half their
-games berserk); node a's schedule has made an hourly arena too. Node a is killed (SIGKILL) with arena games in progress:
+games berserk); node a's schedule has made an hourly arena too. Node a is killed (SIGKILL) with
+arena games in progress:
 
 - node b takes the arena over with the games: it holds it (arena_watch there) with the same
   standings as the archive's ended games give, its adopted games in progress count as playing
