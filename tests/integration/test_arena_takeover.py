@@ -5,9 +5,9 @@ node a, six accounts connected to node a join it and play with random legal move
 games berserk); node a's schedule has made an hourly arena too. Node a is killed (SIGKILL) with
 arena games in progress:
 
-- node b takes the arena over with the games: it holds it (arena_watch there) with the same
-  standings as the archive's ended games give, its adopted games in progress count as playing
-  and carry their arena and their sides' berserk;
+- node b takes the arena over with the games (its own older arena stays as it is): it holds it
+  (arena_watch there) with the same standings as the archive's ended games give, its adopted
+  games in progress count as playing and carry their arena and their sides' berserk;
 - the players reconnect to node b with their tokens, finish the adopted games there (scored)
   and are paired again on node b;
 - node a started again (same id) does not load the arena (it is not its node's any more), nor
@@ -77,6 +77,10 @@ async def test_arena_moves_with_its_games(site):
     a = site.node("a", "--adopt-games", "1", "--arena-schedule", schedule)
     b = site.node("b", "--adopt-games", "1")
     await site.wait_joined(2)
+    # Node b holds an arena of its own, older: the adoption skips it (it is in b's world).
+    own = (await (await account(b, "owner")).ok(
+        {"type": "arena_create", "name": "Node B Arena", "time": BULLET, "minutes": 30,
+         "starts_in": 3600}))["arena"]["id"]
     creator = await account(a, "director")
     aid = (await creator.ok({"type": "arena_create", "name": "Takeover Arena", "time": BULLET,
                              "minutes": 1, "starts_in": 3}))["arena"]["id"]
@@ -114,6 +118,8 @@ async def test_arena_moves_with_its_games(site):
     playing = [s["player"]["id"] for s in state["standings"] if s.get("playing")]
     assert len(playing) == 2 * len(adopted), (playing, adopted)
     assert site.query("SELECT node, status FROM arenas WHERE id = ?", (aid,)) == [("b", "started")]
+    listed = [x["id"] for x in (await watcher.ok({"type": "arena_list"}))["arenas"]]
+    assert own in listed and aid in listed, (own, aid, listed)
     assert site.query("SELECT node, status FROM arenas WHERE name = 'Hourly Bullet Arena'") == \
         [("b", "created")]
     # Its adopted games carry their arena and their sides' berserk.
