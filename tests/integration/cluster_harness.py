@@ -20,6 +20,7 @@ import os
 import shutil
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import tempfile
@@ -182,6 +183,18 @@ class Site:
                     "--database", self.pg]
         return ["--data-dir", data_dir or self.data_dir]
 
+    def query(self, sql, params=()):
+        """Rows from the site's database (read-only, beside running nodes), as
+        persist_harness.DataDir.query reads them."""
+        if self.pg:
+            return psql(self.pg, sql, params)
+        con = sqlite3.connect("file:%s?mode=ro" % os.path.join(self.data_dir, "chess.db"),
+                              uri=True, timeout=10)
+        try:
+            return con.execute(sql, params).fetchall()
+        finally:
+            con.close()
+
     def node(self, node_id, *extra_args):
         n = Node(self, node_id, extra_args)
         self.nodes[node_id] = n
@@ -221,11 +234,11 @@ class Site:
         shutil.rmtree(self.tmp, ignore_errors=True)
 
 
-def run_site_tests(namespace, separate_hosts=False, own_database=False):
+def run_site_tests(namespace, separate_hosts=False, own_database=False, timeout=90):
     """Runs every async test_*(site) with a site of its own (Redis, nodes on one data
-    directory); every node still running must then stop cleanly. separate_hosts: Redis and
-    each node on a host of its own (hosts.py: network namespaces, or loopback addresses).
-    own_database: the site's own PostgreSQL (Site)."""
+    directory), each within timeout seconds; every node still running must then stop cleanly.
+    separate_hosts: Redis and each node on a host of its own (hosts.py: network namespaces, or
+    loopback addresses). own_database: the site's own PostgreSQL (Site)."""
     if not os.path.exists(REDIS):
         print("redis-server is missing (apt-get install redis-server; scripts/setup.sh)")
         sys.exit(1)
@@ -242,7 +255,7 @@ def run_site_tests(namespace, separate_hosts=False, own_database=False):
         cleanups.append(site.close)
         logs.append(site.logs)
 
-        run_with_timeout(fn, site, 90)
+        run_with_timeout(fn, site, timeout)
         for n in site.nodes.values():
             if n.proc.poll() is None:
                 rc = n.stop()

@@ -1,13 +1,15 @@
 /*
- * Adopting a dead node's games (adopt.h): the takeover's write, then the read of the games it
- * made ours, then their restore. The read job copies what the reader hands over (its moves are
- * freed after each call) so that the loop restores them after the job is done.
+ * Adopting a dead node's games (adopt.h): the takeover's write, then the read of the arenas and
+ * games it made ours, then their restore, the arenas first (their games in progress find their
+ * arena). The read job copies what the reader hands over (its moves are freed after each call)
+ * so that the loop restores them after the job is done.
  */
 #include "app/adopt.h"
 
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/arenas.h"
 #include "app/engine.h"
 #include "app/internal.h"
 #include "app/persist.h"
@@ -30,6 +32,8 @@ struct adoption {
     adopt_done_fn done;
     uint64_t cookie;
     int read_status;
+    struct arenas_snapshot
+        *arenas; /* this node's arenas not finished, the adopted ones among them */
     struct adopted_game *games;
     int count, cap;
 };
@@ -40,6 +44,7 @@ static struct adoption *adoption_of(const struct server *srv) {
 
 static void adoption_free(struct adoption *a) {
     if (!a) return;
+    arenas_snapshot_free(a->arenas);
     for (int i = 0; i < a->count; i++) store_game_free(&a->games[i].game);
     free(a->games);
     free(a);
@@ -80,10 +85,14 @@ static int keep_game(void *ctx, const struct store_game *game,
 
 static void read_run(struct store_reader *reader, struct store_read_job *job) {
     struct adoption *a = (struct adoption *)job;
-    a->read_status = store_load_live(reader, keep_game, a);
+    /* The arenas the takeover moved are this node's now: read with its own (skipped on the
+     * loop), the finished ones not at all (they stayed the dead node's). */
+    a->read_status = arenas_read(reader, 0, &a->arenas);
+    if (a->read_status == 0) a->read_status = store_load_live(reader, keep_game, a);
 }
 
-/* Loop: restores the games read that the world does not have (this node's own are there). */
+/* Loop: restores the arenas and games read that the world does not have (this node's own are
+ * there), the arenas first so that their games in progress take their arena and berserk. */
 static void read_done(struct store_read_job *job) {
     struct adoption *a = (struct adoption *)job;
     struct server *srv = a->srv;
@@ -95,6 +104,10 @@ static void read_done(struct store_read_job *job) {
         finish(srv, a->read_status < 0 ? a->read_status : -STORE_ERR_IO, NULL, 0);
         return;
     }
+    int arenas = arenas_restore(srv, a->arenas);
+    if (arenas < 0)
+        LOGE("adopt", "node=%s: its arenas cannot be restored (%s): their games end unscored",
+             a->node, store_status_name(arenas));
     const char **ids = calloc((size_t)a->count + 1, sizeof *ids);
     int restored = 0;
     for (int i = 0; ids && i < a->count; i++) {
@@ -106,8 +119,10 @@ static void read_done(struct store_read_job *job) {
         engine_game_restored(srv, game);
         ids[restored++] = g->id;
     }
+    arenas_loaded(srv);
     server_arm_world_timer(srv);
-    LOGW("adopt", "node=%s: %d game(s) adopted", a->node, restored);
+    LOGW("adopt", "node=%s: %d game(s) and %d arena(s) adopted", a->node, restored,
+         arenas < 0 ? 0 : arenas);
     finish(srv, ids ? 0 : -STORE_ERR_NO_MEMORY, ids, restored);
     free(ids);
 }

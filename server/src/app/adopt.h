@@ -1,10 +1,12 @@
 /*
  * Adopting the games of a node of the site that died (docs/scaling.md, "When a node dies"). The
  * site (site/cluster.c) decides when a node is gone and which node adopts; this takes the dead
- * node's lease in the store (STORE_OP_TAKEOVER: its games in progress become this node's in the
- * same transaction, and the dead node can never write again), reads those games on a reader
- * thread, and restores them into the world as a restart would: the side to move's clock starts
- * again now, so the time the owner was gone is charged to nobody. One adoption at a time.
+ * node's lease in the store (STORE_OP_TAKEOVER: its games in progress and its arenas not
+ * finished become this node's in the same transaction, and the dead node can never write again),
+ * reads those arenas and games on a reader thread, and restores them into the world as a restart
+ * would: the arenas first (players, standings replayed, then pairing on as their own node
+ * would), then the games, tagged with their arena; the side to move's clock starts again now, so
+ * the time the owner was gone is charged to nobody. One adoption at a time.
  *
  * Loop thread.
  */

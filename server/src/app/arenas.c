@@ -199,9 +199,9 @@ void arenas_schedule(struct server *srv, int64_t now_ms) {
     }
 }
 
-/* ---- restoring (startup) ---- */
+/* ---- restoring (startup, and a dead node's arenas adopted) ---- */
 
-/* A live arena game noted by arenas_load() for arenas_restore_game(). */
+/* A live arena game noted by arenas_restore() for arenas_restore_game(). */
 struct live_note {
     char game[STORE_ID_MAX + 1];
     char arena[STORE_ID_MAX + 1];
@@ -220,43 +220,83 @@ static enum chess_result result_of(const char *text) {
     return CHESS_RESULT_NONE;
 }
 
-static int load_arena(void *ctx, const struct store_arena *a) {
-    struct server *srv = ctx;
-    struct world_arena_spec spec = {
-        .id = a->id,
-        .name = a->name,
-        .creator = a->creator,
-        .tc = {.initial_ms = a->initial_ms, .increment_ms = a->increment_ms},
-        .rated = a->rated,
-        .starts_wall_ms = a->starts_at,
-        .minutes = a->minutes};
-    if (world_arena_restore(srv->world, &spec, status_of(a->status), now_mono_ms(), NULL) < 0) {
-        LOGE("arena", "arena=%s cannot be restored", a->id);
+/* One arena as read, with its players and games (the reader's rows are copied: a reader thread
+ * reads them, the loop restores them). */
+struct read_arena {
+    struct store_arena arena;
+    struct store_arena_player *players;
+    size_t player_count, player_cap;
+    struct store_arena_game *games;
+    size_t game_count, game_cap;
+};
+
+struct arenas_snapshot {
+    struct read_arena *arenas;
+    size_t count, cap;
+};
+
+static struct read_arena *last_read(struct arenas_snapshot *r) {
+    return &r->arenas[r->count - 1];
+}
+
+static int keep_arena(void *ctx, const struct store_arena *a) {
+    struct arenas_snapshot *r = ctx;
+    if (vec_reserve((void **)&r->arenas, &r->cap, r->count + 1, sizeof *r->arenas, 4) < 0)
         return -STORE_ERR_NO_MEMORY;
-    }
+    r->arenas[r->count++] = (struct read_arena){.arena = *a};
     return 0;
 }
 
-static int load_player(void *ctx, const struct store_arena *a, const struct store_arena_player *p) {
-    struct server *srv = ctx;
-    int rc = world_arena_restore_player(srv->world, a->id, p->player_id, p->name, p->rating,
-                                        p->paused, now_mono_ms());
-    if (rc < 0) LOGW("arena", "arena=%s: player %s not restored", a->id, p->player_id);
-    return rc == -CORE_ERR_NO_MEMORY ? -STORE_ERR_NO_MEMORY : 0;
+static int keep_player(void *ctx, const struct store_arena *a, const struct store_arena_player *p) {
+    (void)a; /* the last one kept */
+    struct read_arena *ra = last_read(ctx);
+    if (vec_reserve((void **)&ra->players, &ra->player_cap, ra->player_count + 1,
+                    sizeof *ra->players, 16) < 0)
+        return -STORE_ERR_NO_MEMORY;
+    ra->players[ra->player_count++] = *p;
+    return 0;
 }
 
-static int load_game(void *ctx, const struct store_arena *a, const struct store_arena_game *g) {
-    struct server *srv = ctx;
-    if (!g->live)
-        return world_arena_restore_result(srv->world, a->id, g->player_id[0], g->player_id[1],
-                                          result_of(g->result), g->berserk, g->ply_count,
-                                          now_mono_ms()) == -CORE_ERR_NO_MEMORY
-                   ? -STORE_ERR_NO_MEMORY
-                   : 0;
+static int keep_game(void *ctx, const struct store_arena *a, const struct store_arena_game *g) {
+    (void)a; /* the last one kept */
+    struct read_arena *ra = last_read(ctx);
+    if (vec_reserve((void **)&ra->games, &ra->game_cap, ra->game_count + 1, sizeof *ra->games, 16) <
+        0)
+        return -STORE_ERR_NO_MEMORY;
+    ra->games[ra->game_count++] = *g;
+    return 0;
+}
+
+void arenas_snapshot_free(struct arenas_snapshot *r) {
+    if (!r) return;
+    for (size_t i = 0; i < r->count; i++) {
+        free(r->arenas[i].players);
+        free(r->arenas[i].games);
+    }
+    free(r->arenas);
+    free(r);
+}
+
+int arenas_read(struct store_reader *reader, int finished_max, struct arenas_snapshot **out) {
+    *out = NULL;
+    struct arenas_snapshot *r = calloc(1, sizeof *r);
+    if (!r) return -STORE_ERR_NO_MEMORY;
+    struct store_arena_visitor v = {keep_arena, keep_player, keep_game, r};
+    int rc = store_load_arenas(reader, finished_max, &v);
+    if (rc != 0) {
+        arenas_snapshot_free(r);
+        return rc;
+    }
+    *out = r;
+    return 0;
+}
+
+/* Notes a live arena game for arenas_restore_game(). */
+static int note_live_game(struct server *srv, const char *arena, const struct store_arena_game *g) {
     struct live_note *n = calloc(1, sizeof *n);
     if (!n) return -STORE_ERR_NO_MEMORY;
     snprintf(n->game, sizeof n->game, "%s", g->id);
-    snprintf(n->arena, sizeof n->arena, "%s", a->id);
+    snprintf(n->arena, sizeof n->arena, "%s", arena);
     n->berserk[0] = g->berserk[0];
     n->berserk[1] = g->berserk[1];
     if (strmap_put(&srv->arena_live_notes, n->game, n) < 0) {
@@ -266,11 +306,67 @@ static int load_game(void *ctx, const struct store_arena *a, const struct store_
     return 0;
 }
 
+/* One arena read into the world: the arena, its players, its finished games replayed in the
+ * order they ended, its live games noted. */
+static int restore_arena(struct server *srv, const struct read_arena *ra) {
+    const struct store_arena *a = &ra->arena;
+    int64_t now = now_mono_ms();
+    struct world_arena_spec spec = {
+        .id = a->id,
+        .name = a->name,
+        .creator = a->creator,
+        .tc = {.initial_ms = a->initial_ms, .increment_ms = a->increment_ms},
+        .rated = a->rated,
+        .starts_wall_ms = a->starts_at,
+        .minutes = a->minutes};
+    if (world_arena_restore(srv->world, &spec, status_of(a->status), now, NULL) < 0) {
+        LOGE("arena", "arena=%s cannot be restored", a->id);
+        return -STORE_ERR_NO_MEMORY;
+    }
+    for (size_t i = 0; i < ra->player_count; i++) {
+        const struct store_arena_player *p = &ra->players[i];
+        int rc = world_arena_restore_player(srv->world, a->id, p->player_id, p->name, p->rating,
+                                            p->paused, now);
+        if (rc == -CORE_ERR_NO_MEMORY) return -STORE_ERR_NO_MEMORY;
+        if (rc < 0) LOGW("arena", "arena=%s: player %s not restored", a->id, p->player_id);
+    }
+    for (size_t i = 0; i < ra->game_count; i++) {
+        const struct store_arena_game *g = &ra->games[i];
+        if (g->live) {
+            if (note_live_game(srv, a->id, g) < 0) return -STORE_ERR_NO_MEMORY;
+        } else if (world_arena_restore_result(srv->world, a->id, g->player_id[0], g->player_id[1],
+                                              result_of(g->result), g->berserk, g->ply_count,
+                                              now) == -CORE_ERR_NO_MEMORY) {
+            return -STORE_ERR_NO_MEMORY;
+        }
+    }
+    return 0;
+}
+
+int arenas_restore(struct server *srv, const struct arenas_snapshot *r) {
+    int restored = 0;
+    for (size_t i = 0; i < r->count; i++) {
+        if (world_arena(srv->world, r->arenas[i].arena.id)) continue; /* held here already */
+        int rc = restore_arena(srv, &r->arenas[i]);
+        if (rc < 0) return rc;
+        restored++;
+    }
+    return restored;
+}
+
 int arenas_load(struct server *srv, struct store_reader *reader) {
-    struct store_arena_visitor v = {load_arena, load_player, load_game, srv};
-    int rc = store_load_arenas(reader, srv->cfg.world.max_finished_arenas, &v);
-    if (rc < 0) LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
-    return rc;
+    struct arenas_snapshot *r;
+    int rc = arenas_read(reader, srv->cfg.world.max_finished_arenas, &r);
+    if (rc == 0) {
+        rc = arenas_restore(srv, r);
+        arenas_snapshot_free(r);
+    }
+    if (rc < 0) {
+        LOGE("arena", "restoring the arenas failed (%s)", store_status_name(rc));
+        return rc;
+    }
+    LOGI("arena", "restored %d arena(s)", rc);
+    return 0;
 }
 
 void arenas_restore_game(struct server *srv, struct game *g) {

@@ -51,7 +51,9 @@ void arenas_push(struct server *srv, int64_t now_ms);
 /*
  * Housekeeping: the operator's schedule (--arena-schedule, app/config.h): each entry's next
  * arena is created (stored, like any) once its start is at most ARENAS_SCHEDULE_AHEAD_MS away,
- * unless the world has it already (restored after a restart). At most once a second.
+ * unless the site has it already: this node's world (restored after a restart, or adopted from
+ * a dead node) or another node's announcement (site_arena_announced). On a site only the node
+ * site_schedules_arenas() names creates them. At most once a second.
  */
 void arenas_schedule(struct server *srv, int64_t now_ms);
 
@@ -61,12 +63,33 @@ void arenas_free(struct server *srv);
 struct game;
 struct store_reader;
 
+/* Arenas read from the store with their players and games, not yet in the world. */
+struct arenas_snapshot;
+
+/*
+ * Reads this node's arenas (store_load_arenas: those not finished and the last finished_max
+ * finished ones) with their players and games into *out (the caller's: arenas_snapshot_free). Any
+ * thread that owns the reader (the main thread at startup, a reader thread for an adoption).
+ * Returns 0 or a negative enum store_status (*out NULL).
+ */
+int arenas_read(struct store_reader *reader, int finished_max, struct arenas_snapshot **out);
+
+/*
+ * Loop: the arenas read that the world does not hold yet (an arena held already is skipped, so a
+ * second read changes nothing) come into it with their players, and their standings are
+ * recomputed by replaying their finished games in the order they ended. Their games in progress
+ * are noted for arenas_restore_game() until arenas_loaded(). Restore them before those games.
+ * Returns how many arenas came in, or a negative enum store_status.
+ */
+int arenas_restore(struct server *srv, const struct arenas_snapshot *read);
+
+/* Frees what arenas_read() returned (NULL: nothing). */
+void arenas_snapshot_free(struct arenas_snapshot *read);
+
 /*
  * At startup, before the games in progress are restored (persist.c): this node's arenas (those
- * not finished and the last finished ones) come back into the world with their players, and
- * their standings are recomputed by replaying their finished games in the order they ended.
- * Their games in progress are noted for arenas_restore_game(). Returns 0 or a negative enum
- * store_status (logged).
+ * not finished and the last finished ones), read and restored as above on the main thread.
+ * Returns 0 or a negative enum store_status (logged).
  */
 int arenas_load(struct server *srv, struct store_reader *reader);
 
@@ -74,7 +97,7 @@ int arenas_load(struct server *srv, struct store_reader *reader);
  * its sides' berserk back before the world takes it. */
 void arenas_restore_game(struct server *srv, struct game *g);
 
-/* The notes arenas_load() kept for arenas_restore_game() are no longer needed. */
+/* The notes arenas_restore() kept for arenas_restore_game() are no longer needed. */
 void arenas_loaded(struct server *srv);
 
 #endif

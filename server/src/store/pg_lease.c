@@ -2,7 +2,8 @@
  * The PostgreSQL backend's node leases (migrations/postgresql/012_node_leases.sql, docs/scaling.md
  * "When a node dies"): taking the node's lease at start, renewing it first in every transaction
  * of the writer (chess_lease_renew, which fails the transaction once the lease was taken), and
- * taking another node's lease with its games. Times are the database server's clock, so the
+ * taking another node's lease with its games in progress and its arenas not finished (in the
+ * writer's transaction: all of it or nothing). Times are the database server's clock, so the
  * nodes' own clocks never matter. The lease's row lock orders a takeover and the holder's
  * transactions: a takeover waits for the holder's transaction under way and then sees its
  * renewal; the holder's next transaction finds the generation changed.
@@ -74,7 +75,7 @@ int pg_takeover(struct pg_db *d, const struct store_op *op) {
     pg_text(&p, node);
     pg_int(&p, op->u.takeover.expiry_ms);
     pg_text(&p, d->node_id);
-    int leases = 0, games = 0;
+    int leases = 0, games = 0, arenas = 0;
     int rc = takeover_run(d,
                           "UPDATE node_leases SET generation = generation + 1, "
                           "renewed_at = " NOW_MS ", taken_by = $3 "
@@ -88,6 +89,11 @@ int pg_takeover(struct pg_db *d, const struct store_op *op) {
     rc = takeover_run(d, "UPDATE games SET node = $2 WHERE node = $1 AND status = 'live'", &g,
                       &games);
     if (rc < 0) return rc;
-    LOGW("store", "took the lease of node=%s and its %d game(s) in progress", node, games);
+    /* Its arenas not finished go with their games (docs/tournaments.md, "Several nodes"). */
+    rc = takeover_run(d, "UPDATE arenas SET node = $2 WHERE node = $1 AND status <> 'finished'", &g,
+                      &arenas);
+    if (rc < 0) return rc;
+    LOGW("store", "took the lease of node=%s, its %d game(s) in progress and %d arena(s)", node,
+         games, arenas);
     return 0;
 }

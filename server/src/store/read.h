@@ -194,9 +194,11 @@ struct store_arena_visitor {
 };
 
 /*
- * This node's arenas for a restart, in creation order: those not finished, and the last
- * `finished_max` finished ones, each with its players and games. Startup only (the main
- * thread's reader). Returns 0, a visitor's non-zero value, or a negative enum store_status.
+ * This node's arenas (arenas.node: the node that created them, or the one that took them over
+ * with a dead node's lease), in creation order: those not finished, and the last `finished_max`
+ * finished ones, each with its players and games. For a restart (the main thread's reader) and
+ * an adoption (a reader thread's). Returns 0, a visitor's non-zero value, or a negative enum
+ * store_status.
  */
 int store_load_arenas(struct store_reader *reader, int finished_max,
                       const struct store_arena_visitor *visitor);

@@ -37,8 +37,9 @@ struct writer_stmts {
     sqlite3_stmt *settings_set, *delete_settings;
     /* computer analysis of finished games: a request's checks, a request, a position, the end */
     sqlite3_stmt *analysis_check, *analysis_add, *analysis_ply, *analysis_done;
-    /* node leases (sqlite_lease.c): this node's renewed, another node's taken with its games */
-    sqlite3_stmt *lease_renew, *lease_take_over, *games_take_over;
+    /* node leases (sqlite_lease.c): this node's renewed, another node's taken with its games
+     * and its arenas not finished */
+    sqlite3_stmt *lease_renew, *lease_take_over, *games_take_over, *arenas_take_over;
 };
 
 /* Where a live game's moves sit in live_moves: rowid[ply - 1] (writer thread only). */

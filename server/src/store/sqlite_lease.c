@@ -1,10 +1,12 @@
 /*
  * The SQLite backend's node leases (migrations/012_node_leases.sql, docs/scaling.md "When a node
  * dies"): taking the node's lease at start, renewing it at the start of every transaction of the
- * writer, and taking another node's lease with its games. The nodes sharing an SQLite file run
- * on one host, so the lease's time is that host's wall clock. BEGIN IMMEDIATE serialises the
- * nodes' transactions, so a takeover and the old holder's next transaction never overlap: the
- * holder's transaction either commits before the takeover reads its lease, or finds it taken.
+ * writer, and taking another node's lease with its games in progress and its arenas not finished
+ * (one transaction: the writer's, which rolls back whole when a statement fails). The nodes sharing
+ * an SQLite file run on one host, so the lease's time is that host's wall clock. BEGIN IMMEDIATE
+ * serialises the nodes' transactions, so a takeover and the old holder's next transaction never
+ * overlap: the holder's transaction either commits before the takeover reads its lease, or finds it
+ * taken.
  */
 #include <stdio.h>
 #include <string.h>
@@ -78,7 +80,7 @@ int sqlite_takeover(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_bind_int64(st, 2, now);
     sqlite3_bind_int64(st, 3, now - op->u.takeover.expiry_ms);
     sqlite3_bind_text(st, 4, d->node_id, -1, SQLITE_STATIC);
-    int leases = 0, games = 0;
+    int leases = 0, games = 0, arenas = 0;
     int rc = takeover_step(d, st, &leases);
     if (rc < 0) return rc;
     if (leases == 0) return STORE_ERR_CONFLICT; /* held, or never taken */
@@ -86,6 +88,11 @@ int sqlite_takeover(struct sqlite_db *d, const struct store_op *op) {
     sqlite3_bind_text(st, 1, node, -1, SQLITE_STATIC);
     sqlite3_bind_text(st, 2, d->node_id, -1, SQLITE_STATIC);
     if ((rc = takeover_step(d, st, &games)) < 0) return rc;
-    LOGW("store", "took the lease of node=%s and its %d game(s) in progress", node, games);
+    st = d->ws.arenas_take_over;
+    sqlite3_bind_text(st, 1, node, -1, SQLITE_STATIC);
+    sqlite3_bind_text(st, 2, d->node_id, -1, SQLITE_STATIC);
+    if ((rc = takeover_step(d, st, &arenas)) < 0) return rc;
+    LOGW("store", "took the lease of node=%s, its %d game(s) in progress and %d arena(s)", node,
+         games, arenas);
     return 0;
 }

@@ -163,6 +163,8 @@ static const char *const sql_text[] = {
     "WHERE node = ?1 AND renewed_at < ?3",
     /* games_take_over: node ?1's games in progress become ?2's */
     "UPDATE games SET node = ?2 WHERE node = ?1 AND status = 'live'",
+    /* arenas_take_over: node ?1's arenas not finished become ?2's (docs/tournaments.md) */
+    "UPDATE arenas SET node = ?2 WHERE node = ?1 AND status <> 'finished'",
 };
 
 #define STMT_COUNT (sizeof(struct writer_stmts) / sizeof(sqlite3_stmt *))

@@ -148,8 +148,9 @@ enum store_op_type {
     /* Node leases (store_config.leases): */
     STORE_OP_LEASE,    /* nothing: a transaction, which renews the lease (at least every second) */
     STORE_OP_TAKEOVER, /* takes the lease of node u.takeover.node when it was not renewed for
-                          u.takeover.expiry_ms, and its games in progress with it: they become
-                          this node's (0; -CONFLICT: the lease is held, or there is none) */
+                          u.takeover.expiry_ms, and its games in progress and its arenas not
+                          finished with it: they become this node's (0; -CONFLICT: the lease is
+                          held, or there is none) */
     /* Arena tournaments (docs/tournaments.md), this node's: */
     STORE_OP_ARENA,        /* an arena (u.arena; creator: player_id, "" for the operator),
                               or its new status when it is stored already */

@@ -1523,9 +1523,53 @@ static int take_over(struct store *s, const char *node, int64_t expiry_ms) {
     return rs.items[0].status;
 }
 
+/* Stores an operator's arena of s's node (or its new status). */
+static void submit_arena(struct store *s, const char *id, const char *status) {
+    struct store_op op = {.type = STORE_OP_ARENA};
+    snprintf(op.u.arena.id, sizeof op.u.arena.id, "%s", id);
+    snprintf(op.u.arena.name, sizeof op.u.arena.name, "Arena %s", id);
+    op.u.arena.initial_ms = 60000;
+    op.u.arena.rated = true;
+    op.u.arena.starts_at = 1000;
+    op.u.arena.minutes = 30;
+    snprintf(op.u.arena.status, sizeof op.u.arena.status, "%s", status);
+    op.u.arena.created_at = 1000;
+    CHECK(store_submit(s, &op) > 0);
+}
+
+/* The ids of the arenas store_load_arenas() visits, space-separated. */
+struct arenas_seen {
+    char ids[128];
+};
+
+static int on_arena(void *ctx, const struct store_arena *a) {
+    struct arenas_seen *seen = ctx;
+    size_t len = strlen(seen->ids);
+    snprintf(seen->ids + len, sizeof seen->ids - len, "%s%s", len ? " " : "", a->id);
+    return 0;
+}
+
+static int on_arena_player(void *ctx, const struct store_arena *a,
+                           const struct store_arena_player *p) {
+    (void)ctx, (void)a, (void)p;
+    return 0;
+}
+
+static int on_arena_game(void *ctx, const struct store_arena *a, const struct store_arena_game *g) {
+    (void)ctx, (void)a, (void)g;
+    return 0;
+}
+
+static void load_arena_ids(struct store *s, int finished_max, struct arenas_seen *seen) {
+    *seen = (struct arenas_seen){0};
+    struct store_arena_visitor v = {on_arena, on_arena_player, on_arena_game, seen};
+    CHECK_EQ_INT(store_load_arenas(store_startup_reader(s), finished_max, &v), 0);
+}
+
 /*
  * Node leases (docs/scaling.md, "When a node dies"): a lease renewed lately is not taken; one
- * not renewed for the expiry is, with the node's games in progress, in one transaction; from
+ * not renewed for the expiry is, with the node's games in progress and its arenas not finished
+ * (its finished ones stay its own), in one transaction; from
  * then on the old holder writes nothing (FENCED: its next transaction fails whole and its writer
  * stops), the taker writes the games on, and the old node started again holds a new lease and
  * no games.
@@ -1540,16 +1584,39 @@ static void test_node_leases(void) {
     submit_player(a, "pB", "Ben", NULL);
     submit_start(a, "ga", "pA", "pB", 10);
     submit_move(a, "ga", 1, "e2e4", "e4", 300000);
+    submit_arena(a, "arenaAcreated", "created");
+    submit_arena(a, "arenaAstarted", "started");
+    submit_arena(a, "arenaAfinished", "finished");
+    submit_arena(b, "arenaB", "started");
     struct results rs = {0};
+    CHECK_EQ_INT(settle(b, &rs), 0);
     CHECK_EQ_INT(settle(a, &rs), 0);
     /* Renewed by a's last transaction: held. Nobody takes its own lease, or one never taken. */
     CHECK_EQ_INT(take_over(b, "a", 60000), -STORE_ERR_CONFLICT);
     CHECK_EQ_INT(take_over(b, "b", 0), -STORE_ERR_CONFLICT);
     CHECK_EQ_INT(take_over(b, "nobody", 0), -STORE_ERR_CONFLICT);
     CHECK_EQ_INT((int)file_long("SELECT count(*) FROM games WHERE node = 'a'"), 1);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM arenas WHERE node = 'a'"), 3);
     sleep_ms(20);
     CHECK_EQ_INT(take_over(b, "a", 10), 0);
     CHECK_EQ_INT((int)file_long("SELECT count(*) FROM games WHERE node = 'b' AND id = 'ga'"), 1);
+    /* Its arenas not finished went with the games; the finished one stayed a's. */
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM arenas WHERE node = 'b' AND id IN "
+                                "('arenaAcreated', 'arenaAstarted', 'arenaB')"),
+                 3);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM arenas WHERE node = 'a'"), 1);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM arenas WHERE node = 'a' AND id = "
+                                "'arenaAfinished'"),
+                 1);
+    struct arenas_seen arenas;
+    load_arena_ids(b, 0, &arenas);
+    CHECK_EQ_STR(arenas.ids, "arenaAcreated arenaAstarted arenaB");
+    /* The taker writes the moved arena on (its status; it stays the taker's). */
+    submit_arena(b, "arenaAcreated", "started");
+    CHECK_EQ_INT(settle(b, &rs), 0);
+    CHECK_EQ_INT((int)file_long("SELECT count(*) FROM arenas WHERE id = 'arenaAcreated' AND "
+                                "node = 'b' AND status = 'started'"),
+                 1);
     CHECK_EQ_INT((int)file_long("SELECT generation FROM node_leases WHERE node = 'a'"), 2);
     /* The old holder's next move is refused whole, and its writer stops. */
     submit_move(a, "ga", 2, "e7e5", "e5", 299000);
@@ -1574,6 +1641,9 @@ static void test_node_leases(void) {
     seen = (struct live_seen){0};
     CHECK_EQ_INT(store_load_live(store_startup_reader(a), on_live, &seen), 0);
     CHECK_EQ_INT(seen.games, 0);
+    /* Nor the arenas that moved: only its finished one. */
+    load_arena_ids(a, 10, &arenas);
+    CHECK_EQ_STR(arenas.ids, "arenaAfinished");
     submit_player(a, "pC", "Cal", NULL);
     CHECK_EQ_INT(settle(a, &rs), 0);
     CHECK(!store_failed(a) && !store_fenced(a));
