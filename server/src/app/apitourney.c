@@ -347,18 +347,8 @@ int apitourney_games(struct hapi *h) {
 
 /* GET /api/user/{username}/tournament/created: the user's id, read off the loop, then its
  * arenas (newest first) as NDJSON. */
-struct creator_read {
-    struct db_read base; /* first */
-    char username[STORE_USERNAME_MAX + 1];
-    struct store_identity id;
-};
-
-static void creator_run(struct store_reader *reader, struct db_read *rd) {
-    struct creator_read *r = (struct creator_read *)(void *)rd;
-    rd->status = store_find_username(reader, r->username, &r->id);
-}
-
-static int created_answer(struct hapi *h, const char *creator) {
+static int created_answer(struct hapi *h, struct hapi_user_read *user) {
+    const char *creator = user->id.player_id;
     const struct world *world = h->srv->world;
     int n = 0;
     for (const struct world_arena *a = world_arena_first(world); a; a = a->next) n++;
@@ -379,31 +369,11 @@ static int created_answer(struct hapi *h, const char *creator) {
     return ndjson_send(h, &out);
 }
 
-static bool creator_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
-    (void)c;
-    struct creator_read *r = (struct creator_read *)(void *)rd;
-    struct hapi *h = call ? call->hapi : NULL;
-    if (!h || !h->req) return false;
-    int rc = rd->status == -STORE_ERR_NOT_FOUND ? hapi_error(h->req, 404, "No such user")
-             : rd->status < 0
-                 ? hapi_error(h->req, 503, "The database is unavailable. Try again later.")
-                 : created_answer(h, r->id.player_id);
-    if (rc < 0) net_http_abort(h->req);
-    return false;
-}
-
 int apitourney_created(struct hapi *h) {
-    if (!persist_store(h->srv)) return hapi_error(h->req, 503, "No database");
-    char lower[AUTH_USERNAME_MAX + 1];
-    if (auth_username_check(h->args[0], lower) < 0) return hapi_error(h->req, 404, "No such user");
-    struct creator_read *r = calloc(1, sizeof *r);
+    struct hapi_user_read *r = calloc(1, sizeof *r);
     if (!r) return -1;
-    snprintf(r->username, sizeof r->username, "%s", lower);
-    r->base.run = creator_run;
-    r->base.answer = creator_answer;
-    if (reads_submit_http(h->srv, h->req, &r->base) < 0)
-        return hapi_error(h->req, 503, "The database is busy. Try again later.");
-    return 0;
+    r->send = created_answer;
+    return hapi_read_user(h, r);
 }
 
 /* ---- actions ---- */

@@ -899,48 +899,67 @@ static int users_status(struct hapi *h) {
     return read_users(h, ids, false);
 }
 
-/* A user's rating history by username, read off the loop. */
-struct history_read {
-    struct db_read base; /* first */
-    char username[STORE_USERNAME_MAX + 1];
-    struct store_identity id;
-    struct store_rating_point points[STORE_RATING_HISTORY_MAX];
-    int count;
-};
+/* ---- reads about the user a path names ---- */
 
-static void history_run(struct store_reader *reader, struct db_read *rd) {
-    struct history_read *r = (struct history_read *)(void *)rd;
+static void user_read_run(struct store_reader *reader, struct db_read *rd) {
+    struct hapi_user_read *r = (struct hapi_user_read *)(void *)rd;
     rd->status = store_find_username(reader, r->username, &r->id);
-    if (rd->status == 0)
-        rd->status = store_rating_history(reader, r->id.player_id, STORE_RATING_HISTORY_MAX,
-                                          r->points, &r->count);
+    if (rd->status == 0 && r->more) r->more(reader, r);
 }
 
-static bool history_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
+static bool user_read_answer(struct db_read *rd, struct conn *c, struct api_call *call) {
     (void)c;
-    struct history_read *r = (struct history_read *)(void *)rd;
+    struct hapi_user_read *r = (struct hapi_user_read *)(void *)rd;
     struct hapi *h = call ? call->hapi : NULL;
     if (!h || !h->req) return false;
     int rc = rd->status == -STORE_ERR_NOT_FOUND ? hapi_error(h->req, 404, "No such user")
              : rd->status < 0
                  ? hapi_error(h->req, 503, "The database is unavailable. Try again later.")
-                 : api_send_json(h->req, 200, lichess_rating_history(r->points, r->count));
+                 : r->send(h, r);
     if (rc < 0) net_http_abort(h->req);
     return false;
 }
 
-static int rating_history(struct hapi *h) {
-    if (!persist_store(h->srv)) return hapi_error(h->req, 503, "No database");
+int hapi_read_user(struct hapi *h, struct hapi_user_read *r) {
     char lower[AUTH_USERNAME_MAX + 1];
-    if (auth_username_check(h->args[0], lower) < 0) return hapi_error(h->req, 404, "No such user");
-    struct history_read *r = calloc(1, sizeof *r);
-    if (!r) return -1;
+    bool stored = persist_store(h->srv) != NULL;
+    if (!stored || auth_username_check(h->args[0], lower) < 0) {
+        free(r);
+        return stored ? hapi_error(h->req, 404, "No such user")
+                      : hapi_error(h->req, 503, "No database");
+    }
     snprintf(r->username, sizeof r->username, "%s", lower);
-    r->base.run = history_run;
-    r->base.answer = history_answer;
-    if (reads_submit_http(h->srv, h->req, &r->base) < 0)
+    r->base.run = user_read_run;
+    r->base.answer = user_read_answer;
+    if (reads_submit_http(h->srv, h->req, &r->base) < 0) /* it freed r */
         return hapi_error(h->req, 503, "The database is busy. Try again later.");
     return 0;
+}
+
+/* A user's rating history by username. */
+struct history_read {
+    struct hapi_user_read user; /* first */
+    struct store_rating_point points[STORE_RATING_HISTORY_MAX];
+    int count;
+};
+
+static void history_more(struct store_reader *reader, struct hapi_user_read *user) {
+    struct history_read *r = (struct history_read *)(void *)user;
+    user->base.status = store_rating_history(reader, user->id.player_id, STORE_RATING_HISTORY_MAX,
+                                             r->points, &r->count);
+}
+
+static int history_send(struct hapi *h, struct hapi_user_read *user) {
+    struct history_read *r = (struct history_read *)(void *)user;
+    return api_send_json(h->req, 200, lichess_rating_history(r->points, r->count));
+}
+
+static int rating_history(struct hapi *h) {
+    struct history_read *r = calloc(1, sizeof *r);
+    if (!r) return -1;
+    r->user.more = history_more;
+    r->user.send = history_send;
+    return hapi_read_user(h, &r->user);
 }
 
 /* Bots with a connection to this node, as NDJSON (nb= at most). */

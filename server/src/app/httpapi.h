@@ -20,6 +20,7 @@
 #include <jansson.h>
 #include <stdbool.h>
 
+#include "app/reads.h"
 #include "net/net.h"
 #include "store/types.h"
 
@@ -135,6 +136,22 @@ int hapi_playing_answer(struct hapi *h);
 
 /* apistream.c: the request is over. */
 void hapi_end(struct hapi *h);
+
+/*
+ * A read about the user a path names ({username}: h->args[0]), off the loop: the user's
+ * identity, then more (NULL: nothing more) on the reader thread with it; then, on the loop,
+ * send(h, r) answers, or 404 (no such user) or 503 (no database, busy or unavailable). The
+ * embedding request (r first in it, calloc'ed by the caller with its size) is handed over:
+ * hapi_read_user frees it on failure. Returns 0 (answered later, or refused) or -1.
+ */
+struct hapi_user_read {
+    struct db_read base; /* first */
+    char username[STORE_USERNAME_MAX + 1];
+    struct store_identity id;
+    void (*more)(struct store_reader *reader, struct hapi_user_read *r);
+    int (*send)(struct hapi *h, struct hapi_user_read *r);
+};
+int hapi_read_user(struct hapi *h, struct hapi_user_read *r);
 
 /* A lichess error text for one of our error codes, and its HTTP status. */
 const char *hapi_error_text(const char *code, unsigned *status);
