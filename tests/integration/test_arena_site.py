@@ -116,6 +116,28 @@ async def test_arena_across_nodes(site):
     await watcher.expect_none("arena_standings", wait=1.5)
 
 
+async def test_watchers_follow_a_restarted_node(site):
+    """The arena's node restarts: node b's watchers get its standings again (node b reminds
+    the arenas' nodes of what it watches every 5 s)."""
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    ann = await registered(a, "ann")
+    aid = (await ann.ok({"type": "arena_create", "name": "Site Arena", "time": BULLET,
+                         "minutes": 10, "starts_in": 600}))["arena"]["id"]
+    await ann.ok({"type": "arena_join", "arena": aid})
+    watcher = await b.player("Watcher")
+    full = await watcher.ok({"type": "arena_watch", "arena": aid})
+    assert full["arena"]["players"] == 1, full
+    await a.close_clients()
+    a.stop()
+    a.start()
+    await site.wait_joined(2)
+    cid = await registered(a, "cid")
+    await cid.ok({"type": "arena_join", "arena": aid})
+    seen = await standings_where(watcher, aid, lambda m: m["players"] == 2, timeout=15)
+    assert [s["player"]["name"] for s in seen["standings"]] == ["ann", "cid"], seen
+
+
 async def test_unknown_arena_refused_everywhere(site):
     a, b = site.node("a"), site.node("b")
     await site.wait_joined(2)

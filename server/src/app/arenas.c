@@ -63,6 +63,15 @@ int arenas_watch_remote(struct conn *c, const char *id) {
     return add_watcher(c, id, NULL);
 }
 
+void arenas_each_remote(struct server *srv, void (*fn)(void *ctx, const char *id), void *ctx) {
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&srv->arena_watchers, &i, &key, &value);) {
+        const struct arena_watch *w = value;
+        if (w->remote && w->count > 0) fn(ctx, w->id);
+    }
+}
+
 int arenas_deliver(struct server *srv, const char *id, const json_t *standings,
                    const json_t *places) {
     struct arena_watch *w = strmap_get(&srv->arena_watchers, id);

@@ -35,6 +35,9 @@ int arenas_watch_remote(struct conn *c, const char *id);
 int arenas_deliver(struct server *srv, const char *id, const json_t *standings,
                    const json_t *places);
 
+/* Calls fn with the id of each other node's arena that connections here watch. */
+void arenas_each_remote(struct server *srv, void (*fn)(void *ctx, const char *id), void *ctx);
+
 /* Stops c watching the arena (nothing when it did not). */
 void arenas_unwatch(struct conn *c, const char *id);
 

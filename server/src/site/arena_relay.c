@@ -13,6 +13,10 @@
  *                                         second while it changes (to the site channel when
  *                                         more than FOLLOWERS_MAX nodes follow it)
  *                  aunfollow {n, a}      node n has no watcher of arena a any more
+ *                  awatch {n, q: 0, g}   every REFOLLOW_MS, for each arena watched here: "I
+ *                                         still follow it" (not answered; relay.c answers the
+ *                                         first awatch), so that a node that restarted, or
+ *                                         took the arena over, pushes here too
  */
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +29,7 @@
 
 #define FOLLOWERS_MAX 16 /* nodes named per arena; beyond, its pushes go to every node */
 #define PUSH_EVERY_MS 1000
+#define REFOLLOW_MS   5000
 
 /* One of this node's arenas that other nodes' connections watch. */
 struct followed {
@@ -54,13 +59,20 @@ json_t *arena_relay_announced(struct server *srv) {
     return out;
 }
 
-void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node) {
+void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node,
+                        bool answered) {
     struct followed *f = strmap_get_or_add(&cl->arena_followers, a->id, sizeof *f,
                                            offsetof(struct followed, arena), sizeof f->arena, NULL);
     if (!f) return;
-    if (f->count == 0 && !f->everyone) f->pushed = a->version; /* its answer is current */
+    if (f->everyone) return; /* every node gets its pushes */
     for (int i = 0; i < f->count; i++)
         if (strcmp(f->nodes[i], node) == 0) return;
+    /* A new follower: its answer is current; a reminder's node has missed what changed since
+     * this node last knew of it (it restarted, or took the arena over): pushed at once. */
+    if (!answered)
+        f->pushed = a->version - 1;
+    else if (f->count == 0)
+        f->pushed = a->version;
     if (f->count == FOLLOWERS_MAX) {
         f->everyone = true;
         return;
@@ -99,7 +111,21 @@ static void push(struct cluster *cl, const struct world_arena *a, const struct f
     json_decref(standings);
 }
 
+static void refollow(void *ctx, const char *id) {
+    struct cluster *cl = ctx;
+    const char *owner = cluster_arena_owner(cl, id);
+    if (owner)
+        cluster_publish_direct(
+            cl, owner,
+            json_pack("{s:s,s:s,s:i,s:s}", "t", "awatch", "n", cl->node, "q", 0, "g", id), NULL,
+            NULL);
+}
+
 void arena_relay_tick(struct cluster *cl, int64_t now) {
+    if (now >= cl->next_refollow_ms && bus_up(cl->bus)) {
+        cl->next_refollow_ms = now + REFOLLOW_MS;
+        arenas_each_remote(cl->srv, refollow, cl);
+    }
     const char *key;
     void *value;
     char(*gone)[ARENA_ID_LEN + 1] = NULL;

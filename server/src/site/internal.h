@@ -57,7 +57,8 @@ struct cluster {
     bool answered;
     bool ever_up;
     int64_t epoch; /* how many times the bus came up: peers resync our games when it changes */
-    int64_t up_since_ms; /* when the bus last came up (monotonic) */
+    int64_t up_since_ms;      /* when the bus last came up (monotonic) */
+    int64_t next_refollow_ms; /* arena_relay.c: the next reminder to the arenas' nodes */
 };
 
 /* ---- cluster.c ---- */
@@ -127,9 +128,11 @@ const char *relay_player_node(struct cluster *cl, const char *player);
 #define ARENA_RELAY_ANNOUNCED_MAX 200
 json_t *arena_relay_announced(struct server *srv);
 
-/* node watches one of this node's arenas (a forwarded arena_watch was answered): the arena's
- * standings are pushed there while they change, until it says nobody watches any more. */
-void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node);
+/* node watches one of this node's arenas (a forwarded arena_watch, answered with its state, or
+ * a reminder, not answered): the arena's standings are pushed there while they change (at once
+ * after an unanswered one), until it says nobody watches any more. */
+void arena_relay_follow(struct cluster *cl, const struct world_arena *a, const char *node,
+                        bool answered);
 
 /* Housekeeping: pushes the standings of the followed arenas that changed, at most once a
  * second each; forgets the arenas that are gone. */

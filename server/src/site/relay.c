@@ -859,11 +859,15 @@ static void owner_arena_watch(struct cluster *cl, const json_t *msg) {
     const char *viewer = json_string_value(json_object_get(msg, "p"));
     if (!from || !id) return;
     const struct world_arena *a = world_arena(cl->srv->world, id);
+    if (rid == 0) { /* a reminder (arena_relay.c): no answer */
+        if (a) arena_relay_follow(cl, a, from, false);
+        return;
+    }
     if (!a) {
         answer(cl, from, rid, json_pack("{s:i}", "e", CORE_ERR_ARENA_NOT_FOUND));
         return;
     }
-    arena_relay_follow(cl, a, from);
+    arena_relay_follow(cl, a, from, true);
     const struct player *pl = viewer ? world_player_by_id(cl->srv->world, viewer) : NULL;
     answer(cl, from, rid, json_pack("{s:o}", "m", proto_encode_arena(a, pl)));
 }
