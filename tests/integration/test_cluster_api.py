@@ -10,7 +10,7 @@ requests spread over the nodes, as the nginx front (least_conn, no stickiness) s
 import asyncio
 
 from cluster_harness import *
-from harness import bot_account, wait_online
+from harness import bot_account, start_game, wait_online
 from lichess_api import Api
 
 MOVES = ["e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6"]
@@ -204,6 +204,31 @@ async def test_account_playing_lists_the_games_other_nodes_hold(site):
         assert [g["gameId"] for g in playing["nowPlaying"]] == [gid], (
             "/api/account/playing on node %s: %s; the game %s is held by node b"
             % (node.node_id, playing, gid))
+
+
+async def test_my_games_lists_the_games_other_nodes_hold(site):
+    """my_games (the lobby's "Your turn") asked on one node lists the player's games every node
+    holds, in one order: the player's turn first, then by its time left."""
+    a, b = site.node("a"), site.node("b")
+    await site.wait_joined(2)
+    players = {}
+    for name, node in (("kim", a), ("lou", b), ("max", b)):
+        c = await node.player(name)
+        await c.ok({"type": "register", "username": name, "password": "password " + name})
+        players[name] = c
+    kim, lou, max_ = players["kim"], players["lou"], players["max"]
+    on_a = await start_game(kim, lou, {"days": 1})  # held by node a; kim (White) to move
+    on_b = await start_game(max_, kim, {"days": 7})  # held by node b; max (White) to move ...
+    await max_.move(on_b, "c2c4")  # ... now kim
+    waiting = await start_game(lou, kim, {"days": 3})  # held by node b; lou to move
+    mine = (await kim.ok({"type": "my_games"}))["games"]
+    assert [g["id"] for g in mine] == [on_a, on_b, waiting], mine
+    assert [g["my_turn"] for g in mine] == [True, True, False], mine
+    assert mine[1]["last_move"] == "c2c4" and mine[1]["color"] == "black", mine
+    theirs = (await lou.ok({"type": "my_games"}))["games"]
+    assert [g["id"] for g in theirs] == [waiting, on_a], theirs
+    # Alone on its node now: node b's games are still listed.
+    assert [g["id"] for g in (await max_.ok({"type": "my_games"}))["games"]] == [on_b]
 
 
 if __name__ == "__main__":

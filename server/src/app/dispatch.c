@@ -549,7 +549,9 @@ static int handle_live_games(struct conn *c, const struct proto_request *req, in
 }
 
 static int handle_my_games(struct conn *c, const struct proto_request *req, int64_t now) {
-    reply(c, proto_encode_my_games(c->player, now), req->id);
+    json_t *mine = proto_encode_my_games(c->player, now);
+    if (mine && site_my_games(c, req->id, mine)) return 0; /* the site's, gathered */
+    reply(c, mine, req->id);
     return 0;
 }
 

@@ -38,6 +38,11 @@ void site_add_remote_arenas(struct server *srv, json_t *list_msg) {
     if (srv->site_ops) srv->site_ops->add_remote_arenas(srv, list_msg);
 }
 
+int site_my_games(struct conn *c, const json_t *req_id, json_t *msg) {
+    struct server *srv = c->srv;
+    return srv->site_ops ? srv->site_ops->my_games(c, req_id, msg) : 0;
+}
+
 bool site_schedules_arenas(struct server *srv) {
     return !srv->site_ops || srv->site_ops->schedules_arenas(srv);
 }

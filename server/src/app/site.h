@@ -44,6 +44,7 @@ struct site_ops {
     void (*add_remote_seeks)(struct server *srv, json_t *seeks_msg);
     void (*add_remote_arenas)(struct server *srv, json_t *list_msg);
     bool (*schedules_arenas)(struct server *srv);
+    int (*my_games)(struct conn *c, const json_t *req_id, json_t *msg);
     bool (*arena_announced)(struct server *srv, const char *name, int64_t starts_wall_ms);
     json_t *(*live_games)(struct server *srv, int limit, int64_t now_ms);
     void (*player_hello)(struct server *srv, const struct player *p);
@@ -93,6 +94,11 @@ void site_add_remote_seeks(struct server *srv, json_t *seeks_msg);
 /* arena_list's reply: adds the other nodes' arenas, as they last announced them (msg
  * borrowed). */
 void site_add_remote_arenas(struct server *srv, json_t *list_msg);
+
+/* my_games on a site: msg is this node's answer; returns 1 when the site took it (consumed: c
+ * gets the player's games on every node, gathered for at most 300 ms, in my_games' order), 0
+ * when the caller answers msg itself (no site, or cut off from the others). */
+int site_my_games(struct conn *c, const json_t *req_id, json_t *msg);
 
 /* Whether this node creates the operator's scheduled arenas (app/arenas.h): on a site, the one
  * node that runs the pools, once on the bus long enough to have heard the others' arenas (none

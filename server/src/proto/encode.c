@@ -668,41 +668,48 @@ json_t *proto_encode_live_games(const struct world *world, int limit, int64_t no
     return msg;
 }
 
-/* A game of the player's, with what orders it in my_games. */
-struct my_game {
-    const struct game *g;
-    int color;
-    bool my_turn;
-    int64_t left; /* the player's time left; INT64_MAX without a clock */
-};
+/* The player's time left in one of my_games' entries; INT64_MAX without a clock. */
+static int64_t my_game_left(const json_t *entry) {
+    const json_t *clock = json_object_get(entry, "clock");
+    const json_t *left = json_object_get(clock, json_string_value(json_object_get(entry, "color")));
+    return json_is_integer(left) ? json_integer_value(left) : INT64_MAX;
+}
 
 static int my_game_order(const void *a, const void *b) {
-    const struct my_game *x = a, *y = b;
-    if (x->my_turn != y->my_turn) return x->my_turn ? -1 : 1;
-    return x->left < y->left ? -1 : x->left > y->left;
+    const json_t *x = *(const json_t *const *)a, *y = *(const json_t *const *)b;
+    bool x_turn = json_is_true(json_object_get(x, "my_turn"));
+    bool y_turn = json_is_true(json_object_get(y, "my_turn"));
+    if (x_turn != y_turn) return x_turn ? -1 : 1;
+    int64_t x_left = my_game_left(x), y_left = my_game_left(y);
+    return x_left < y_left ? -1 : x_left > y_left;
+}
+
+int proto_my_games_sort(json_t *games) {
+    size_t n = json_array_size(games);
+    if (n < 2) return 0;
+    json_t **entries = malloc(sizeof *entries * n);
+    if (!entries) return -1;
+    for (size_t i = 0; i < n; i++) entries[i] = json_incref(json_array_get(games, i));
+    qsort(entries, n, sizeof *entries, my_game_order);
+    json_array_clear(games);
+    int rc = 0;
+    for (size_t i = 0; i < n; i++)
+        if (json_array_append_new(games, entries[i]) < 0) rc = -1;
+    free(entries);
+    return rc;
 }
 
 json_t *proto_encode_my_games(const struct player *p, int64_t now_ms) {
     json_t *msg = message("my_games");
     json_t *list = json_array();
-    struct my_game *order = calloc((size_t)p->game_count + 1, sizeof *order);
-    int n = 0;
-    for (int i = 0; order && i < p->game_count; i++) {
+    for (int i = 0; list && i < p->game_count; i++) {
         const struct game *g = p->games[i];
         if (g->ended) continue;
         int color = game_color_of(g, p);
-        int64_t clocks[2];
-        game_clocks(g, now_ms, clocks);
-        order[n++] = (struct my_game){g, color, game_turn(g) == color,
-                                      g->tc.unlimited ? INT64_MAX : clocks[color]};
-    }
-    if (n > 1) qsort(order, (size_t)n, sizeof *order, my_game_order);
-    for (int i = 0; list && i < n; i++) {
-        const struct game *g = order[i].g;
         json_t *obj = proto_encode_game_summary(g, now_ms);
         if (!obj) continue;
-        put(obj, "color", json_string_nocheck(proto_color_name(order[i].color)));
-        put(obj, "my_turn", json_boolean(order[i].my_turn));
+        put(obj, "color", json_string_nocheck(proto_color_name(color)));
+        put(obj, "my_turn", json_boolean(game_turn(g) == color));
         json_t *last = json_null();
         if (game_ply(g) > 0) {
             struct chess_position before;
@@ -715,7 +722,10 @@ json_t *proto_encode_my_games(const struct player *p, int64_t now_ms) {
         put(obj, "last_move", last);
         json_array_append_new(list, obj);
     }
-    free(order);
+    if (list && proto_my_games_sort(list) < 0) {
+        json_decref(list);
+        list = NULL;
+    }
     if (msg && list)
         put(msg, "games", list);
     else {

@@ -64,6 +64,9 @@ json_t *proto_encode_live_games(const struct world *world, int limit, int64_t no
  * and the last move), those where it is its turn first, each part by its time left (least
  * first; games without a clock last), as lichess orders nowPlaying. */
 json_t *proto_encode_my_games(const struct player *p, int64_t now_ms);
+/* Puts my_games' entries (an array; from this node's and other nodes' my_games) in that order.
+ * Returns 0 or -1 (memory: the array may have lost entries). */
+int proto_my_games_sort(json_t *games);
 
 /* Arena tournaments (core/world.h). The standings list holds the first PROTO_ARENA_STANDINGS
  * places. {"type": "arena", "arena": {...}}: the full state, with viewer's own place ("me") and

@@ -329,6 +329,7 @@ static const struct site_ops cluster_ops = {
     .add_remote_seeks = cluster_add_remote_seeks,
     .add_remote_arenas = cluster_add_remote_arenas,
     .schedules_arenas = cluster_schedules_arenas,
+    .my_games = cluster_my_games,
     .arena_announced = cluster_arena_announced,
     .live_games = cluster_live_games,
     .player_hello = cluster_player_hello,
@@ -605,6 +606,16 @@ const char *cluster_arena_owner(struct cluster *cl, const char *id) {
             owner = peer; /* an adopter lists it too until the dead node is heard no more */
     }
     return owner ? owner->id : NULL;
+}
+
+int cluster_live_peers(struct cluster *cl) {
+    int64_t now = now_mono_ms();
+    int n = 0;
+    const char *key;
+    void *value;
+    for (size_t i = 0; strmap_next(&cl->peers, &i, &key, &value);)
+        n += now - ((const struct peer *)value)->seen_ms <= PEER_ALIVE_MS;
+    return n;
 }
 
 bool cluster_schedules_arenas(struct server *srv) {

@@ -153,6 +153,12 @@ const char *cluster_arena_owner(struct cluster *cl, const char *id);
  * (msg borrowed), those this node holds excepted. */
 void cluster_add_remote_arenas(struct server *srv, json_t *list_msg);
 
+/* site_ops.my_games (app/site.h). */
+int cluster_my_games(struct conn *c, const json_t *req_id, json_t *msg);
+
+/* The other nodes heard from in the last PEER_ALIVE_MS. */
+int cluster_live_peers(struct cluster *cl);
+
 /* site_ops.schedules_arenas and .arena_announced (app/site.h). */
 bool cluster_schedules_arenas(struct server *srv);
 bool cluster_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms);

@@ -13,6 +13,9 @@
  *                         (to each following node's channel; lobby events, events without a
  *                         game and rated games' ends to the site channel)
  *   site channel:  gone   {n, p}          a player's last connection left node n
+ *                  mygames {n, q, p}      my_games: every node answers with its games of
+ *                                         player p (res {q, g}), gathered by the asker for at
+ *                                         most MY_GAMES_WAIT_MS
  *                  pgames {n, p}          a player said hello on n: send it the player's games
  *                  where  {n, q, p}       a direct challenge: is player p connected to you?
  *                  pmod   {n, p, a, o}    a moderation change a about player p (o: a block's
@@ -58,7 +61,11 @@ enum pending_kind {
     PENDING_CHALLENGE,
     PENDING_LOCATE, /* a direct challenge's invited player: on which node is it connected? */
     PENDING_ARENA_WATCH,
+    PENDING_MY_GAMES, /* answers from every node, until all came or the deadline */
 };
+
+/* How long my_games waits for the other nodes' games of its player. */
+#define MY_GAMES_WAIT_MS 300
 
 /* How long a direct challenge waits for the node of the invited player to answer before it is
  * run here anyway (and refused with PLAYER_OFFLINE if nobody has the player). */
@@ -80,6 +87,8 @@ struct pending {
     int lookups;             /* directory reads so far */
     bool looked_again;       /* its owner was not listening: the directory was read again */
     int64_t lookup_again_ms; /* a read to repeat at this time (0: none waiting) */
+    json_t *gathered;        /* PENDING_MY_GAMES: the answer so far (this node's my_games) */
+    int awaited;             /* PENDING_MY_GAMES: the nodes that have not answered yet */
     int64_t deadline_ms;
     struct pending *next;
 };
@@ -144,6 +153,7 @@ static struct pending *pending_take(struct cluster *cl, uint64_t rid) {
 
 static void pending_free(struct pending *p) {
     json_decref(p->client_id);
+    json_decref(p->gathered);
     free(p->text);
     free(p);
 }
@@ -1095,8 +1105,16 @@ static void deliver_state(struct cluster *cl, const json_t *res, const char *gam
     }
 }
 
+static void my_games_answer(struct cluster *cl, struct pending *p, const json_t *msg);
+
 static void on_answer(struct cluster *cl, const json_t *msg) {
-    struct pending *p = pending_take(cl, (uint64_t)json_integer_value(json_object_get(msg, "q")));
+    uint64_t rid = (uint64_t)json_integer_value(json_object_get(msg, "q"));
+    struct pending *gathering = pending_find(cl, rid);
+    if (gathering && gathering->kind == PENDING_MY_GAMES) {
+        my_games_answer(cl, gathering, msg);
+        return;
+    }
+    struct pending *p = pending_take(cl, rid);
     if (!p) return;
     int code = (int)json_integer_value(json_object_get(msg, "e"));
     if (p->kind == PENDING_LOCATE) {
@@ -1255,6 +1273,72 @@ static void on_player_moderated(struct cluster *cl, const json_t *msg) {
     if (player && change) moderation_apply(cl->srv, player, change, other);
 }
 
+/* ---- my_games for the whole site ---- */
+
+int cluster_my_games(struct conn *c, const json_t *req_id, json_t *msg) {
+    struct cluster *cl = cluster_of(c->srv);
+    int peers = cl ? cluster_live_peers(cl) : 0;
+    if (peers == 0 || !c->player || !bus_up(cl->bus)) return 0;
+    struct pending *p = pending_add(cl, PENDING_MY_GAMES, c, req_id, "");
+    if (!p) return 0;
+    p->awaited = peers;
+    p->deadline_ms = now_mono_ms() + MY_GAMES_WAIT_MS;
+    json_t *ask = json_pack("{s:s,s:s,s:I,s:s}", "t", "mygames", "n", cl->node, "q",
+                            (json_int_t)p->rid, "p", c->player->id);
+    if (cluster_publish_direct(cl, NULL, ask, NULL, NULL) < 0) {
+        pending_free(pending_take(cl, p->rid));
+        return 0; /* msg stays the caller's */
+    }
+    p->gathered = msg;
+    return 1;
+}
+
+/* mygames: this node's games of the player, for the node that asks (an empty list too: it
+ * counts the answers). */
+static void owner_my_games(struct cluster *cl, const json_t *msg) {
+    const char *from = json_string_value(json_object_get(msg, "n"));
+    const char *id = json_string_value(json_object_get(msg, "p"));
+    if (!from || !id) return;
+    const struct player *pl = world_player_by_id(cl->srv->world, id);
+    json_t *mine = pl && pl->game_count > 0 ? proto_encode_my_games(pl, now_mono_ms()) : NULL;
+    json_t *games = mine ? json_incref(json_object_get(mine, "games")) : json_array();
+    json_decref(mine);
+    answer(cl, from, (uint64_t)json_integer_value(json_object_get(msg, "q")),
+           json_pack("{s:o*}", "g", games));
+}
+
+/* The gathered my_games to its connection (p taken out of the list already). */
+static void my_games_done(struct pending *p) {
+    json_t *answer = p->gathered;
+    p->gathered = NULL;
+    if (p->conn && answer && proto_my_games_sort(json_object_get(answer, "games")) == 0) {
+        proto_set_id(answer, p->client_id);
+        conn_send_json(p->conn, answer);
+        answer = NULL;
+    } else if (p->conn) {
+        conn_send_error(p->conn, -PROTO_ERR_INTERNAL, p->client_id, NULL);
+    }
+    json_decref(answer);
+    pending_free(p);
+}
+
+/* One node's answer to mygames: its games join the list; the last answer ends the wait. */
+static void my_games_answer(struct cluster *cl, struct pending *p, const json_t *msg) {
+    json_t *list = json_object_get(p->gathered, "games");
+    const json_t *games = json_object_get(msg, "g");
+    for (size_t i = 0; i < json_array_size(games); i++) {
+        json_t *g = json_array_get(games, i);
+        const char *id = json_string_value(json_object_get(g, "id"));
+        bool known = false;
+        for (size_t k = 0; id && !known && k < json_array_size(list); k++) {
+            const char *had = json_string_value(json_object_get(json_array_get(list, k), "id"));
+            known = had && strcmp(had, id) == 0;
+        }
+        if (id && !known) json_array_append(list, g);
+    }
+    if (--p->awaited <= 0) my_games_done(pending_take(cl, p->rid));
+}
+
 const char *relay_player_node(struct cluster *cl, const char *player) {
     const struct seen *seen = strmap_get(&cl->remote_seen, player);
     return seen ? seen->node : NULL;
@@ -1274,7 +1358,9 @@ void relay_tick(struct cluster *cl, int64_t now) {
             continue;
         }
         *pp = p->next;
-        if (p->kind == PENDING_LOCATE)
+        if (p->kind == PENDING_MY_GAMES)
+            my_games_done(p); /* what came in time */
+        else if (p->kind == PENDING_LOCATE)
             redispatch(cl, p); /* nobody has the player: refused here as offline */
         else
             pending_fail(cl, p, -PROTO_ERR_OWNER_UNREACHABLE);
@@ -1323,6 +1409,8 @@ bool relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_
         owner_player_gone(cl, msg);
     else if (strcmp(t, "pgames") == 0)
         owner_player_games(cl, msg);
+    else if (strcmp(t, "mygames") == 0)
+        owner_my_games(cl, msg);
     else if (strcmp(t, "pmod") == 0)
         on_player_moderated(cl, msg);
     else if (strcmp(t, "pset") == 0)
