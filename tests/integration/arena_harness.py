@@ -209,3 +209,25 @@ async def watch_until(client, arena, status, timeout):
             span = arrivals[-1] - arrivals[0]
             assert len(arrivals) <= span + 2, "%d pushes in %.1f s" % (len(arrivals), span)
             return msg
+
+
+async def bots_back(server, tokens, seed, **bot_options):
+    """The players of these tokens connected to server again, each a Bot (bot_options its
+    shares) playing its games in progress (those of its welcome) and the next ones."""
+    bots = []
+    for i, token in enumerate(tokens):
+        c = await server.player(token=token)
+        bot = Bot(c, seed=seed + i, **bot_options)
+        for g in c.welcome["games"]:
+            bot.adopt(g)
+        bots.append(bot)
+    for b in bots:
+        b.start()
+        for gid in list(b.games):
+            await b.play_turn(gid)
+    return bots
+
+
+async def stop_all(bots):
+    for b in bots:
+        await b.stop()

@@ -9,7 +9,7 @@ end the final standings are what the archive gives when scored independently.
 import asyncio
 import signal
 
-from arena_harness import (BULLET, Bot, account, archive_rows, arena_players, compare,
+from arena_harness import (BULLET, account, archive_rows, arena_players, bots_back, compare,
                            recompute, watch_until)
 from persist_harness import run_data_dir_tests
 
@@ -20,23 +20,6 @@ KEYS = ("score", "games", "wins", "draws", "losses", "sheet", "performance")
 
 def places(standings):
     return [(s["player"]["id"], {k: s[k] for k in KEYS}) for s in standings]
-
-
-async def start_bots(srv, tokens, seed):
-    """The players connected again with their tokens, each playing its games in progress."""
-    bots = []
-    for i, token in enumerate(tokens):
-        c = await srv.connect()
-        welcome = await c.hello(token=token)
-        bot = Bot(c, seed=seed + i)
-        for g in welcome["games"]:
-            bot.adopt(g)
-        bots.append(bot)
-    for b in bots:
-        b.start()
-        for gid in list(b.games):
-            await b.play_turn(gid)
-    return bots
 
 
 async def test_restarts_keep_the_standings(data):
@@ -50,7 +33,7 @@ async def test_restarts_keep_the_standings(data):
         await c.ok({"type": "arena_join", "arena": aid})
         tokens.append(c.token)
         await c.close()
-    bots = await start_bots(srv, tokens, 0)
+    bots = await bots_back(srv, tokens, 0)
     for round_, sig in enumerate((signal.SIGTERM, signal.SIGKILL)):
         await asyncio.sleep(15)
         for b in bots:
@@ -88,7 +71,7 @@ async def test_restarts_keep_the_standings(data):
         assert len(playing) == 2 * len(live), (playing, live)
         print("%s: %d games ended and %d in progress kept" % (
             sig.name, sum(s["games"] for s in after["standings"]) // 2, len(live)))
-        bots = await start_bots(srv, tokens, 100 * (round_ + 1))
+        bots = await bots_back(srv, tokens, 100 * (round_ + 1))
     final = await watch_until(watcher, aid, "finished", MINUTES * 60 + 90)
     for b in bots:
         await b.stop()

@@ -22,8 +22,8 @@ import re
 import signal
 import time
 
-from arena_harness import (BULLET, Bot, account, archive_rows, arena_players, compare,
-                           recompute, watch_until)
+from arena_harness import (BULLET, account, archive_rows, arena_players, bots_back, compare,
+                           recompute, stop_all, watch_until)
 from cluster_harness import run_site_tests
 
 PLAYERS = 6
@@ -37,25 +37,7 @@ def live_games(site, aid):
 
 
 async def bots_on(node, tokens, seed):
-    """The players connected to node with their tokens, each playing its games in progress
-    (those of its welcome) and the next ones."""
-    bots = []
-    for i, token in enumerate(tokens):
-        c = await node.player(token=token)
-        bot = Bot(c, seed=seed + i, berserk_share=0.5, resign_share=0.05)
-        for g in c.welcome["games"]:
-            bot.adopt(g)
-        bots.append(bot)
-    for b in bots:
-        b.start()
-        for gid in list(b.games):
-            await b.play_turn(gid)
-    return bots
-
-
-async def stop_all(bots):
-    for b in bots:
-        await b.stop()
+    return await bots_back(node, tokens, seed, berserk_share=0.5, resign_share=0.05)
 
 
 async def watch_when_adopted(watcher, aid, deadline_s=20):
