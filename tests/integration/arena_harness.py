@@ -211,6 +211,18 @@ async def watch_until(client, arena, status, timeout):
             return msg
 
 
+async def joined(server, aid, count):
+    """count accounts ("arena00", ...) that joined arena aid on server and disconnected: their
+    tokens."""
+    tokens = []
+    for i in range(count):
+        c = await account(server, "arena%02d" % i)
+        await c.ok({"type": "arena_join", "arena": aid})
+        tokens.append(c.token)
+        await c.close()
+    return tokens
+
+
 async def bots_back(server, tokens, seed, **bot_options):
     """The players of these tokens connected to server again, each a Bot (bot_options its
     shares) playing its games in progress (those of its welcome) and the next ones."""

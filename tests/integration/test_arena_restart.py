@@ -10,7 +10,7 @@ import asyncio
 import signal
 
 from arena_harness import (BULLET, account, archive_rows, arena_players, bots_back, compare,
-                           recompute, watch_until)
+                           joined, recompute, stop_all, watch_until)
 from persist_harness import run_data_dir_tests
 
 MINUTES = 1
@@ -27,17 +27,11 @@ async def test_restarts_keep_the_standings(data):
     creator = await account(srv, "director")
     aid = (await creator.ok({"type": "arena_create", "name": "Restart Arena", "time": BULLET,
                              "minutes": MINUTES, "starts_in": 2}))["arena"]["id"]
-    tokens = []
-    for i in range(PLAYERS):
-        c = await account(srv, "arena%02d" % i)
-        await c.ok({"type": "arena_join", "arena": aid})
-        tokens.append(c.token)
-        await c.close()
+    tokens = await joined(srv, aid, PLAYERS)
     bots = await bots_back(srv, tokens, 0)
     for round_, sig in enumerate((signal.SIGTERM, signal.SIGKILL)):
         await asyncio.sleep(15)
-        for b in bots:
-            await b.stop()
+        await stop_all(bots)
         await asyncio.sleep(0.5)  # the last moves sent are answered
         watcher = await srv.player("Watcher")
         before = (await watcher.ok({"type": "arena_watch", "arena": aid}))["arena"]
@@ -73,8 +67,7 @@ async def test_restarts_keep_the_standings(data):
             sig.name, sum(s["games"] for s in after["standings"]) // 2, len(live)))
         bots = await bots_back(srv, tokens, 100 * (round_ + 1))
     final = await watch_until(watcher, aid, "finished", MINUTES * 60 + 90)
-    for b in bots:
-        await b.stop()
+    await stop_all(bots)
     rows = archive_rows(data, aid)
     compare(recompute(rows, arena_players(data, aid)), final["standings"])
     assert not data.query("SELECT id FROM games WHERE arena_id = ? AND status = 'live'", (aid,))

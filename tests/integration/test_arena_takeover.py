@@ -23,7 +23,7 @@ import signal
 import time
 
 from arena_harness import (BULLET, account, archive_rows, arena_players, bots_back, compare,
-                           recompute, stop_all, watch_until)
+                           joined, recompute, stop_all, watch_until)
 from cluster_harness import run_site_tests
 
 PLAYERS = 6
@@ -67,12 +67,7 @@ async def test_arena_moves_with_its_games(site):
     creator = await account(a, "director")
     aid = (await creator.ok({"type": "arena_create", "name": "Takeover Arena", "time": BULLET,
                              "minutes": 1, "starts_in": 3}))["arena"]["id"]
-    tokens = []
-    for i in range(PLAYERS):
-        c = await account(a, "arena%02d" % i)
-        await c.ok({"type": "arena_join", "arena": aid})
-        tokens.append(c.token)
-        await c.close()
+    tokens = await joined(a, aid, PLAYERS)
     bots = await bots_on(a, tokens, 0)
     # Played on node a until some games ended there and some are in progress.
     deadline = time.time() + 30

@@ -97,11 +97,6 @@ static json_t *arena_common(const struct world *world, const struct world_arena 
     return obj;
 }
 
-/* The standings: rank[r] is the index of the r-th player. NULL when memory runs out. */
-static int *ranking(const struct world_arena *a) {
-    return arena_ranking(&a->arena);
-}
-
 static bool is_bot(const struct world *world, const char *id) {
     const struct player *p = world_player_by_id(world, id);
     return p && p->bot;
@@ -192,7 +187,7 @@ static void iso_time(int64_t ms, char *out, size_t size) {
 /* lichess's full tournament (GET /api/tournament/{id}), with a page of the standings. */
 static json_t *arena_full(const struct world *world, const struct world_arena *a, int page) {
     json_t *obj = arena_common(world, a);
-    int *rank = ranking(a);
+    int *rank = arena_ranking(&a->arena);
     if (!obj || !rank) {
         free(rank);
         json_decref(obj);
@@ -224,7 +219,7 @@ static json_t *arena_entry(const struct world *world, const struct world_arena *
     put(obj, "startsAt", json_integer(a->starts_wall_ms));
     put(obj, "finishesAt", json_integer(ends_at(a)));
     if (a->status == WORLD_ARENA_FINISHED && a->arena.count > 0) {
-        int *rank = ranking(a);
+        int *rank = arena_ranking(&a->arena);
         if (rank) {
             const struct arena_player *w = &a->arena.players[rank[0]];
             char id[64];
@@ -316,7 +311,7 @@ int apitourney_results(struct hapi *h) {
     char sheet[8] = "";
     net_http_query_arg(h->req, "sheet=", sheet, sizeof sheet);
     bool with_sheet = strcmp(sheet, "true") == 0;
-    int *rank = ranking(a);
+    int *rank = arena_ranking(&a->arena);
     struct ndjson out = {0};
     int rc = rank ? 0 : -1;
     for (int r = 0; rc == 0 && r < a->arena.count && r < nb; r++) {
