@@ -4,6 +4,7 @@ import { GameSocket, ServerError, type Identity } from './socket';
 
 function setup(identity: Identity = { token: 'tok1' }) {
   const f = fakeSockets();
+  const net = { up: true };
   let id = { ...identity };
   const forgot = vi.fn(() => {
     id = { ...id, token: null };
@@ -17,8 +18,9 @@ function setup(identity: Identity = { token: 'tok1' }) {
     pingIntervalMs: 20000,
     pongTimeoutMs: 10000,
     requestTimeoutMs: 5000,
+    networkUp: () => net.up,
   });
-  return { f, socket, forgot };
+  return { f, socket, forgot, net };
 }
 
 beforeEach(() => {
@@ -132,6 +134,24 @@ describe('GameSocket', () => {
     expect(f.sockets).toHaveLength(before + 2);
     welcome(f.current);
     expect(socket.state).toMatchObject({ status: 'online', attempt: 0 });
+  });
+
+  it('says the network is down whichever the browser reports first: the close or offline', () => {
+    const { f, socket, net } = setup();
+    socket.start();
+    welcome(f.current);
+    // The close comes first, with the network already gone.
+    net.up = false;
+    f.current.drop(1006);
+    expect(socket.state).toMatchObject({ status: 'offline', lastError: 'the network is down' });
+    // A close while the browser still thinks it is online says what the close says...
+    net.up = true;
+    vi.advanceTimersByTime(10000);
+    f.current.drop(1006);
+    expect(socket.state.lastError).toBe('the connection was lost');
+    // ... until the browser's 'offline' follows it.
+    socket.networkLost();
+    expect(socket.state).toMatchObject({ status: 'offline', lastError: 'the network is down' });
   });
 
   it('continues as a new guest when the server forgot the token', () => {

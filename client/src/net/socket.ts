@@ -77,6 +77,11 @@ export interface SocketOptions {
   /** Time a request waits for its reply. */
   requestTimeoutMs?: number;
   random?: () => number;
+  /**
+   * Whether the browser has a network (navigator.onLine). A connection that ends while it has
+   * none ended because of that, whichever the browser reports first: the close or 'offline'.
+   */
+  networkUp?: () => boolean;
 }
 
 type MessageListener = (msg: ServerMessage, receivedAt: number) => void;
@@ -126,6 +131,7 @@ export class GameSocket {
       pongTimeoutMs: 10000,
       requestTimeoutMs: 10000,
       random: Math.random,
+      networkUp: () => typeof navigator === 'undefined' || navigator.onLine !== false,
       ...options,
     };
   }
@@ -176,7 +182,12 @@ export class GameSocket {
 
   /** The browser lost the network: the connection is gone now (not after the keep-alive). */
   networkLost(): void {
-    if (this.stopped || !this.ws) return;
+    if (this.stopped) return;
+    if (!this.ws) {
+      // The browser closed the connection before it said the network was gone.
+      if (this._state.status === 'offline') this.setState({ lastError: 'the network is down' });
+      return;
+    }
     const ws = this.ws;
     ws.onopen = ws.onclose = ws.onerror = ws.onmessage = null;
     ws.close();
@@ -361,7 +372,7 @@ export class GameSocket {
       status: 'offline',
       attempt: attempt + 1,
       retryAt: Date.now() + delay,
-      lastError: reason,
+      lastError: this.opts.networkUp() ? reason : 'the network is down',
     });
     this.retryTimer = setTimeout(() => {
       this.retryTimer = null;
