@@ -59,7 +59,7 @@ static int port, max_connections, max_message, out_queue, rate, burst, abuse, ma
 static int64_t first_move_ms, abandon_ms, seek_grace_ms, guest_purge_ms;
 static struct engine_config engine_cfg;
 static int engine_memory_mb, engine_table_mb, analysis_seconds, game_analysis_nodes;
-static int db_readers = 2, db_read_delay_ms, db_commit_delay_ms;
+static int db_readers = 2, db_read_delay_ms, db_commit_delay_ms, db_commit_interval_us = 1000;
 static const char *backup_dir = "";
 static int64_t backup_interval_ms = 6 * 3600 * 1000;
 static int backup_keep = 8;
@@ -130,6 +130,8 @@ static const struct option_spec options[] = {
      "for tests: delay every database read by this much (answers arrive late)"},
     {"db-commit-delay-ms", "CHESS_DB_COMMIT_DELAY_MS", OPT_INT, &db_commit_delay_ms, 0, 60000,
      "for tests: delay every commit by this much (commits arrive late)"},
+    {"db-commit-interval-us", "CHESS_DB_COMMIT_INTERVAL_US", OPT_INT, &db_commit_interval_us, 0,
+     100000, "start a database transaction at most this often: what arrives meanwhile joins it"},
     {"bots-rated-vs-humans", "CHESS_BOTS_RATED_VS_HUMANS", OPT_INT, &bots_rated, 0, 1,
      "1: games between a bot and a person may be rated (docs/bots.md)"},
     {"engine-workers", "CHESS_ENGINE_WORKERS", OPT_INT, &engine_cfg.workers, 0, 256,
@@ -577,7 +579,8 @@ int main(int argc, char **argv) {
                                      .leases = *redis_addr != '\0',
                                      .readers = db_readers,
                                      .read_delay_ms = db_read_delay_ms,
-                                     .commit_delay_ms = db_commit_delay_ms};
+                                     .commit_delay_ms = db_commit_delay_ms,
+                                     .commit_interval_us = db_commit_interval_us};
     int store_status;
     char store_err[512];
     struct store *store = store_open(&store_cfg, &store_status, store_err, sizeof store_err);

@@ -2,11 +2,13 @@
  * Load generator for the chess server, and the bare libwebsockets echo server it is compared
  * with. One process, one lws event loop, many client connections.
  *
- *   loadgen echo-server --port P [--loop poll|uv] [--relay 0|1]
+ *   loadgen echo-server --port P [--loop poll|uv] [--relay 0|1] [--event-bytes N]
  *       A bare lws WebSocket echo server: every text message goes straight back to its sender.
  *       With --relay 1 it also goes to the sender's partner (connections are paired in the
  *       order they are established): one message in and two out, as a move is on the chess
- *       server, with nothing else done.
+ *       server, with nothing else done. With --event-bytes N, each message that goes out is
+ *       the one received padded to N bytes (a "pad" field), as the chess server turns a short
+ *       move into a longer move event.
  *
  *   loadgen run --port P --target chess|echo|relay [--connections N] [--rate R] [--warmup S]
  *               [--duration S] [--server-pid PID] [--tick-us US]
@@ -15,9 +17,11 @@
  *       a name, up to 8 nodes; not with --port or --port2). Against the chess server, pairs of
  *       connections play N/2 games with random legal moves (a finished game is followed by a
  *       rematch); against the echo server each connection sends move-sized messages to itself;
- *       against the relaying echo server (target relay) each sends messages the size of the
- *       chess server's move event, stamped with its index and send time, and the delay is
- *       measured where the partner's copy arrives.
+ *       against the relaying echo server (target relay) each sends move-sized messages stamped
+ *       with its index and send time (the server pads what it sends out to the size of the
+ *       chess server's move event: --event-bytes), and the delay is measured where the
+ *       partner's copy arrives. RESULT's event_bytes is the mean size of the move messages
+ *       (events) received in the phase.
  *       Two phases are measured:
  *         paced:   moves are sent on a schedule adding up to R moves/s (each game moves every
  *                  N/2/R seconds, or at once when late), which shows the delay at that load;
@@ -86,6 +90,21 @@ struct echo_session {
  * a partner. Owned by the echo server's single loop thread. */
 static struct echo_session *relay_waiting;
 static bool relay_mode;
+/* --event-bytes: the size every message that goes out is padded to (0: as received). */
+static size_t relay_event_bytes;
+
+/* Pads the JSON object in[0..*len) to relay_event_bytes with a "pad" field, in place (in holds
+ * MAX_MSG bytes), as the chess server writes a longer event for a short move. */
+static void pad_to_event(unsigned char *in, size_t *len) {
+    static const char field[] = ",\"pad\":\"";
+    size_t n = *len, extra = sizeof field - 1 + 2; /* the field, its closing quote and brace */
+    if (n < 2 || in[n - 1] != '}' || relay_event_bytes < n + extra) return;
+    memcpy(in + n - 1, field, sizeof field - 1);
+    size_t at = n - 1 + sizeof field - 1, fill = relay_event_bytes - n - extra + 1;
+    memset(in + at, 'x', fill);
+    memcpy(in + at + fill, "\"}", 2);
+    *len = at + fill + 2;
+}
 
 /* Small messages must leave at once: no Nagle delay waiting for an ACK. */
 static void set_nodelay(struct lws *wsi) {
@@ -133,6 +152,7 @@ static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void
             memcpy(s->in + s->in_len, in, len);
             s->in_len += len;
             if (!lws_is_final_fragment(wsi)) return 0;
+            pad_to_event(s->in, &s->in_len);
             /* Back to the sender and, relaying, to its partner: a move's two messages. */
             if (echo_out(s, s->in, s->in_len) < 0 ||
                 (s->partner && echo_out(s->partner, s->in, s->in_len) < 0))
@@ -156,8 +176,10 @@ static int echo_callback(struct lws *wsi, enum lws_callback_reasons reason, void
     }
 }
 
-static int run_echo_server(int port, const char *loop_kind, int keepalive_s, bool relay) {
+static int run_echo_server(int port, const char *loop_kind, int keepalive_s, bool relay,
+                           int event_bytes) {
     relay_mode = relay;
+    relay_event_bytes = event_bytes > 0 && event_bytes < MAX_MSG ? (size_t)event_bytes : 0;
     static const struct lws_protocols protocols[] = {
         {"echo", echo_callback, sizeof(struct echo_session), MAX_MSG, 0, NULL, 0},
         {NULL, NULL, 0, 0, 0, NULL, 0}};
@@ -278,6 +300,7 @@ static uint64_t seed = 0x9e3779b97f4a7c15ull;
 #define HIST_BUCKETS 200000 /* 10 us each: up to 2 s; beyond goes to the last bucket */
 static uint32_t *hist;
 static uint64_t delivered, errors_seen, games_started_count, games_ended_count;
+static uint64_t event_bytes_sum, events_seen; /* the move messages received while measuring */
 static int64_t max_delay_us;
 static char first_error[256];
 /* With --timeline 1: per 100 ms window of arrival since the paced phase began, the deliveries
@@ -415,12 +438,9 @@ static void echo_send(struct lconn *c) {
                    c->index % 10000);
         return;
     }
-    /* The size of the chess server's move event, which both players get. */
+    /* A move, stamped for the partner's delay; the server pads it to an event's size. */
     conn_sendf(c,
-               "{\"type\":\"move\",\"from\":%d,\"t\":%lld,\"game\":\"abcd%04d\",\"v\":4,"
-               "\"ply\":3,\"uci\":\"g1f3\",\"san\":\"Nf3\",\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/"
-               "4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2\",\"turn\":\"black\",\"clock\":{\"white\":"
-               "299900,\"black\":300000}}",
+               "{\"type\":\"move\",\"from\":%d,\"t\":%lld,\"game\":\"abcd%04d\",\"move\":\"g1f3\"}",
                c->index, (long long)c->echo_sent_us, c->index % 10000);
 }
 
@@ -504,6 +524,7 @@ static void on_message(struct lconn *c, char *text, size_t len) {
     text[len] = '\0';
     char type[24];
     if (scan_string(text, "type", type, sizeof type) < 0) return;
+    if (measuring && strcmp(type, "move") == 0) event_bytes_sum += len, events_seen++;
     if (opt.echo) {
         long long from, sent;
         if (opt.relay && scan_int(text, "from", &from) == 0 && from != c->index) {
@@ -704,6 +725,7 @@ static int count_held(void) {
 static void measure_phase(const char *name) {
     memset(hist, 0, sizeof *hist * HIST_BUCKETS);
     delivered = 0;
+    event_bytes_sum = events_seen = 0;
     max_delay_us = 0;
     uint64_t ended0 = games_ended_count;
     double node0[MAX_NODES], node1[MAX_NODES];
@@ -723,7 +745,7 @@ static void measure_phase(const char *name) {
     printf("RESULT phase=%s target=%s connections_held=%d games=%d moves_per_s=%.0f "
            "p50_ms=%.2f p99_ms=%.2f max_ms=%.2f over_20ms=%.2f%% server_cpu=%.0f%% "
            "generator_cpu=%.0f%% "
-           "server_us_per_move=%.1f games_finished=%llu errors=%llu",
+           "server_us_per_move=%.1f games_finished=%llu errors=%llu event_bytes=%.0f",
            name,
            opt.relay  ? "relay"
            : opt.echo ? "echo"
@@ -731,7 +753,8 @@ static void measure_phase(const char *name) {
            count_held(), opt.echo ? 0 : opt.games, rate, percentile_ms(0.50), percentile_ms(0.99),
            (double)max_delay_us / 1000.0, percent_over_ms(20), 100.0 * server_cpu / secs,
            100.0 * self_cpu / secs, delivered ? server_cpu * 1e6 / (double)delivered : 0.0,
-           (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen);
+           (unsigned long long)(games_ended_count - ended0), (unsigned long long)errors_seen,
+           events_seen ? (double)event_bytes_sum / (double)events_seen : 0.0);
     if (opt.pids > 1)
         for (int i = 0; i < opt.nodes; i++)
             printf("%s%.0f%%", i ? "," : " node_cpu=", 100.0 * (node1[i] - node0[i]) / secs);
@@ -827,7 +850,7 @@ static int run_generator(void) {
 static void usage(void) {
     fprintf(stderr,
             "usage: loadgen echo-server --port P [--loop poll|uv] [--keepalive SECONDS]\n"
-            "                         [--relay 0|1]\n"
+            "                         [--relay 0|1] [--event-bytes N]\n"
             "       loadgen run --port P --target chess|echo|relay [--connections N]\n"
             "                   [--rate R]\n"
             "                   [--warmup S] [--duration S] [--server-pid PID]\n"
@@ -890,6 +913,7 @@ int main(int argc, char **argv) {
     const char *loop_kind = "poll";
     int keepalive_s = 0;
     bool relay = false;
+    int event_bytes = 0;
     int pid[MAX_NODES] = {0}, pids = 0; /* --server-pid in order; --server-pid2 is pid[1] */
     for (int i = 2; i + 1 < argc; i += 2) {
         const char *k = argv[i], *v = argv[i + 1];
@@ -899,6 +923,8 @@ int main(int argc, char **argv) {
             loop_kind = v;
         else if (!strcmp(k, "--relay"))
             relay = atoi(v) != 0;
+        else if (!strcmp(k, "--event-bytes"))
+            event_bytes = atoi(v);
         else if (!strcmp(k, "--keepalive"))
             keepalive_s = atoi(v);
         else if (!strcmp(k, "--tick-us"))
@@ -936,7 +962,7 @@ int main(int argc, char **argv) {
         return usage_error();
     seed ^= (uint64_t)getpid() << 17;
     if (!strcmp(argv[1], "echo-server"))
-        return run_echo_server(opt.port, loop_kind, keepalive_s, relay);
+        return run_echo_server(opt.port, loop_kind, keepalive_s, relay, event_bytes);
     if (!strcmp(argv[1], "run")) return run_generator();
     return usage_error();
 }

@@ -6,10 +6,12 @@
 # Builds nothing: BUILD_DIR (default build/release) must hold server/chess_server and
 # tests/load/loadgen. In one run it measures
 #   1. the ceiling: loadgen against its own bare lws echo server (same loop as the server),
-#   2. the ceiling with a move's traffic: the same server relaying every message to its sender
+#   2. the chess server: CONNECTIONS connections playing CONNECTIONS/2 games,
+#   3. the ceiling with a move's traffic: the same server relaying every message to its sender
 #      and to a partner connection, as the chess server sends a move to both players (one
-#      message in, two out, move-event sized), the delay measured at the partner,
-#   3. the chess server: CONNECTIONS connections playing CONNECTIONS/2 games,
+#      move-sized message in, two out, each padded to the mean size of the chess server's move
+#      events as step 2 measured them: the smaller of its two phases' means, so the reference
+#      never sends more than the chess server did), the delay measured at the partner,
 # each paced at RATE moves/s (delay figures) and then closed-loop (most moves/s), and prints
 # the ratios of the chess server's closed-loop moves/s to the echo round trips/s and to the
 # relayed messages/s, and the server's own view from /metrics (how long messages waited for
@@ -53,10 +55,10 @@ echo "== kernel $(uname -r), $(sed -n 's/^model name[[:space:]]*: //p' /proc/cpu
 echo "== $conns connections, paced at $rate moves/s, ${duration}s per phase, bare servers' loop: $loop," \
      "generator tick ${tick_us} us"
 # A bare lws server: plain echo, or relaying each message to a partner connection as well.
-bare() { # bare echo|relay
+bare() { # bare echo|relay [EVENT_BYTES]
     p=$(port)
     "$loadgen" echo-server --port "$p" --loop "$loop" --relay "$([ "$1" = relay ] && echo 1 || echo 0)" \
-        2>"$tmp/$1.log" &
+        --event-bytes "${2:-0}" 2>"$tmp/$1.log" &
     echo_pid=$!; pids+=("$echo_pid"); sleep 0.5
     "$loadgen" run --port "$p" --target "$1" --connections "$conns" --rate "$rate" \
         --duration "$duration" --server-pid "$echo_pid" --tick-us "$tick_us" \
@@ -65,8 +67,6 @@ bare() { # bare echo|relay
 }
 echo "== ceiling: bare lws echo server"
 bare echo
-echo "== ceiling with a move's traffic: bare lws server relaying each message to sender and partner"
-bare relay
 
 echo "== chess server"
 p=$(port)
@@ -97,6 +97,11 @@ metrics() {
 kill -TERM "$server_pid"; wait "$server_pid" || echo "server exit status $?"
 
 field() { grep "phase=$2" "$1" | tr ' ' '\n' | grep "^$3=" | cut -d= -f2; }
+event_bytes=$(( $(field "$tmp/chess.txt" paced event_bytes) < $(field "$tmp/chess.txt" closed event_bytes) \
+    ? $(field "$tmp/chess.txt" paced event_bytes) : $(field "$tmp/chess.txt" closed event_bytes) ))
+echo "== ceiling with a move's traffic: bare lws server relaying each message to sender and partner," \
+     "padded to the chess server's mean move event ($event_bytes bytes)"
+bare relay "$event_bytes"
 echo_max=$(field "$tmp/echo.txt" closed moves_per_s)
 relay_max=$(field "$tmp/relay.txt" closed moves_per_s)
 chess_max=$(field "$tmp/chess.txt" closed moves_per_s)

@@ -75,13 +75,18 @@ struct store_config {
      * with the games it starts and restoring only those, and each holding a lock of its own.
      * NULL or "": a single server, which holds the store alone. Must outlive the store. */
     const char *node_id;
-    int max_batch;       /* most operations per transaction (0: 8192) */
-    bool per_op;         /* one transaction per operation (for the benchmark's reference) */
-    int retry_ms;        /* first pause before retrying a failed transaction, doubling for each of
-                            8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
-    int readers;         /* reader threads, each with its own connection (0: 2) */
-    int read_delay_ms;   /* for tests: each read waits this long on its reader before it runs, so
-                            answers arrive late (0: none) */
+    int max_batch;     /* most operations per transaction (0: 8192) */
+    bool per_op;       /* one transaction per operation (for the benchmark's reference) */
+    int retry_ms;      /* first pause before retrying a failed transaction, doubling for each of
+                          8 attempts (0: 25 ms, about 6 s in all before the writer gives up) */
+    int readers;       /* reader threads, each with its own connection (0: 2) */
+    int read_delay_ms; /* for tests: each read waits this long on its reader before it runs, so
+                          answers arrive late (0: none) */
+    /* The writer starts a transaction at most once in this many microseconds: what the loop
+     * submits meanwhile joins the next one, so a busy server makes fewer and larger commits (each
+     * costs a sync, the WAL's locks and two thread wake-ups). The first commit after a quiet
+     * spell is not delayed. 0: a transaction starts as soon as the last one ended. */
+    int commit_interval_us;
     int commit_delay_ms; /* for tests: each transaction waits this long before its commit, so
                             commits arrive late (0: none) */
     /* A node of a site whose games another node may take over (docs/scaling.md, "When a node

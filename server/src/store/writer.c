@@ -2,7 +2,8 @@
  * The writer thread, the same for every backend. It swaps out everything the loop queued
  * (group commit), cuts it into chunks of at most max_batch operations (one with per_op; a
  * group submitted together is never cut), and has the backend apply each chunk in one
- * transaction. An operation the backend refuses on its own (a taken username, a move for an
+ * transaction, starting one at most once every commit_interval_us (what the loop submits in the
+ * meantime joins it). An operation the backend refuses on its own (a taken username, a move for an
  * unknown game) fails alone and is reported; a transaction that fails as a whole (I/O, a full
  * disk, a lock) is rolled back and retried 8 times over about 6 s, and after that the writer
  * gives up: nothing more is committed, so a move is never reported committed unless it is.
@@ -115,10 +116,20 @@ void *store_writer_main(void *arg) {
     int *status = NULL;
     size_t status_cap = 0;
     bool failed = false, fenced = false;
+    int64_t last_began_us = 0;
     pthread_mutex_lock(&s->lock);
     while (!failed) {
         while (s->pending.count == 0 && !s->stopping) pthread_cond_wait(&s->writer_cond, &s->lock);
         if (s->pending.count == 0) break; /* stopping, and everything is committed */
+        /* Too soon after the last transaction began: let more join this one. */
+        int64_t early_us = last_began_us + s->cfg.commit_interval_us - now_mono_us();
+        if (early_us > 0 && !s->stopping) {
+            pthread_mutex_unlock(&s->lock);
+            struct timespec ts = {early_us / 1000000, (long)(early_us % 1000000) * 1000L};
+            nanosleep(&ts, NULL);
+            pthread_mutex_lock(&s->lock);
+        }
+        last_began_us = now_mono_us();
         struct op_list taken = s->pending;
         s->pending = batch;
         batch = taken;

@@ -1220,6 +1220,41 @@ static void test_commit_reached(void) {
     store_close(s);
 }
 
+/* Waits (at most 20 s) until everything submitted is committed; returns the store's commits. */
+static uint64_t commits_when_settled(struct store *s) {
+    uint64_t seq = store_submitted(s);
+    for (int i = 0; i < 20000 && store_committed_now(s) < seq; i++) sleep_ms(1);
+    CHECK(store_committed_now(s) == seq);
+    struct store_stats st;
+    store_get_stats(s, &st);
+    return st.commits;
+}
+
+/* With a commit interval, what arrives while it runs joins the next transaction: a write that
+ * comes 50 ms after another shares its commit, where without the interval each would have its
+ * own (the writer is idle, and a commit takes far less than 50 ms). */
+static void test_commit_interval(void) {
+    int status;
+    char err[256];
+    if (testdb_fresh(dir, sizeof dir) < 0) return;
+    struct store_config cfg = {.retry_ms = 1, .commit_interval_us = 400000};
+    testdb_config(dir, &cfg);
+    struct store *s = store_open(&cfg, &status, err, sizeof err);
+    CHECK(s != NULL);
+    if (!s) return;
+    CHECK_EQ_INT(store_start(s, on_wake, NULL), 0);
+    submit_player(s, "p1", "Ann", NULL);
+    uint64_t first = commits_when_settled(s);
+    CHECK(first >= 1);
+    submit_player(s, "p2", "Ben", NULL);
+    sleep_ms(50);
+    submit_player(s, "p3", "Cid", NULL);
+    CHECK(commits_when_settled(s) == first + 1);
+    struct results rs = {0};
+    CHECK_EQ_INT(settle(s, &rs), 0);
+    store_close(s);
+}
+
 /* Submits one move and waits (at most 20 s) until the writer committed it: one transaction. */
 static void commit_one_move(struct store *s, int ply) {
     submit_move(s, "g1", ply, "e2e4", "e4", 300000);
@@ -1665,6 +1700,7 @@ int main(void) {
     RUN(test_game_variant);
     RUN(test_game_analysis);
     RUN(test_commit_reached);
+    RUN(test_commit_interval);
     RUN(test_writer_gives_up);
     if (!testdb_pg()) {
         RUN(test_checkpoints_run);
