@@ -96,6 +96,14 @@ async def test_arena_moves_with_its_games(site):
     playing = [s["player"]["id"] for s in state["standings"] if s.get("playing")]
     assert len(playing) == 2 * len(adopted), (playing, adopted)
     assert site.query("SELECT node, status FROM arenas WHERE id = ?", (aid,)) == [("b", "started")]
+    # Node b counts the takeover for the operator.
+    status, _, body = b.http("/metrics")
+    counted = dict(re.findall(r"^chess_(\w+_total) (\S+)$", body.decode(), re.M))
+    assert status == 200 and counted["takeovers_total"] == "1", counted
+    assert counted["games_adopted_total"] == str(len(adopted)), (counted, adopted)
+    moved = site.query("SELECT COUNT(*) FROM arenas WHERE node = 'b' AND status != 'finished' "
+                       "AND id != ?", (own,))[0][0]
+    assert counted["arenas_adopted_total"] == str(moved) and moved >= 1, (counted, moved)
     listed = [x["id"] for x in (await watcher.ok({"type": "arena_list"}))["arenas"]]
     assert own in listed and aid in listed, (own, aid, listed)
     assert site.query("SELECT node, status FROM arenas WHERE name = 'Hourly Bullet Arena'") == \

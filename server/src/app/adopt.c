@@ -123,6 +123,9 @@ static void read_done(struct store_read_job *job) {
     server_arm_world_timer(srv);
     LOGW("adopt", "node=%s: %d game(s) and %d arena(s) adopted", a->node, restored,
          arenas < 0 ? 0 : arenas);
+    srv->metrics.takeovers_total++;
+    srv->metrics.games_adopted_total += (uint64_t)restored;
+    srv->metrics.arenas_adopted_total += arenas < 0 ? 0 : (uint64_t)arenas;
     finish(srv, ids ? 0 : -STORE_ERR_NO_MEMORY, ids, restored);
     free(ids);
 }

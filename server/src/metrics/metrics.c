@@ -235,10 +235,18 @@ static void emit_store(struct buf *t, const struct metrics *m, const struct metr
 /* Every node of a site says whether it is connected and whether it reports the site; the site's
  * own figures come from the reporting node only (one at a time), so that no sum over the nodes
  * counts a figure twice. */
-static void emit_site(struct buf *t, const struct metrics_gauges *g) {
+static void emit_site(struct buf *t, const struct metrics *m, const struct metrics_gauges *g) {
     emit_metric(t, "chess_redis_up", "gauge",
                 "1 while this node is connected to the site's Redis (docs/scaling.md).",
                 g->cluster_redis_up);
+    emit_metric(t, "chess_takeovers_total", "counter",
+                "Dead nodes of the site whose games this node took over.",
+                (double)m->takeovers_total);
+    emit_metric(t, "chess_games_adopted_total", "counter",
+                "Games in progress restored here from dead nodes.", (double)m->games_adopted_total);
+    emit_metric(t, "chess_arenas_adopted_total", "counter",
+                "Arenas not finished restored here from dead nodes.",
+                (double)m->arenas_adopted_total);
     emit_metric(t, "chess_site_reporter", "gauge",
                 "1 on the one node that exports the site's figures (chess_site_*).",
                 g->site_reporter);
@@ -348,6 +356,6 @@ char *metrics_render(const struct metrics *m, const struct metrics_gauges *g, si
               "How late the game timer (flags, first-move aborts) ran.", &m->timer_lag_us);
     emit_store(&t, m, g);
     emit_backup(&t, &m->backup);
-    if (g->cluster) emit_site(&t, g);
+    if (g->cluster) emit_site(&t, m, g);
     return (char *)buf_finish(&t, 0, len);
 }

@@ -76,6 +76,10 @@ struct metrics {
     struct metrics_hist store_read_us;       /* a read: queued to finished */
     uint64_t store_read_errors;              /* reads that failed (not "not found") */
     uint64_t store_read_refused;             /* reads refused: queue full or readers stopped */
+    /* A site's takeovers done by this node (docs/scaling.md, "When a node dies"). */
+    uint64_t takeovers_total;      /* dead nodes whose games and arenas this node took over */
+    uint64_t games_adopted_total;  /* their games in progress, restored here */
+    uint64_t arenas_adopted_total; /* their arenas not finished, restored here */
     struct metrics_backup backup;
 };
 
