@@ -4,9 +4,12 @@ on the node that created it, and a player connected to the other node lists it, 
 a moment after it was created, before any announcement names it), watches it with its own place
 in the pushed standings, is paired, plays, berserks, withdraws and comes back, all from there;
 its connection closing and coming back makes it paired again. An unknown arena is refused on
-both nodes.
+both nodes. lichess's tournament endpoints work on either node: join and withdraw, and the reads
+(answered by the arena's node, 504 when it does not answer).
 """
 import asyncio
+import json
+import signal
 import time
 
 from arena_harness import BULLET
@@ -184,6 +187,61 @@ async def test_http_join_on_another_node(site):
     assert [s["player"]["name"] for s in state["arena"]["standings"]] == ["dan"], state
     assert await asyncio.to_thread(api.post, "/api/tournament/%s/withdraw" % aid) == {"ok": True}
     await asyncio.to_thread(api.post, "/api/tournament/NoSuchAr/join", expect=404)
+
+
+def without_clock(text):
+    """A tournament's JSON without its countdown (it may tick between two reads)."""
+    full = json.loads(text)
+    full.pop("secondsToStart", None)
+    return full
+
+
+async def test_http_reads_on_another_node(site):
+    """lichess's tournament reads asked of the node that does not hold the arena: that node
+    asks the arena's node and answers what it would; an arena nobody holds is 404 there too, and
+    one whose node does not answer in time is 504."""
+    a, b = site.node("a"), site.node("b", "--adopt-games", "0")
+    await site.wait_joined(2)
+    ann, dan = await registered(a, "ann"), await registered(b, "dan")
+    aid = (await ann.ok({"type": "arena_create", "name": "Site Arena", "time": BULLET,
+                         "minutes": 10, "starts_in": 600}))["arena"]["id"]
+    await ann.ok({"type": "arena_join", "arena": aid})
+    await dan.ok({"type": "arena_join", "arena": aid})
+    # Node b reads another node's arena once that node announced it (every second).
+    deadline = time.monotonic() + 5
+    while aid not in [x["id"] for x in (await dan.ok({"type": "arena_list"}))["arenas"]]:
+        assert time.monotonic() < deadline, "node a's arena not announced"
+        await asyncio.sleep(0.1)
+    for path in ("/api/tournament/%s" % aid, "/api/tournament/%s?page=1" % aid,
+                 "/api/tournament/%s/results" % aid, "/api/tournament/%s/results?nb=1&sheet=true" % aid,
+                 "/api/tournament/%s/games" % aid):
+        here = await asyncio.to_thread(a.http, path)
+        there = await asyncio.to_thread(b.http, path)
+        assert here[0] == there[0] == 200, (path, here, there)
+        assert here[1]["content-type"] == there[1]["content-type"], (path, here[1], there[1])
+        if "/results" in path or "/games" in path:
+            assert here[2] == there[2], (path, here[2], there[2])
+        else:
+            assert without_clock(here[2]) == without_clock(there[2]), (path, here[2], there[2])
+    full = json.loads((await asyncio.to_thread(b.http, "/api/tournament/%s" % aid))[2])
+    assert full["id"] == aid and full["nbPlayers"] == 2, full
+    assert {p["name"] for p in full["standing"]["players"]} == {"ann", "dan"}, full
+    lines = (await asyncio.to_thread(b.http, "/api/tournament/%s/results?nb=1" % aid))[2]
+    assert len(lines.decode().splitlines()) == 1, lines
+    for path in ("/api/tournament/NoSuchAr", "/api/tournament/NoSuchAr/results",
+                 "/api/tournament/NoSuchAr/games"):
+        status, _, body = await asyncio.to_thread(b.http, path)
+        assert status == 404 and json.loads(body) == {"error": "No such tournament"}, (path, body)
+    # Node a stops answering (still announced for a few seconds): node b gives up after 3 s.
+    a.proc.send_signal(signal.SIGSTOP)
+    try:
+        began = time.monotonic()
+        status, _, body = await asyncio.to_thread(b.http, "/api/tournament/%s" % aid)
+        took = time.monotonic() - began
+    finally:
+        a.proc.send_signal(signal.SIGCONT)
+    assert status == 504 and "error" in json.loads(body), (status, body)
+    assert 2.5 < took < 6, took
 
 
 if __name__ == "__main__":

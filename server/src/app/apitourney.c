@@ -4,6 +4,7 @@
  */
 #include "app/apitourney.h"
 
+#include <limits.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -243,7 +244,7 @@ static int ndjson_add(struct ndjson *out, json_t *line) {
     json_decref(line);
     if (!text) return -1;
     size_t n = strlen(text);
-    if (out->len + n + 1 > out->cap) {
+    if (out->len + n + 2 > out->cap) {
         size_t cap = 2 * (out->len + n + 1) + 1024;
         char *bigger = realloc(out->text, cap);
         if (!bigger) {
@@ -258,6 +259,13 @@ static int ndjson_add(struct ndjson *out, json_t *line) {
     out->text[out->len++] = '\n';
     free(text);
     return 0;
+}
+
+/* The text so far, NUL-terminated (allocated, the caller frees it), or NULL. */
+static char *ndjson_finish(struct ndjson *out) {
+    char *text = out->text ? out->text : malloc(1);
+    if (text) text[out->len] = '\0'; /* ndjson_add leaves room for it */
+    return text;
 }
 
 static int ndjson_send(struct hapi *h, struct ndjson *out) {
@@ -293,46 +301,82 @@ int apitourney_list(struct hapi *h) {
         json_pack("{s:o,s:o,s:o}", "created", lists[0], "started", lists[1], "finished", lists[2]));
 }
 
-int apitourney_info(struct hapi *h) {
-    const struct world_arena *a = arena_of(h);
-    if (!a) return no_such_arena(h);
-    long page = query_long(h, "page=", 1);
-    if (page < 1 || page > 200) page = 1;
-    json_t *full = arena_full(h->srv->world, a, (int)page);
-    return full ? api_send_json(h->req, 200, full) : -1;
-}
-
-/* The players by rank as NDJSON (nb= at most; sheet=true adds their sheets). */
-int apitourney_results(struct hapi *h) {
-    const struct world *world = h->srv->world;
-    const struct world_arena *a = arena_of(h);
-    if (!a) return no_such_arena(h);
-    long nb = query_long(h, "nb=", a->arena.count);
-    char sheet[8] = "";
-    net_http_query_arg(h->req, "sheet=", sheet, sizeof sheet);
-    bool with_sheet = strcmp(sheet, "true") == 0;
+/* The players by rank as NDJSON (at most q->nb; with their sheets when q->sheet). */
+static char *results_text(const struct world *world, const struct world_arena *a,
+                          const struct apitourney_query *q) {
     int *rank = arena_ranking(&a->arena);
     struct ndjson out = {0};
     int rc = rank ? 0 : -1;
-    for (int r = 0; rc == 0 && r < a->arena.count && r < nb; r++) {
+    for (int r = 0; rc == 0 && r < a->arena.count && r < q->nb; r++) {
         const struct arena_player *p = &a->arena.players[rank[r]];
         json_t *line = place_json(world, p, r + 1, "username");
         if (line) put(line, "performance", json_integer(arena_performance(p)));
-        if (line && with_sheet) put(line, "sheet", sheet_json(p));
+        if (line && q->sheet) put(line, "sheet", sheet_json(p));
         rc = ndjson_add(&out, line);
     }
     free(rank);
     if (rc < 0) {
         free(out.text);
-        return -1;
+        return NULL;
     }
-    return ndjson_send(h, &out);
+    return ndjson_finish(&out);
+}
+
+char *apitourney_render(const struct world *world, const struct world_arena *a,
+                        const struct apitourney_query *q, const char **type) {
+    if (q->results) {
+        *type = "application/x-ndjson";
+        return results_text(world, a, q);
+    }
+    *type = "application/json";
+    json_t *full = arena_full(world, a, q->page);
+    char *text = full ? json_dumps(full, JSON_COMPACT) : NULL;
+    json_decref(full);
+    return text;
+}
+
+/* The request's query: page= (1 to 200), nb= and sheet=true. */
+static struct apitourney_query query_of(struct hapi *h, bool results) {
+    struct apitourney_query q = {.results = results, .page = 1, .nb = LONG_MAX};
+    long page = query_long(h, "page=", 1);
+    if (page >= 1 && page <= 200) q.page = (int)page;
+    q.nb = query_long(h, "nb=", LONG_MAX);
+    char sheet[8] = "";
+    net_http_query_arg(h->req, "sheet=", sheet, sizeof sheet);
+    q.sheet = strcmp(sheet, "true") == 0;
+    return q;
+}
+
+/* Answers q about the arena the path names: here, or on a site by the node that holds it (the
+ * request waits for its answer), or 404. */
+static int answer_arena(struct hapi *h, const struct apitourney_query *q) {
+    const struct world_arena *a = arena_of(h);
+    if (!a) {
+        uint64_t request = hapi_next_remote_id(h->srv);
+        if (site_arena_get(h->srv, h->args[0], request, q) < 0) return no_such_arena(h);
+        hapi_wait_remote(h, request, q->results);
+        return 0;
+    }
+    const char *type;
+    char *body = apitourney_render(h->srv->world, a, q, &type);
+    return body ? net_http_respond(h->req, 200, type, body, strlen(body)) : -1;
+}
+
+int apitourney_info(struct hapi *h) {
+    struct apitourney_query q = query_of(h, false);
+    return answer_arena(h, &q);
+}
+
+int apitourney_results(struct hapi *h) {
+    struct apitourney_query q = query_of(h, true);
+    return answer_arena(h, &q);
 }
 
 /* The arena's ended games as stored, oldest first: PGN, or NDJSON with Accept:
  * application/x-ndjson (opening=true: each game's opening, as /api/games/user/ has it). */
 int apitourney_games(struct hapi *h) {
-    if (!arena_of(h)) return no_such_arena(h);
+    /* Another node's arena: its games are in the site's one database too. */
+    if (!arena_of(h) && !site_arena_elsewhere(h->srv, h->args[0])) return no_such_arena(h);
     bool ndjson = strstr(net_http_accept(h->req), "application/x-ndjson") != NULL;
     char opening[8] = "";
     net_http_query_arg(h->req, "opening=", opening, sizeof opening);

@@ -9,15 +9,36 @@
  *
  * The actions are the protocol's arena_create, arena_join and arena_withdraw run on the token's
  * virtual connection (hapi_act), answered once their writes are committed; the reads look at the
- * world's arenas on the loop (a username is looked up off the loop). Each function is a route's
- * handler (httpapi.c's table): it answers, or returns -1 when the request must be dropped.
+ * world's arenas on the loop (a username is looked up off the loop). On a site of several nodes,
+ * an arena another node holds is read there: the request waits for that node's answer (the
+ * site's "aget", site/arena_relay.c), which apitourney_render() makes; its games are read from
+ * the shared database here. Each function is a route's handler (httpapi.c's table): it answers,
+ * or returns -1 when the request must be dropped.
  *
  * Loop thread only.
  */
 #ifndef SERVER_APP_APITOURNEY_H
 #define SERVER_APP_APITOURNEY_H
 
+#include <stdbool.h>
+
 struct hapi;
+struct world;
+struct world_arena;
+
+/* What is asked about one arena: GET /api/tournament/{id} (a page of its standings) or its
+ * results (at most nb players, with their sheets or not). */
+struct apitourney_query {
+    bool results;
+    int page;
+    long nb;
+    bool sheet;
+};
+
+/* The answer to q about arena a: its body (NUL-terminated, the caller frees it) and its content
+ * type, or NULL when memory ran out. */
+char *apitourney_render(const struct world *world, const struct world_arena *a,
+                        const struct apitourney_query *q, const char **type);
 
 int apitourney_list(struct hapi *h);
 int apitourney_create(struct hapi *h);

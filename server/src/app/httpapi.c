@@ -62,7 +62,11 @@ struct httpapi {
     struct strmap limits;   /* key -> struct limit_entry */
     struct strmap streams;  /* "<token key>:<game>" -> the game stream's struct hapi */
     struct strmap upgrades; /* a bot upgrade's cookie (decimal) -> its struct hapi */
-    struct hapi *due;       /* /api/account/playing requests gathering games (HAPI_PLAYING) */
+    /* Requests answered when their time comes: /api/account/playing gathering games
+     * (HAPI_PLAYING), and those waiting for another node's answer (HAPI_REMOTE: at most
+     * REMOTE_WAIT_MS, then 504). */
+    struct hapi *due;
+    uint64_t remote_requests; /* the last HAPI_REMOTE's number */
     uint64_t upgrades_total;
     int64_t next_sweep_ms;
 };
@@ -612,7 +616,11 @@ void httpapi_tick(struct server *srv, int64_t now_ms) {
             continue;
         }
         *d = h->due_next;
-        if (h->req && hapi_playing_answer(h) < 0) net_http_abort(h->req);
+        if (!h->req) continue;
+        int rc = h->kind == HAPI_REMOTE
+                     ? hapi_error(h->req, 504, "The node that holds it did not answer")
+                     : hapi_playing_answer(h);
+        if (rc < 0) net_http_abort(h->req);
     }
     if (now_ms < api->next_sweep_ms) return;
     api->next_sweep_ms = now_ms + 5000;
@@ -771,6 +779,47 @@ static int api_account(struct hapi *h) {
     struct user_view v = {p->id, p->name, p->bot, p->online > 0, p->ratings, h->created_at};
     json_t *u = user_json(&v, h->origin);
     return api_send_json(h->req, 200, u);
+}
+
+/* How long a read about another node's arena waits for that node's answer (one round trip
+ * through Redis, normally). */
+#define REMOTE_WAIT_MS 3000
+
+uint64_t hapi_next_remote_id(struct server *srv) {
+    return ++srv->httpapi->remote_requests;
+}
+
+void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson) {
+    struct httpapi *api = h->srv->httpapi;
+    h->kind = HAPI_REMOTE;
+    h->remote_request = request;
+    h->remote_ndjson = ndjson;
+    h->due_ms = now_mono_ms() + REMOTE_WAIT_MS;
+    h->due_next = api->due;
+    api->due = h;
+}
+
+void httpapi_remote_answer(struct server *srv, uint64_t request, int status, const char *body,
+                           size_t len) {
+    struct httpapi *api = srv->httpapi;
+    struct hapi *h = NULL;
+    for (struct hapi **d = api ? &api->due : NULL; d && *d; d = &(*d)->due_next)
+        if ((*d)->kind == HAPI_REMOTE && (*d)->remote_request == request) {
+            h = *d;
+            *d = h->due_next;
+            break;
+        }
+    if (!h || !h->req) return; /* answered already (too late), or the client went away */
+    if (status != 200) {
+        if (hapi_error(h->req, status == 404 ? 404 : 503,
+                       status == 404 ? "No such tournament" : "Try again later") < 0)
+            net_http_abort(h->req);
+        return;
+    }
+    char *copy = malloc(len + 1);
+    if (copy) memcpy(copy, body, len);
+    const char *type = h->remote_ndjson ? "application/x-ndjson" : "application/json";
+    if (!copy || net_http_respond(h->req, 200, type, copy, len) < 0) net_http_abort(h->req);
 }
 
 /* How long /api/account/playing waits for the other nodes of a site to send the player's

@@ -66,6 +66,7 @@ enum hapi_kind {
     HAPI_GAME,    /* a game stream */
     HAPI_SEEK,    /* a board seek, held while the request is open */
     HAPI_PLAYING, /* /api/account/playing on a site: the games other nodes hold, gathered */
+    HAPI_REMOTE,  /* a read another node of the site answers (its arena's): waiting for it */
 };
 
 /* One API request in progress (attached to the transport's request through its api_call). */
@@ -95,8 +96,10 @@ struct hapi {
     char stream_key[HAPI_KEY_MAX + HAPI_ARG_MAX + 2];
     char seek_id[HAPI_ID_MAX]; /* a board seek's, once created */
     char upgrade_key[24];      /* a bot upgrade's cookie in decimal, while it is written */
-    int64_t due_ms;            /* HAPI_PLAYING: when to answer (monotonic) */
-    struct hapi *due_next;     /* HAPI_PLAYING: the requests waiting for their time */
+    int64_t due_ms;            /* HAPI_PLAYING, HAPI_REMOTE: when to answer (monotonic) */
+    struct hapi *due_next;     /* HAPI_PLAYING, HAPI_REMOTE: the requests waiting for their time */
+    uint64_t remote_request;   /* HAPI_REMOTE: its number, which the other node's answer names */
+    bool remote_ndjson;        /* HAPI_REMOTE: the answer is NDJSON (else JSON) */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -133,6 +136,18 @@ int hapi_playing(struct hapi *h);
 
 /* apistream.c: the games in h->games (id -> our state), as lichess's nowPlaying. */
 int hapi_playing_answer(struct hapi *h);
+
+/* A new number for a request another node answers (site_arena_get). */
+uint64_t hapi_next_remote_id(struct server *srv);
+
+/* The request waits for another node's answer (httpapi_remote_answer), at most a few seconds:
+ * then it gets 504. ndjson: the answer's type (else JSON). */
+void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson);
+
+/* Another node's answer to a request (status 200 with its body, 404 when it did not have the
+ * arena, else 503); nothing when the request is gone or was answered already. */
+void httpapi_remote_answer(struct server *srv, uint64_t request, int status, const char *body,
+                           size_t len);
 
 /* apistream.c: the request is over. */
 void hapi_end(struct hapi *h);

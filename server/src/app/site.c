@@ -51,6 +51,15 @@ bool site_arena_announced(struct server *srv, const char *name, int64_t starts_w
     return srv->site_ops && srv->site_ops->arena_announced(srv, name, starts_wall_ms);
 }
 
+bool site_arena_elsewhere(struct server *srv, const char *arena) {
+    return srv->site_ops && srv->site_ops->arena_elsewhere(srv, arena);
+}
+
+int site_arena_get(struct server *srv, const char *arena, uint64_t request,
+                   const struct apitourney_query *q) {
+    return srv->site_ops ? srv->site_ops->arena_get(srv, arena, request, q) : -1;
+}
+
 json_t *site_live_games(struct server *srv, int limit, int64_t now_ms) {
     if (srv->site_ops) return srv->site_ops->live_games(srv, limit, now_ms);
     return proto_encode_live_games(srv->world, limit, now_ms);

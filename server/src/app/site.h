@@ -18,6 +18,7 @@
 #include "proto/proto.h"
 
 struct server;
+struct apitourney_query;
 struct conn;
 struct core_event;
 struct game;
@@ -46,6 +47,9 @@ struct site_ops {
     bool (*schedules_arenas)(struct server *srv);
     int (*my_games)(struct conn *c, const json_t *req_id, json_t *msg);
     bool (*arena_announced)(struct server *srv, const char *name, int64_t starts_wall_ms);
+    bool (*arena_elsewhere)(struct server *srv, const char *arena);
+    int (*arena_get)(struct server *srv, const char *arena, uint64_t request,
+                     const struct apitourney_query *q);
     json_t *(*live_games)(struct server *srv, int limit, int64_t now_ms);
     void (*player_hello)(struct server *srv, const struct player *p);
     void (*player_gone)(struct server *srv, const struct player *p);
@@ -108,6 +112,16 @@ bool site_schedules_arenas(struct server *srv);
 /* Whether another node announced an operator's arena of this name starting then (false
  * without a site). */
 bool site_arena_announced(struct server *srv, const char *name, int64_t starts_wall_ms);
+
+/* Whether another node of the site holds this arena (it announced it lately; false without a
+ * site). */
+bool site_arena_elsewhere(struct server *srv, const char *arena);
+
+/* An HTTP API read about another node's arena (app/apitourney.h): asks that node, which answers
+ * through httpapi_remote_answer(request, ...). Returns 0, or -1 when no node of the site holds
+ * it (or without a site). */
+int site_arena_get(struct server *srv, const char *arena, uint64_t request,
+                   const struct apitourney_query *q);
 
 /* live_games's reply: this node's games and the newest of the others, newest first. NULL when
  * memory runs out. */

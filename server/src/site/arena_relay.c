@@ -17,11 +17,19 @@
  *                                         still follow it" (not answered; relay.c answers the
  *                                         first awatch), so that a node that restarted, or
  *                                         took the arena over, pushes here too
+ *                  aget {n, r, a, x, p, nb, s}  an HTTP API read of arena a from node n
+ *                                         (request r): x true for its results (nb players at
+ *                                         most, s: with their sheets), false for the arena with
+ *                                         page p of its standings (app/apitourney.h)
+ *                  agot {r, st, b}       the answer to node n's request r: HTTP status st and
+ *                                         body b (404: the arena is not here)
  */
 #include <stdlib.h>
 #include <string.h>
 
+#include "app/apitourney.h"
 #include "app/arenas.h"
+#include "app/httpapi.h"
 #include "app/internal.h"
 #include "proto/encode.h"
 #include "site/internal.h"
@@ -178,11 +186,65 @@ static void on_unfollow(struct cluster *cl, const json_t *msg) {
     if (f->count == 0) free(strmap_remove(&cl->arena_followers, arena));
 }
 
+bool arena_relay_elsewhere(struct server *srv, const char *arena) {
+    struct cluster *cl = cluster_of(srv);
+    const char *owner = cl ? cluster_arena_owner(cl, arena) : NULL;
+    return owner && strcmp(owner, cl->node) != 0;
+}
+
+int arena_relay_get(struct server *srv, const char *arena, uint64_t request,
+                    const struct apitourney_query *q) {
+    struct cluster *cl = cluster_of(srv);
+    if (!arena_relay_elsewhere(srv, arena)) return -1;
+    json_t *msg = json_pack("{s:s,s:s,s:I,s:s,s:b,s:i,s:I,s:b}", "t", "aget", "n", cl->node, "r",
+                            (json_int_t)request, "a", arena, "x", q->results, "p", q->page, "nb",
+                            (json_int_t)q->nb, "s", q->sheet);
+    return cluster_publish_direct(cl, cluster_arena_owner(cl, arena), msg, NULL, NULL) < 0 ? -1 : 0;
+}
+
+/* aget: another node's HTTP API read of one of this node's arenas, answered at once. */
+static void on_get(struct cluster *cl, const json_t *msg) {
+    const char *node = json_string_value(json_object_get(msg, "n"));
+    const char *arena = json_string_value(json_object_get(msg, "a"));
+    json_t *request = json_object_get(msg, "r");
+    if (!node || !arena || !json_is_integer(request)) return;
+    const struct world_arena *a = world_arena(cl->srv->world, arena);
+    struct apitourney_query q = {
+        .results = json_is_true(json_object_get(msg, "x")),
+        .page = (int)json_integer_value(json_object_get(msg, "p")),
+        .nb = (long)json_integer_value(json_object_get(msg, "nb")),
+        .sheet = json_is_true(json_object_get(msg, "s")),
+    };
+    if (q.page < 1 || q.page > 200) q.page = 1;
+    const char *type;
+    char *body = a ? apitourney_render(cl->srv->world, a, &q, &type) : NULL;
+    int status = !a ? 404 : body ? 200 : 503;
+    cluster_publish_direct(cl, node,
+                           json_pack("{s:s,s:O,s:i,s:s}", "t", "agot", "r", request, "st", status,
+                                     "b", body ? body : ""),
+                           NULL, NULL);
+    free(body);
+}
+
+/* agot: the answer to one of this node's aget. */
+static void on_got(struct cluster *cl, const json_t *msg) {
+    json_t *body = json_object_get(msg, "b");
+    json_t *request = json_object_get(msg, "r");
+    if (!json_is_string(body) || !json_is_integer(request)) return;
+    httpapi_remote_answer(cl->srv, (uint64_t)json_integer_value(request),
+                          (int)json_integer_value(json_object_get(msg, "st")),
+                          json_string_value(body), json_string_length(body));
+}
+
 bool arena_relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg) {
     if (strcmp(t, "astand") == 0)
         on_standings(cl, msg); /* to this node, or to every node */
     else if (to_me && strcmp(t, "aunfollow") == 0)
         on_unfollow(cl, msg);
+    else if (to_me && strcmp(t, "aget") == 0)
+        on_get(cl, msg);
+    else if (to_me && strcmp(t, "agot") == 0)
+        on_got(cl, msg);
     else
         return false;
     return true;

@@ -20,6 +20,7 @@ struct server;
 struct pending;
 struct conn;
 struct world_arena;
+struct apitourney_query;
 
 #define DIRECTORY_TTL_S 86400 /* directory entries ("chess:game:<id>" -> node) */
 
@@ -140,6 +141,12 @@ void arena_relay_tick(struct cluster *cl, int64_t now);
 
 /* Handles astand and aunfollow; false for other messages. */
 bool arena_relay_on_message(struct cluster *cl, const char *t, bool to_me, const json_t *msg);
+
+/* site_arena_elsewhere() and site_arena_get() (app/site.h): "aget" to the arena's node, which
+ * answers "agot" with the body apitourney_render() makes. */
+bool arena_relay_elsewhere(struct server *srv, const char *arena);
+int arena_relay_get(struct server *srv, const char *arena, uint64_t request,
+                    const struct apitourney_query *q);
 
 /* Whether player plays in one of this node's arenas that has not finished. */
 bool arena_relay_plays_here(const struct server *srv, const char *player);
