@@ -232,16 +232,31 @@ async def test_http_reads_on_another_node(site):
                  "/api/tournament/NoSuchAr/games"):
         status, _, body = await asyncio.to_thread(b.http, path)
         assert status == 404 and json.loads(body) == {"error": "No such tournament"}, (path, body)
-    # Node a stops answering (still announced for a few seconds): node b gives up after 3 s.
+    # The list: every node's arenas, on either node.
+    bid = (await dan.ok({"type": "arena_create", "name": "Other Arena", "time": BULLET,
+                         "minutes": 10, "starts_in": 900}))["arena"]["id"]
+    lists = []
+    for node in (a, b):
+        status, _, body = await asyncio.to_thread(node.http, "/api/tournament")
+        assert status == 200, (status, body)
+        lists.append({k: [without_clock(json.dumps(x)) for x in v]
+                      for k, v in json.loads(body).items()})
+    assert [x["id"] for x in lists[0]["created"]] == [aid, bid], lists[0]
+    assert lists[0] == lists[1], lists
+    # Node a stops answering (still announced for a few seconds): node b gives up on its arena
+    # after 3 s, and lists its own after a second.
     a.proc.send_signal(signal.SIGSTOP)
     try:
         began = time.monotonic()
         status, _, body = await asyncio.to_thread(b.http, "/api/tournament/%s" % aid)
         took = time.monotonic() - began
+        listed = await asyncio.to_thread(b.http, "/api/tournament")
     finally:
         a.proc.send_signal(signal.SIGCONT)
     assert status == 504 and "error" in json.loads(body), (status, body)
     assert 2.5 < took < 6, took
+    assert listed[0] == 200, listed
+    assert [x["id"] for x in json.loads(listed[2])["created"]] == [bid], listed
 
 
 if __name__ == "__main__":

@@ -291,14 +291,26 @@ static int no_such_arena(struct hapi *h) {
 
 /* ---- reads ---- */
 
-int apitourney_list(struct hapi *h) {
-    const struct world *world = h->srv->world;
+/* The node's arenas as GET /api/tournament lists them, in creation order. */
+static json_t *list_json(const struct world *world) {
     json_t *lists[3] = {json_array(), json_array(), json_array()};
     for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
         if (lists[a->status]) json_array_append_new(lists[a->status], arena_entry(world, a));
-    return api_send_json(
-        h->req, 200,
-        json_pack("{s:o,s:o,s:o}", "created", lists[0], "started", lists[1], "finished", lists[2]));
+    return json_pack("{s:o,s:o,s:o}", "created", lists[0], "started", lists[1], "finished",
+                     lists[2]);
+}
+
+/* On a site, every node's arenas: the other nodes are asked, and the answer waits for them
+ * (hapi_gather_remote). */
+int apitourney_list(struct hapi *h) {
+    json_t *here = list_json(h->srv->world);
+    if (!here) return -1;
+    struct apitourney_query q = {.read = APITOURNEY_LIST};
+    uint64_t request = hapi_next_remote_id(h->srv);
+    int asked = site_enabled(h->srv) ? site_arena_get(h->srv, NULL, request, &q) : 0;
+    if (asked <= 0) return api_send_json(h->req, 200, here);
+    hapi_gather_remote(h, request, asked, here);
+    return 0;
 }
 
 /* The players by rank as NDJSON (at most q->nb; with their sheets when q->sheet). */
@@ -324,20 +336,20 @@ static char *results_text(const struct world *world, const struct world_arena *a
 
 char *apitourney_render(const struct world *world, const struct world_arena *a,
                         const struct apitourney_query *q, const char **type) {
-    if (q->results) {
+    if (q->read == APITOURNEY_RESULTS) {
         *type = "application/x-ndjson";
         return results_text(world, a, q);
     }
     *type = "application/json";
-    json_t *full = arena_full(world, a, q->page);
-    char *text = full ? json_dumps(full, JSON_COMPACT) : NULL;
-    json_decref(full);
+    json_t *obj = q->read == APITOURNEY_LIST ? list_json(world) : arena_full(world, a, q->page);
+    char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
+    json_decref(obj);
     return text;
 }
 
 /* The request's query: page= (1 to 200), nb= and sheet=true. */
-static struct apitourney_query query_of(struct hapi *h, bool results) {
-    struct apitourney_query q = {.results = results, .page = 1, .nb = LONG_MAX};
+static struct apitourney_query query_of(struct hapi *h, enum apitourney_read read) {
+    struct apitourney_query q = {.read = read, .page = 1, .nb = LONG_MAX};
     long page = query_long(h, "page=", 1);
     if (page >= 1 && page <= 200) q.page = (int)page;
     q.nb = query_long(h, "nb=", LONG_MAX);
@@ -353,8 +365,8 @@ static int answer_arena(struct hapi *h, const struct apitourney_query *q) {
     const struct world_arena *a = arena_of(h);
     if (!a) {
         uint64_t request = hapi_next_remote_id(h->srv);
-        if (site_arena_get(h->srv, h->args[0], request, q) < 0) return no_such_arena(h);
-        hapi_wait_remote(h, request, q->results);
+        if (site_arena_get(h->srv, h->args[0], request, q) <= 0) return no_such_arena(h);
+        hapi_wait_remote(h, request, q->read == APITOURNEY_RESULTS);
         return 0;
     }
     const char *type;
@@ -363,12 +375,12 @@ static int answer_arena(struct hapi *h, const struct apitourney_query *q) {
 }
 
 int apitourney_info(struct hapi *h) {
-    struct apitourney_query q = query_of(h, false);
+    struct apitourney_query q = query_of(h, APITOURNEY_ARENA);
     return answer_arena(h, &q);
 }
 
 int apitourney_results(struct hapi *h) {
-    struct apitourney_query q = query_of(h, true);
+    struct apitourney_query q = query_of(h, APITOURNEY_RESULTS);
     return answer_arena(h, &q);
 }
 

@@ -12,8 +12,8 @@
  * world's arenas on the loop (a username is looked up off the loop). On a site of several nodes,
  * an arena another node holds is read there: the request waits for that node's answer (the
  * site's "aget", site/arena_relay.c), which apitourney_render() makes; its games are read from
- * the shared database here. Each function is a route's handler (httpapi.c's table): it answers,
- * or returns -1 when the request must be dropped.
+ * the shared database here; the list gathers every node's arenas. Each function is a route's
+ * handler (httpapi.c's table): it answers, or returns -1 when the request must be dropped.
  *
  * Loop thread only.
  */
@@ -26,17 +26,19 @@ struct hapi;
 struct world;
 struct world_arena;
 
-/* What is asked about one arena: GET /api/tournament/{id} (a page of its standings) or its
- * results (at most nb players, with their sheets or not). */
+/* What is read: one arena (GET /api/tournament/{id}, a page of its standings), its results
+ * (at most nb players, with their sheets or not), or the list of the node's arenas
+ * (GET /api/tournament: {"created", "started", "finished"}). */
+enum apitourney_read { APITOURNEY_ARENA, APITOURNEY_RESULTS, APITOURNEY_LIST };
 struct apitourney_query {
-    bool results;
+    enum apitourney_read read;
     int page;
     long nb;
     bool sheet;
 };
 
-/* The answer to q about arena a: its body (NUL-terminated, the caller frees it) and its content
- * type, or NULL when memory ran out. */
+/* The answer to q about arena a (NULL for the list): its body (NUL-terminated, the caller frees
+ * it) and its content type, or NULL when memory ran out. */
 char *apitourney_render(const struct world *world, const struct world_arena *a,
                         const struct apitourney_query *q, const char **type);
 

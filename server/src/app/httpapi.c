@@ -360,6 +360,7 @@ void httpapi_closed(struct api_call *call) {
     json_decref(h->games);
     json_decref(h->challenges);
     json_decref(h->game);
+    json_decref(h->remote_gathered);
     free(h);
 }
 
@@ -601,6 +602,108 @@ void hapi_undefer(struct hapi *h) {
     h->deferred_next = NULL;
 }
 
+/* How long a read about another node's arena waits for that node's answer (one round trip
+ * through Redis, normally), and how long the list waits for every node's. */
+#define REMOTE_WAIT_MS 3000
+#define GATHER_WAIT_MS 1000
+
+uint64_t hapi_next_remote_id(struct server *srv) {
+    return ++srv->httpapi->remote_requests;
+}
+
+void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson) {
+    struct httpapi *api = h->srv->httpapi;
+    h->kind = HAPI_REMOTE;
+    h->remote_request = request;
+    h->remote_ndjson = ndjson;
+    h->due_ms = now_mono_ms() + REMOTE_WAIT_MS;
+    h->due_next = api->due;
+    api->due = h;
+}
+
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here) {
+    hapi_wait_remote(h, request, false);
+    h->due_ms = now_mono_ms() + GATHER_WAIT_MS;
+    h->remote_awaited = nodes;
+    h->remote_gathered = here;
+}
+
+static int by_start(const void *a, const void *b) {
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    json_int_t sx = json_integer_value(json_object_get(x, "startsAt"));
+    json_int_t sy = json_integer_value(json_object_get(y, "startsAt"));
+    if (sx != sy) return sx < sy ? -1 : 1;
+    const char *ix = json_string_value(json_object_get(x, "id"));
+    const char *iy = json_string_value(json_object_get(y, "id"));
+    return strcmp(ix ? ix : "", iy ? iy : "");
+}
+
+static const char *const list_keys[] = {"created", "started", "finished"};
+
+/* Adds a node's lists (text) to the gathered ones. */
+static void gather(json_t *gathered, const char *text, size_t len) {
+    json_t *lists = json_loadb(text, len, 0, NULL);
+    for (size_t k = 0; lists && k < sizeof list_keys / sizeof *list_keys; k++) {
+        json_t *theirs = json_object_get(lists, list_keys[k]);
+        json_t *ours = json_object_get(gathered, list_keys[k]);
+        if (json_is_array(theirs) && json_is_array(ours)) json_array_extend(ours, theirs);
+    }
+    json_decref(lists);
+}
+
+/* The gathered lists, each by start time (taken over). */
+static int gathered_answer(struct hapi *h) {
+    json_t *lists = h->remote_gathered;
+    h->remote_gathered = NULL;
+    for (size_t k = 0; lists && k < sizeof list_keys / sizeof *list_keys; k++) {
+        json_t *list = json_object_get(lists, list_keys[k]);
+        size_t n = json_array_size(list);
+        json_t **items = n ? malloc(sizeof *items * n) : NULL;
+        if (!items) continue;
+        for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(list, i));
+        qsort(items, n, sizeof *items, by_start);
+        json_array_clear(list);
+        for (size_t i = 0; i < n; i++) json_array_append_new(list, items[i]);
+        free(items);
+    }
+    return api_send_json(h->req, 200, lists);
+}
+
+/* The request's answer at its deadline: what was gathered, or 504. */
+static int remote_timed_out(struct hapi *h) {
+    if (h->remote_gathered) return gathered_answer(h);
+    return hapi_error(h->req, 504, "The node that holds it did not answer");
+}
+
+void httpapi_remote_answer(struct server *srv, uint64_t request, int status, const char *body,
+                           size_t len) {
+    struct httpapi *api = srv->httpapi;
+    struct hapi *h = NULL;
+    for (struct hapi **d = api ? &api->due : NULL; d && *d; d = &(*d)->due_next)
+        if ((*d)->kind == HAPI_REMOTE && (*d)->remote_request == request) {
+            h = *d;
+            if (h->remote_gathered && status == 200) gather(h->remote_gathered, body, len);
+            if (h->remote_gathered && --h->remote_awaited > 0) return; /* more to come */
+            *d = h->due_next;
+            break;
+        }
+    if (!h || !h->req) return; /* answered already (too late), or the client went away */
+    if (h->remote_gathered) {
+        if (gathered_answer(h) < 0) net_http_abort(h->req);
+        return;
+    }
+    if (status != 200) {
+        if (hapi_error(h->req, status == 404 ? 404 : 503,
+                       status == 404 ? "No such tournament" : "Try again later") < 0)
+            net_http_abort(h->req);
+        return;
+    }
+    char *copy = malloc(len + 1);
+    if (copy) memcpy(copy, body, len);
+    const char *type = h->remote_ndjson ? "application/x-ndjson" : "application/json";
+    if (!copy || net_http_respond(h->req, 200, type, copy, len) < 0) net_http_abort(h->req);
+}
+
 void httpapi_detach(struct server *srv) {
     struct httpapi *api = srv->httpapi;
     if (api && api->flush_initialised) uv_close((uv_handle_t *)&api->flush, NULL);
@@ -617,9 +720,7 @@ void httpapi_tick(struct server *srv, int64_t now_ms) {
         }
         *d = h->due_next;
         if (!h->req) continue;
-        int rc = h->kind == HAPI_REMOTE
-                     ? hapi_error(h->req, 504, "The node that holds it did not answer")
-                     : hapi_playing_answer(h);
+        int rc = h->kind == HAPI_REMOTE ? remote_timed_out(h) : hapi_playing_answer(h);
         if (rc < 0) net_http_abort(h->req);
     }
     if (now_ms < api->next_sweep_ms) return;
@@ -779,47 +880,6 @@ static int api_account(struct hapi *h) {
     struct user_view v = {p->id, p->name, p->bot, p->online > 0, p->ratings, h->created_at};
     json_t *u = user_json(&v, h->origin);
     return api_send_json(h->req, 200, u);
-}
-
-/* How long a read about another node's arena waits for that node's answer (one round trip
- * through Redis, normally). */
-#define REMOTE_WAIT_MS 3000
-
-uint64_t hapi_next_remote_id(struct server *srv) {
-    return ++srv->httpapi->remote_requests;
-}
-
-void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson) {
-    struct httpapi *api = h->srv->httpapi;
-    h->kind = HAPI_REMOTE;
-    h->remote_request = request;
-    h->remote_ndjson = ndjson;
-    h->due_ms = now_mono_ms() + REMOTE_WAIT_MS;
-    h->due_next = api->due;
-    api->due = h;
-}
-
-void httpapi_remote_answer(struct server *srv, uint64_t request, int status, const char *body,
-                           size_t len) {
-    struct httpapi *api = srv->httpapi;
-    struct hapi *h = NULL;
-    for (struct hapi **d = api ? &api->due : NULL; d && *d; d = &(*d)->due_next)
-        if ((*d)->kind == HAPI_REMOTE && (*d)->remote_request == request) {
-            h = *d;
-            *d = h->due_next;
-            break;
-        }
-    if (!h || !h->req) return; /* answered already (too late), or the client went away */
-    if (status != 200) {
-        if (hapi_error(h->req, status == 404 ? 404 : 503,
-                       status == 404 ? "No such tournament" : "Try again later") < 0)
-            net_http_abort(h->req);
-        return;
-    }
-    char *copy = malloc(len + 1);
-    if (copy) memcpy(copy, body, len);
-    const char *type = h->remote_ndjson ? "application/x-ndjson" : "application/json";
-    if (!copy || net_http_respond(h->req, 200, type, copy, len) < 0) net_http_abort(h->req);
 }
 
 /* How long /api/account/playing waits for the other nodes of a site to send the player's

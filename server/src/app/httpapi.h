@@ -100,6 +100,8 @@ struct hapi {
     struct hapi *due_next;     /* HAPI_PLAYING, HAPI_REMOTE: the requests waiting for their time */
     uint64_t remote_request;   /* HAPI_REMOTE: its number, which the other node's answer names */
     bool remote_ndjson;        /* HAPI_REMOTE: the answer is NDJSON (else JSON) */
+    int remote_awaited;        /* HAPI_REMOTE, gathering: the nodes that have not answered yet */
+    json_t *remote_gathered;   /* HAPI_REMOTE, gathering: the lists so far, or NULL */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -143,6 +145,11 @@ uint64_t hapi_next_remote_id(struct server *srv);
 /* The request waits for another node's answer (httpapi_remote_answer), at most a few seconds:
  * then it gets 504. ndjson: the answer's type (else JSON). */
 void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson);
+
+/* The request (GET /api/tournament on a site) gathers the lists of `nodes` other nodes into
+ * `here` (this node's, {"created", "started", "finished"}, taken over), answered when all have
+ * answered or after at most a second, each list by start time. */
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here);
 
 /* Another node's answer to a request (status 200 with its body, 404 when it did not have the
  * arena, else 503); nothing when the request is gone or was answered already. */

@@ -57,7 +57,7 @@ bool site_arena_elsewhere(struct server *srv, const char *arena) {
 
 int site_arena_get(struct server *srv, const char *arena, uint64_t request,
                    const struct apitourney_query *q) {
-    return srv->site_ops ? srv->site_ops->arena_get(srv, arena, request, q) : -1;
+    return srv->site_ops ? srv->site_ops->arena_get(srv, arena, request, q) : 0;
 }
 
 json_t *site_live_games(struct server *srv, int limit, int64_t now_ms) {

@@ -118,8 +118,9 @@ bool site_arena_announced(struct server *srv, const char *name, int64_t starts_w
 bool site_arena_elsewhere(struct server *srv, const char *arena);
 
 /* An HTTP API read about another node's arena (app/apitourney.h): asks that node, which answers
- * through httpapi_remote_answer(request, ...). Returns 0, or -1 when no node of the site holds
- * it (or without a site). */
+ * through httpapi_remote_answer(request, ...); the list (arena NULL) asks every other node.
+ * Returns how many nodes will answer: 0 without a site, or when no other node holds the arena
+ * (or there is none); -1 when the request could not be sent. */
 int site_arena_get(struct server *srv, const char *arena, uint64_t request,
                    const struct apitourney_query *q);
 

@@ -17,10 +17,11 @@
  *                                         still follow it" (not answered; relay.c answers the
  *                                         first awatch), so that a node that restarted, or
  *                                         took the arena over, pushes here too
- *                  aget {n, r, a, x, p, nb, s}  an HTTP API read of arena a from node n
- *                                         (request r): x true for its results (nb players at
- *                                         most, s: with their sheets), false for the arena with
- *                                         page p of its standings (app/apitourney.h)
+ *                  aget {n, r, a?, x, p, nb, s}  an HTTP API read from node n (request r), x
+ *                                         an enum apitourney_read (app/apitourney.h): arena a
+ *                                         with page p of its standings, or its results (nb
+ *                                         players at most, s: with their sheets); or, to every
+ *                                         node (site channel, no a), the node's list
  *                  agot {r, st, b}       the answer to node n's request r: HTTP status st and
  *                                         body b (404: the arena is not here)
  */
@@ -195,30 +196,39 @@ bool arena_relay_elsewhere(struct server *srv, const char *arena) {
 int arena_relay_get(struct server *srv, const char *arena, uint64_t request,
                     const struct apitourney_query *q) {
     struct cluster *cl = cluster_of(srv);
-    if (!arena_relay_elsewhere(srv, arena)) return -1;
-    json_t *msg = json_pack("{s:s,s:s,s:I,s:s,s:b,s:i,s:I,s:b}", "t", "aget", "n", cl->node, "r",
-                            (json_int_t)request, "a", arena, "x", q->results, "p", q->page, "nb",
+    if (!cl) return 0;
+    /* One arena: its node. The list: every node heard from lately. */
+    int asked = arena ? arena_relay_elsewhere(srv, arena) : cluster_live_peers(cl);
+    if (asked == 0 || !bus_up(cl->bus)) return 0;
+    json_t *msg = json_pack("{s:s,s:s,s:I,s:s?,s:i,s:i,s:I,s:b}", "t", "aget", "n", cl->node, "r",
+                            (json_int_t)request, "a", arena, "x", (int)q->read, "p", q->page, "nb",
                             (json_int_t)q->nb, "s", q->sheet);
-    return cluster_publish_direct(cl, cluster_arena_owner(cl, arena), msg, NULL, NULL) < 0 ? -1 : 0;
+    const char *to = arena ? cluster_arena_owner(cl, arena) : NULL;
+    return cluster_publish_direct(cl, to, msg, NULL, NULL) < 0 ? -1 : asked;
 }
 
-/* aget: another node's HTTP API read of one of this node's arenas, answered at once. */
+/* aget: another node's HTTP API read of one of this node's arenas, or of its list, answered at
+ * once. */
 static void on_get(struct cluster *cl, const json_t *msg) {
     const char *node = json_string_value(json_object_get(msg, "n"));
     const char *arena = json_string_value(json_object_get(msg, "a"));
     json_t *request = json_object_get(msg, "r");
-    if (!node || !arena || !json_is_integer(request)) return;
-    const struct world_arena *a = world_arena(cl->srv->world, arena);
+    json_int_t read = json_integer_value(json_object_get(msg, "x"));
+    if (!node || strcmp(node, cl->node) == 0 || !json_is_integer(request) || read < 0 ||
+        read > APITOURNEY_LIST || (!arena && read != APITOURNEY_LIST))
+        return;
+    const struct world_arena *a = arena ? world_arena(cl->srv->world, arena) : NULL;
     struct apitourney_query q = {
-        .results = json_is_true(json_object_get(msg, "x")),
+        .read = (enum apitourney_read)read,
         .page = (int)json_integer_value(json_object_get(msg, "p")),
         .nb = (long)json_integer_value(json_object_get(msg, "nb")),
         .sheet = json_is_true(json_object_get(msg, "s")),
     };
     if (q.page < 1 || q.page > 200) q.page = 1;
     const char *type;
-    char *body = a ? apitourney_render(cl->srv->world, a, &q, &type) : NULL;
-    int status = !a ? 404 : body ? 200 : 503;
+    bool found = a || q.read == APITOURNEY_LIST;
+    char *body = found ? apitourney_render(cl->srv->world, a, &q, &type) : NULL;
+    int status = !found ? 404 : body ? 200 : 503;
     cluster_publish_direct(cl, node,
                            json_pack("{s:s,s:O,s:i,s:s}", "t", "agot", "r", request, "st", status,
                                      "b", body ? body : ""),
@@ -241,8 +251,8 @@ bool arena_relay_on_message(struct cluster *cl, const char *t, bool to_me, const
         on_standings(cl, msg); /* to this node, or to every node */
     else if (to_me && strcmp(t, "aunfollow") == 0)
         on_unfollow(cl, msg);
-    else if (to_me && strcmp(t, "aget") == 0)
-        on_get(cl, msg);
+    else if (strcmp(t, "aget") == 0)
+        on_get(cl, msg); /* to this node (an arena), or to every node (the list) */
     else if (to_me && strcmp(t, "agot") == 0)
         on_got(cl, msg);
     else
