@@ -243,6 +243,13 @@ async def test_http_reads_on_another_node(site):
                       for k, v in json.loads(body).items()})
     assert [x["id"] for x in lists[0]["created"]] == [aid, bid], lists[0]
     assert lists[0] == lists[1], lists
+    # A user's arenas, whichever node holds them.
+    for node in (a, b):
+        for user, ids in (("ann", [aid]), ("dan", [bid])):
+            status, _, body = await asyncio.to_thread(
+                node.http, "/api/user/%s/tournament/created" % user)
+            assert status == 200, (status, body)
+            assert [json.loads(line)["id"] for line in body.decode().splitlines()] == ids, body
     # Node a stops answering (still announced for a few seconds): node b gives up on its arena
     # after 3 s, and lists its own after a second.
     a.proc.send_signal(signal.SIGSTOP)

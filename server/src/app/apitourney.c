@@ -268,10 +268,6 @@ static char *ndjson_finish(struct ndjson *out) {
     return text;
 }
 
-static int ndjson_send(struct hapi *h, struct ndjson *out) {
-    return net_http_respond(h->req, 200, "application/x-ndjson", out->text, out->len);
-}
-
 /* A whole number from a query argument, or dflt when absent or not one. */
 static long query_long(struct hapi *h, const char *name, long dflt) {
     char text[24];
@@ -300,6 +296,14 @@ static json_t *list_json(const struct world *world) {
                      lists[2]);
 }
 
+/* The node's arenas that creator created, oldest first: {"arenas": [...]}. */
+static json_t *created_json(const struct world *world, const char *creator) {
+    json_t *mine = json_array();
+    for (const struct world_arena *a = world_arena_first(world); mine && a; a = a->next)
+        if (strcmp(a->creator, creator) == 0) json_array_append_new(mine, arena_entry(world, a));
+    return json_pack("{s:o*}", "arenas", mine);
+}
+
 /* On a site, every node's arenas: the other nodes are asked, and the answer waits for them
  * (hapi_gather_remote). */
 int apitourney_list(struct hapi *h) {
@@ -308,8 +312,7 @@ int apitourney_list(struct hapi *h) {
     struct apitourney_query q = {.read = APITOURNEY_LIST};
     uint64_t request = hapi_next_remote_id(h->srv);
     int asked = site_enabled(h->srv) ? site_arena_get(h->srv, NULL, request, &q) : 0;
-    if (asked <= 0) return api_send_json(h->req, 200, here);
-    hapi_gather_remote(h, request, asked, here);
+    hapi_gather_remote(h, request, asked > 0 ? asked : 0, here, false);
     return 0;
 }
 
@@ -341,7 +344,9 @@ char *apitourney_render(const struct world *world, const struct world_arena *a,
         return results_text(world, a, q);
     }
     *type = "application/json";
-    json_t *obj = q->read == APITOURNEY_LIST ? list_json(world) : arena_full(world, a, q->page);
+    json_t *obj = q->read == APITOURNEY_LIST      ? list_json(world)
+                  : q->read == APITOURNEY_CREATED ? created_json(world, q->creator)
+                                                  : arena_full(world, a, q->page);
     char *text = obj ? json_dumps(obj, JSON_COMPACT) : NULL;
     json_decref(obj);
     return text;
@@ -398,26 +403,16 @@ int apitourney_games(struct hapi *h) {
 
 /* GET /api/user/{username}/tournament/created: the user's id, read off the loop, then its
  * arenas (newest first) as NDJSON. */
+
+/* On a site, every node's are gathered (hapi_gather_remote, sorted by start time there). */
 static int created_answer(struct hapi *h, struct hapi_user_read *user) {
-    const char *creator = user->id.player_id;
-    const struct world *world = h->srv->world;
-    int n = 0;
-    for (const struct world_arena *a = world_arena_first(world); a; a = a->next) n++;
-    const struct world_arena **mine = malloc(sizeof *mine * (size_t)(n ? n : 1));
-    if (!mine) return -1;
-    int count = 0;
-    for (const struct world_arena *a = world_arena_first(world); a; a = a->next)
-        if (strcmp(a->creator, creator) == 0) mine[count++] = a;
-    struct ndjson out = {0};
-    int rc = 0;
-    for (int i = count - 1; rc == 0 && i >= 0; i--)
-        rc = ndjson_add(&out, arena_entry(world, mine[i]));
-    free(mine);
-    if (rc < 0) {
-        free(out.text);
-        return -1;
-    }
-    return ndjson_send(h, &out);
+    json_t *here = created_json(h->srv->world, user->id.player_id);
+    if (!here) return -1;
+    struct apitourney_query q = {.read = APITOURNEY_CREATED, .creator = user->id.player_id};
+    uint64_t request = hapi_next_remote_id(h->srv);
+    int asked = site_enabled(h->srv) ? site_arena_get(h->srv, NULL, request, &q) : 0;
+    hapi_gather_remote(h, request, asked > 0 ? asked : 0, here, true);
+    return 0;
 }
 
 int apitourney_created(struct hapi *h) {

@@ -27,14 +27,21 @@ struct world;
 struct world_arena;
 
 /* What is read: one arena (GET /api/tournament/{id}, a page of its standings), its results
- * (at most nb players, with their sheets or not), or the list of the node's arenas
- * (GET /api/tournament: {"created", "started", "finished"}). */
-enum apitourney_read { APITOURNEY_ARENA, APITOURNEY_RESULTS, APITOURNEY_LIST };
+ * (at most nb players, with their sheets or not), the list of the node's arenas
+ * (GET /api/tournament: {"created", "started", "finished"}), or those of the node's arenas that
+ * a player created ({"arenas": [...]}, oldest first). */
+enum apitourney_read {
+    APITOURNEY_ARENA,
+    APITOURNEY_RESULTS,
+    APITOURNEY_LIST,
+    APITOURNEY_CREATED,
+};
 struct apitourney_query {
     enum apitourney_read read;
     int page;
     long nb;
     bool sheet;
+    const char *creator; /* APITOURNEY_CREATED: the player's id */
 };
 
 /* The answer to q about arena a (NULL for the list): its body (NUL-terminated, the caller frees

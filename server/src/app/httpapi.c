@@ -26,6 +26,7 @@
 #include "core/ratelimit.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
+#include "util/buf.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -621,11 +622,18 @@ void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson) {
     api->due = h;
 }
 
-void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here) {
-    hapi_wait_remote(h, request, false);
+static int gathered_answer(struct hapi *h, bool sort);
+
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here, bool ndjson) {
+    h->remote_gathered = here;
+    h->remote_ndjson = ndjson;
+    if (nodes == 0) { /* this node's alone: in its own order */
+        if (gathered_answer(h, false) < 0) net_http_abort(h->req);
+        return;
+    }
+    hapi_wait_remote(h, request, ndjson);
     h->due_ms = now_mono_ms() + GATHER_WAIT_MS;
     h->remote_awaited = nodes;
-    h->remote_gathered = here;
 }
 
 static int by_start(const void *a, const void *b) {
@@ -638,40 +646,66 @@ static int by_start(const void *a, const void *b) {
     return strcmp(ix ? ix : "", iy ? iy : "");
 }
 
-static const char *const list_keys[] = {"created", "started", "finished"};
-
-/* Adds a node's lists (text) to the gathered ones. */
+/* Adds a node's lists (text: an object of arrays) to the gathered ones. */
 static void gather(json_t *gathered, const char *text, size_t len) {
     json_t *lists = json_loadb(text, len, 0, NULL);
-    for (size_t k = 0; lists && k < sizeof list_keys / sizeof *list_keys; k++) {
-        json_t *theirs = json_object_get(lists, list_keys[k]);
-        json_t *ours = json_object_get(gathered, list_keys[k]);
+    const char *key;
+    json_t *theirs;
+    json_object_foreach(lists, key, theirs) {
+        json_t *ours = json_object_get(gathered, key);
         if (json_is_array(theirs) && json_is_array(ours)) json_array_extend(ours, theirs);
     }
     json_decref(lists);
 }
 
-/* The gathered lists, each by start time (taken over). */
-static int gathered_answer(struct hapi *h) {
+/* Sorts a list by start time (then id). */
+static void sort_by_start(json_t *list) {
+    size_t n = json_array_size(list);
+    json_t **items = n ? malloc(sizeof *items * n) : NULL;
+    if (!items) return;
+    for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(list, i));
+    qsort(items, n, sizeof *items, by_start);
+    json_array_clear(list);
+    for (size_t i = 0; i < n; i++) json_array_append_new(list, items[i]);
+    free(items);
+}
+
+/* The one list gathered, newest first, as NDJSON lines. */
+static int send_ndjson_newest_first(struct hapi *h, const json_t *lists) {
+    const char *key;
+    json_t *list = NULL, *value;
+    json_object_foreach((json_t *)lists, key, value) list = value;
+    struct buf out;
+    if (!buf_init(&out, 0, 1024)) return -1;
+    for (size_t i = json_array_size(list); i-- > 0;) {
+        char *line = json_dumps(json_array_get(list, i), JSON_COMPACT);
+        if (!line) out.failed = true;
+        if (line) buf_put(&out, line, strlen(line));
+        buf_put(&out, "\n", 1);
+        free(line);
+    }
+    size_t len;
+    char *text = (char *)buf_finish(&out, 0, &len);
+    return text ? net_http_respond(h->req, 200, "application/x-ndjson", text, len) : -1;
+}
+
+/* The gathered lists (taken over), each by start time when sort (several nodes' lists, in
+ * creation order each). */
+static int gathered_answer(struct hapi *h, bool sort) {
     json_t *lists = h->remote_gathered;
     h->remote_gathered = NULL;
-    for (size_t k = 0; lists && k < sizeof list_keys / sizeof *list_keys; k++) {
-        json_t *list = json_object_get(lists, list_keys[k]);
-        size_t n = json_array_size(list);
-        json_t **items = n ? malloc(sizeof *items * n) : NULL;
-        if (!items) continue;
-        for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(list, i));
-        qsort(items, n, sizeof *items, by_start);
-        json_array_clear(list);
-        for (size_t i = 0; i < n; i++) json_array_append_new(list, items[i]);
-        free(items);
-    }
-    return api_send_json(h->req, 200, lists);
+    const char *key;
+    json_t *list;
+    if (sort) json_object_foreach(lists, key, list) sort_by_start(list);
+    if (!h->remote_ndjson) return api_send_json(h->req, 200, lists);
+    int rc = send_ndjson_newest_first(h, lists);
+    json_decref(lists);
+    return rc;
 }
 
 /* The request's answer at its deadline: what was gathered, or 504. */
 static int remote_timed_out(struct hapi *h) {
-    if (h->remote_gathered) return gathered_answer(h);
+    if (h->remote_gathered) return gathered_answer(h, true);
     return hapi_error(h->req, 504, "The node that holds it did not answer");
 }
 
@@ -689,7 +723,7 @@ void httpapi_remote_answer(struct server *srv, uint64_t request, int status, con
         }
     if (!h || !h->req) return; /* answered already (too late), or the client went away */
     if (h->remote_gathered) {
-        if (gathered_answer(h) < 0) net_http_abort(h->req);
+        if (gathered_answer(h, true) < 0) net_http_abort(h->req);
         return;
     }
     if (status != 200) {

@@ -146,10 +146,11 @@ uint64_t hapi_next_remote_id(struct server *srv);
  * then it gets 504. ndjson: the answer's type (else JSON). */
 void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson);
 
-/* The request (GET /api/tournament on a site) gathers the lists of `nodes` other nodes into
- * `here` (this node's, {"created", "started", "finished"}, taken over), answered when all have
- * answered or after at most a second, each list by start time. */
-void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here);
+/* The request (a tournament list: app/apitourney.c) gathers the lists of `nodes` other nodes
+ * into `here` (this node's: an object of arrays, taken over), and is answered when all have
+ * answered (at once when nodes is 0) or after at most a second: each array by start time, as
+ * JSON, or, ndjson, the one array newest first as NDJSON lines. */
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here, bool ndjson);
 
 /* Another node's answer to a request (status 200 with its body, 404 when it did not have the
  * arena, else 503); nothing when the request is gone or was answered already. */

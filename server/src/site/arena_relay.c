@@ -21,7 +21,8 @@
  *                                         an enum apitourney_read (app/apitourney.h): arena a
  *                                         with page p of its standings, or its results (nb
  *                                         players at most, s: with their sheets); or, to every
- *                                         node (site channel, no a), the node's list
+ *                                         node (site channel, no a), the node's list, or its
+ *                                         arenas that player c created
  *                  agot {r, st, b}       the answer to node n's request r: HTTP status st and
  *                                         body b (404: the arena is not here)
  */
@@ -200,9 +201,9 @@ int arena_relay_get(struct server *srv, const char *arena, uint64_t request,
     /* One arena: its node. The list: every node heard from lately. */
     int asked = arena ? arena_relay_elsewhere(srv, arena) : cluster_live_peers(cl);
     if (asked == 0 || !bus_up(cl->bus)) return 0;
-    json_t *msg = json_pack("{s:s,s:s,s:I,s:s?,s:i,s:i,s:I,s:b}", "t", "aget", "n", cl->node, "r",
-                            (json_int_t)request, "a", arena, "x", (int)q->read, "p", q->page, "nb",
-                            (json_int_t)q->nb, "s", q->sheet);
+    json_t *msg = json_pack("{s:s,s:s,s:I,s:s?,s:i,s:i,s:I,s:b,s:s?}", "t", "aget", "n", cl->node,
+                            "r", (json_int_t)request, "a", arena, "x", (int)q->read, "p", q->page,
+                            "nb", (json_int_t)q->nb, "s", q->sheet, "c", q->creator);
     const char *to = arena ? cluster_arena_owner(cl, arena) : NULL;
     return cluster_publish_direct(cl, to, msg, NULL, NULL) < 0 ? -1 : asked;
 }
@@ -214,8 +215,11 @@ static void on_get(struct cluster *cl, const json_t *msg) {
     const char *arena = json_string_value(json_object_get(msg, "a"));
     json_t *request = json_object_get(msg, "r");
     json_int_t read = json_integer_value(json_object_get(msg, "x"));
+    const char *creator = json_string_value(json_object_get(msg, "c"));
+    bool listed = read == APITOURNEY_LIST || read == APITOURNEY_CREATED;
     if (!node || strcmp(node, cl->node) == 0 || !json_is_integer(request) || read < 0 ||
-        read > APITOURNEY_LIST || (!arena && read != APITOURNEY_LIST))
+        read > APITOURNEY_CREATED || (!arena && !listed) ||
+        (read == APITOURNEY_CREATED && !creator))
         return;
     const struct world_arena *a = arena ? world_arena(cl->srv->world, arena) : NULL;
     struct apitourney_query q = {
@@ -223,10 +227,11 @@ static void on_get(struct cluster *cl, const json_t *msg) {
         .page = (int)json_integer_value(json_object_get(msg, "p")),
         .nb = (long)json_integer_value(json_object_get(msg, "nb")),
         .sheet = json_is_true(json_object_get(msg, "s")),
+        .creator = creator,
     };
     if (q.page < 1 || q.page > 200) q.page = 1;
     const char *type;
-    bool found = a || q.read == APITOURNEY_LIST;
+    bool found = a || listed;
     char *body = found ? apitourney_render(cl->srv->world, a, &q, &type) : NULL;
     int status = !found ? 404 : body ? 200 : 503;
     cluster_publish_direct(cl, node,
