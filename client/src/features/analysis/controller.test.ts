@@ -44,6 +44,23 @@ describe('AnalysisController', () => {
     await vi.waitFor(() => expect(analysis.getState()).toMatchObject({ id: 18, status: 'running', lines: [] }));
   });
 
+  it('starts the next analysis after a while when the stopped one never reports its end', async () => {
+    const { f, client } = clientOnFakeSocket();
+    const analysis = client.analysis;
+    welcome(f.current);
+    analysis.analyse(START);
+    await started(f, 30, START);
+    f.current.sent.length = 0;
+    analysis.analyse(AFTER_E4);
+    await vi.waitFor(() => expect(f.current.last('analysis_stop')).toMatchObject({ analysis: 30 }));
+    f.current.receive({ type: 'ok', id: f.current.last('analysis_stop')!.id });
+    await vi.advanceTimersByTimeAsync(2900);
+    expect(f.current.last('analyse')).toBeUndefined(); // still waiting for analysis_done
+    await vi.advanceTimersByTimeAsync(100);
+    await started(f, 31, AFTER_E4);
+    await vi.waitFor(() => expect(analysis.getState()).toMatchObject({ id: 31, status: 'running' }));
+  });
+
   it('stops an analysis still starting as soon as it has an id', async () => {
     const { f, client } = clientOnFakeSocket();
     const analysis = client.analysis;

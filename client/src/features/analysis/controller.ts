@@ -15,6 +15,9 @@ import { Store } from '../../lib/store';
 import type { ServerMessageOf } from '../../net/protocol';
 import { analysisActive, analysisAsked, analysisReducers, analysisStarted, type AnalysisState } from './state';
 
+/** How long a stopped analysis may take to report its end before the next one starts anyway. */
+const ENDED_WAIT_MS = 3000;
+
 export class AnalysisController extends Store<AnalysisState> implements Feature {
   readonly handlers: Handlers;
   /** The page's latest request. */
@@ -88,7 +91,11 @@ export class AnalysisController extends Store<AnalysisState> implements Feature 
     }
   }
 
-  /** Stops the server's running analysis, if any, and resolves once it has ended. */
+  /**
+   * Stops the server's running analysis, if any, and resolves once it has ended (its
+   * analysis_done, which frees its slot on the server), or after ENDED_WAIT_MS without it: the
+   * panel never waits for good on a message that does not come.
+   */
   private async endRunning(): Promise<void> {
     const id = this.running;
     if (id === null) return;
@@ -99,7 +106,11 @@ export class AnalysisController extends Store<AnalysisState> implements Feature 
       // ANALYSIS_NOT_FOUND: it ended by itself meanwhile; a lost connection ended it too.
       this.finished(id);
     }
-    await ended;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = new Promise<void>((resolve) => (timer = setTimeout(resolve, ENDED_WAIT_MS)));
+    await Promise.race([ended, late]);
+    clearTimeout(timer);
+    this.finished(id);
   }
 
   private finished(id: number): void {
