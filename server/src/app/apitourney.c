@@ -304,16 +304,57 @@ static json_t *created_json(const struct world *world, const char *creator) {
     return json_pack("{s:o*}", "arenas", mine);
 }
 
-/* On a site, every node's arenas: the other nodes are asked, and the answer waits for them
- * (hapi_gather_remote). */
+static int by_start(const void *a, const void *b) {
+    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
+    json_int_t sx = json_integer_value(json_object_get(x, "startsAt"));
+    json_int_t sy = json_integer_value(json_object_get(y, "startsAt"));
+    if (sx != sy) return sx < sy ? -1 : 1;
+    const char *ix = json_string_value(json_object_get(x, "id"));
+    const char *iy = json_string_value(json_object_get(y, "id"));
+    return strcmp(ix ? ix : "", iy ? iy : "");
+}
+
+/* Several nodes' lists (each in its node's creation order) merged: each by start time. */
+static void sort_by_start(json_t *lists) {
+    const char *key;
+    json_t *list;
+    json_object_foreach(lists, key, list) {
+        size_t n = json_array_size(list);
+        json_t **items = n ? malloc(sizeof *items * n) : NULL;
+        if (!items) continue;
+        for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(list, i));
+        qsort(items, n, sizeof *items, by_start);
+        json_array_clear(list);
+        for (size_t i = 0; i < n; i++) json_array_append_new(list, items[i]);
+        free(items);
+    }
+}
+
+/* Asks the site's other nodes for their lists of q (gathered into here, taken over, and
+ * answered by answer), or, alone, answers here at once. */
+static int gather_lists(struct hapi *h, const struct apitourney_query *q, json_t *here,
+                        int (*answer)(struct hapi *h, json_t *gathered)) {
+    uint64_t request = hapi_next_remote_id(h->srv);
+    int asked = site_arena_get(h->srv, NULL, request, q);
+    if (asked > 0) {
+        hapi_gather_remote(h, request, asked, here, answer);
+        return 0;
+    }
+    int rc = answer(h, here);
+    json_decref(here);
+    return rc;
+}
+
+static int list_answer(struct hapi *h, json_t *lists) {
+    if (h->kind == HAPI_REMOTE) sort_by_start(lists);
+    return api_send_json(h->req, 200, json_incref(lists));
+}
+
+/* On a site, every node's arenas: the other nodes are asked, and the answer waits for them. */
 int apitourney_list(struct hapi *h) {
     json_t *here = list_json(h->srv->world);
-    if (!here) return -1;
     struct apitourney_query q = {.read = APITOURNEY_LIST};
-    uint64_t request = hapi_next_remote_id(h->srv);
-    int asked = site_enabled(h->srv) ? site_arena_get(h->srv, NULL, request, &q) : 0;
-    hapi_gather_remote(h, request, asked > 0 ? asked : 0, here, false);
-    return 0;
+    return here ? gather_lists(h, &q, here, list_answer) : -1;
 }
 
 /* The players by rank as NDJSON (at most q->nb; with their sheets when q->sheet). */
@@ -401,18 +442,28 @@ int apitourney_games(struct hapi *h) {
                                     strcmp(opening, "true") == 0);
 }
 
-/* GET /api/user/{username}/tournament/created: the user's id, read off the loop, then its
- * arenas (newest first) as NDJSON. */
+/* The arenas gathered, newest first, as NDJSON lines. */
+static int created_send(struct hapi *h, json_t *gathered) {
+    if (h->kind == HAPI_REMOTE) sort_by_start(gathered);
+    json_t *list = json_object_get(gathered, "arenas");
+    struct ndjson out = {0};
+    int rc = 0;
+    for (size_t i = json_array_size(list); rc == 0 && i-- > 0;)
+        rc = ndjson_add(&out, json_incref(json_array_get(list, i)));
+    char *text = rc == 0 ? ndjson_finish(&out) : NULL;
+    if (!text) {
+        free(out.text);
+        return -1;
+    }
+    return net_http_respond(h->req, 200, "application/x-ndjson", text, out.len);
+}
 
-/* On a site, every node's are gathered (hapi_gather_remote, sorted by start time there). */
+/* GET /api/user/{username}/tournament/created: the user's id, read off the loop, then its
+ * arenas (newest first) as NDJSON; on a site, every node's. */
 static int created_answer(struct hapi *h, struct hapi_user_read *user) {
     json_t *here = created_json(h->srv->world, user->id.player_id);
-    if (!here) return -1;
     struct apitourney_query q = {.read = APITOURNEY_CREATED, .creator = user->id.player_id};
-    uint64_t request = hapi_next_remote_id(h->srv);
-    int asked = site_enabled(h->srv) ? site_arena_get(h->srv, NULL, request, &q) : 0;
-    hapi_gather_remote(h, request, asked > 0 ? asked : 0, here, true);
-    return 0;
+    return here ? gather_lists(h, &q, here, created_send) : -1;
 }
 
 int apitourney_created(struct hapi *h) {

@@ -26,7 +26,6 @@
 #include "core/ratelimit.h"
 #include "proto/encode.h"
 #include "proto/proto.h"
-#include "util/buf.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -622,28 +621,15 @@ void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson) {
     api->due = h;
 }
 
-static int gathered_answer(struct hapi *h, bool sort);
+static int gathered_answer(struct hapi *h);
 
-void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here, bool ndjson) {
-    h->remote_gathered = here;
-    h->remote_ndjson = ndjson;
-    if (nodes == 0) { /* this node's alone: in its own order */
-        if (gathered_answer(h, false) < 0) net_http_abort(h->req);
-        return;
-    }
-    hapi_wait_remote(h, request, ndjson);
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here,
+                        int (*answer)(struct hapi *h, json_t *gathered)) {
+    hapi_wait_remote(h, request, false);
     h->due_ms = now_mono_ms() + GATHER_WAIT_MS;
     h->remote_awaited = nodes;
-}
-
-static int by_start(const void *a, const void *b) {
-    json_t *x = *(json_t *const *)a, *y = *(json_t *const *)b;
-    json_int_t sx = json_integer_value(json_object_get(x, "startsAt"));
-    json_int_t sy = json_integer_value(json_object_get(y, "startsAt"));
-    if (sx != sy) return sx < sy ? -1 : 1;
-    const char *ix = json_string_value(json_object_get(x, "id"));
-    const char *iy = json_string_value(json_object_get(y, "id"));
-    return strcmp(ix ? ix : "", iy ? iy : "");
+    h->remote_gathered = here;
+    h->gathered = answer;
 }
 
 /* Adds a node's lists (text: an object of arrays) to the gathered ones. */
@@ -658,54 +644,17 @@ static void gather(json_t *gathered, const char *text, size_t len) {
     json_decref(lists);
 }
 
-/* Sorts a list by start time (then id). */
-static void sort_by_start(json_t *list) {
-    size_t n = json_array_size(list);
-    json_t **items = n ? malloc(sizeof *items * n) : NULL;
-    if (!items) return;
-    for (size_t i = 0; i < n; i++) items[i] = json_incref(json_array_get(list, i));
-    qsort(items, n, sizeof *items, by_start);
-    json_array_clear(list);
-    for (size_t i = 0; i < n; i++) json_array_append_new(list, items[i]);
-    free(items);
-}
-
-/* The one list gathered, newest first, as NDJSON lines. */
-static int send_ndjson_newest_first(struct hapi *h, const json_t *lists) {
-    const char *key;
-    json_t *list = NULL, *value;
-    json_object_foreach((json_t *)lists, key, value) list = value;
-    struct buf out;
-    if (!buf_init(&out, 0, 1024)) return -1;
-    for (size_t i = json_array_size(list); i-- > 0;) {
-        char *line = json_dumps(json_array_get(list, i), JSON_COMPACT);
-        if (!line) out.failed = true;
-        if (line) buf_put(&out, line, strlen(line));
-        buf_put(&out, "\n", 1);
-        free(line);
-    }
-    size_t len;
-    char *text = (char *)buf_finish(&out, 0, &len);
-    return text ? net_http_respond(h->req, 200, "application/x-ndjson", text, len) : -1;
-}
-
-/* The gathered lists (taken over), each by start time when sort (several nodes' lists, in
- * creation order each). */
-static int gathered_answer(struct hapi *h, bool sort) {
+static int gathered_answer(struct hapi *h) {
     json_t *lists = h->remote_gathered;
     h->remote_gathered = NULL;
-    const char *key;
-    json_t *list;
-    if (sort) json_object_foreach(lists, key, list) sort_by_start(list);
-    if (!h->remote_ndjson) return api_send_json(h->req, 200, lists);
-    int rc = send_ndjson_newest_first(h, lists);
+    int rc = h->gathered(h, lists);
     json_decref(lists);
     return rc;
 }
 
 /* The request's answer at its deadline: what was gathered, or 504. */
 static int remote_timed_out(struct hapi *h) {
-    if (h->remote_gathered) return gathered_answer(h, true);
+    if (h->remote_gathered) return gathered_answer(h);
     return hapi_error(h->req, 504, "The node that holds it did not answer");
 }
 
@@ -723,7 +672,7 @@ void httpapi_remote_answer(struct server *srv, uint64_t request, int status, con
         }
     if (!h || !h->req) return; /* answered already (too late), or the client went away */
     if (h->remote_gathered) {
-        if (gathered_answer(h, true) < 0) net_http_abort(h->req);
+        if (gathered_answer(h) < 0) net_http_abort(h->req);
         return;
     }
     if (status != 200) {

@@ -102,6 +102,7 @@ struct hapi {
     bool remote_ndjson;        /* HAPI_REMOTE: the answer is NDJSON (else JSON) */
     int remote_awaited;        /* HAPI_REMOTE, gathering: the nodes that have not answered yet */
     json_t *remote_gathered;   /* HAPI_REMOTE, gathering: the lists so far, or NULL */
+    int (*gathered)(struct hapi *h, json_t *lists); /* HAPI_REMOTE, gathering: answers */
 };
 
 /* Sends the JSON error lichess sends: {"error": text}. Returns 0 or -1. */
@@ -146,11 +147,12 @@ uint64_t hapi_next_remote_id(struct server *srv);
  * then it gets 504. ndjson: the answer's type (else JSON). */
 void hapi_wait_remote(struct hapi *h, uint64_t request, bool ndjson);
 
-/* The request (a tournament list: app/apitourney.c) gathers the lists of `nodes` other nodes
- * into `here` (this node's: an object of arrays, taken over), and is answered when all have
- * answered (at once when nodes is 0) or after at most a second: each array by start time, as
- * JSON, or, ndjson, the one array newest first as NDJSON lines. */
-void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here, bool ndjson);
+/* The request (a tournament list: app/apitourney.c) gathers the lists of `nodes` (at least 1)
+ * other nodes into `here` (this node's: an object of arrays, taken over), each node's arrays
+ * appended to the same-named ones; answer(h, gathered) answers it once all have answered or
+ * after at most a second. */
+void hapi_gather_remote(struct hapi *h, uint64_t request, int nodes, json_t *here,
+                        int (*answer)(struct hapi *h, json_t *gathered));
 
 /* Another node's answer to a request (status 200 with its body, 404 when it did not have the
  * arena, else 503); nothing when the request is gone or was answered already. */
